@@ -1,0 +1,122 @@
+// Signing and verification of `X-Service-Signature`. The server signs deliveries with
+// signWebhookPayload from this file, so both sides share one implementation: keep it free of
+// anything client-only (openapi-fetch, the retrying fetch). Type imports are erased at runtime.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { webhooks } from '../../generated/openapi.js';
+
+export type RawBody = string | Uint8Array; // Buffer is a Uint8Array
+
+type JsonBodyOf<Operation> = Operation extends { requestBody?: { content: { 'application/json': infer Body } } }
+  ? Body
+  : never;
+type DeclaredEvents = { [Name in keyof webhooks]: JsonBodyOf<webhooks[Name]['post']> }[keyof webhooks];
+
+/**
+ * The union of the event bodies the contract declares under `webhooks`, discriminated by `type`.
+ * `unknown` while the generated types declare none.
+ */
+export type WebhookEvent = [DeclaredEvents] extends [never] ? unknown : DeclaredEvents;
+
+export type WebhookSignatureFailureReason =
+  | 'malformed_header'
+  | 'timestamp_out_of_tolerance'
+  | 'no_matching_signature';
+
+export class WebhookSignatureError extends Error {
+  override readonly name = 'WebhookSignatureError';
+  readonly reason: WebhookSignatureFailureReason;
+
+  constructor(reason: WebhookSignatureFailureReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export interface VerifyWebhookOptions {
+  /** Largest accepted distance between the signed timestamp and now, either way. Default 300 s. */
+  toleranceSeconds?: number;
+  /** The current time in Unix seconds; defaults to the system clock. */
+  now?: number;
+}
+
+/**
+ * Returns the `X-Service-Signature` value `t=<t>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
+ * Given several secrets (while one is rotated), it emits one `v1=` per secret, so receivers
+ * holding either secret accept the delivery.
+ */
+export function signWebhookPayload(
+  rawBody: RawBody,
+  secret: string | readonly string[],
+  timestampSeconds: number,
+): string {
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
+    throw new RangeError('signWebhookPayload: timestampSeconds must be a non-negative integer (Unix seconds).');
+  }
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0 || secrets.some((s) => s.length === 0)) {
+    throw new TypeError('signWebhookPayload: secret must be a non-empty string.');
+  }
+  const signatures = secrets.map((s) => `v1=${hmacHex(s, timestampSeconds, rawBody)}`);
+  return [`t=${timestampSeconds}`, ...signatures].join(',');
+}
+
+/**
+ * Checks `X-Service-Signature` against the raw request body (the exact bytes received: a body
+ * that was parsed and re-serialised no longer matches) and returns the parsed event.
+ * Throws WebhookSignatureError otherwise.
+ */
+export function verifyWebhookSignature(
+  rawBody: RawBody,
+  header: string | null | undefined,
+  secret: string,
+  { toleranceSeconds = 300, now = Math.floor(Date.now() / 1000) }: VerifyWebhookOptions = {},
+): WebhookEvent {
+  if (secret.length === 0) throw new TypeError('verifyWebhookSignature: secret must be a non-empty string.');
+  const { timestamp, signatures } = parseSignatureHeader(header ?? '');
+
+  const expected = Buffer.from(hmacHex(secret, timestamp, rawBody), 'hex');
+  // timingSafeEqual throws on a length mismatch; the check keeps that from becoming an oracle.
+  const matches = signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected));
+  if (!matches) {
+    throw new WebhookSignatureError('no_matching_signature', 'No v1 signature matches the body and secret.');
+  }
+  // Checked after the signature, so this reason is only ever given for a genuine but stale or
+  // early delivery (a replay, or a clock that is off), never for a forgery.
+  if (Math.abs(now - timestamp) > toleranceSeconds) {
+    throw new WebhookSignatureError(
+      'timestamp_out_of_tolerance',
+      `The signature timestamp is more than ${toleranceSeconds} s away from now.`,
+    );
+  }
+  return JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody)) as WebhookEvent;
+}
+
+function hmacHex(secret: string, timestampSeconds: number, rawBody: RawBody): string {
+  // Fed as bytes, so a Buffer body is signed exactly as received, without a decode/encode round trip.
+  return createHmac('sha256', secret).update(`${timestampSeconds}.`).update(rawBody).digest('hex');
+}
+
+function parseSignatureHeader(header: string): { timestamp: number; signatures: Buffer[] } {
+  let timestamp: number | undefined;
+  const signatures: Buffer[] = [];
+  for (const element of header.split(',')) {
+    const [key, value, ...rest] = element.trim().split('=');
+    if (key === undefined || value === undefined || rest.length > 0) throw malformed('expected key=value pairs');
+    if (key === 't') {
+      if (timestamp !== undefined) throw malformed('more than one t=');
+      if (!/^\d{1,12}$/.test(value)) throw malformed('t= is not Unix seconds');
+      timestamp = Number(value);
+    } else if (key === 'v1') {
+      if (!/^[0-9a-fA-F]{64}$/.test(value)) throw malformed('v1= is not a hex HMAC-SHA256');
+      signatures.push(Buffer.from(value, 'hex'));
+    }
+    // Other schemes are skipped, so that a future scheme added beside v1 does not break receivers.
+  }
+  if (timestamp === undefined) throw malformed('no t=');
+  if (signatures.length === 0) throw malformed('no v1=');
+  return { timestamp, signatures };
+}
+
+function malformed(detail: string): WebhookSignatureError {
+  return new WebhookSignatureError('malformed_header', `Malformed X-Service-Signature header: ${detail}.`);
+}

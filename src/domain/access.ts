@@ -1,0 +1,56 @@
+/**
+ * Who is calling and what they may reach. Authentication produces a `Principal`; domain operations ask it
+ * the questions below, so attachment and test-mode rules live in one place and not in each handler.
+ */
+import type { Environment, Plan, Schema, Scope } from '../contract.js';
+import { forbidden, notFound } from './errors.js';
+
+export type Attachment = Schema<'ApiKeyAttachment'>;
+
+export interface Principal {
+  authType: 'api_key' | 'oauth_token';
+  /** The key's (or token's) id: audit events and idempotency keys belong to it. */
+  id: string;
+  name: string | null;
+  workspace: { id: string; name: string; plan: Plan };
+  environment: Environment;
+  scope: Scope;
+  attachment: Attachment;
+  expiresAt: string | null;
+}
+
+/** Test keys read the live definitions as well as the sandbox's own (seed 5.4: "identical form definitions"). */
+export const definitionEnvironments = (principal: Principal): readonly Environment[] =>
+  principal.environment === 'test' ? ['live', 'test'] : ['live'];
+
+export const actorOf = (principal: Principal): Schema<'AuditEvent'>['actor'] => ({
+  type: principal.authType,
+  id: principal.id,
+  name: principal.name,
+});
+
+/** A form the caller's environment cannot see does not exist for it: 404, never a hint that it exists. */
+export function assertFormVisible(principal: Principal, form: { id: string; test: boolean; folder_id: string | null }): void {
+  if (form.test && principal.environment === 'live') throw notFound('form', form.id);
+  const { attachment } = principal;
+  if (attachment.type === 'form' && attachment.form_id !== form.id) {
+    throw forbidden('form_not_attached', 'This key is attached to another form and cannot reach this one.');
+  }
+  if (attachment.type === 'folder' && attachment.folder_id !== form.folder_id) {
+    throw forbidden('form_not_attached', 'This key is attached to a folder that does not hold this form.');
+  }
+}
+
+/** Test keys may change only what the sandbox owns; live resources are read-only to them. */
+export function assertMayChange(principal: Principal, resource: { test: boolean }): void {
+  if (principal.environment === 'test' && !resource.test) {
+    throw forbidden('live_resource', 'Test-mode keys cannot change live resources.');
+  }
+}
+
+/** Keys attached to one form or folder cannot create workspace-wide things such as new forms or folders. */
+export function assertWorkspaceWide(principal: Principal, what: string): void {
+  if (principal.attachment.type !== 'workspace') {
+    throw forbidden('form_not_attached', `This key is attached to a ${principal.attachment.type} and cannot ${what}.`);
+  }
+}

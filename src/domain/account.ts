@@ -1,0 +1,24 @@
+import type { Schema } from '../contract.js';
+import { actorOf, type Principal } from './access.js';
+import { timestamp, type Services } from './services.js';
+
+export const describeCaller = (principal: Principal): Omit<Schema<'Me'>, 'request_id'> => ({
+  object: 'me',
+  id: principal.id,
+  auth_type: principal.authType,
+  name: principal.name,
+  environment: principal.environment,
+  scope: principal.scope,
+  attachment: principal.attachment,
+  expires_at: principal.expiresAt,
+  workspace: { id: principal.workspace.id, object: 'workspace', name: principal.workspace.name, plan: principal.workspace.plan },
+});
+
+/** "Reset test data": every test-mode row of the workspace goes, nothing live is touched. */
+export async function resetTestData(services: Services, principal: Principal): Promise<Schema<'TestDataReset'>['deleted']> {
+  const at = timestamp(services);
+  return services.store.resetTestData(principal.workspace.id, {
+    workspaceId: principal.workspace.id, environment: principal.environment, type: 'test_data.reset', actor: actorOf(principal),
+    target: { type: 'workspace', id: principal.workspace.id, name: principal.workspace.name }, reason: null, at,
+  });
+}

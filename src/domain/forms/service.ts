@@ -1,0 +1,156 @@
+/**
+ * Form use cases: who may see and change a form, versioning on update, cascades and transfer. Storage is
+ * behind `Services.store`; validation of the definition is in `validate-definition.ts`.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Schema } from '../../contract.js';
+import type { FormRecord, PageRequest } from '../../store/types.js';
+import { actorOf, assertFormVisible, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
+import { AppError, forbidden, invalidValue, notFound } from '../errors.js';
+import type { DomainEvent } from '../events.js';
+import { newId } from '../ids.js';
+import { timestamp, type Services } from '../services.js';
+import { slugify } from './slug.js';
+import { assertValidFormDefinition } from './validate-definition.js';
+
+type Form = Schema<'Form'>;
+
+async function published(services: Services, record: FormRecord, type: DomainEvent['type'], data: DomainEvent['data']): Promise<Form> {
+  await services.events.publish({ workspaceId: record.workspaceId, environment: record.environment, type, formId: record.form.id, data });
+  return record.form;
+}
+
+export async function findVisibleForm(services: Services, principal: Principal, id: string): Promise<FormRecord> {
+  const record = await services.store.forms.get(principal.workspace.id, id);
+  if (!record) throw notFound('form', id);
+  assertFormVisible(principal, record.form);
+  return record;
+}
+
+export async function listForms(services: Services, principal: Principal, query: { folderId?: string | undefined }, page: PageRequest) {
+  return services.store.forms.list(
+    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal), attachment: principal.attachment },
+    query,
+    page,
+  );
+}
+
+/** A folder given in a create or update must exist for this caller, and fit the key's folder attachment. */
+async function assertUsableFolder(services: Services, principal: Principal, folderId: string | null): Promise<void> {
+  if (folderId === null) return;
+  const folder = await services.store.folders.get(principal.workspace.id, folderId);
+  if (!folder || (folder.environment === 'test' && principal.environment === 'live')) {
+    throw invalidValue([{ location: 'body', pointer: '/folder_id', code: 'not_found', message: `no folder ${folderId} in this workspace` }]);
+  }
+}
+
+export async function createForm(services: Services, principal: Principal, input: Schema<'FormCreate'>): Promise<Form> {
+  const { attachment } = principal;
+  if (attachment.type === 'form') throw forbidden('form_not_attached', 'This key is attached to one form and cannot create forms.');
+  const folderId = attachment.type === 'folder' ? (input.folder_id ?? attachment.folder_id) : (input.folder_id ?? null);
+  if (attachment.type === 'folder' && folderId !== attachment.folder_id) {
+    throw forbidden('form_not_attached', 'This key is attached to a folder and can create forms only in it.');
+  }
+  await assertUsableFolder(services, principal, folderId);
+  const definition = { steps: input.steps ?? [], logic: input.logic ?? [], scoring: input.scoring ?? { rules: [], grades: [] } };
+  assertValidFormDefinition(definition);
+  const now = timestamp(services);
+  const form: Form = {
+    id: newId('form'),
+    object: 'form',
+    name: input.name,
+    slug: input.slug ?? slugify(input.name),
+    status: 'published',
+    version: 1,
+    folder_id: folderId,
+    test: principal.environment === 'test',
+    created_at: now,
+    updated_at: now,
+    ...definition,
+  };
+  const record = { form, workspaceId: principal.workspace.id, environment: principal.environment };
+  if (input.slug !== undefined) {
+    await services.store.forms.create(record);
+    return published(services, record, 'form.created', { object: form });
+  }
+  // A derived slug that is taken gets a numeric suffix: only a slug the caller chose is a conflict.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await services.store.forms.create(record);
+      return published(services, record, 'form.created', { object: form });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'slug_taken') || attempt >= 50) throw error;
+      form.slug = `${slugify(input.name)}-${attempt + 1}`;
+    }
+  }
+}
+
+export async function updateForm(services: Services, principal: Principal, id: string, changes: Schema<'FormUpdate'>): Promise<Form> {
+  const { form, workspaceId, environment } = await findVisibleForm(services, principal, id);
+  assertMayChange(principal, form);
+  const next: Form = {
+    ...form,
+    name: changes.name ?? form.name,
+    slug: changes.slug ?? form.slug,
+    folder_id: changes.folder_id === undefined ? form.folder_id : changes.folder_id,
+    steps: changes.steps ?? form.steps,
+    logic: changes.logic ?? form.logic,
+    scoring: changes.scoring ?? form.scoring,
+  };
+  if (next.folder_id !== form.folder_id) {
+    if (principal.attachment.type === 'folder') throw forbidden('form_not_attached', 'This key is attached to a folder and cannot move forms out of it.');
+    await assertUsableFolder(services, principal, next.folder_id);
+  }
+  // An update that changes nothing publishes nothing: no new version, no new snapshot.
+  if (isDeepStrictEqual(next, form)) return form;
+  assertValidFormDefinition(next);
+  const updated = { ...next, version: form.version + 1, updated_at: timestamp(services) };
+  const record = { form: updated, workspaceId, environment };
+  await services.store.forms.update(record);
+  return published(services, record, 'form.updated', { object: updated, previous_version: form.version });
+}
+
+export async function deleteForm(services: Services, principal: Principal, id: string): Promise<void> {
+  const record = await findVisibleForm(services, principal, id);
+  assertMayChange(principal, record.form);
+  await services.store.forms.delete(record.form.id);
+  await published(services, record, 'form.deleted', { object: { id: record.form.id, object: 'form', deleted: true } });
+}
+
+export async function listFormVersions(services: Services, principal: Principal, id: string, page: PageRequest) {
+  const { form } = await findVisibleForm(services, principal, id);
+  return services.store.forms.listVersions(form.id, page);
+}
+
+export async function getFormVersion(services: Services, principal: Principal, id: string, version: number) {
+  const { form } = await findVisibleForm(services, principal, id);
+  const snapshot = await services.store.forms.getVersion(form.id, version);
+  if (!snapshot) throw notFound('version of this form', String(version));
+  return snapshot;
+}
+
+export async function transferForm(services: Services, principal: Principal, id: string, toWorkspaceId: string): Promise<Schema<'FormTransfer'>> {
+  const { form } = await findVisibleForm(services, principal, id);
+  if (principal.environment === 'test') throw forbidden('live_resource', 'Test-mode keys cannot transfer forms.');
+  const from = principal.workspace.id;
+  const target = await services.store.workspaces.get(toWorkspaceId);
+  if (toWorkspaceId === from) {
+    throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'same_workspace', message: 'the form is already in this workspace' }]);
+  }
+  if (!target) throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'not_found', message: `no workspace ${toWorkspaceId}` }]);
+  const at = timestamp(services);
+  const actor = actorOf(principal);
+  const revoked = await services.store.forms.transfer(form.id, toWorkspaceId, at, {
+    form: { workspaceId: from, environment: 'live', type: 'form.transferred', actor, target: { type: 'form', id: form.id, name: form.name }, reason: `transferred to ${toWorkspaceId}`, at },
+    revokedKey: (key) => ({ workspaceId: from, environment: key.environment, type: 'api_key.revoked_by_transfer', actor, target: { type: 'api_key', id: key.id, name: key.name }, reason: `form ${form.id} was transferred`, at }),
+  });
+  return {
+    id: form.id,
+    object: 'form_transfer',
+    form_id: form.id,
+    from_workspace_id: from,
+    to_workspace_id: toWorkspaceId,
+    revoked_api_key_ids: revoked,
+    transferred_at: at,
+  };
+}

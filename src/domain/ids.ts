@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+
+const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Uniformly random base62 text. Bytes >= 248 are rejected rather than reduced modulo 62, which would
+ * make the first characters of the alphabet more likely (used for secrets too, so the bias matters).
+ */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += alphabet[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export type IdPrefix =
+  | 'ws' | 'form' | 'fv' | 'fld' | 'sub' | 'key' | 'int' | 'evt' | 'dlv' | 'mem' | 'inv' | 'aud' | 'req';
+
+/** Identifiers are a type prefix and 24 random base62 characters (about 143 bits): never a sequence. */
+export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;

@@ -1,0 +1,54 @@
+/**
+ * Turns an `Authorization` header into a Principal, or fails with 401 `invalid_api_key` (403
+ * `ip_not_allowed` for an allowlisted key used from elsewhere). Every failure mode answers the same 401 so
+ * a caller learns nothing about which keys exist.
+ */
+import type { Principal } from '../access.js';
+import { forbidden, unauthorized } from '../errors.js';
+import type { Services } from '../services.js';
+import { isAddressAllowed } from './ip-allowlist.js';
+import { expireApiKey } from './service.js';
+import { hashesMatch, hashSecret, secretPattern } from './secret.js';
+
+/** Exactly `Bearer`, one space, the key, nothing after it (seed 5.1: no trailing whitespace or newline). */
+const bearer = /^Bearer ([^\s]+)$/;
+
+export interface LastUsedRecorder {
+  record(keyId: string, at: string): void;
+}
+
+export async function authenticate(
+  services: Services,
+  authorization: string | undefined,
+  clientIp: string,
+  lastUsed: LastUsedRecorder,
+): Promise<Principal> {
+  const secret = authorization === undefined ? undefined : bearer.exec(authorization)?.[1];
+  if (secret === undefined || !secretPattern.test(secret)) throw unauthorized();
+  const hash = hashSecret(secret);
+  const record = await services.store.apiKeys.findBySecretHash(hash);
+  if (!record || !hashesMatch(record.secretHash, hash)) throw unauthorized();
+  const { key } = record;
+  if (key.status !== 'active') throw unauthorized('This API key has been revoked.');
+  const now = services.now();
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) {
+    await expireApiKey(services, key, record.workspaceId);
+    throw unauthorized('This API key has expired.');
+  }
+  if (!isAddressAllowed(key.ip_allowlist, clientIp)) {
+    throw forbidden('ip_not_allowed', `Requests from ${clientIp} are not in this key's IP allowlist.`);
+  }
+  const workspace = await services.store.workspaces.get(record.workspaceId);
+  if (!workspace) throw unauthorized();
+  lastUsed.record(key.id, now.toISOString());
+  return {
+    authType: 'api_key',
+    id: key.id,
+    name: key.name,
+    workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan },
+    environment: key.environment,
+    scope: key.scope,
+    attachment: key.attachment,
+    expiresAt: key.expires_at,
+  };
+}

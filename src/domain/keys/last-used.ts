@@ -1,0 +1,33 @@
+import type { ApiKeyStore } from '../../store/types.js';
+import type { LastUsedRecorder } from './authenticate.js';
+
+/**
+ * Coalesces `last_used_at` writes to at most one per key per interval, without losing the latest use:
+ * the newest time is kept in memory and written by `flush` (on a timer and at shutdown).
+ */
+export function coalescedLastUsed(store: ApiKeyStore, intervalMs = 60_000): LastUsedRecorder & { flush(): Promise<void> } {
+  const written = new Map<string, number>();
+  const pending = new Map<string, string>();
+  return {
+    record(keyId, at) {
+      const last = written.get(keyId);
+      const atMs = Date.parse(at);
+      if (last === undefined || atMs - last >= intervalMs) {
+        written.set(keyId, atMs);
+        pending.delete(keyId);
+        // A failed write is retried by the next flush rather than lost.
+        void store.touch(keyId, at).catch(() => pending.set(keyId, at));
+      } else {
+        pending.set(keyId, at);
+      }
+    },
+    async flush() {
+      const batch = [...pending];
+      pending.clear();
+      for (const [keyId, at] of batch) {
+        written.set(keyId, Date.parse(at));
+        await store.touch(keyId, at);
+      }
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * API key use cases: creation (secret shown once, stored as a hash), revocation (audited, immediate),
+ * expiry, and the checks on attachment, expiry and allowlist entries.
+ */
+import type { Schema } from '../../contract.js';
+import type { PageRequest } from '../../store/types.js';
+import { actorOf, assertMayChange, type Principal } from '../access.js';
+import { forbidden, invalidValue, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { timestamp, type Services } from '../services.js';
+import { parseAllowlistEntry } from './ip-allowlist.js';
+import { generateSecret, hashSecret, secretHint } from './secret.js';
+
+type ApiKey = Schema<'ApiKey'>;
+type ValidationIssue = Schema<'ValidationIssue'>;
+
+/** Plans on which a key can be attached to one form or folder (seed 2.4: "Business plan and above"). */
+const plansWithAttachedKeys: ReadonlySet<Schema<'Plan'>> = new Set(['business', 'enterprise']);
+
+export async function createApiKey(services: Services, principal: Principal, input: Schema<'ApiKeyCreate'>): Promise<ApiKey & { secret: string }> {
+  if (principal.environment === 'test' && input.environment === 'live') {
+    throw forbidden('live_resource', 'Test-mode keys can create only test keys.');
+  }
+  const attachment = input.attachment ?? { type: 'workspace' };
+  if (attachment.type !== 'workspace' && !plansWithAttachedKeys.has(principal.workspace.plan)) {
+    throw forbidden('plan_required', `Form- and folder-attached keys need the business plan or above; this workspace is on ${principal.workspace.plan}.`, {
+      required_plan: 'business',
+    });
+  }
+  const issues: ValidationIssue[] = [];
+  const now = timestamp(services);
+  if (input.expires_at !== undefined && Date.parse(input.expires_at) <= Date.parse(now)) {
+    issues.push({ location: 'body', pointer: '/expires_at', code: 'in_the_past', message: 'must be in the future' });
+  }
+  (input.ip_allowlist ?? []).forEach((entry, index) => {
+    if (!parseAllowlistEntry(entry)) {
+      issues.push({ location: 'body', pointer: `/ip_allowlist/${index}`, code: 'invalid_ip', message: `${entry} is not an IPv4/IPv6 address or CIDR range` });
+    }
+  });
+  if (attachment.type === 'form') {
+    const form = await services.store.forms.get(principal.workspace.id, attachment.form_id);
+    if (!form || (form.environment === 'test' && input.environment === 'live')) {
+      issues.push({ location: 'body', pointer: '/attachment/form_id', code: 'not_found', message: `no form ${attachment.form_id} in this workspace` });
+    }
+  } else if (attachment.type === 'folder') {
+    const folder = await services.store.folders.get(principal.workspace.id, attachment.folder_id);
+    if (!folder || (folder.environment === 'test' && input.environment === 'live')) {
+      issues.push({ location: 'body', pointer: '/attachment/folder_id', code: 'not_found', message: `no folder ${attachment.folder_id} in this workspace` });
+    }
+  }
+  if (issues.length > 0) throw invalidValue(issues);
+
+  const secret = generateSecret(input.environment);
+  const key: ApiKey = {
+    id: newId('key'),
+    object: 'api_key',
+    name: input.name,
+    environment: input.environment,
+    scope: input.scope,
+    attachment,
+    expires_at: input.expires_at ?? null,
+    ip_allowlist: input.ip_allowlist ?? [],
+    status: 'active',
+    revoked_at: null,
+    revocation_reason: null,
+    revocation_cause: null,
+    secret_hint: secretHint(secret),
+    last_used_at: null,
+    created_at: now,
+  };
+  await services.store.apiKeys.create({ key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) });
+  await services.store.auditEvents.record({
+    workspaceId: principal.workspace.id, environment: key.environment, type: 'api_key.created', actor: actorOf(principal),
+    target: { type: 'api_key', id: key.id, name: key.name }, reason: null, at: now,
+  });
+  return { ...key, secret };
+}
+
+export async function getApiKey(services: Services, principal: Principal, id: string): Promise<ApiKey> {
+  const record = await services.store.apiKeys.get(principal.workspace.id, id);
+  if (!record) throw notFound('API key', id);
+  return record.key;
+}
+
+export const listApiKeys = (services: Services, principal: Principal, filter: { status?: ApiKey['status'] | undefined }, page: PageRequest) =>
+  services.store.apiKeys.list(principal.workspace.id, filter, page);
+
+export async function revokeApiKey(services: Services, principal: Principal, id: string, reason: string | null): Promise<ApiKey> {
+  const key = await getApiKey(services, principal, id);
+  assertMayChange(principal, { test: key.environment === 'test' });
+  if (key.status === 'revoked') return key;
+  const at = timestamp(services);
+  const revoked = await services.store.apiKeys.revoke(id, { at, reason, cause: 'user' }, {
+    workspaceId: principal.workspace.id, environment: key.environment, type: 'api_key.revoked', actor: actorOf(principal),
+    target: { type: 'api_key', id: key.id, name: key.name }, reason, at,
+  });
+  return revoked ?? key;
+}
+
+/** Revokes a key whose expiry has passed (on first use after it, and from the periodic sweep). */
+export async function expireApiKey(services: Services, key: ApiKey, workspaceId: string): Promise<void> {
+  const at = timestamp(services);
+  await services.store.apiKeys.revoke(key.id, { at, reason: null, cause: 'expired' }, {
+    workspaceId, environment: key.environment, type: 'api_key.expired', actor: { type: 'system', id: null, name: null },
+    target: { type: 'api_key', id: key.id, name: key.name }, reason: `expired at ${key.expires_at}`, at,
+  });
+}
+
+export async function sweepExpiredKeys(services: Services): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await services.store.apiKeys.listExpired(timestamp(services), 100);
+    for (const record of expired) await expireApiKey(services, record.key, record.workspaceId);
+    total += expired.length;
+    if (expired.length < 100) return total;
+  }
+}

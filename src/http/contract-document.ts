@@ -1,0 +1,99 @@
+/**
+ * The bundled OpenAPI document (`npm run bundle` writes dist/openapi.json) and what the server reads from
+ * it: every operation with its method, path and minimum scope. The scope is the role listed in the
+ * operation's security requirement, so the document, not this code, decides who may call what.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Scope } from '../contract.js';
+import type { OperationId } from './handlers/types.js';
+
+export const bundledDocumentPath = fileURLToPath(new URL('../../dist/openapi.json', import.meta.url));
+
+export type OpenApiDocument = {
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, { enum?: string[] }> };
+  [key: string]: unknown;
+};
+
+export interface Operation {
+  operationId: OperationId;
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** The OpenAPI path template, e.g. `/forms/{id}`. */
+  path: string;
+  pattern: RegExp;
+  /** `null`: any valid key (GET /me); `undefined` is never used, an operation without roles is public. */
+  minScope: Scope | null;
+  /** False for operations with `security: []` (the OAuth token endpoint). */
+  authenticated: boolean;
+  hasRequestBody: boolean;
+}
+
+export interface Contract {
+  document: OpenApiDocument;
+  operations: Operation[];
+  /** Scopes in ascending power, as the `Scope` enum of the document lists them. */
+  scopeOrder: readonly Scope[];
+}
+
+const methods = ['get', 'post', 'patch', 'delete', 'put'] as const;
+
+export function loadContract(path = bundledDocumentPath): Contract {
+  if (!existsSync(path)) {
+    throw new Error(`The bundled OpenAPI document is missing (${path}). Run \`npm run bundle\` first.`);
+  }
+  const document = JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+  return { document, operations: readOperations(document), scopeOrder: readScopeOrder(document) };
+}
+
+function readScopeOrder(document: OpenApiDocument): Scope[] {
+  const scopes = document.components.schemas['Scope']?.enum;
+  if (!scopes || scopes.length === 0) throw new Error('The document has no Scope enum.');
+  return scopes as Scope[];
+}
+
+function readOperations(document: OpenApiDocument): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of methods) {
+      const operation = item[method] as
+        | { operationId: OperationId; security?: Array<Record<string, string[]>>; requestBody?: unknown }
+        | undefined;
+      if (!operation) continue;
+      if (method === 'put') throw new Error(`${path}: PUT is not an update method of this API (seed rule 3).`);
+      const security = operation.security ?? (document['security'] as Array<Record<string, string[]>>);
+      operations.push({
+        operationId: operation.operationId,
+        method,
+        path,
+        pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+        minScope: minimumScope(operation.operationId, security),
+        authenticated: security.length > 0,
+        hasRequestBody: operation.requestBody !== undefined,
+      });
+    }
+  }
+  return operations;
+}
+
+/** Every requirement (API key, OAuth) must name the same role; a disagreement is a document error. */
+function minimumScope(operationId: string, security: Array<Record<string, string[]>>): Scope | null {
+  const roles = new Set(security.flatMap((requirement) => Object.values(requirement).map((list) => list.join(' '))));
+  if (roles.size > 1) throw new Error(`${operationId}: its security requirements name different scopes.`);
+  const [role] = roles;
+  return role ? (role as Scope) : null;
+}
+
+/** The operation for a path under /v1, or the methods the path has when the method does not match. */
+export function matchOperation(
+  operations: readonly Operation[],
+  method: string,
+  path: string,
+): { operation: Operation; params: string[] } | { allowed: string[] } | undefined {
+  const candidates = operations.filter((operation) => operation.pattern.test(path));
+  if (candidates.length === 0) return undefined;
+  const operation = candidates.find((candidate) => candidate.method === method.toLowerCase());
+  if (!operation) return { allowed: candidates.map((candidate) => candidate.method.toUpperCase()) };
+  const params = operation.pattern.exec(path)!.slice(1).map(decodeURIComponent);
+  return { operation, params };
+}

@@ -1,0 +1,15 @@
+import { describeCaller, resetTestData as reset } from '../../domain/account.js';
+import type { Handler } from './types.js';
+import { listBody, pageOf } from './pagination.js';
+
+export const getMe: Handler<'getMe'> = async ({ principal }) => ({ status: 200, body: describeCaller(principal) });
+
+export const listAuditEvents: Handler<'listAuditEvents'> = async ({ services, principal, query }) => ({
+  status: 200,
+  body: listBody(await services.store.auditEvents.list(principal.workspace.id, { type: query.type }, pageOf(query))),
+});
+
+export const resetTestData: Handler<'resetTestData'> = async ({ services, principal }) => ({
+  status: 200,
+  body: { object: 'test_data_reset', deleted: await reset(services, principal) },
+});

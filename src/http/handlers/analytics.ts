@@ -1,0 +1,3 @@
+import { notImplemented } from './pending.js';
+
+export const getAnalytics = notImplemented('getAnalytics');

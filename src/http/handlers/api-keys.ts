@@ -1,0 +1,23 @@
+import * as keys from '../../domain/keys/service.js';
+import type { Handler } from './types.js';
+import { listBody, pageOf } from './pagination.js';
+
+export const listApiKeys: Handler<'listApiKeys'> = async ({ services, principal, query }) => ({
+  status: 200,
+  body: listBody(await keys.listApiKeys(services, principal, { status: query.status }, pageOf(query))),
+});
+
+export const createApiKey: Handler<'createApiKey'> = async ({ services, principal, body }) => {
+  const key = await keys.createApiKey(services, principal, body);
+  return { status: 201, body: key, headers: { Location: `/v1/api_keys/${key.id}` } };
+};
+
+export const getApiKey: Handler<'getApiKey'> = async ({ services, principal, params }) => ({
+  status: 200,
+  body: await keys.getApiKey(services, principal, params.id),
+});
+
+export const revokeApiKey: Handler<'revokeApiKey'> = async ({ services, principal, params, body }) => ({
+  status: 200,
+  body: await keys.revokeApiKey(services, principal, params.id, body?.reason ?? null),
+});

@@ -1,0 +1,23 @@
+import * as folders from '../../domain/folders/service.js';
+import type { Handler } from './types.js';
+import { listBody, pageOf } from './pagination.js';
+
+export const listFolders: Handler<'listFolders'> = async ({ services, principal, query }) => ({
+  status: 200,
+  body: listBody(await folders.listFolders(services, principal, pageOf(query))),
+});
+
+export const createFolder: Handler<'createFolder'> = async ({ services, principal, body }) => {
+  const folder = await folders.createFolder(services, principal, body);
+  return { status: 201, body: folder, headers: { Location: `/v1/folders/${folder.id}` } };
+};
+
+export const getFolder: Handler<'getFolder'> = async ({ services, principal, params }) => ({
+  status: 200,
+  body: await folders.getFolder(services, principal, params.id),
+});
+
+export const deleteFolder: Handler<'deleteFolder'> = async ({ services, principal, params }) => {
+  await folders.deleteFolder(services, principal, params.id);
+  return { status: 200, body: { id: params.id, object: 'folder', deleted: true } };
+};

@@ -1,0 +1,26 @@
+/**
+ * Every operation of the document and its handler. `satisfies Handlers` makes a missing or mistyped
+ * handler a compile error: an implementer replacing one keeps the same signature.
+ */
+import { getMe, listAuditEvents, resetTestData } from './account.js';
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
+import { createFolder, deleteFolder, getFolder, listFolders } from './folders.js';
+import { createForm, deleteForm, getForm, getFormVersion, listFormVersions, listForms, transferForm, updateForm } from './forms.js';
+import * as analytics from './analytics.js';
+import * as integrations from './integrations.js';
+import * as oauth from './oauth.js';
+import * as submissions from './submissions.js';
+import { createInvite, listInvites, listMembers, removeMember, revokeInvite } from './team.js';
+import type { Handlers } from './types.js';
+
+export const handlers = {
+  listForms, createForm, getForm, updateForm, deleteForm, listFormVersions, getFormVersion, transferForm,
+  listFolders, createFolder, getFolder, deleteFolder,
+  listApiKeys, createApiKey, getApiKey, revokeApiKey,
+  getMe, listAuditEvents, resetTestData,
+  listMembers, removeMember, listInvites, createInvite, revokeInvite,
+  ...submissions,
+  ...analytics,
+  ...integrations,
+  ...oauth,
+} satisfies Handlers;

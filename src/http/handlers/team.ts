@@ -1,0 +1,28 @@
+import * as team from '../../domain/team/service.js';
+import type { Handler } from './types.js';
+import { listBody, pageOf } from './pagination.js';
+
+export const listMembers: Handler<'listMembers'> = async ({ services, principal, query }) => ({
+  status: 200,
+  body: listBody(await team.listMembers(services, principal, pageOf(query))),
+});
+
+export const removeMember: Handler<'removeMember'> = async ({ services, principal, params }) => {
+  await team.removeMember(services, principal, params.id);
+  return { status: 200, body: { id: params.id, object: 'member', deleted: true } };
+};
+
+export const listInvites: Handler<'listInvites'> = async ({ services, principal, query }) => ({
+  status: 200,
+  body: listBody(await team.listInvites(services, principal, { status: query.status }, pageOf(query))),
+});
+
+export const createInvite: Handler<'createInvite'> = async ({ services, principal, body }) => {
+  const invite = await team.createInvite(services, principal, body);
+  return { status: 201, body: invite, headers: { Location: `/v1/team/invites/${invite.id}` } };
+};
+
+export const revokeInvite: Handler<'revokeInvite'> = async ({ services, principal, params }) => ({
+  status: 200,
+  body: await team.revokeInvite(services, principal, params.id),
+});

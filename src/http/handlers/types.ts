@@ -1,0 +1,57 @@
+/**
+ * Handler types derived from the generated contract. An implementer fills in one function per
+ * operationId; `Handlers` requires all of them, so an operation added to the document without a handler
+ * is a compile error, and a handler that returns a body the document does not describe is one too.
+ */
+import type { operations } from '../../../generated/openapi.js';
+import type { Principal } from '../../domain/access.js';
+import type { Services } from '../../domain/services.js';
+
+/** Operations of the API (the document's webhooks are requests we send, not operations we serve). */
+export type OperationId = Exclude<keyof operations, `${string}Webhook`>;
+
+type Op<K extends OperationId> = operations[K];
+
+type BodyOf<RequestBody> = RequestBody extends { content: infer Content }
+  ? Content extends { 'application/json': infer Json }
+    ? Json
+    : Content extends { 'application/x-www-form-urlencoded': infer Form }
+      ? Form
+      : never
+  : undefined;
+
+export type RequestBody<K extends OperationId> = Op<K> extends { requestBody: infer RB }
+  ? BodyOf<RB>
+  : Op<K> extends { requestBody?: infer RB }
+    ? BodyOf<NonNullable<RB>> | undefined
+    : undefined;
+
+type Parameters<K extends OperationId> = Op<K>['parameters'];
+export type PathParams<K extends OperationId> = Parameters<K> extends { path: infer P } ? P : Record<string, never>;
+export type QueryParams<K extends OperationId> = Parameters<K> extends { query?: infer Q } ? NonNullable<Q> : Record<string, never>;
+
+type Responses<K extends OperationId> = Op<K>['responses'];
+type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202>;
+type JsonOf<Response> = Response extends { content: { 'application/json': infer Json } } ? Json : never;
+
+/** `request_id` is added to every body by the pipeline, so handlers never set it. */
+type WithoutRequestId<T> = T extends unknown ? Omit<T, 'request_id'> : never;
+
+export type HandlerResult<K extends OperationId> = {
+  [S in SuccessStatus<K>]: { status: S; body: WithoutRequestId<JsonOf<Responses<K>[S]>>; headers?: Record<string, string> };
+}[SuccessStatus<K>];
+
+export interface HandlerInput<K extends OperationId> {
+  params: PathParams<K>;
+  query: QueryParams<K>;
+  body: RequestBody<K>;
+  /** The authenticated caller; absent only for operations with `security: []`. */
+  principal: Principal;
+  requestId: string;
+  clientIp: string;
+  services: Services;
+}
+
+export type Handler<K extends OperationId> = (input: HandlerInput<K>) => Promise<HandlerResult<K>>;
+
+export type Handlers = { [K in OperationId]: Handler<K> };

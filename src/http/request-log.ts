@@ -1,0 +1,28 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { stateOf } from './locals.js';
+
+/**
+ * One JSON line per request. Only named fields are logged, never headers or bodies, so the
+ * `Authorization` header and secrets in bodies cannot reach the log.
+ */
+export function requestLog(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const state = stateOf(res);
+      log.info({
+        request_id: state.requestId,
+        method: req.method,
+        path: req.path,
+        operation_id: state.operation?.operationId,
+        key_id: state.principal?.id,
+        workspace_id: state.principal?.workspace.id,
+        client_ip: state.clientIp,
+        status: res.statusCode,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+      }, 'request');
+    });
+    next();
+  };
+}

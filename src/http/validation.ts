@@ -1,0 +1,88 @@
+/**
+ * express-openapi-validator, configured from the contract, and the translation of its errors into
+ * problem responses with one `details.errors` entry per issue (location, JSON Pointer, code).
+ */
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { RequestHandler } from 'express';
+import type { ValidationIssue } from '../contract.js';
+import { AppError, badRequest } from '../domain/errors.js';
+import type { OpenApiDocument } from './contract-document.js';
+
+export function openApiValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
+  // The validator finds the base path in `servers`; the published servers are absolute URLs (production,
+  // mock), so the server validates against a copy whose only server is its own mount point.
+  const apiSpec = withoutDiscriminatorMappings(structuredClone({ ...document, servers: [{ url: '/v1' }] }));
+  return OpenApiValidator.middleware({
+    apiSpec: apiSpec as never,
+    validateApiSpec: false,
+    // Ajv's discriminator support picks the one branch named by `type`/`op`/`action` instead of trying every
+    // branch of a oneOf: without it, the request validator's `useDefaults` would write the defaults of the
+    // branches that fail (a short_text `max_length` onto an email field) into the body.
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, discriminator: true },
+    validateResponses: options.validateResponses ? { allErrors: true, removeAdditional: false } : false,
+    // Authentication and scopes are enforced by our own middleware before the body is even parsed.
+    validateSecurity: false,
+    validateFormats: true,
+    ajvFormats: { mode: 'full' },
+    ignoreUndocumented: true,
+  }) as unknown as RequestHandler[];
+}
+
+/** Ajv reads the branch from each branch's `const`; it rejects `mapping`, which is for documentation readers. */
+function withoutDiscriminatorMappings<T>(node: T): T {
+  if (Array.isArray(node)) node.forEach(withoutDiscriminatorMappings);
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'discriminator' && value && typeof value === 'object') delete (value as { mapping?: unknown }).mapping;
+      else withoutDiscriminatorMappings(value);
+    }
+  }
+  return node;
+}
+
+interface ValidatorError {
+  status: number;
+  message: string;
+  errors?: Array<{ path: string; message: string; errorCode?: string }>;
+  headers?: Record<string, string>;
+}
+
+export const isValidatorError = (error: unknown): error is ValidatorError =>
+  typeof error === 'object' && error !== null && 'status' in error && 'errors' in error && Array.isArray((error as ValidatorError).errors);
+
+const locations: Record<string, ValidationIssue['location']> = { body: 'body', query: 'query', params: 'path', path: 'path', headers: 'header' };
+
+/** `maxLength.openapi.validation` → `max_length`; unknown query parameters → `additional_property`. */
+function issueCode(errorCode: string | undefined, message: string): string {
+  if (message.startsWith('Unknown query parameter')) return 'additional_property';
+  const keyword = (errorCode ?? 'invalid').split('.')[0]!;
+  const aliases: Record<string, string> = { additionalProperties: 'additional_property', oneOf: 'one_of', anyOf: 'one_of', minProperties: 'min_properties' };
+  return aliases[keyword] ?? keyword.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`).replace(/[^a-z0-9_]/g, '') ?? 'invalid';
+}
+
+function toIssue(entry: { path: string; message: string; errorCode?: string }): ValidationIssue {
+  // Paths look like `/body/steps/0/name`, `/query/limit`, `/params/id`, `/headers/idempotency-key`.
+  const [, part = 'body', ...rest] = entry.path.split('/');
+  let pointer = rest.length > 0 ? `/${rest.join('/')}` : '';
+  const additional = /must NOT have additional properties.*?'([^']+)'/.exec(entry.message) ?? /Unknown query parameter '([^']+)'/.exec(entry.message);
+  if (additional?.[1] && !pointer.endsWith(`/${additional[1]}`)) pointer += `/${additional[1]}`;
+  return {
+    location: locations[part] ?? 'body',
+    pointer: pointer.slice(0, 512),
+    code: issueCode(entry.errorCode, entry.message).slice(0, 64) || 'invalid',
+    message: entry.message.slice(0, 1000),
+  };
+}
+
+/** Request validation failures (400, 415) become problems; anything else from the validator is ours to fix. */
+export function fromValidatorError(error: ValidatorError): AppError {
+  if (error.status === 415) {
+    return new AppError({ status: 415, type: 'invalid_request', code: 'unsupported_media_type', message: 'Send the request body as application/json.' });
+  }
+  if (error.status === 400) {
+    const issues = (error.errors ?? []).map(toIssue);
+    const plural = issues.length === 1 ? '1 invalid value' : `${issues.length} invalid values`;
+    return badRequest('invalid_parameters', `The request has ${plural}; see details.errors.`, issues);
+  }
+  return new AppError({ status: 500, type: 'server_error', code: 'internal_error', message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.' });
+}

@@ -1,0 +1,2 @@
+/** Persistence of integrations, events and their deliveries (filled in with the integrations module). */
+export interface IntegrationStore {}

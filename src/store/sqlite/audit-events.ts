@@ -1,0 +1,54 @@
+import type Database from 'better-sqlite3';
+import { newId } from '../../domain/ids.js';
+import type { Schema } from '../../contract.js';
+import type { AuditEventInput, AuditEventStore } from '../types.js';
+import { keysetPage } from './pagination.js';
+import { statement } from './statements.js';
+
+interface AuditRow {
+  id: string;
+  environment: Schema<'AuditEvent'>['environment'];
+  type: Schema<'AuditEvent'>['type'];
+  actor: string;
+  target: string;
+  reason: string | null;
+  created_at: string;
+}
+
+const toAuditEvent = (row: AuditRow): Schema<'AuditEvent'> => ({
+  id: row.id,
+  object: 'audit_event',
+  type: row.type,
+  actor: JSON.parse(row.actor) as Schema<'AuditEvent'>['actor'],
+  target: JSON.parse(row.target) as Schema<'AuditEvent'>['target'],
+  reason: row.reason,
+  environment: row.environment,
+  created_at: row.created_at,
+});
+
+/** Inserts an audit event; shared by the stores whose changes must be audited in their own transaction. */
+export function insertAuditEvent(db: Database.Database, event: AuditEventInput): void {
+  statement(
+    db,
+    `INSERT INTO audit_events (id, workspace_id, environment, type, actor, target, reason, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(newId('aud'), event.workspaceId, event.environment, event.type, JSON.stringify(event.actor), JSON.stringify(event.target), event.reason, event.at);
+}
+
+export function sqliteAuditEvents(db: Database.Database): AuditEventStore {
+  return {
+    async record(event) {
+      insertAuditEvent(db, event);
+    },
+    async list(workspaceId, filter, page) {
+      const where = ['a.workspace_id = ?'];
+      const params: unknown[] = [workspaceId];
+      if (filter.type !== undefined) {
+        where.push('a.type = ?');
+        params.push(filter.type);
+      }
+      const result = keysetPage<AuditRow>(db, { from: 'audit_events a', alias: 'a', select: 'a.*', where: where.join(' AND '), params, page });
+      return { data: result.data.map(toAuditEvent), hasMore: result.hasMore };
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type Database from 'better-sqlite3';
+import type { Environment, Schema } from '../../contract.js';
+import type { FolderStore } from '../types.js';
+import { revokeKeyRow, toApiKey, type ApiKeyRow } from './api-keys.js';
+import { insertAuditEvent } from './audit-events.js';
+import { keysetPage } from './pagination.js';
+import { statement } from './statements.js';
+
+interface FolderRow {
+  id: string;
+  workspace_id: string;
+  environment: Environment;
+  name: string;
+  form_count: number;
+  created_at: string;
+}
+
+const select = 'd.*, (SELECT COUNT(*) FROM forms f WHERE f.folder_id = d.id) AS form_count';
+
+const toFolder = (row: FolderRow): Schema<'Folder'> => ({
+  id: row.id,
+  object: 'folder',
+  name: row.name,
+  test: row.environment === 'test',
+  form_count: row.form_count,
+  created_at: row.created_at,
+});
+
+export function sqliteFolders(db: Database.Database): FolderStore {
+  return {
+    async list(workspaceId, environments, page) {
+      const where = `d.workspace_id = ? AND d.environment IN (${environments.map(() => '?').join(', ')})`;
+      const result = keysetPage<FolderRow>(db, { from: 'folders d', alias: 'd', select, where, params: [workspaceId, ...environments], page });
+      return { data: result.data.map(toFolder), hasMore: result.hasMore };
+    },
+    async get(workspaceId, id) {
+      const row = statement(db, `SELECT ${select} FROM folders d WHERE d.id = ? AND d.workspace_id = ?`).get(id, workspaceId) as FolderRow | undefined;
+      return row && { folder: toFolder(row), workspaceId: row.workspace_id, environment: row.environment };
+    },
+    async create({ folder, workspaceId, environment }) {
+      statement(db, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES (?, ?, ?, ?, ?)').run(
+        folder.id, workspaceId, environment, folder.name, folder.created_at);
+    },
+    async delete(id, at, audit) {
+      return db.transaction(() => {
+        const forms = statement(db, 'SELECT COUNT(*) AS n FROM forms WHERE folder_id = ?').get(id) as { n: number };
+        if (forms.n > 0) return false;
+        const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'folder' AND attachment_id = ? AND status = 'active'`).all(id) as ApiKeyRow[];
+        for (const row of attached) revokeKeyRow(db, row.id, { at, reason: null, cause: 'folder_deleted' }, audit.revokedKey(toApiKey(row)));
+        statement(db, 'DELETE FROM folders WHERE id = ?').run(id);
+        insertAuditEvent(db, audit.folder);
+        return true;
+      })();
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import type Database from 'better-sqlite3';
+import type { Environment, Schema } from '../../contract.js';
+import { conflict } from '../../domain/errors.js';
+import { newId } from '../../domain/ids.js';
+import type { FormRecord, FormStore } from '../types.js';
+import { revokeKeyRow, toApiKey, type ApiKeyRow } from './api-keys.js';
+import { insertAuditEvent } from './audit-events.js';
+import { integrationFormCascade } from './integrations.js';
+import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
+import { keysetPage } from './pagination.js';
+import { statement } from './statements.js';
+
+type Form = Schema<'Form'>;
+type Definition = Pick<Form, 'steps' | 'logic' | 'scoring'>;
+
+interface FormRow {
+  id: string;
+  workspace_id: string;
+  environment: Environment;
+  folder_id: string | null;
+  name: string;
+  slug: string;
+  version: number;
+  definition: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const summaryColumns = 'f.id, f.workspace_id, f.environment, f.folder_id, f.name, f.slug, f.version, f.created_at, f.updated_at';
+
+const toSummary = (row: Omit<FormRow, 'definition'>): Schema<'FormSummary'> => ({
+  id: row.id,
+  object: 'form',
+  name: row.name,
+  slug: row.slug,
+  status: 'published',
+  version: row.version,
+  folder_id: row.folder_id,
+  test: row.environment === 'test',
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+const toRecord = (row: FormRow): FormRecord => {
+  const definition = JSON.parse(row.definition) as Definition;
+  return { form: { ...toSummary(row), ...definition }, workspaceId: row.workspace_id, environment: row.environment };
+};
+
+const definitionOf = (form: Form): string => JSON.stringify({ steps: form.steps, logic: form.logic, scoring: form.scoring });
+
+/** Slugs are unique per workspace and environment; the database constraint is the final word. */
+function slugTaken(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('forms.slug');
+}
+
+export function sqliteForms(db: Database.Database): FormStore {
+  const insertSnapshot = (form: Form): void => {
+    statement(db, 'INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      newId('fv'), form.id, form.version, form.name, form.slug, definitionOf(form), form.updated_at);
+  };
+  const writeOrConflict = (write: () => void, slug: string): void => {
+    try {
+      db.transaction(write)();
+    } catch (error) {
+      if (slugTaken(error)) {
+        throw conflict('slug_taken', `Another form of this workspace already has the slug ${slug}.`, [
+          { location: 'body', pointer: '/slug', code: 'slug_taken', message: 'is already used by another form' },
+        ]);
+      }
+      throw error;
+    }
+  };
+
+  return {
+    async list(visibility, filter, page) {
+      const environments = visibility.environments;
+      const where = ['f.workspace_id = ?', `f.environment IN (${environments.map(() => '?').join(', ')})`];
+      const params: unknown[] = [visibility.workspaceId, ...environments];
+      const { attachment } = visibility;
+      if (attachment.type === 'form') {
+        where.push('f.id = ?');
+        params.push(attachment.form_id);
+      } else if (attachment.type === 'folder') {
+        where.push('f.folder_id = ?');
+        params.push(attachment.folder_id);
+      }
+      if (filter.folderId !== undefined) {
+        where.push('f.folder_id = ?');
+        params.push(filter.folderId);
+      }
+      const result = keysetPage<FormRow>(db, { from: 'forms f', alias: 'f', select: summaryColumns, where: where.join(' AND '), params, page });
+      return { data: result.data.map(toSummary), hasMore: result.hasMore };
+    },
+    async get(workspaceId, id) {
+      const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
+      return row && toRecord(row);
+    },
+    async create({ form, workspaceId, environment }) {
+      writeOrConflict(() => {
+        statement(
+          db,
+          `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(form.id, workspaceId, environment, form.folder_id, form.name, form.slug, form.version, definitionOf(form), form.created_at, form.updated_at);
+        insertSnapshot(form);
+      }, form.slug);
+    },
+    async update({ form }) {
+      writeOrConflict(() => {
+        statement(
+          db,
+          `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`,
+        ).run(form.folder_id, form.name, form.slug, form.version, definitionOf(form), form.updated_at, form.id);
+        insertSnapshot(form);
+      }, form.slug);
+    },
+    async delete(id) {
+      db.transaction(() => {
+        for (const sql of deleteFormCascade) statement(db, sql).run(id);
+      })();
+    },
+    async listVersions(formId, page) {
+      const result = keysetPage<{ id: string; form_id: string; version: number; name: string; slug: string; definition: string; created_at: string }>(db, {
+        from: 'form_versions v', alias: 'v', select: 'v.*', where: 'v.form_id = ?', params: [formId], page,
+      });
+      return { data: result.data.map(toVersion), hasMore: result.hasMore };
+    },
+    async getVersion(formId, version) {
+      const row = statement(db, 'SELECT * FROM form_versions WHERE form_id = ? AND version = ?').get(formId, version) as Parameters<typeof toVersion>[0] | undefined;
+      return row && toVersion(row);
+    },
+    async transfer(formId, to, at, audit) {
+      return db.transaction(() => {
+        statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
+        for (const sql of transferFormRows) statement(db, sql).run(to, formId);
+        insertAuditEvent(db, audit.form);
+        const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`).all(formId) as ApiKeyRow[];
+        return attached
+          .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
+          .map((row) => row.id);
+      })();
+    },
+  };
+}
+
+const toVersion = (row: { id: string; form_id: string; version: number; name: string; slug: string; definition: string; created_at: string }): Schema<'FormVersion'> => ({
+  id: row.id,
+  object: 'form_version',
+  form_id: row.form_id,
+  version: row.version,
+  name: row.name,
+  slug: row.slug,
+  ...(JSON.parse(row.definition) as Definition),
+  created_at: row.created_at,
+});
+
+/** Everything that belongs to a form, deleted with it in one transaction, children first. */
+const deleteFormCascade: string[] = [
+  ...submissionFormCascade,
+  ...integrationFormCascade,
+  'DELETE FROM form_versions WHERE form_id = ?',
+  'DELETE FROM forms WHERE id = ?',
+];
+
+/** Rows that follow a form to its new workspace: (workspace_id, form_id) parameters. */
+const transferFormRows: string[] = [...submissionFormTransfer];

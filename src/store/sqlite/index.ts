@@ -1,0 +1,55 @@
+import type Database from 'better-sqlite3';
+import type { Store } from '../types.js';
+import { sqliteApiKeys } from './api-keys.js';
+import { insertAuditEvent, sqliteAuditEvents } from './audit-events.js';
+import { openDatabase } from './database.js';
+import { sqliteFolders } from './folders.js';
+import { sqliteForms } from './forms.js';
+import { sqliteIdempotency } from './idempotency.js';
+import { integrationTestData, sqliteIntegrations } from './integrations.js';
+import { sqliteSubmissions, submissionTestData } from './submissions.js';
+import { statement } from './statements.js';
+import { sqliteTeam } from './team.js';
+import { sqliteWorkspaces } from './workspaces.js';
+
+/**
+ * Test-mode rows of a workspace, deleted by "Reset test data", children before parents. Later migrations
+ * modules contribute their own statements (submissions, integrations). Each entry: the count it reports and its DELETE.
+ */
+export const testDataTables: Array<{ counts: 'forms' | 'folders' | 'submissions' | 'integrations' | 'integration_logs' | null; sql: string }> = [
+  ...submissionTestData,
+  ...integrationTestData,
+  { counts: null, sql: `DELETE FROM form_versions WHERE form_id IN (SELECT id FROM forms WHERE workspace_id = ? AND environment = 'test')` },
+  { counts: 'forms', sql: `DELETE FROM forms WHERE workspace_id = ? AND environment = 'test'` },
+  { counts: 'folders', sql: `DELETE FROM folders WHERE workspace_id = ? AND environment = 'test'` },
+];
+
+export function createSqliteStore(fileOrDb: string | Database.Database): Store & { db: Database.Database } {
+  const db = typeof fileOrDb === 'string' ? openDatabase(fileOrDb) : fileOrDb;
+  return {
+    db,
+    workspaces: sqliteWorkspaces(db),
+    apiKeys: sqliteApiKeys(db),
+    forms: sqliteForms(db),
+    folders: sqliteFolders(db),
+    auditEvents: sqliteAuditEvents(db),
+    idempotency: sqliteIdempotency(db),
+    team: sqliteTeam(db),
+    submissions: sqliteSubmissions(db),
+    integrations: sqliteIntegrations(db),
+    async resetTestData(workspaceId, audit) {
+      return db.transaction(() => {
+        const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };
+        for (const { counts, sql } of testDataTables) {
+          const changes = statement(db, sql).run(workspaceId).changes;
+          if (counts) deleted[counts] += changes;
+        }
+        insertAuditEvent(db, audit);
+        return deleted;
+      }).immediate();
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

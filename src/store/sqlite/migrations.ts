@@ -1,0 +1,25 @@
+import type Database from 'better-sqlite3';
+import { coreSchema } from './schema/core.js';
+import { integrationsSchema } from './schema/integrations.js';
+import { oauthSchema } from './schema/oauth.js';
+import { submissionsSchema } from './schema/submissions.js';
+
+/**
+ * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
+ * `PRAGMA user_version`; never edit a released migration, append a new one.
+ *
+ * Every row of workspace data carries `environment` ('live' | 'test'): the test sandbox is a partition
+ * of the same tables, so a query that forgets the environment is visible in review, not silently shared.
+ * Lists are paged by keyset on (created_at, id), hence the composite indexes.
+ */
+const migrations: readonly string[] = [coreSchema, submissionsSchema, integrationsSchema, oauthSchema];
+
+export function migrate(db: Database.Database): void {
+  const applied = db.pragma('user_version', { simple: true }) as number;
+  for (let index = applied; index < migrations.length; index++) {
+    db.transaction(() => {
+      db.exec(migrations[index]!);
+      db.pragma(`user_version = ${index + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,2 @@
+/** Tables of the oauth module (none yet). */
+export const oauthSchema = `SELECT 1;`;

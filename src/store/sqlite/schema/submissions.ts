@@ -1,0 +1,2 @@
+/** Tables of the submissions module (none yet). */
+export const submissionsSchema = `SELECT 1;`;

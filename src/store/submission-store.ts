@@ -1,0 +1,2 @@
+/** Persistence of submissions and their analytics aggregates (filled in with the submissions module). */
+export interface SubmissionStore {}

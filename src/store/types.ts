@@ -1,0 +1,162 @@
+/**
+ * What the service needs from persistence. The SQLite implementation in `./sqlite/` is the default; an
+ * implementer who keeps data elsewhere implements these interfaces and passes the result to `buildApp`.
+ * Methods are shaped by use case (a cascade or an aggregate update is one call) so that every change that
+ * must be atomic is one transaction in the implementation.
+ */
+import type { Environment, Plan, Schema, Scope } from '../contract.js';
+import type { IntegrationStore } from './integration-store.js';
+import type { SubmissionStore } from './submission-store.js';
+
+export interface PageRequest {
+  limit: number;
+  startingAfter?: string | undefined;
+  endingBefore?: string | undefined;
+}
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: Plan;
+  createdAt: string;
+}
+
+export type Attachment = Schema<'ApiKeyAttachment'>;
+
+/** An API key as stored: never the secret, only its hash. */
+export interface ApiKeyRecord {
+  key: Schema<'ApiKey'>;
+  workspaceId: string;
+  secretHash: Buffer;
+}
+
+/** Which forms a caller may see: its workspace, the environments it reads, and its attachment. */
+export interface FormVisibility {
+  workspaceId: string;
+  environments: readonly Environment[];
+  attachment: Attachment;
+}
+
+export interface FormRecord {
+  form: Schema<'Form'>;
+  workspaceId: string;
+  environment: Environment;
+}
+
+export interface FolderRecord {
+  folder: Schema<'Folder'>;
+  workspaceId: string;
+  environment: Environment;
+}
+
+export interface AuditEventInput {
+  workspaceId: string;
+  environment: Environment;
+  type: Schema<'AuditEvent'>['type'];
+  actor: Schema<'AuditEvent'>['actor'];
+  target: Schema<'AuditEvent'>['target'];
+  reason: string | null;
+  at: string;
+}
+
+export interface WorkspaceStore {
+  create(workspace: Workspace): Promise<void>;
+  get(id: string): Promise<Workspace | undefined>;
+}
+
+export interface ApiKeyStore {
+  create(record: ApiKeyRecord): Promise<void>;
+  findBySecretHash(hash: Buffer): Promise<ApiKeyRecord | undefined>;
+  get(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined>;
+  /** Keys of both environments: keys are not sandboxed data, and admins manage them all in one place. */
+  list(workspaceId: string, filter: { status?: 'active' | 'revoked' | undefined }, page: PageRequest): Promise<Page<Schema<'ApiKey'>>>;
+  /** Revokes an active key and records the audit event in the same transaction; returns the key as it now is. */
+  revoke(id: string, revocation: { at: string; reason: string | null; cause: NonNullable<Schema<'ApiKey'>['revocation_cause']> }, audit: AuditEventInput): Promise<Schema<'ApiKey'> | undefined>;
+  /** Records use; implementations may coalesce writes but must not lose the latest time. */
+  touch(id: string, at: string): Promise<void>;
+  /** Active keys whose expiry has passed, for the sweep. */
+  listExpired(now: string, limit: number): Promise<ApiKeyRecord[]>;
+}
+
+export interface FormStore {
+  list(visibility: FormVisibility, filter: { folderId?: string | undefined }, page: PageRequest): Promise<Page<Schema<'FormSummary'>>>;
+  get(workspaceId: string, id: string): Promise<FormRecord | undefined>;
+  /** Inserts the form and its version-1 snapshot; a taken slug throws the `slug_taken` conflict. */
+  create(record: FormRecord): Promise<void>;
+  /** Replaces the form and stores the snapshot of its new version. */
+  update(record: FormRecord): Promise<void>;
+  /** Deletes the form, its snapshots, submissions and aggregates in one transaction. */
+  delete(id: string): Promise<void>;
+  listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersion'>>>;
+  getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
+  /** Moves the form to another workspace and revokes the keys attached to it, with their audit events. */
+  transfer(formId: string, to: string, at: string, audit: { form: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<string[]>;
+}
+
+export interface FolderStore {
+  list(workspaceId: string, environments: readonly Environment[], page: PageRequest): Promise<Page<Schema<'Folder'>>>;
+  get(workspaceId: string, id: string): Promise<FolderRecord | undefined>;
+  create(record: FolderRecord): Promise<void>;
+  /** Deletes an empty folder and revokes the keys attached to it; false when it still holds forms. */
+  delete(id: string, at: string, audit: { folder: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<boolean>;
+}
+
+export interface AuditEventStore {
+  record(event: AuditEventInput): Promise<void>;
+  /** The whole workspace's log; each event names its environment. */
+  list(workspaceId: string, filter: { type?: string | undefined }, page: PageRequest): Promise<Page<Schema<'AuditEvent'>>>;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export type IdempotencyClaim =
+  | { outcome: 'claimed' }
+  | { outcome: 'replay'; response: StoredResponse }
+  | { outcome: 'conflict'; reason: 'different_request' | 'in_progress' };
+
+export interface IdempotencyStore {
+  /** Claims the key for this request, or reports the stored response or a conflict, atomically. */
+  claim(apiKeyId: string, key: string, fingerprint: string, now: string, ttlSeconds: number): Promise<IdempotencyClaim>;
+  complete(apiKeyId: string, key: string, response: StoredResponse): Promise<void>;
+  release(apiKeyId: string, key: string): Promise<void>;
+  purgeExpired(before: string): Promise<number>;
+}
+
+export interface TeamStore {
+  listMembers(workspaceId: string, page: PageRequest): Promise<Page<Schema<'Member'>>>;
+  getMember(workspaceId: string, id: string): Promise<Schema<'Member'> | undefined>;
+  addMember(workspaceId: string, member: Schema<'Member'>): Promise<void>;
+  /** Removes a member unless it is the last admin; the audit event is written in the same transaction. */
+  removeMember(workspaceId: string, id: string, audit: AuditEventInput): Promise<'removed' | 'last_admin' | 'not_found'>;
+  listInvites(workspaceId: string, filter: { status?: Schema<'Invite'>['status'] | undefined }, page: PageRequest): Promise<Page<Schema<'Invite'>>>;
+  getInvite(workspaceId: string, id: string): Promise<Schema<'Invite'> | undefined>;
+  /** Creates a pending invite unless the email is a member or already invited. */
+  createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput): Promise<'created' | 'member_exists'>;
+  revokeInvite(workspaceId: string, id: string, at: string, audit: AuditEventInput): Promise<Schema<'Invite'> | undefined>;
+}
+
+export interface Store {
+  workspaces: WorkspaceStore;
+  apiKeys: ApiKeyStore;
+  forms: FormStore;
+  folders: FolderStore;
+  auditEvents: AuditEventStore;
+  idempotency: IdempotencyStore;
+  team: TeamStore;
+  submissions: SubmissionStore;
+  integrations: IntegrationStore;
+  /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
+  resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
+  close(): Promise<void>;
+}
+
+export type { Environment, Scope };
