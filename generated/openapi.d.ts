@@ -47,7 +47,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a form
-         * @description Permanently deletes the form, its versions and all of its submissions and analytics, in one transaction.
+         * @description Permanently deletes the form, its versions and all of its submissions and analytics, in one transaction. Deliveries of its submissions' events that are still pending are dropped, since their bodies hold the deleted answers; integrations receive `form.deleted`.
          */
         delete: operations["deleteForm"];
         options?: never;
@@ -841,7 +841,7 @@ export interface components {
          *     | `method_not_allowed` | 405 | `invalid_request` | The path exists but not with this method; see the `Allow` header. |
          *     | `payload_too_large` | 413 | `invalid_request` | The request body is larger than 1 MiB. |
          *     | `unsupported_media_type` | 415 | `invalid_request` | The request body is not `application/json`. |
-         *     | `slug_taken` | 409 | `conflict_error` | Another form of the workspace (in the same environment) has this slug. |
+         *     | `slug_taken` | 409 | `conflict_error` | Another form of the workspace (in the same environment) has this slug, or, for a transfer, a form of the destination workspace has it. |
          *     | `idempotency_conflict` | 409 | `conflict_error` | The `Idempotency-Key` was used before with another request (method, path or body), or that request is still in progress. |
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
@@ -852,7 +852,7 @@ export interface components {
          *     | `invalid_form` | 422 | `validation_error` | The form's definition is inconsistent (duplicate step ids or field refs, scoring that names an unknown field or option). |
          *     | `invalid_form_logic` | 422 | `validation_error` | A logic rule names an unknown step or field, jumps backwards or forms a cycle. |
          *     | `invalid_answers` | 422 | `validation_error` | Submission answers do not satisfy the form; one `details.errors` entry per field. |
-         *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the same workspace). |
+         *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the same or an unknown workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
          *     | `rate_limited` | 429 | `rate_limit_error` | Too many requests for the key, the workspace, or failed authentications from the address; wait `Retry-After` seconds. |
          *     | `internal_error` | 500 | `server_error` | Failure on the service side; retry with backoff. |
          *     | `service_unavailable` | 503 | `server_error` | The service is shutting down or overloaded; retry with backoff. |
@@ -878,11 +878,12 @@ export interface components {
              * @description What is wrong, for programs. Schema issues: `required`, `type`, `format`, `pattern`, `enum`, `const`,
              *     `min_length`, `max_length`, `minimum`, `maximum`, `min_items`, `max_items`, `unique_items`,
              *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Form definitions: `duplicate_step_id`,
-             *     `duplicate_ref`, `duplicate_option`, `unknown_step`, `unknown_field`, `unknown_option`, `backward_jump`,
-             *     `logic_cycle`, `operator_mismatch`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
+             *     `duplicate_ref`, `duplicate_option`, `duplicate_rule_id`, `duplicate_grade`, `invalid_range` (a minimum above its
+             *     maximum), `unknown_step`, `unknown_field`, `unknown_option`, `forward_reference` (a condition on a field of a
+             *     later step), `backward_jump`, `logic_cycle`, `operator_mismatch`, `condition_too_deep`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
              *     `invalid_phone`, `invalid_url`, `invalid_date`, `unknown_option`, `too_short`, `too_long`, `too_small`,
              *     `too_large`, `too_few_selections`, `too_many_selections`, `consent_required`, `type`. Other values:
-             *     `invalid_ip`, `in_the_past`, `not_public_https`, `same_workspace`, `not_found`.
+             *     `invalid_ip`, `in_the_past`, `not_public_https`, `same_workspace`, `not_found`, `not_subscribed`, `range_too_long`.
              */
             code: string;
             /** @description What is wrong, for people. */
@@ -1428,6 +1429,11 @@ export interface components {
             logic?: components["schemas"]["LogicRule"][];
             scoring?: components["schemas"]["Scoring"];
         };
+        /**
+         * Format: uri-reference
+         * @description Path of a resource under the API's base URL.
+         */
+        ResourcePath: string;
         /** @description A form with its full definition. */
         Form: components["schemas"]["FormSummary"] & {
             /** @description The steps in order. */
@@ -2320,6 +2326,8 @@ export interface components {
          *     them today.
          */
         OAuthProblem: components["schemas"]["Problem"] & {
+            type?: components["schemas"]["ErrorType"];
+            title?: string;
             /**
              * @description The RFC 6749 error code.
              * @enum {string}
@@ -2528,8 +2536,11 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                Location: components["headers"]["Location"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description Path of the created resource.
+                 * @example /v1/forms/form_2kTz9QwErTy7UiOp4AsDfGhJ
+                 */
+                Location?: components["schemas"]["ResourcePath"];
                 [name: string]: unknown;
             };
             content: {
@@ -2568,7 +2579,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request body is not `application/json`. */
+        /** @description The request body is not `application/json` (`application/x-www-form-urlencoded` for the OAuth token endpoint). */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2649,8 +2660,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The object was deleted. */
-        Deleted: {
+        /** @description The form and everything that belonged to it were deleted. */
+        FormDeleted: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2707,7 +2718,6 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -2740,8 +2750,11 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                Location: components["headers"]["Location"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description Path of the created resource.
+                 * @example /v1/folders/fld_7hGf4DsA2zXc5VbN8mQw1ErT
+                 */
+                Location?: components["schemas"]["ResourcePath"];
                 [name: string]: unknown;
             };
             content: {
@@ -2762,6 +2775,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Folder"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The folder was deleted. */
+        FolderDeleted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Deleted"];
             };
         };
         /** @description A page of submissions. */
@@ -2790,8 +2819,11 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                Location: components["headers"]["Location"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description Path of the created resource.
+                 * @example /v1/submissions/sub_9pLk3JhG6fDs1AzX4cVb7NmQ
+                 */
+                Location?: components["schemas"]["ResourcePath"];
                 [name: string]: unknown;
             };
             content: {
@@ -2814,6 +2846,22 @@ export interface components {
                 "application/json": components["schemas"]["Submission"] & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description The submission was deleted. */
+        SubmissionDeleted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Deleted"];
+            };
+        };
         /** @description The submission with its new score and the previous one. */
         RescoredSubmission: {
             headers: {
@@ -2824,7 +2872,6 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -2889,8 +2936,11 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                Location: components["headers"]["Location"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description Path of the created resource.
+                 * @example /v1/api_keys/key_3wEr6TyU9iOp2AsD5fGh8JkL
+                 */
+                Location?: components["schemas"]["ResourcePath"];
                 [name: string]: unknown;
             };
             content: {
@@ -2899,6 +2949,22 @@ export interface components {
         };
         /** @description The API key (without its secret). */
         ApiKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiKey"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The key, now revoked: it stops working on the very next request. */
+        ApiKeyRevoked: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2945,6 +3011,22 @@ export interface components {
                 "application/json": components["schemas"]["MemberList"];
             };
         };
+        /** @description The member was removed from the workspace. */
+        MemberRemoved: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Deleted"];
+            };
+        };
         /** @description A page of invites. */
         InviteList: {
             headers: {
@@ -2971,8 +3053,11 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                Location: components["headers"]["Location"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description Path of the created resource.
+                 * @example /v1/team/invites/inv_5dFg8HjK2lZx4CvB7nMq0WeR
+                 */
+                Location?: components["schemas"]["ResourcePath"];
                 [name: string]: unknown;
             };
             content: {
@@ -3021,8 +3106,11 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                Location: components["headers"]["Location"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                /**
+                 * @description Path of the created resource.
+                 * @example /v1/integrations/int_6yUi9OpA2sDf5GhJ8kLz1XcV
+                 */
+                Location?: components["schemas"]["ResourcePath"];
                 [name: string]: unknown;
             };
             content: {
@@ -3048,6 +3136,22 @@ export interface components {
                 "application/json": components["schemas"]["Integration"] & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description The integration was deleted; no further deliveries are made. */
+        IntegrationDeleted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Deleted"];
+            };
+        };
         /** @description The event was queued for delivery; this is the log entry of its first attempt (status `pending`). Follow it with `GET /integrations/{id}/logs`. */
         IntegrationDispatched: {
             headers: {
@@ -3058,7 +3162,6 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -3167,8 +3270,11 @@ export interface components {
         EndingBefore: components["schemas"]["Cursor"];
         /**
          * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-         *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-         *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+         *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+         *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+         *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+         *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+         *     itself stored only as a hash. Use a random value such as a UUID v4.
          */
         "Idempotency-Key": string;
         /** @description Identifier of the form. */
@@ -3226,7 +3332,7 @@ export interface components {
         "X-RateLimit-Reset": number;
         /**
          * @description RFC 9745. Sent once this API version is deprecated: the moment of deprecation as a structured-field
-         *     date (`@1798761600`). Not sent while the version is current.
+         *     date (`@1798761600`). Not sent while the version is current. The mock sends the example values so clients can test how they handle a deprecation.
          */
         Deprecation: string;
         /** @description RFC 8594. Sent with `Deprecation`; the HTTP-date after which this version may stop answering (at least 24 months after the next version ships). */
@@ -3235,10 +3341,6 @@ export interface components {
         Link: string;
         /** @description Whole seconds to wait before retrying (at least 1). */
         "Retry-After": number;
-        /** @description Absolute path of the created resource. */
-        Location: string;
-        /** @description Present, with value `true`, when this response is the stored response to an earlier request with the same `Idempotency-Key`. */
-        "Idempotent-Replayed": "true";
         /** @description The methods the path supports. */
         Allow: string;
         /** @description `no-store`: token responses must not be cached (RFC 6749 section 5.1). */
@@ -3285,8 +3387,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
@@ -3345,7 +3450,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Deleted"];
+            200: components["responses"]["FormDeleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3445,8 +3550,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
@@ -3508,8 +3616,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
@@ -3566,7 +3677,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Deleted"];
+            200: components["responses"]["FolderDeleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3619,8 +3730,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
@@ -3679,7 +3793,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Deleted"];
+            200: components["responses"]["SubmissionDeleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3694,8 +3808,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
@@ -3795,8 +3912,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
@@ -3859,7 +3979,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["ApiKey"];
+            200: components["responses"]["ApiKeyRevoked"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3938,7 +4058,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Deleted"];
+            200: components["responses"]["MemberRemoved"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3983,8 +4103,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
@@ -4062,8 +4185,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
@@ -4122,7 +4248,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Deleted"];
+            200: components["responses"]["IntegrationDeleted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4167,8 +4293,11 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
-                 *     response again (with `Idempotent-Replayed: true`) and has no further effect; the same key with another
-                 *     body gets 409 `idempotency_conflict`. Keys are per API key. Use a random value such as a UUID v4.
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };

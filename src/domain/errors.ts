@@ -14,6 +14,8 @@ export interface AppErrorInit {
   code: ErrorCode;
   message: string;
   details?: ProblemDetails;
+  /** Top-level members an endpoint's problem adds beside the usual ones (the OAuth token endpoint's `error`). */
+  extra?: Readonly<Record<string, string>>;
 }
 
 export class AppError extends Error {
@@ -21,6 +23,7 @@ export class AppError extends Error {
   readonly type: ErrorType;
   readonly code: ErrorCode;
   readonly details: ProblemDetails | undefined;
+  readonly extra: Readonly<Record<string, string>> | undefined;
 
   constructor(init: AppErrorInit) {
     super(init.message);
@@ -29,6 +32,7 @@ export class AppError extends Error {
     this.type = init.type;
     this.code = init.code;
     this.details = init.details;
+    this.extra = init.extra;
   }
 }
 

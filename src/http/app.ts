@@ -6,7 +6,8 @@ import express, { type Express } from 'express';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
-import { noEvents, type EventPublisher } from '../domain/events.js';
+import type { EventPublisher } from '../domain/events.js';
+import { integrationEvents } from '../domain/integrations/publisher.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
 import type { Services } from '../domain/services.js';
 import type { Store } from '../store/types.js';
@@ -49,7 +50,7 @@ const defaultLimits: RateLimitSettings = { perKeyPerSecond: 100, perWorkspacePer
 export function buildApp(options: AppOptions): App {
   const contract = options.contract ?? loadContract();
   const log = options.logger ?? pino({ level: 'silent' });
-  const services: Services = { store: options.store, now: options.now ?? (() => new Date()), events: options.events ?? noEvents };
+  const services: Services = { store: options.store, now: options.now ?? (() => new Date()), events: options.events ?? integrationEvents(options.store, { now: options.now }) };
   const limits = options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultLimits);
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
 

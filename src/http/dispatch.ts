@@ -14,6 +14,7 @@ import type { HandlerInput, Handlers, OperationId } from './handlers/types.js';
 type AnyHandler = (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 import { stateOf } from './locals.js';
 import { problemBody } from './problem.js';
+import { idempotencyKeyHash, openResponse, sealResponse, type ReplayableResponse } from './sealed-response.js';
 
 export const idempotencyTtlSeconds = 24 * 3600;
 
@@ -28,11 +29,7 @@ function fingerprint(req: Request): string {
   return createHash('sha256').update(`${req.method} ${req.path}\n${JSON.stringify(canonical(req.body ?? null))}`).digest('hex');
 }
 
-interface Outcome {
-  status: number;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
+type Outcome = ReplayableResponse;
 
 function send(res: Response, outcome: Outcome, requestId: string): void {
   res.status(outcome.status).set(outcome.headers);
@@ -68,7 +65,8 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
 
     const { idempotency } = services.store;
     const owner = state.principal.id;
-    const claim = await idempotency.claim(owner, idempotencyKey, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
+    const keyHash = idempotencyKeyHash(owner, idempotencyKey);
+    const claim = await idempotency.claim(owner, keyHash, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
     if (claim.outcome === 'conflict') {
       throw new AppError({
         status: 409, type: 'conflict_error', code: 'idempotency_conflict',
@@ -78,23 +76,22 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
       });
     }
     if (claim.outcome === 'replay') {
-      const stored = claim.response;
       res.setHeader('Idempotent-Replayed', 'true');
-      return send(res, { status: stored.status, headers: stored.headers, body: stored.body as Record<string, unknown> }, state.requestId);
+      return send(res, openResponse(owner, idempotencyKey, claim.sealedResponse), state.requestId);
     }
     let outcome: Outcome;
     try {
       outcome = await run();
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) {
-        await idempotency.release(owner, idempotencyKey);
+        await idempotency.release(owner, keyHash);
         throw error;
       }
       const body = problemBody(error, state.requestId);
-      await idempotency.complete(owner, idempotencyKey, { status: error.status, headers: {}, body });
+      await idempotency.complete(owner, keyHash, sealResponse(owner, idempotencyKey, { status: error.status, headers: {}, body }));
       throw error;
     }
-    await idempotency.complete(owner, idempotencyKey, { status: outcome.status, headers: outcome.headers, body: outcome.body });
+    await idempotency.complete(owner, keyHash, sealResponse(owner, idempotencyKey, outcome));
     send(res, outcome, state.requestId);
   };
 }

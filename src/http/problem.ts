@@ -1,6 +1,9 @@
 import type { Response } from 'express';
 import type { ErrorType } from '../contract.js';
 import type { AppError } from '../domain/errors.js';
+import { asOAuthProblem } from '../domain/oauth/problem.js';
+import type { OperationId } from './handlers/types.js';
+import { stateOf } from './locals.js';
 
 const titles: Record<ErrorType, string> = {
   authentication_error: 'Authentication failed',
@@ -22,11 +25,20 @@ export function problemBody(error: AppError, requestId: string): Record<string, 
     message: error.message,
     request_id: requestId,
     ...(error.details ? { details: error.details } : {}),
+    ...error.extra,
   };
 }
 
+/** Operations whose problems have a shape of their own in the document, whichever stage failed. */
+const problemShapes: Partial<Record<OperationId, (error: AppError, requestBody: unknown) => AppError>> = {
+  createOAuthToken: asOAuthProblem,
+};
+
 /** The only way an error reaches a client: problem+json with the request id, never internals. */
 export function sendProblem(res: Response, error: AppError, requestId: string): void {
+  const operation = stateOf(res).operation;
+  const shape = operation && problemShapes[operation.operationId];
+  const shaped = shape ? shape(error, res.req.body) : error;
   // res.json (not send) so the response validator checks error bodies against the contract too.
-  res.status(error.status).type('application/problem+json').json(problemBody(error, requestId));
+  res.status(shaped.status).type('application/problem+json').json(problemBody(shaped, requestId));
 }

@@ -14,7 +14,7 @@ export function requestLog(log: Logger): RequestHandler {
       log.info({
         request_id: state.requestId,
         method: req.method,
-        path: req.path,
+        path: req.originalUrl.split('?')[0],
         operation_id: state.operation?.operationId,
         key_id: state.principal?.id,
         workspace_id: state.principal?.workspace.id,

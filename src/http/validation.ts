@@ -11,14 +11,17 @@ import type { OpenApiDocument } from './contract-document.js';
 export function openApiValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
   // The validator finds the base path in `servers`; the published servers are absolute URLs (production,
   // mock), so the server validates against a copy whose only server is its own mount point.
-  const apiSpec = withoutDiscriminatorMappings(structuredClone({ ...document, servers: [{ url: '/v1' }] }));
+  const apiSpec = withoutDiscriminatorMappings(withBodyDiscriminatorsNested(structuredClone({ ...document, servers: [{ url: '/v1' }] })));
   return OpenApiValidator.middleware({
     apiSpec: apiSpec as never,
     validateApiSpec: false,
     // Ajv's discriminator support picks the one branch named by `type`/`op`/`action` instead of trying every
     // branch of a oneOf: without it, the request validator's `useDefaults` would write the defaults of the
     // branches that fail (a short_text `max_length` onto an email field) into the body.
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, discriminator: true },
+    // `coerceTypes` applies to bodies only (path and query parameters, which arrive as text, are always
+    // coerced by the validator). A JSON body has real types: coercing it would accept `"5"` for a number
+    // and break every `oneOf` of scalars (a condition's `value: 5` would match both string and number).
+    validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false, discriminator: true },
     validateResponses: options.validateResponses ? { allErrors: true, removeAdditional: false } : false,
     // Authentication and scopes are enforced by our own middleware before the body is even parsed.
     validateSecurity: false,
@@ -26,6 +29,24 @@ export function openApiValidator(document: OpenApiDocument, options: { validateR
     ajvFormats: { mode: 'full' },
     ignoreUndocumented: true,
   }) as unknown as RequestHandler[];
+}
+
+/**
+ * A discriminator at the top of a request body (the OAuth token request) is validated by the validator itself,
+ * which names the branches after their `$ref` once `mapping` is gone and fails on an empty body. One `allOf`
+ * level down, Ajv's discriminator validates it like every other one.
+ */
+function withBodyDiscriminatorsNested<T extends OpenApiDocument>(document: T): T {
+  const schemas = document.components.schemas as Record<string, { discriminator?: unknown }>;
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Array<{ requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> } }>) {
+      for (const media of Object.values(operation?.requestBody?.content ?? {})) {
+        const ref = media.schema?.$ref;
+        if (ref && schemas[ref.slice(ref.lastIndexOf('/') + 1)]?.discriminator) media.schema = { allOf: [media.schema] } as never;
+      }
+    }
+  }
+  return document;
 }
 
 /** Ajv reads the branch from each branch's `const`; it rejects `mapping`, which is for documentation readers. */

@@ -1,2 +1,73 @@
-/** Persistence of submissions and their analytics aggregates (filled in with the submissions module). */
-export interface SubmissionStore {}
+/**
+ * Persistence of submissions and their analytics aggregates. Every write that changes what analytics report
+ * (insert, delete, rescore) updates the aggregates in the same transaction, so `funnel` never reads
+ * submissions and never disagrees with them.
+ */
+import type { Environment, Schema } from '../contract.js';
+import type { Attachment, Page, PageRequest } from './types.js';
+
+type Submission = Schema<'Submission'>;
+
+export interface SubmissionRecord {
+  submission: Submission;
+  workspaceId: string;
+  environment: Environment;
+}
+
+/** One environment of one workspace: live and test submissions never meet in a query. */
+export interface SubmissionPartition {
+  workspaceId: string;
+  environment: Environment;
+}
+
+export interface SubmissionFilter {
+  formId?: string | undefined;
+  status?: Submission['status'] | undefined;
+  /** Normalised ISO timestamps (`Date#toISOString`), so they compare as the stored ones do. */
+  createdGte?: string | undefined;
+  createdLt?: string | undefined;
+  minScore?: number | undefined;
+}
+
+export interface Rescore {
+  score: number;
+  grade: string | null;
+  scoreBreakdown: Submission['score_breakdown'];
+  formVersion: number;
+  at: string;
+}
+
+export interface RescoreResult {
+  submission: Submission;
+  previous: Pick<Submission, 'score' | 'grade' | 'form_version'>;
+}
+
+/** Aggregates of one form and environment over a range of days (`YYYY-MM-DD`, both ends included). */
+export interface FunnelQuery {
+  formId: string;
+  environment: Environment;
+  from: string;
+  to: string;
+}
+
+export interface FunnelTotals {
+  /** Only days that have submissions, oldest first. Score sums and counts are of completed submissions. */
+  days: Array<{ day: string; started: number; completed: number; scoreSum: number; scoreCount: number }>;
+  /** Every step id stored on a visited path in the range, including ids an older version had. */
+  steps: Array<{ stepId: string; reached: number; droppedOff: number }>;
+  /** Completed submissions by stored grade (null: no grade). */
+  grades: Array<{ grade: string | null; completed: number }>;
+}
+
+export interface SubmissionStore {
+  /** Stores the submission and adds it to the aggregates. */
+  insert(record: SubmissionRecord): Promise<void>;
+  /** Newest first; `attachment` narrows the partition to the forms a form- or folder-attached key reaches. */
+  list(partition: SubmissionPartition & { attachment: Attachment }, filter: SubmissionFilter, page: PageRequest): Promise<Page<Submission>>;
+  get(partition: SubmissionPartition, id: string): Promise<SubmissionRecord | undefined>;
+  /** Deletes the submission and takes it out of the aggregates; false when it no longer exists. */
+  delete(id: string): Promise<boolean>;
+  /** Replaces the score and moves the aggregates from the old score to the new one; undefined when gone. */
+  rescore(id: string, rescore: Rescore): Promise<RescoreResult | undefined>;
+  funnel(query: FunnelQuery): Promise<FunnelTotals>;
+}

@@ -6,6 +6,7 @@
  */
 import type { Environment, Plan, Schema, Scope } from '../contract.js';
 import type { IntegrationStore } from './integration-store.js';
+import type { OAuthStore } from './oauth-store.js';
 import type { SubmissionStore } from './submission-store.js';
 
 export interface PageRequest {
@@ -112,22 +113,20 @@ export interface AuditEventStore {
   list(workspaceId: string, filter: { type?: string | undefined }, page: PageRequest): Promise<Page<Schema<'AuditEvent'>>>;
 }
 
-export interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
 export type IdempotencyClaim =
   | { outcome: 'claimed' }
-  | { outcome: 'replay'; response: StoredResponse }
+  | { outcome: 'replay'; sealedResponse: string }
   | { outcome: 'conflict'; reason: 'different_request' | 'in_progress' };
 
+/**
+ * Idempotency keys, stored by hash with the response sealed by the caller (see src/http/sealed-response.ts):
+ * the store never sees a key or a response in the clear.
+ */
 export interface IdempotencyStore {
   /** Claims the key for this request, or reports the stored response or a conflict, atomically. */
-  claim(apiKeyId: string, key: string, fingerprint: string, now: string, ttlSeconds: number): Promise<IdempotencyClaim>;
-  complete(apiKeyId: string, key: string, response: StoredResponse): Promise<void>;
-  release(apiKeyId: string, key: string): Promise<void>;
+  claim(ownerId: string, keyHash: string, fingerprint: string, now: string, ttlSeconds: number): Promise<IdempotencyClaim>;
+  complete(ownerId: string, keyHash: string, sealedResponse: string): Promise<void>;
+  release(ownerId: string, keyHash: string): Promise<void>;
   purgeExpired(before: string): Promise<number>;
 }
 
@@ -154,6 +153,7 @@ export interface Store {
   team: TeamStore;
   submissions: SubmissionStore;
   integrations: IntegrationStore;
+  oauth: OAuthStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   close(): Promise<void>;

@@ -5,6 +5,7 @@
  */
 import type { Principal } from '../access.js';
 import { forbidden, unauthorized } from '../errors.js';
+import { accessTokenPattern, authenticateAccessToken } from '../oauth/authenticate-token.js';
 import type { Services } from '../services.js';
 import { isAddressAllowed } from './ip-allowlist.js';
 import { expireApiKey } from './service.js';
@@ -24,6 +25,7 @@ export async function authenticate(
   lastUsed: LastUsedRecorder,
 ): Promise<Principal> {
   const secret = authorization === undefined ? undefined : bearer.exec(authorization)?.[1];
+  if (secret !== undefined && accessTokenPattern.test(secret)) return authenticateAccessToken(services, secret);
   if (secret === undefined || !secretPattern.test(secret)) throw unauthorized();
   const hash = hashSecret(secret);
   const record = await services.store.apiKeys.findBySecretHash(hash);

@@ -1,9 +1,38 @@
-import { notImplemented } from './pending.js';
+import * as integrations from '../../domain/integrations/service.js';
+import type { Handler } from './types.js';
+import { listBody, pageOf } from './pagination.js';
 
-export const listIntegrations = notImplemented('listIntegrations');
-export const createIntegration = notImplemented('createIntegration');
-export const getIntegration = notImplemented('getIntegration');
-export const updateIntegration = notImplemented('updateIntegration');
-export const deleteIntegration = notImplemented('deleteIntegration');
-export const dispatchIntegration = notImplemented('dispatchIntegration');
-export const listIntegrationLogs = notImplemented('listIntegrationLogs');
+export const listIntegrations: Handler<'listIntegrations'> = async ({ services, principal, query }) => ({
+  status: 200,
+  body: listBody(await integrations.listIntegrations(services, principal, pageOf(query))),
+});
+
+export const createIntegration: Handler<'createIntegration'> = async ({ services, principal, body }) => {
+  const integration = await integrations.createIntegration(services, principal, body);
+  return { status: 201, body: integration, headers: { Location: `/v1/integrations/${integration.id}` } };
+};
+
+export const getIntegration: Handler<'getIntegration'> = async ({ services, principal, params }) => ({
+  status: 200,
+  body: await integrations.getIntegration(services, principal, params.id),
+});
+
+export const updateIntegration: Handler<'updateIntegration'> = async ({ services, principal, params, body }) => ({
+  status: 200,
+  body: await integrations.updateIntegration(services, principal, params.id, body),
+});
+
+export const deleteIntegration: Handler<'deleteIntegration'> = async ({ services, principal, params }) => {
+  await integrations.deleteIntegration(services, principal, params.id);
+  return { status: 200, body: { id: params.id, object: 'integration', deleted: true } };
+};
+
+export const dispatchIntegration: Handler<'dispatchIntegration'> = async ({ services, principal, params, body }) => ({
+  status: 202,
+  body: await integrations.dispatchIntegration(services, principal, params.id, body),
+});
+
+export const listIntegrationLogs: Handler<'listIntegrationLogs'> = async ({ services, principal, params, query }) => ({
+  status: 200,
+  body: listBody(await integrations.listIntegrationLogs(services, principal, params.id, { status: query.status, eventType: query.event_type }, pageOf(query))),
+});

@@ -1,3 +1,28 @@
-import { notImplemented } from './pending.js';
+import { missingRequestBody } from '../../domain/oauth/problem.js';
+import { exchangeAuthorizationCode, refreshAccessToken } from '../../domain/oauth/tokens.js';
+import type { Handler, RequestBody } from './types.js';
 
-export const createOAuthToken = notImplemented('createOAuthToken');
+/** Token responses carry secrets: no cache may keep them (RFC 6749 section 5.1). */
+const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+export const createOAuthToken: Handler<'createOAuthToken'> = async ({ body, services }) => {
+  // The validator lets an absent body through; the form parser leaves none when nothing was sent.
+  const request = body as RequestBody<'createOAuthToken'> | undefined;
+  if (request === undefined) throw missingRequestBody();
+  const issued = request.grant_type === 'authorization_code'
+    ? await exchangeAuthorizationCode(services, {
+      clientId: request.client_id, code: request.code, redirectUri: request.redirect_uri, codeVerifier: request.code_verifier,
+    })
+    : await refreshAccessToken(services, { clientId: request.client_id, refreshToken: request.refresh_token });
+  return {
+    status: 200,
+    headers: noStore,
+    body: {
+      access_token: issued.accessToken,
+      token_type: 'Bearer',
+      expires_in: issued.expiresIn,
+      refresh_token: issued.refreshToken,
+      scope: issued.scopes.join(' '),
+    },
+  };
+};

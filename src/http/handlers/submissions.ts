@@ -1,7 +1,34 @@
-import { notImplemented } from './pending.js';
+import * as submissions from '../../domain/submissions/service.js';
+import type { Handler } from './types.js';
+import { listBody, pageOf } from './pagination.js';
 
-export const listSubmissions = notImplemented('listSubmissions');
-export const createSubmission = notImplemented('createSubmission');
-export const getSubmission = notImplemented('getSubmission');
-export const deleteSubmission = notImplemented('deleteSubmission');
-export const rescoreSubmission = notImplemented('rescoreSubmission');
+export const listSubmissions: Handler<'listSubmissions'> = async ({ services, principal, query }) => {
+  const filter = {
+    formId: query.form_id,
+    status: query.status,
+    createdGte: query.created_gte,
+    createdLt: query.created_lt,
+    minScore: query.min_score,
+  };
+  return { status: 200, body: listBody(await submissions.listSubmissions(services, principal, filter, pageOf(query))) };
+};
+
+export const createSubmission: Handler<'createSubmission'> = async ({ services, principal, body }) => {
+  const submission = await submissions.createSubmission(services, principal, body);
+  return { status: 201, body: submission, headers: { Location: `/v1/submissions/${submission.id}` } };
+};
+
+export const getSubmission: Handler<'getSubmission'> = async ({ services, principal, params }) => ({
+  status: 200,
+  body: await submissions.getSubmission(services, principal, params.id),
+});
+
+export const deleteSubmission: Handler<'deleteSubmission'> = async ({ services, principal, params }) => {
+  await submissions.deleteSubmission(services, principal, params.id);
+  return { status: 200, body: { id: params.id, object: 'submission', deleted: true } };
+};
+
+export const rescoreSubmission: Handler<'rescoreSubmission'> = async ({ services, principal, params }) => ({
+  status: 200,
+  body: await submissions.rescoreSubmission(services, principal, params.id),
+});

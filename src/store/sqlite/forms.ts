@@ -130,7 +130,7 @@ export function sqliteForms(db: Database.Database): FormStore {
       return row && toVersion(row);
     },
     async transfer(formId, to, at, audit) {
-      return db.transaction(() => {
+      const move = db.transaction(() => {
         statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
         for (const sql of transferFormRows) statement(db, sql).run(to, formId);
         insertAuditEvent(db, audit.form);
@@ -138,7 +138,14 @@ export function sqliteForms(db: Database.Database): FormStore {
         return attached
           .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
           .map((row) => row.id);
-      })();
+      });
+      try {
+        return move();
+      } catch (error) {
+        // The destination's own form with this slug wins; the transaction has moved nothing.
+        if (slugTaken(error)) throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
+        throw error;
+      }
     },
   };
 }

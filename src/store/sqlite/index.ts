@@ -7,6 +7,7 @@ import { sqliteFolders } from './folders.js';
 import { sqliteForms } from './forms.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
+import { sqliteOAuth } from './oauth.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { statement } from './statements.js';
 import { sqliteTeam } from './team.js';
@@ -37,6 +38,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     team: sqliteTeam(db),
     submissions: sqliteSubmissions(db),
     integrations: sqliteIntegrations(db),
+    oauth: sqliteOAuth(db),
     async resetTestData(workspaceId, audit) {
       return db.transaction(() => {
         const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };

@@ -1,13 +1,191 @@
 import type Database from 'better-sqlite3';
-import type { SubmissionStore } from '../submission-store.js';
+import type { Environment, Schema } from '../../contract.js';
+import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { keysetPage } from './pagination.js';
+import { statement } from './statements.js';
+
+type Submission = Schema<'Submission'>;
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
-export const submissionFormCascade: string[] = [];
-/** Statements that move a transferred form's rows (parameters: new workspace id, form id). */
-export const submissionFormTransfer: string[] = [];
-/** Test-mode rows of a workspace (parameter: workspace id), with the count they report. */
-export const submissionTestData: Array<{ counts: 'submissions' | null; sql: string }> = [];
+export const submissionFormCascade: string[] = [
+  'DELETE FROM submission_grade_days WHERE form_id = ?',
+  'DELETE FROM submission_step_days WHERE form_id = ?',
+  'DELETE FROM submission_days WHERE form_id = ?',
+  'DELETE FROM submissions WHERE form_id = ?',
+];
 
-export function sqliteSubmissions(_db: Database.Database): SubmissionStore {
-  return {};
+/** Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates are keyed by form and need no move. */
+export const submissionFormTransfer: string[] = ['UPDATE submissions SET workspace_id = ? WHERE form_id = ?'];
+
+/**
+ * Test-mode rows of a workspace (parameter: workspace id), with the count they report. Aggregates are found
+ * through the workspace's forms, which the reset deletes only after these statements.
+ */
+export const submissionTestData: Array<{ counts: 'submissions' | null; sql: string }> = [
+  ...['submission_grade_days', 'submission_step_days', 'submission_days'].map((table) => ({
+    counts: null,
+    sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = ?)`,
+  })),
+  { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = ? AND environment = 'test'` },
+];
+
+interface SubmissionRow {
+  id: string;
+  workspace_id: string;
+  environment: Environment;
+  form_id: string;
+  form_version: number;
+  status: Submission['status'];
+  answers: string;
+  hidden: string;
+  visited_steps: string;
+  score: number;
+  grade: string | null;
+  score_breakdown: string;
+  scored_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const toSubmission = (row: SubmissionRow): Submission => ({
+  id: row.id,
+  object: 'submission',
+  form_id: row.form_id,
+  form_version: row.form_version,
+  status: row.status,
+  test: row.environment === 'test',
+  answers: JSON.parse(row.answers) as Submission['answers'],
+  hidden: JSON.parse(row.hidden) as Submission['hidden'],
+  visited_steps: JSON.parse(row.visited_steps) as string[],
+  score: row.score,
+  grade: row.grade,
+  score_breakdown: JSON.parse(row.score_breakdown) as Submission['score_breakdown'],
+  scored_at: row.scored_at,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+/** What the aggregates count of one submission. */
+type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at'>;
+
+const dayOf = (timestamp: string): string => timestamp.slice(0, 10);
+const gradeKey = (grade: string | null): string => grade ?? '';
+
+/** Adds (sign 1) or removes (sign -1) one submission from its form's aggregates. */
+function countInFunnel(db: Database.Database, environment: Environment, facts: FunnelFacts, sign: 1 | -1): void {
+  const day = dayOf(facts.created_at);
+  const completed = facts.status === 'completed' ? 1 : 0;
+  statement(db, `INSERT INTO submission_days (form_id, environment, day, started, completed, score_sum, score_count) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed,
+      score_sum = score_sum + excluded.score_sum, score_count = score_count + excluded.score_count`,
+  ).run(facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed);
+  const last = facts.visited_steps.length - 1;
+  facts.visited_steps.forEach((stepId, index) => {
+    // A submission that did not complete dropped off at the last step it reached.
+    const droppedOff = !completed && index === last ? sign : 0;
+    statement(db, `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, dropped_off = dropped_off + excluded.dropped_off`,
+    ).run(facts.form_id, environment, day, stepId, sign, droppedOff);
+  });
+  if (completed) countGrade(db, environment, facts, facts.grade, sign);
+}
+
+function countGrade(db: Database.Database, environment: Environment, facts: FunnelFacts, grade: string | null, sign: 1 | -1): void {
+  statement(db, `INSERT INTO submission_grade_days (form_id, environment, day, grade, completed) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT DO UPDATE SET completed = completed + excluded.completed`,
+  ).run(facts.form_id, environment, dayOf(facts.created_at), gradeKey(grade), sign);
+}
+
+/**
+ * Inserts one submission with its aggregates; the caller provides the transaction. Exported for bulk loads
+ * (the benchmark seeds a million rows in batches of one transaction each).
+ */
+export function insertSubmissionRow(db: Database.Database, { submission: s, workspaceId, environment }: SubmissionRecord): void {
+  statement(db, `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
+      score, grade, score_breakdown, scored_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(s.id, workspaceId, environment, s.form_id, s.form_version, s.status, JSON.stringify(s.answers), JSON.stringify(s.hidden),
+    JSON.stringify(s.visited_steps), s.score, s.grade, JSON.stringify(s.score_breakdown), s.scored_at, s.created_at, s.updated_at);
+  countInFunnel(db, environment, s, 1);
+}
+
+const getRow = (db: Database.Database, id: string) =>
+  statement(db, 'SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
+
+export function sqliteSubmissions(db: Database.Database): SubmissionStore {
+  return {
+    async insert(record) {
+      db.transaction(() => insertSubmissionRow(db, record))();
+    },
+    async list({ workspaceId, environment, attachment }, filter, page) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const add = (condition: string, ...values: unknown[]) => {
+        where.push(condition);
+        params.push(...values);
+      };
+      const formId = filter.formId ?? (attachment.type === 'form' ? attachment.form_id : undefined);
+      if (formId === undefined) {
+        add('s.workspace_id = ? AND s.environment = ?', workspaceId, environment);
+      } else {
+        // `+` keeps the planner off the workspace index, so a form's list walks the form's own index.
+        add('s.form_id = ? AND s.environment = ? AND +s.workspace_id = ?', formId, environment, workspaceId);
+      }
+      if (attachment.type === 'form' && formId !== attachment.form_id) add('s.form_id = ?', attachment.form_id);
+      if (attachment.type === 'folder') add('s.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ?)', attachment.folder_id);
+      if (filter.status !== undefined) add('s.status = ?', filter.status);
+      if (filter.createdGte !== undefined) add('s.created_at >= ?', filter.createdGte);
+      if (filter.createdLt !== undefined) add('s.created_at < ?', filter.createdLt);
+      if (filter.minScore !== undefined) add('s.score >= ?', filter.minScore);
+      const result = keysetPage<SubmissionRow>(db, { from: 'submissions s', alias: 's', select: 's.*', where: where.join(' AND '), params, page });
+      return { data: result.data.map(toSubmission), hasMore: result.hasMore };
+    },
+    async get({ workspaceId, environment }, id) {
+      const row = statement(db, 'SELECT * FROM submissions WHERE id = ? AND workspace_id = ? AND environment = ?').get(id, workspaceId, environment) as
+        | SubmissionRow
+        | undefined;
+      return row && { submission: toSubmission(row), workspaceId: row.workspace_id, environment: row.environment };
+    },
+    async delete(id) {
+      return db.transaction(() => {
+        const row = getRow(db, id);
+        if (!row) return false;
+        countInFunnel(db, row.environment, toSubmission(row), -1);
+        statement(db, 'DELETE FROM submissions WHERE id = ?').run(id);
+        return true;
+      })();
+    },
+    async rescore(id, change) {
+      return db.transaction(() => {
+        const row = getRow(db, id);
+        if (!row) return undefined;
+        const before = toSubmission(row);
+        if (before.status === 'completed') {
+          statement(db, 'UPDATE submission_days SET score_sum = score_sum + ? WHERE form_id = ? AND environment = ? AND day = ?').run(
+            change.score - before.score, before.form_id, row.environment, dayOf(before.created_at));
+          countGrade(db, row.environment, before, before.grade, -1);
+          countGrade(db, row.environment, before, change.grade, 1);
+        }
+        statement(db, 'UPDATE submissions SET score = ?, grade = ?, score_breakdown = ?, form_version = ?, scored_at = ?, updated_at = ? WHERE id = ?').run(
+          change.score, change.grade, JSON.stringify(change.scoreBreakdown), change.formVersion, change.at, change.at, id);
+        return {
+          submission: toSubmission(getRow(db, id)!),
+          previous: { score: before.score, grade: before.grade, form_version: before.form_version },
+        };
+      })();
+    },
+    async funnel({ formId, environment, from, to }) {
+      const range = [formId, environment, from, to];
+      const inRange = 'form_id = ? AND environment = ? AND day >= ? AND day <= ?';
+      // One read transaction: the three tables are read at the same snapshot.
+      return db.transaction((): FunnelTotals => ({
+        days: (statement(db, `SELECT day, started, completed, score_sum AS scoreSum, score_count AS scoreCount FROM submission_days WHERE ${inRange} ORDER BY day`)
+          .all(...range) as FunnelTotals['days']),
+        steps: statement(db, `SELECT step_id AS stepId, SUM(reached) AS reached, SUM(dropped_off) AS droppedOff FROM submission_step_days WHERE ${inRange} GROUP BY step_id`)
+          .all(...range) as FunnelTotals['steps'],
+        grades: (statement(db, `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`)
+          .all(...range) as Array<{ grade: string; completed: number }>)
+          .map((row) => ({ grade: row.grade === '' ? null : row.grade, completed: row.completed })),
+      }))();
+    },
+  };
 }

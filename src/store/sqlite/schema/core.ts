@@ -79,15 +79,13 @@ export const coreSchema = `
   CREATE INDEX audit_events_page ON audit_events (workspace_id, created_at DESC, id DESC);
 
   CREATE TABLE idempotency_keys (
-    api_key_id TEXT NOT NULL,
-    idempotency_key TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    key_hash TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
     state TEXT NOT NULL CHECK (state IN ('in_progress','done')),
-    response_status INTEGER,
-    response_headers TEXT,
-    response_body TEXT,
+    sealed_response TEXT,
     created_at TEXT NOT NULL,
-    PRIMARY KEY (api_key_id, idempotency_key)
+    PRIMARY KEY (owner_id, key_hash)
   );
   CREATE INDEX idempotency_keys_expiry ON idempotency_keys (created_at);
 

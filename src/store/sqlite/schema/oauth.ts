@@ -1,2 +1,55 @@
-/** Tables of the oauth module (none yet). */
-export const oauthSchema = `SELECT 1;`;
+/**
+ * OAuth 2.0: registered clients, grants (one per consent), authorization codes and tokens. Codes and tokens
+ * are kept only as SHA-256 hashes; everything issued under a grant points at it, so revoking a grant (reuse
+ * of a code or refresh token) is two UPDATEs by `grant_id`.
+ */
+export const oauthSchema = `
+  CREATE TABLE oauth_clients (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    redirect_uris TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE oauth_grants (
+    id TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL REFERENCES oauth_clients(id),
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    scopes TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    revocation_reason TEXT
+  );
+  CREATE INDEX oauth_grants_workspace ON oauth_grants (workspace_id);
+
+  CREATE TABLE oauth_authorization_codes (
+    code_hash BLOB PRIMARY KEY,
+    grant_id TEXT NOT NULL UNIQUE REFERENCES oauth_grants(id),
+    redirect_uri TEXT NOT NULL,
+    code_challenge TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    redeemed_at TEXT,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE oauth_access_tokens (
+    id TEXT PRIMARY KEY,
+    grant_id TEXT NOT NULL REFERENCES oauth_grants(id),
+    token_hash BLOB NOT NULL UNIQUE,
+    expires_at TEXT NOT NULL,
+    revoked_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX oauth_access_tokens_grant ON oauth_access_tokens (grant_id);
+
+  CREATE TABLE oauth_refresh_tokens (
+    id TEXT PRIMARY KEY,
+    grant_id TEXT NOT NULL REFERENCES oauth_grants(id),
+    token_hash BLOB NOT NULL UNIQUE,
+    expires_at TEXT NOT NULL,
+    rotated_at TEXT,
+    revoked_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX oauth_refresh_tokens_grant ON oauth_refresh_tokens (grant_id);
+  `;

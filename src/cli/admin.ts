@@ -1,0 +1,168 @@
+/**
+ * Operator commands that stand in for the dashboard. `bootstrap` creates a workspace and prints its first
+ * live and test admin keys, once: they are stored only as hashes. `oauth-client` registers a partner's
+ * application; `oauth-authorize` records a user's consent, as the dashboard's consent screen would, and
+ * prints the redirect with the authorization code.
+ *
+ *   npm run admin -- bootstrap --workspace "Acme" --plan business [--email owner@acme.test] [--json]
+ *   npm run admin -- oauth-client --name "Partner" --redirect-uri https://partner.example/callback [--json]
+ *   npm run admin -- oauth-authorize --workspace ws_… --client-id client_… --scope "read read_write" \
+ *     --redirect-uri https://partner.example/callback --code-challenge <S256 challenge> [--state s] [--json]
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import type { Plan } from '../contract.js';
+import { isAppError } from '../domain/errors.js';
+import { noEvents } from '../domain/events.js';
+import { authorizeOAuthClient } from '../domain/oauth/authorize.js';
+import { registerOAuthClient } from '../domain/oauth/clients.js';
+import type { Services } from '../domain/services.js';
+import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
+import { createSqliteStore } from '../store/sqlite/index.js';
+
+const plans: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
+const usage = [
+  'Usage: npm run admin -- bootstrap --workspace <name> [--plan free|pro|business|enterprise] [--email <admin email>] [--json]',
+  '       npm run admin -- oauth-client --name <application name> --redirect-uri <uri> [--redirect-uri <uri>…] [--json]',
+  '       npm run admin -- oauth-authorize --workspace <ws_id> --client-id <client_id> --scope "<read|read_write|admin …>"',
+  '                          --redirect-uri <uri> --code-challenge <S256 challenge> [--state <state>] [--json]',
+  '',
+].join('\n');
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'oauth-client') return oauthClientCommand(rest);
+  if (command === 'oauth-authorize') return oauthAuthorizeCommand(rest);
+  if (command !== 'bootstrap') {
+    process.stderr.write(usage);
+    return command === undefined || command === '--help' ? 0 : 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: { workspace: { type: 'string' }, plan: { type: 'string', default: 'business' }, email: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const name = values.workspace?.trim();
+  if (!name || name.length > 200) {
+    process.stderr.write(`--workspace is required (1 to 200 characters).\n${usage}`);
+    return 2;
+  }
+  if (!plans.includes(values.plan as Plan)) {
+    process.stderr.write(`--plan must be one of ${plans.join(', ')}.\n${usage}`);
+    return 2;
+  }
+  const config = loadConfig();
+  const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  try {
+    const result = await bootstrapWorkspace({ store, now: () => new Date(), events: noEvents }, { name, plan: values.plan as Plan, adminEmail: values.email });
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } else {
+      process.stdout.write(
+        [
+          `Workspace ${name} (${result.workspace_id}), plan ${values.plan}.`,
+          '',
+          `  live admin key  ${result.live_admin_key}`,
+          `  test admin key  ${result.test_admin_key}`,
+          '',
+          'These secrets are shown once and stored only as hashes: keep them now.',
+          'Check one with: curl -k https://localhost:8443/v1/me -H "Authorization: Bearer <key>"',
+          '',
+        ].join('\n'),
+      );
+    }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs an OAuth command against the server's database; a refused request prints why and exits 1. */
+async function withServices(run: (services: Services) => Promise<void>): Promise<number> {
+  const store = createSqliteStore(join(loadConfig().dataDir, 'form-funnel.db'));
+  try {
+    await run({ store, now: () => new Date(), events: noEvents });
+    return 0;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const issues = error.details?.errors ?? [];
+    const lines = issues.length > 1 ? issues.map((issue) => `  ${issue.pointer.slice(1)}: ${issue.message}`) : [];
+    process.stderr.write([error.message, ...lines, ''].join('\n'));
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Unknown or malformed options print the usage instead of a stack trace. */
+function parsedOrUsage<T>(parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}`);
+    return undefined;
+  }
+}
+
+async function oauthClientCommand(args: string[]): Promise<number> {
+  const values = parsedOrUsage(() => parseArgs({
+    args, options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
+  }).values);
+  if (!values) return 2;
+  if (values.name === undefined || values['redirect-uri'] === undefined) {
+    process.stderr.write(`--name and at least one --redirect-uri are required.\n${usage}`);
+    return 2;
+  }
+  const input = { name: values.name, redirectUris: values['redirect-uri'] };
+  return withServices(async (services) => {
+    const client = await registerOAuthClient(services, input);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ client_id: client.id, name: client.name, redirect_uris: client.redirectUris })}\n`);
+      return;
+    }
+    process.stdout.write(
+      [
+        `OAuth client ${client.name}: client_id ${client.id}`,
+        ...client.redirectUris.map((uri) => `  redirect URI  ${uri}`),
+        '',
+        'A public client: it has no secret and must use PKCE (S256) in every authorization.',
+        '',
+      ].join('\n'),
+    );
+  });
+}
+
+async function oauthAuthorizeCommand(args: string[]): Promise<number> {
+  const values = parsedOrUsage(() => parseArgs({
+    args,
+    options: {
+      workspace: { type: 'string' }, 'client-id': { type: 'string' }, scope: { type: 'string' }, 'redirect-uri': { type: 'string' },
+      'code-challenge': { type: 'string' }, 'code-challenge-method': { type: 'string', default: 'S256' }, state: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  }).values);
+  if (!values) return 2;
+  const required = ['workspace', 'client-id', 'scope', 'redirect-uri', 'code-challenge'] as const;
+  const missing = required.filter((name) => values[name] === undefined);
+  if (missing.length > 0) {
+    process.stderr.write(`Missing ${missing.map((name) => `--${name}`).join(', ')}.\n${usage}`);
+    return 2;
+  }
+  const request = {
+    workspaceId: values.workspace!, clientId: values['client-id']!, scope: values.scope!, redirectUri: values['redirect-uri']!,
+    codeChallenge: values['code-challenge']!, codeChallengeMethod: values['code-challenge-method']!, state: values.state,
+  };
+  return withServices(async (services) => {
+    const authorization = await authorizeOAuthClient(services, request);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({
+        redirect_url: authorization.redirectUrl, code: authorization.code, state: authorization.state,
+        scope: authorization.scopes.join(' '), expires_at: authorization.expiresAt,
+      })}\n`);
+      return;
+    }
+    process.stdout.write(`${authorization.redirectUrl}\n`);
+  });
+}
+
+process.exitCode = await main(process.argv.slice(2));

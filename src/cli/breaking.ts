@@ -1,0 +1,73 @@
+// The breaking-change gate (`npm run breaking`): the bundled document against the released v1 baseline.
+//
+//   node --import tsx src/cli/breaking.ts [--head dist/openapi.yaml] [--base openapi/baseline/openapi-v1.yaml]
+//                                         [--work-dir dist/breaking]
+//
+// Optic does the comparison, offline: `optic diff <base> <head> --check` with the rules in optic.yml (Optic's
+// `breaking-changes` plus optic/v1-rules.js). This script first hands webhooks to Optic as operations and drops
+// the operations that did not change (see breaking-input.ts), then exits with Optic's status.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import YAML from 'yaml';
+import { prepareOpticInput, WEBHOOK_PREFIX } from './breaking-input.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const { values: args } = parseArgs({
+  options: {
+    head: { type: 'string', default: 'dist/openapi.yaml' },
+    base: { type: 'string', default: 'openapi/baseline/openapi-v1.yaml' },
+    'work-dir': { type: 'string', default: 'dist/breaking' },
+  },
+});
+
+const read = (file: string) => YAML.parse(readFileSync(path.resolve(root, file), 'utf8')) as Record<string, unknown>;
+const input = prepareOpticInput(read(args.base), read(args.head));
+
+// Optic reports file positions in these two files; they stay for inspection after the run.
+const workDir = path.resolve(root, args['work-dir']);
+mkdirSync(workDir, { recursive: true });
+const baseFile = path.join(workDir, 'baseline.yaml');
+const headFile = path.join(workDir, 'current.yaml');
+writeFileSync(baseFile, YAML.stringify(input.base, { aliasDuplicateObjects: false }));
+writeFileSync(headFile, YAML.stringify(input.head, { aliasDuplicateObjects: false }));
+
+console.log(`Breaking-change gate: ${args.head} against the v1 baseline ${args.base}`);
+console.log(`${input.changed.length} of ${input.total} operations added, removed or changed; Optic checks those.`);
+if (input.changed.some((operation) => operation.includes(` ${WEBHOOK_PREFIX}`))) {
+  console.log(`Webhooks appear as POST ${WEBHOOK_PREFIX}<event>: their payload is checked like a response.`);
+}
+
+const optic = createRequire(import.meta.url).resolve('@useoptic/optic');
+const relative = (file: string) => path.relative(root, file);
+const child = spawn(
+  process.execPath,
+  [optic, 'diff', relative(baseFile), relative(headFile), '--check', '--standard', 'optic.yml'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    // No telemetry, no error reports, no update check: the gate makes no network call.
+    env: { ...process.env, OPTIC_TELEMETRY_LEVEL: 'off', NO_UPDATE_NOTIFIER: '1' },
+  },
+);
+// Stopping the gate stops Optic too (it can run for minutes when every operation changed).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+
+child.on('exit', (code) => {
+  const status = code ?? 1;
+  if (status === 0) {
+    console.log('No breaking change against the v1 baseline.');
+  } else {
+    console.error(
+      [
+        '',
+        'Breaking change against the v1 baseline (details above). Within v1 only backwards-compatible additions',
+        'are allowed: make the change additive, or keep it for v2. The baseline is re-frozen only when a v1 release',
+        'is published: npm run baseline:freeze.',
+      ].join('\n'),
+    );
+  }
+  process.exit(status);
+});

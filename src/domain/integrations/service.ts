@@ -1,0 +1,175 @@
+/**
+ * Integration use cases. Integrations are like definitions: test-mode keys see the live ones as well as the
+ * sandbox's own and change only their own. Deliveries (and so logs and dispatches) belong to the caller's
+ * environment: a test-mode dispatch to a live integration is a mock delivery in the sandbox.
+ * Attached keys reach only integrations limited to a form they reach.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Schema } from '../../contract.js';
+import type { IntegrationRecord } from '../../store/integration-store.js';
+import type { PageRequest } from '../../store/types.js';
+import { assertMayChange, definitionEnvironments, type Principal } from '../access.js';
+import { forbidden, invalidValue, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { timestamp, type Services } from '../services.js';
+import type { ValidationIssue } from '../schema-types.js';
+import { eventRecord, webhookUrlPolicyOf } from './publisher.js';
+import { generateSigningSecret, signingSecretHint } from './signing-secret.js';
+import { checkWebhookUrl } from './webhook-url.js';
+
+type Integration = Schema<'Integration'>;
+type IntegrationLog = Schema<'IntegrationLog'>;
+
+/** Issue codes of this module that ValidationIssue.code does not list yet (see the spec-sync test). */
+export const INTEGRATION_ISSUE_CODES = ['not_public_https', 'not_found', 'not_subscribed'] as const;
+
+/** A key attached to a form or folder reaches an integration only through the form it is limited to. */
+async function assertReachable(services: Services, principal: Principal, formId: string | null): Promise<void> {
+  const { attachment } = principal;
+  if (attachment.type === 'workspace') return;
+  if (formId === null) {
+    throw forbidden('form_not_attached', `This key is attached to a ${attachment.type} and reaches only integrations limited to its forms.`);
+  }
+  if (attachment.type === 'form' && attachment.form_id === formId) return;
+  if (attachment.type === 'folder') {
+    const record = await services.store.forms.get(principal.workspace.id, formId);
+    if (record?.form.folder_id === attachment.folder_id) return;
+  }
+  throw forbidden('form_not_attached', `This key is attached to a ${attachment.type} that does not hold form ${formId}.`);
+}
+
+async function findVisibleIntegration(services: Services, principal: Principal, id: string): Promise<IntegrationRecord> {
+  const record = await services.store.integrations.get(principal.workspace.id, id);
+  if (!record || (record.integration.test && principal.environment === 'live')) throw notFound('integration', id);
+  await assertReachable(services, principal, record.integration.form_id);
+  return record;
+}
+
+/** The issues of a URL and a form id given in a create or update (both checked, so both are reported). */
+async function settingIssues(services: Services, principal: Principal, changes: { url?: string | undefined; formId?: string | null | undefined }): Promise<ValidationIssue[]> {
+  const issues: ValidationIssue[] = [];
+  if (changes.url !== undefined) {
+    const verdict = await checkWebhookUrl(changes.url, webhookUrlPolicyOf(services));
+    if (!verdict.ok) issues.push({ location: 'body', pointer: '/url', code: 'not_public_https', message: `must be a public https URL: ${verdict.reason}` });
+  }
+  if (changes.formId !== undefined && changes.formId !== null) {
+    const form = await services.store.forms.get(principal.workspace.id, changes.formId);
+    if (!form || (form.form.test && principal.environment === 'live')) {
+      issues.push({ location: 'body', pointer: '/form_id', code: 'not_found', message: `no form ${changes.formId} in this workspace` });
+    }
+  }
+  return issues;
+}
+
+export async function listIntegrations(services: Services, principal: Principal, page: PageRequest) {
+  return services.store.integrations.list(
+    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal), attachment: principal.attachment },
+    page,
+  );
+}
+
+export const getIntegration = async (services: Services, principal: Principal, id: string): Promise<Integration> =>
+  (await findVisibleIntegration(services, principal, id)).integration;
+
+export async function createIntegration(
+  services: Services,
+  principal: Principal,
+  input: Schema<'IntegrationCreate'>,
+): Promise<Integration & { signing_secret: string }> {
+  const formId = input.form_id ?? null;
+  if (formId === null) await assertReachable(services, principal, null);
+  const issues = await settingIssues(services, principal, { url: input.url, formId });
+  if (issues.length > 0) throw invalidValue(issues);
+  await assertReachable(services, principal, formId);
+  const signingSecret = generateSigningSecret();
+  const now = timestamp(services);
+  const integration: Integration = {
+    id: newId('int'),
+    object: 'integration',
+    type: 'webhook',
+    url: input.url,
+    events: input.events,
+    enabled: input.enabled ?? true,
+    description: input.description ?? null,
+    form_id: formId,
+    secret_hint: signingSecretHint(signingSecret),
+    test: principal.environment === 'test',
+    created_at: now,
+    updated_at: now,
+  };
+  await services.store.integrations.create({ integration, workspaceId: principal.workspace.id, environment: principal.environment, signingSecret });
+  return { ...integration, signing_secret: signingSecret };
+}
+
+export async function updateIntegration(services: Services, principal: Principal, id: string, changes: Schema<'IntegrationUpdate'>): Promise<Integration> {
+  const record = await findVisibleIntegration(services, principal, id);
+  const { integration } = record;
+  assertMayChange(principal, integration);
+  const next: Integration = {
+    ...integration,
+    url: changes.url ?? integration.url,
+    events: changes.events ?? integration.events,
+    enabled: changes.enabled ?? integration.enabled,
+    description: changes.description === undefined ? integration.description : changes.description,
+    form_id: changes.form_id === undefined ? integration.form_id : changes.form_id,
+  };
+  const issues = await settingIssues(services, principal, {
+    url: next.url === integration.url ? undefined : next.url,
+    formId: next.form_id === integration.form_id ? undefined : next.form_id,
+  });
+  if (issues.length > 0) throw invalidValue(issues);
+  if (next.form_id !== integration.form_id) await assertReachable(services, principal, next.form_id);
+  if (isDeepStrictEqual(next, integration)) return integration;
+  const updated = { ...next, updated_at: timestamp(services) };
+  await services.store.integrations.update({ ...record, integration: updated });
+  return updated;
+}
+
+export async function deleteIntegration(services: Services, principal: Principal, id: string): Promise<void> {
+  const { integration } = await findVisibleIntegration(services, principal, id);
+  assertMayChange(principal, integration);
+  await services.store.integrations.delete(integration.id);
+}
+
+/** Queues a ping, or a replay of an earlier event of the caller's environment, whether or not the integration is enabled. */
+export async function dispatchIntegration(
+  services: Services,
+  principal: Principal,
+  id: string,
+  input: Schema<'IntegrationDispatch'> | undefined,
+): Promise<IntegrationLog> {
+  const { integration } = await findVisibleIntegration(services, principal, id);
+  const { environment } = principal;
+  const at = timestamp(services);
+  const mock = environment === 'test';
+  const eventId = input?.event_id;
+  if (eventId === undefined) {
+    const ping = eventRecord(
+      { workspaceId: principal.workspace.id, environment, type: 'integration.ping', formId: null, data: { object: { object: 'integration', id: integration.id } } },
+      at,
+    );
+    return services.store.integrations.dispatch(integration.id, ping, { newEvent: true, mock, at });
+  }
+  const event = await services.store.integrations.getEvent(principal.workspace.id, environment, eventId);
+  if (!event) throw invalidValue([{ location: 'body', pointer: '/event_id', code: 'not_found', message: `no event ${eventId} in this environment` }]);
+  const subscribed = event.type === 'integration.ping'
+    || (integration.events.includes(event.type) && (integration.form_id === null || integration.form_id === event.formId));
+  if (!subscribed) {
+    throw invalidValue([{
+      location: 'body', pointer: '/event_id', code: 'not_subscribed',
+      message: integration.events.includes(event.type) ? `the event is not of form ${integration.form_id}` : `the integration does not subscribe to ${event.type}`,
+    }]);
+  }
+  return services.store.integrations.dispatch(integration.id, event, { newEvent: false, mock, at });
+}
+
+export async function listIntegrationLogs(
+  services: Services,
+  principal: Principal,
+  id: string,
+  filter: { status?: IntegrationLog['status'] | undefined; eventType?: Schema<'EventType'> | undefined },
+  page: PageRequest,
+) {
+  const { integration } = await findVisibleIntegration(services, principal, id);
+  return services.store.integrations.listLogs(integration.id, principal.environment, filter, page);
+}

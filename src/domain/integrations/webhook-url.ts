@@ -1,0 +1,70 @@
+/**
+ * SSRF protection for webhook URLs: HTTPS only, and every address the host resolves to must be public
+ * unicast. Checked when a URL is set and again before every delivery; the delivery then connects only to the
+ * addresses that passed (see `transport.ts`), so a DNS answer that changes between check and connect
+ * (rebinding) cannot reach an internal address.
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export interface WebhookUrlPolicy {
+  /** The operator's ALLOW_PRIVATE_WEBHOOK_URLS: loopback, private and link-local targets, for local testing. */
+  allowPrivateAddresses: boolean;
+  /** Every address of a host name (A and AAAA). */
+  resolveHost(hostname: string): Promise<ResolvedAddress[]>;
+}
+
+export type UrlVerdict = { ok: true; addresses: ResolvedAddress[] } | { ok: false; reason: string };
+
+export const resolveWithDns = async (hostname: string): Promise<ResolvedAddress[]> =>
+  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+
+export const strictWebhookUrls: WebhookUrlPolicy = { allowPrivateAddresses: false, resolveHost: resolveWithDns };
+
+/** Ranges the operator's setting opens up; multicast, unspecified, broadcast and reserved ranges stay closed. */
+const privateRanges = new Set(['loopback', 'private', 'linkLocal', 'uniqueLocal', 'carrierGradeNat']);
+
+/** Why an address may not receive webhooks, or null when it may. */
+export function addressRefusal(address: string, policy: Pick<WebhookUrlPolicy, 'allowPrivateAddresses'>): string | null {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
+  const range = ipaddr.process(address).range();
+  if (range === 'unicast') return null;
+  if (policy.allowPrivateAddresses && privateRanges.has(range)) return null;
+  return `it resolves to a ${range} address, not a public one`;
+}
+
+export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<UrlVerdict> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, reason: 'it is not a URL' };
+  }
+  if (parsed.protocol !== 'https:') return { ok: false, reason: 'it is not an https URL' };
+  // The URL parser has already normalised IPv4 spellings (0x7f.1, 2130706433) to dotted decimal.
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: ResolvedAddress[];
+  const literal = isIP(host);
+  if (literal !== 0) {
+    addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await policy.resolveHost(host);
+    } catch {
+      return { ok: false, reason: `its host ${host} does not resolve` };
+    }
+    if (addresses.length === 0) return { ok: false, reason: `its host ${host} does not resolve` };
+  }
+  for (const { address } of addresses) {
+    const refusal = addressRefusal(address, policy);
+    if (refusal !== null) return { ok: false, reason: refusal };
+  }
+  return { ok: true, addresses };
+}

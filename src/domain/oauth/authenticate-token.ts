@@ -1,0 +1,39 @@
+/**
+ * Authentication by OAuth access token, the bearer-token twin of API key authentication: the token is
+ * looked up by its hash, and every failure is the same 401 `invalid_api_key`, so a caller learns nothing
+ * about which tokens exist. The principal acts for the grant's workspace with the highest granted scope.
+ */
+import type { Principal } from '../access.js';
+import { unauthorized } from '../errors.js';
+import type { Services } from '../services.js';
+import { oauthPlan } from './authorize.js';
+import { highestScope } from './scopes.js';
+import { hashesMatch, hashToken } from './secrets.js';
+
+/** OAuth access tokens: `svc_oat_` and random base62 characters, sent as a bearer token like an API key. */
+export const accessTokenPattern = /^svc_oat_[0-9A-Za-z]{32,64}$/;
+
+/** Resolves an OAuth access token to its principal; unknown, expired or revoked tokens are 401. */
+export async function authenticateAccessToken(services: Services, token: string): Promise<Principal> {
+  const hash = hashToken(token);
+  const record = await services.store.oauth.findAccessToken(hash);
+  if (!record || !hashesMatch(record.hash, hash)) throw unauthorized();
+  if (record.revokedAt !== null || record.grant.revokedAt !== null) throw unauthorized('This OAuth access token has been revoked.');
+  if (Date.parse(record.expiresAt) <= services.now().getTime()) {
+    throw unauthorized('This OAuth access token has expired; get a new one with the refresh token.');
+  }
+  const workspace = await services.store.workspaces.get(record.grant.workspaceId);
+  if (!workspace) throw unauthorized();
+  if (workspace.plan !== oauthPlan) throw unauthorized(`OAuth access tokens work only while the workspace is on the ${oauthPlan} plan.`);
+  return {
+    authType: 'oauth_token',
+    id: record.id,
+    name: record.clientName,
+    workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan },
+    // Partners act on the workspace's real data; the test sandbox is for API keys.
+    environment: 'live',
+    scope: highestScope(record.grant.scopes),
+    attachment: { type: 'workspace' },
+    expiresAt: record.expiresAt,
+  };
+}

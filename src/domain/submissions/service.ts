@@ -1,0 +1,113 @@
+/**
+ * Submission use cases. Submissions live in the caller's environment only: a live key never reaches a test
+ * submission and a test key never a live one (404 either way, as if it did not exist). Test keys submit to
+ * live forms too (they read the live definitions) and their submissions are test submissions. A form- or
+ * folder-attached key reaches only the submissions of the forms it is attached to.
+ */
+import type { Schema } from '../../contract.js';
+import type { SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
+import type { FormRecord, PageRequest } from '../../store/types.js';
+import { assertFormVisible, type Principal } from '../access.js';
+import { forbidden, notFound, unprocessable } from '../errors.js';
+import type { DomainEvent } from '../events.js';
+import { findVisibleForm } from '../forms/service.js';
+import { newId } from '../ids.js';
+import { scoreSubmission } from '../scoring/score-submission.js';
+import { timestamp, type Services } from '../services.js';
+import { validateAnswers } from './validate-answers.js';
+
+type Submission = Schema<'Submission'>;
+
+const partitionOf = (principal: Principal) => ({ workspaceId: principal.workspace.id, environment: principal.environment });
+
+async function publish(services: Services, principal: Principal, submission: Submission, type: DomainEvent['type'], data: DomainEvent['data']): Promise<void> {
+  await services.events.publish({ ...partitionOf(principal), type, formId: submission.form_id, data });
+}
+
+export async function createSubmission(services: Services, principal: Principal, input: Schema<'SubmissionCreate'>): Promise<Submission> {
+  const { form } = await findVisibleForm(services, principal, input.form_id);
+  const status = input.status ?? 'completed';
+  const hidden = input.hidden ?? {};
+  const { visitedSteps, issues } = validateAnswers(form, input.answers, hidden, status);
+  if (issues.length > 0) {
+    throw unprocessable('invalid_answers', issues, `${issues.length} ${issues.length === 1 ? 'answer is' : 'answers are'} invalid; see details.errors.`);
+  }
+  const { score, grade, breakdown } = scoreSubmission(form, input.answers, hidden);
+  const now = timestamp(services);
+  const submission: Submission = {
+    id: newId('sub'),
+    object: 'submission',
+    form_id: form.id,
+    form_version: form.version,
+    status,
+    test: principal.environment === 'test',
+    answers: input.answers,
+    hidden,
+    visited_steps: visitedSteps,
+    score,
+    grade,
+    score_breakdown: breakdown,
+    scored_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  await services.store.submissions.insert({ submission, ...partitionOf(principal) });
+  await publish(services, principal, submission, 'submission.created', { object: submission });
+  return submission;
+}
+
+/** Timestamps compare as text in the store, so they are brought to the stored form (UTC, milliseconds). */
+const normalisedTimestamp = (value: string | undefined): string | undefined => (value === undefined ? undefined : new Date(value).toISOString());
+
+export async function listSubmissions(services: Services, principal: Principal, filter: SubmissionFilter, page: PageRequest) {
+  await assertFilterReachable(services, principal, filter.formId);
+  return services.store.submissions.list(
+    { ...partitionOf(principal), attachment: principal.attachment },
+    { ...filter, createdGte: normalisedTimestamp(filter.createdGte), createdLt: normalisedTimestamp(filter.createdLt) },
+    page,
+  );
+}
+
+/** Filtering on a form the key is not attached to reaches another form: 403, as reading that form would be. */
+async function assertFilterReachable(services: Services, principal: Principal, formId: string | undefined): Promise<void> {
+  const { attachment } = principal;
+  if (formId === undefined || attachment.type === 'workspace') return;
+  let reachable: boolean;
+  if (attachment.type === 'form') reachable = attachment.form_id === formId;
+  else {
+    const record = await services.store.forms.get(principal.workspace.id, formId);
+    // An unknown form is no one's: the list is simply empty.
+    reachable = record === undefined || record.form.folder_id === attachment.folder_id;
+  }
+  if (!reachable) throw forbidden('form_not_attached', `This key is attached to a ${attachment.type} that does not hold form ${formId}.`);
+}
+
+/** The submission in the caller's partition, and its form as it is now (for the attachment check and rescoring). */
+async function findVisibleSubmission(services: Services, principal: Principal, id: string): Promise<{ record: SubmissionRecord; form: FormRecord }> {
+  const record = await services.store.submissions.get(partitionOf(principal), id);
+  const form = record && (await services.store.forms.get(record.workspaceId, record.submission.form_id));
+  if (!record || !form) throw notFound('submission', id);
+  assertFormVisible(principal, form.form);
+  return { record, form };
+}
+
+export async function getSubmission(services: Services, principal: Principal, id: string): Promise<Submission> {
+  return (await findVisibleSubmission(services, principal, id)).record.submission;
+}
+
+export async function deleteSubmission(services: Services, principal: Principal, id: string): Promise<void> {
+  await findVisibleSubmission(services, principal, id);
+  if (!(await services.store.submissions.delete(id))) throw notFound('submission', id);
+}
+
+/** Scores the stored answers with the form's current version; answers and visited steps stay as submitted. */
+export async function rescoreSubmission(services: Services, principal: Principal, id: string): Promise<Schema<'RescoredSubmission'>> {
+  const { record, form } = await findVisibleSubmission(services, principal, id);
+  const { answers, hidden } = record.submission;
+  const { score, grade, breakdown } = scoreSubmission(form.form, answers, hidden);
+  const result = await services.store.submissions.rescore(id, { score, grade, scoreBreakdown: breakdown, formVersion: form.form.version, at: timestamp(services) });
+  if (!result) throw notFound('submission', id);
+  const { submission, previous } = result;
+  await publish(services, principal, submission, 'submission.rescored', { object: submission, previous_attributes: previous });
+  return { ...submission, previous_score: previous.score, previous_grade: previous.grade, previous_form_version: previous.form_version };
+}

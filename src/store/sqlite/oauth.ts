@@ -1,0 +1,139 @@
+import type Database from 'better-sqlite3';
+import type { Scope } from '../../contract.js';
+import type { OAuthGrant, OAuthStore, TokenPair } from '../oauth-store.js';
+import { statement } from './statements.js';
+
+interface GrantColumns {
+  grant_id: string;
+  client_id: string;
+  workspace_id: string;
+  scopes: string;
+  grant_created_at: string;
+  grant_revoked_at: string | null;
+}
+
+/** Selected with every code or token, so the caller sees the grant as it was inside the same statement. */
+const grantColumns = `g.id AS grant_id, g.client_id, g.workspace_id, g.scopes, g.created_at AS grant_created_at,
+  g.revoked_at AS grant_revoked_at`;
+
+const toGrant = (row: GrantColumns): OAuthGrant => ({
+  id: row.grant_id,
+  clientId: row.client_id,
+  workspaceId: row.workspace_id,
+  scopes: row.scopes.split(' ') as Scope[],
+  createdAt: row.grant_created_at,
+  revokedAt: row.grant_revoked_at,
+});
+
+function insertTokens(db: Database.Database, grantId: string, { access, refresh, issuedAt }: TokenPair): void {
+  statement(db, 'INSERT INTO oauth_access_tokens (id, grant_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    access.id, grantId, access.hash, access.expiresAt, issuedAt);
+  statement(db, 'INSERT INTO oauth_refresh_tokens (id, grant_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    refresh.id, grantId, refresh.hash, refresh.expiresAt, issuedAt);
+}
+
+const grantIsActive = (db: Database.Database, grantId: string): boolean =>
+  statement(db, 'SELECT 1 FROM oauth_grants WHERE id = ? AND revoked_at IS NULL').get(grantId) !== undefined;
+
+export function sqliteOAuth(db: Database.Database): OAuthStore {
+  return {
+    async createClient(client) {
+      statement(db, 'INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)').run(
+        client.id, client.name, JSON.stringify(client.redirectUris), client.createdAt);
+    },
+
+    async getClient(id) {
+      const row = statement(db, 'SELECT * FROM oauth_clients WHERE id = ?').get(id) as
+        | { id: string; name: string; redirect_uris: string; created_at: string }
+        | undefined;
+      return row && { id: row.id, name: row.name, redirectUris: JSON.parse(row.redirect_uris) as string[], createdAt: row.created_at };
+    },
+
+    async createGrant(grant, code) {
+      db.transaction(() => {
+        statement(db, 'INSERT INTO oauth_grants (id, client_id, workspace_id, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
+          grant.id, grant.clientId, grant.workspaceId, grant.scopes.join(' '), grant.createdAt);
+        statement(
+          db,
+          `INSERT INTO oauth_authorization_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at, created_at)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        ).run(code.hash, grant.id, code.redirectUri, code.codeChallenge, code.expiresAt, grant.createdAt);
+      })();
+    },
+
+    async redeemCode(hash, at) {
+      return db.transaction(() => {
+        const row = statement(
+          db,
+          `SELECT c.redirect_uri, c.code_challenge, c.expires_at, c.redeemed_at, ${grantColumns}
+           FROM oauth_authorization_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
+        ).get(hash) as (GrantColumns & { redirect_uri: string; code_challenge: string; expires_at: string; redeemed_at: string | null }) | undefined;
+        if (!row) return undefined;
+        if (row.redeemed_at === null) statement(db, 'UPDATE oauth_authorization_codes SET redeemed_at = ? WHERE code_hash = ?').run(at, hash);
+        return {
+          grant: toGrant(row),
+          redirectUri: row.redirect_uri,
+          codeChallenge: row.code_challenge,
+          expiresAt: row.expires_at,
+          previouslyRedeemedAt: row.redeemed_at,
+        };
+      }).immediate();
+    },
+
+    async issueTokens(grantId, tokens) {
+      return db.transaction(() => {
+        if (!grantIsActive(db, grantId)) return false;
+        insertTokens(db, grantId, tokens);
+        return true;
+      }).immediate();
+    },
+
+    async findRefreshToken(hash) {
+      const row = statement(
+        db,
+        `SELECT t.id, t.token_hash, t.expires_at, t.rotated_at, t.revoked_at, ${grantColumns}
+         FROM oauth_refresh_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.token_hash = ?`,
+      ).get(hash) as
+        | (GrantColumns & { id: string; token_hash: Buffer; expires_at: string; rotated_at: string | null; revoked_at: string | null })
+        | undefined;
+      return row && {
+        id: row.id, hash: row.token_hash, expiresAt: row.expires_at, rotatedAt: row.rotated_at, revokedAt: row.revoked_at, grant: toGrant(row),
+      };
+    },
+
+    async rotateRefreshToken(id, tokens) {
+      return db.transaction(() => {
+        const rotated = statement(
+          db,
+          `UPDATE oauth_refresh_tokens SET rotated_at = ?
+           WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL
+             AND grant_id IN (SELECT id FROM oauth_grants WHERE revoked_at IS NULL)
+           RETURNING grant_id`,
+        ).get(tokens.issuedAt, id) as { grant_id: string } | undefined;
+        if (!rotated) return false;
+        insertTokens(db, rotated.grant_id, tokens);
+        return true;
+      }).immediate();
+    },
+
+    async findAccessToken(hash) {
+      const row = statement(
+        db,
+        `SELECT t.id, t.token_hash, t.expires_at, t.revoked_at, c.name AS client_name, ${grantColumns}
+         FROM oauth_access_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN oauth_clients c ON c.id = g.client_id
+         WHERE t.token_hash = ?`,
+      ).get(hash) as (GrantColumns & { id: string; token_hash: Buffer; expires_at: string; revoked_at: string | null; client_name: string }) | undefined;
+      return row && {
+        id: row.id, hash: row.token_hash, expiresAt: row.expires_at, revokedAt: row.revoked_at, grant: toGrant(row), clientName: row.client_name,
+      };
+    },
+
+    async revokeGrant(grantId, at, reason) {
+      db.transaction(() => {
+        statement(db, 'UPDATE oauth_grants SET revoked_at = ?, revocation_reason = ? WHERE id = ? AND revoked_at IS NULL').run(at, reason, grantId);
+        statement(db, 'UPDATE oauth_access_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL').run(at, grantId);
+        statement(db, 'UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL').run(at, grantId);
+      }).immediate();
+    },
+  };
+}

@@ -1,0 +1,217 @@
+// The breaking-change gate (`npm run breaking`) on purpose-made changes: each test changes a copy of the committed
+// v1 baseline (the bundled document as released), runs the gate on it against the baseline, and checks the
+// verdict and that the gate names the change. Starting from the baseline rather than from today's document keeps
+// each test to the one change it makes: the document's own drift is `npm run breaking`'s business.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import YAML from 'yaml';
+
+// The document is plain YAML data here: the tests reach into it by name and change it.
+type Doc = Record<string, any>;
+
+const root = path.resolve(import.meta.dirname, '../..');
+const gateTimeout = 180_000;
+
+let baseline = '';
+let workDir = '';
+
+beforeAll(async () => {
+  baseline = await readFile(path.join(root, 'openapi/baseline/openapi-v1.yaml'), 'utf8');
+  workDir = await mkdtemp(path.join(os.tmpdir(), 'breaking-gate-'));
+});
+
+afterAll(async () => {
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+/** A fresh copy of the released (bundled) document. */
+const released = (): Doc => YAML.parse(baseline) as Doc;
+
+/** The value at `keys`, or an error saying which part of the document a test relies on has gone. */
+function at(doc: Doc, ...keys: string[]): Doc {
+  let node: unknown = doc;
+  for (const key of keys) {
+    node = typeof node === 'object' && node !== null ? (node as Doc)[key] : undefined;
+    if (node === undefined) throw new Error(`this test changes ${keys.join(' > ')}, which the document no longer has`);
+  }
+  return node as Doc;
+}
+
+const queryParameter = (doc: Doc, pathName: string, method: string, name: string): Doc => {
+  const parameters = at(doc, 'paths', pathName, method, 'parameters') as Doc[];
+  const resolved = parameters.map((p) => (p.$ref ? at(doc, ...String(p.$ref).slice(2).split('/')) : p));
+  const found = resolved.find((p) => p.in === 'query' && p.name === name);
+  if (!found) throw new Error(`this test changes query parameter ${name} of ${method} ${pathName}, which is gone`);
+  return found;
+};
+
+let runs = 0;
+/** Runs the gate, as `npm run breaking` does, on `head` against the committed baseline: exit code and output. */
+async function runGate(head: Doc): Promise<{ code: number | null; output: string }> {
+  const run = path.join(workDir, `run-${++runs}`);
+  await mkdir(run);
+  await writeFile(path.join(run, 'openapi.yaml'), YAML.stringify(head));
+  const args = ['--import', 'tsx', 'src/cli/breaking.ts', '--head', path.join(run, 'openapi.yaml'), '--work-dir', run];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0' },
+      // Stop the gate (and the Optic it runs) before the test times out.
+      timeout: gateTimeout - 5_000,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output: stripVTControlCharacters(output) }));
+  });
+}
+
+interface BreakingCase {
+  when: string;
+  change: (doc: Doc) => void | string[];
+  /** Text the gate must print; `change` may return more, computed from the document. */
+  names: string[];
+}
+
+const breakingChanges: BreakingCase[] = [
+  {
+    when: 'an operation is removed',
+    change: (doc) => {
+      at(doc, 'paths', '/test_data', 'delete');
+      delete doc.paths['/test_data'].delete;
+    },
+    names: ['DELETE /test_data: removed', '[prevent operation removal]'],
+  },
+  {
+    when: 'a query parameter is removed',
+    change: (doc) => {
+      const get = at(doc, 'paths', '/forms', 'get');
+      queryParameter(doc, '/forms', 'get', 'folder_id');
+      get.parameters = (get.parameters as Doc[]).filter((p) => p.name !== 'folder_id');
+    },
+    names: ['GET /forms', "cannot remove query parameter 'folder_id'"],
+  },
+  {
+    when: 'a response property is removed',
+    change: (doc) => {
+      const me = at(doc, 'components', 'schemas', 'Me');
+      at(me, 'properties', 'auth_type');
+      delete me.properties.auth_type;
+      me.required = (me.required as string[]).filter((name) => name !== 'auth_type');
+    },
+    names: ['GET /me', "cannot remove response property 'auth_type'"],
+  },
+  {
+    when: 'a value of a response enum is removed',
+    change: (doc) => {
+      const authType = at(doc, 'components', 'schemas', 'Me', 'properties', 'auth_type');
+      if (!authType.enum.includes('oauth_token')) throw new Error('Me.auth_type no longer has oauth_token');
+      authType.enum = (authType.enum as string[]).filter((value) => value !== 'oauth_token');
+    },
+    names: ['GET /me', `cannot remove enum value "oauth_token" from response property 'auth_type'`],
+  },
+  {
+    when: 'a required request field is added',
+    change: (doc) => {
+      const request = at(doc, 'components', 'schemas', 'FormTransferRequest');
+      request.properties.reason = { type: 'string', maxLength: 200 };
+      request.required = [...(request.required as string[]), 'reason'];
+    },
+    names: ['POST /forms/{id}/transfer', "cannot add a required request property 'reason'"],
+  },
+  {
+    when: 'the maxLength of a request field is reduced',
+    change: (doc) => {
+      const name = at(doc, 'components', 'schemas', 'FolderCreate', 'properties', 'name');
+      const was = name.maxLength as number;
+      name.maxLength = Math.floor(was / 2);
+      return [`request property 'name' accepts fewer values (maxLength ${was} -> ${name.maxLength})`];
+    },
+    names: ['POST /folders'],
+  },
+  {
+    when: 'the maximum of a query parameter is lowered',
+    change: (doc) => {
+      const schema = at(queryParameter(doc, '/submissions', 'get', 'min_score'), 'schema');
+      const was = schema.maximum as number;
+      schema.maximum = Math.floor(was / 2);
+      return [`query parameter 'min_score' accepts fewer values (maximum ${was} -> ${schema.maximum})`];
+    },
+    names: ['GET /submissions'],
+  },
+  {
+    when: 'the type of a request field is narrowed (null no longer accepted)',
+    change: (doc) => {
+      const description = at(doc, 'components', 'schemas', 'IntegrationUpdate', 'properties', 'description');
+      if (!description.type.includes('null')) throw new Error('IntegrationUpdate.description no longer accepts null');
+      description.type = 'string';
+    },
+    names: ['PATCH /integrations/{id}', "expected request body property 'description' not to be narrowed"],
+  },
+  {
+    when: 'a property is removed from a webhook payload',
+    change: (doc) => {
+      const deletedForm = at(doc, 'components', 'schemas', 'FormDeletedEvent', 'allOf', '1', 'properties', 'data');
+      const object = at(deletedForm, 'properties', 'object');
+      at(object, 'properties', 'deleted');
+      delete object.properties.deleted;
+      object.required = (object.required as string[]).filter((name) => name !== 'deleted');
+    },
+    names: ['POST /webhooks/form.deleted', "cannot remove response property 'deleted'"],
+  },
+];
+
+describe.concurrent('breaking-change gate', () => {
+  it.for(breakingChanges)(
+    'when $when, then the gate fails and names the change',
+    { timeout: gateTimeout },
+    async ({ change, names }, { expect }) => {
+      const doc = released();
+      const computed = change(doc) ?? [];
+      const { code, output } = await runGate(doc);
+      expect(code, output).not.toBe(0);
+      for (const name of [...names, ...computed]) expect(output).toContain(name);
+      expect(output).toContain('Breaking change against the v1 baseline');
+    },
+  );
+
+  it(
+    'when an optional query parameter is added, then the gate passes',
+    async ({ expect }) => {
+      const doc = released();
+      at(doc, 'paths', '/forms', 'get').parameters.push({
+        name: 'name_contains',
+        in: 'query',
+        required: false,
+        description: 'Only forms whose name contains this text.',
+        schema: { type: 'string', minLength: 1, maxLength: 200 },
+      });
+      const { code, output } = await runGate(doc);
+      expect(code, output).toBe(0);
+      expect(output).toContain('query parameter name_contains: added');
+      expect(output).toContain('No breaking change against the v1 baseline.');
+    },
+    gateTimeout,
+  );
+
+  it(
+    'when an operation is added, then the gate passes',
+    async ({ expect }) => {
+      const doc = released();
+      const getForm = at(doc, 'paths', '/forms/{id}', 'get');
+      doc.paths['/forms/{id}/archive'] = {
+        parameters: doc.paths['/forms/{id}'].parameters,
+        post: { ...getForm, operationId: 'archiveForm', summary: 'Archive a form' },
+      };
+      const { code, output } = await runGate(doc);
+      expect(code, output).toBe(0);
+      expect(output).toContain('POST /forms/{id}/archive: added');
+    },
+    gateTimeout,
+  );
+});

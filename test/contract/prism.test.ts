@@ -1,0 +1,439 @@
+/**
+ * Contract tests against Prism: every operation of the bundled document is called through the typed client
+ * with input that is valid per the document (its request examples and schema examples), and
+ * - the documented success status and the documented example come back, typed as the document says;
+ * - one documented error comes back as a problem body equal to a documented example, and `unwrap` turns it
+ *   into a FormFunnelError with `code` and `requestId`.
+ * Prism runs with `--errors`: a request, or a mocked response, that breaks the contract is a 500 and fails here.
+ * The table is keyed by operationId and checked against the document at compile time (generated types) and
+ * at run time (dist/openapi.json), so a new operation without a contract test fails both.
+ */
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { operations, webhooks } from '../../generated/openapi.js';
+import {
+  createFormFunnelClient,
+  FormFunnelError,
+  unwrap,
+  type FormFunnelClient,
+  type Schema,
+  type UnwrappedData,
+} from '../../src/client/index.js';
+import type { FetchResultLike } from '../../src/client/unwrap.js';
+import {
+  deref,
+  document,
+  documentedOperations,
+  documentedResponse,
+  examplesOf,
+  requestExample,
+  responseContent,
+  responseExample,
+  schemaExample,
+  successStatus,
+} from './support/document.js';
+import { startPrism, type RunningPrism } from './support/prism.js';
+import { pointer, refSegments, schemaErrors } from './support/schema-validator.js';
+
+/** Syntactically valid (svc_test_ + 32 base62); Prism only checks that a Bearer credential is present. */
+const apiKey = `svc_test_${'4eC39HqLyjWDarjt'.repeat(2)}`;
+
+let prism: RunningPrism;
+let client: FormFunnelClient;
+beforeAll(async () => {
+  prism = await startPrism();
+  client = createFormFunnelClient({ apiKey, baseUrl: prism.url, maxRetries: 0 });
+});
+afterAll(async () => {
+  await prism?.stop();
+});
+
+// Ids of the right shape, taken from the schemas' own examples.
+const formId = schemaExample<string>('FormId');
+const folderId = schemaExample<string>('FolderId');
+const submissionId = schemaExample<string>('SubmissionId');
+const apiKeyId = schemaExample<string>('ApiKeyId');
+const memberId = schemaExample<string>('MemberId');
+const inviteId = schemaExample<string>('InviteId');
+const integrationId = schemaExample<string>('IntegrationId');
+const timestamp = schemaExample<string>('Timestamp');
+
+type WithRequestId<T> = T & Schema<'RequestIdField'>;
+/**
+ * openapi-fetch passes response bodies through a mapped type (`Readable`) that flattens `allOf` intersections,
+ * so the client's data is equivalent to the document's named type rather than identical: assignable both ways.
+ */
+type Interchangeable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** `operations` also holds the webhooks' operations, which Prism does not serve. */
+type WebhookOperationId = { [Id in keyof operations]: operations[Id] extends webhooks[keyof webhooks]['post'] ? Id : never }[keyof operations];
+type PathOperationId = Exclude<keyof operations, WebhookOperationId>;
+type Body<OperationId extends keyof operations> = NonNullable<operations[OperationId]['requestBody']>['content'] extends infer Content
+  ? Content[keyof Content]
+  : never;
+type Send<Result> = (client: FormFunnelClient, headers: { Prefer: string }) => Promise<Result>;
+
+interface ContractCase<Result extends FetchResultLike> {
+  send: Send<Result>;
+  /** Which example of the success response to ask Prism for; default: the first documented one. */
+  example?: string;
+  /** The documented error to ask Prism for, by status and example name. */
+  error: { status: number; example: string };
+  /** Compile time: the typed client's data is the type the document names (a no-op at run time). */
+  typed: (data: UnwrappedData<Result>) => void;
+}
+type AnyContractCase = Omit<ContractCase<FetchResultLike>, 'typed'> & { typed: (data: unknown) => void };
+const contract = <Result extends FetchResultLike>(c: ContractCase<Result>): AnyContractCase => c as unknown as AnyContractCase;
+
+/** Request bodies are the document's own request examples, typed as the operation's body. */
+const body = <OperationId extends keyof operations>(operationId: OperationId, example?: string) =>
+  requestExample<Body<OperationId>>(operationId, example);
+
+const cases = {
+  // Forms
+  listForms: contract({
+    send: (c, headers) => c.GET('/forms', { params: { query: { limit: 2, folder_id: folderId } }, headers }),
+    error: { status: 400, example: 'invalid_cursor' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'FormList'>>>().toEqualTypeOf<true>(),
+  }),
+  createForm: contract({
+    send: (c, headers) => c.POST('/forms', { body: body('createForm'), headers }),
+    error: { status: 422, example: 'invalid_form_logic' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Form'>>>>().toEqualTypeOf<true>(),
+  }),
+  getForm: contract({
+    send: (c, headers) => c.GET('/forms/{id}', { params: { path: { id: formId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Form'>>>>().toEqualTypeOf<true>(),
+  }),
+  updateForm: contract({
+    send: (c, headers) => c.PATCH('/forms/{id}', { params: { path: { id: formId } }, body: body('updateForm'), headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Form'>>>>().toEqualTypeOf<true>(),
+  }),
+  deleteForm: contract({
+    send: (c, headers) => c.DELETE('/forms/{id}', { params: { path: { id: formId } }, headers }),
+    example: 'form',
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'Deleted'>>>().toEqualTypeOf<true>(),
+  }),
+  listFormVersions: contract({
+    send: (c, headers) => c.GET('/forms/{id}/versions', { params: { path: { id: formId }, query: { limit: 10 } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'FormVersionList'>>>().toEqualTypeOf<true>(),
+  }),
+  getFormVersion: contract({
+    send: (c, headers) => c.GET('/forms/{id}/versions/{version}', { params: { path: { id: formId, version: 2 } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'FormVersion'>>>>().toEqualTypeOf<true>(),
+  }),
+  transferForm: contract({
+    send: (c, headers) => c.POST('/forms/{id}/transfer', { params: { path: { id: formId } }, body: body('transferForm'), headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'FormTransfer'>>>>().toEqualTypeOf<true>(),
+  }),
+
+  // Folders
+  listFolders: contract({
+    send: (c, headers) => c.GET('/folders', { params: { query: { limit: 20 } }, headers }),
+    error: { status: 401, example: 'invalid_api_key' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'FolderList'>>>().toEqualTypeOf<true>(),
+  }),
+  createFolder: contract({
+    send: (c, headers) => c.POST('/folders', { body: body('createFolder'), headers }),
+    error: { status: 403, example: 'insufficient_scope' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Folder'>>>>().toEqualTypeOf<true>(),
+  }),
+  getFolder: contract({
+    send: (c, headers) => c.GET('/folders/{id}', { params: { path: { id: folderId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Folder'>>>>().toEqualTypeOf<true>(),
+  }),
+  deleteFolder: contract({
+    send: (c, headers) => c.DELETE('/folders/{id}', { params: { path: { id: folderId } }, headers }),
+    example: 'folder',
+    error: { status: 409, example: 'folder_not_empty' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'Deleted'>>>().toEqualTypeOf<true>(),
+  }),
+
+  // Submissions and analytics
+  listSubmissions: contract({
+    send: (c, headers) =>
+      c.GET('/submissions', {
+        params: { query: { form_id: formId, status: 'completed', created_gte: timestamp, min_score: 10, limit: 50 } },
+        headers,
+      }),
+    error: { status: 400, example: 'invalid_parameters' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'SubmissionList'>>>().toEqualTypeOf<true>(),
+  }),
+  createSubmission: contract({
+    send: (c, headers) => c.POST('/submissions', { body: body('createSubmission', 'completed'), headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Submission'>>>>().toEqualTypeOf<true>(),
+  }),
+  getSubmission: contract({
+    send: (c, headers) => c.GET('/submissions/{id}', { params: { path: { id: submissionId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Submission'>>>>().toEqualTypeOf<true>(),
+  }),
+  deleteSubmission: contract({
+    send: (c, headers) => c.DELETE('/submissions/{id}', { params: { path: { id: submissionId } }, headers }),
+    example: 'submission',
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'Deleted'>>>().toEqualTypeOf<true>(),
+  }),
+  rescoreSubmission: contract({
+    send: (c, headers) => c.POST('/submissions/{id}/rescore', { params: { path: { id: submissionId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'RescoredSubmission'>>>>().toEqualTypeOf<true>(),
+  }),
+  getAnalytics: contract({
+    send: (c, headers) => c.GET('/analytics', { params: { query: { form_id: formId, from: '2026-11-01', to: '2026-11-07' } }, headers }),
+    error: { status: 422, example: 'invalid_date_range' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Analytics'>>>>().toEqualTypeOf<true>(),
+  }),
+
+  // Account, keys and audit
+  getMe: contract({
+    send: (c, headers) => c.GET('/me', { headers }),
+    error: { status: 401, example: 'invalid_api_key' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Me'>>>>().toEqualTypeOf<true>(),
+  }),
+  listApiKeys: contract({
+    send: (c, headers) => c.GET('/api_keys', { params: { query: { status: 'active', limit: 20 } }, headers }),
+    error: { status: 403, example: 'insufficient_scope' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'ApiKeyList'>>>().toEqualTypeOf<true>(),
+  }),
+  createApiKey: contract({
+    send: (c, headers) => c.POST('/api_keys', { body: body('createApiKey'), headers }),
+    error: { status: 422, example: 'invalid_value' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'ApiKeyCreated'>>>>().toEqualTypeOf<true>(),
+  }),
+  getApiKey: contract({
+    send: (c, headers) => c.GET('/api_keys/{id}', { params: { path: { id: apiKeyId } }, headers }),
+    example: 'active',
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'ApiKey'>>>>().toEqualTypeOf<true>(),
+  }),
+  revokeApiKey: contract({
+    send: (c, headers) => c.DELETE('/api_keys/{id}', { params: { path: { id: apiKeyId } }, body: body('revokeApiKey'), headers }),
+    example: 'revoked',
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'ApiKey'>>>>().toEqualTypeOf<true>(),
+  }),
+  listAuditEvents: contract({
+    send: (c, headers) => c.GET('/audit_events', { params: { query: { type: 'api_key.revoked', limit: 20 } }, headers }),
+    error: { status: 403, example: 'insufficient_scope' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'AuditEventList'>>>().toEqualTypeOf<true>(),
+  }),
+
+  // Team
+  listMembers: contract({
+    send: (c, headers) => c.GET('/team/members', { headers }),
+    error: { status: 401, example: 'invalid_api_key' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'MemberList'>>>().toEqualTypeOf<true>(),
+  }),
+  removeMember: contract({
+    send: (c, headers) => c.DELETE('/team/members/{id}', { params: { path: { id: memberId } }, headers }),
+    example: 'member',
+    error: { status: 409, example: 'last_admin' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'Deleted'>>>().toEqualTypeOf<true>(),
+  }),
+  listInvites: contract({
+    send: (c, headers) => c.GET('/team/invites', { params: { query: { status: 'pending' } }, headers }),
+    error: { status: 401, example: 'invalid_api_key' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'InviteList'>>>().toEqualTypeOf<true>(),
+  }),
+  createInvite: contract({
+    send: (c, headers) => c.POST('/team/invites', { body: body('createInvite'), headers }),
+    error: { status: 409, example: 'member_exists' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Invite'>>>>().toEqualTypeOf<true>(),
+  }),
+  revokeInvite: contract({
+    send: (c, headers) => c.DELETE('/team/invites/{id}', { params: { path: { id: inviteId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Invite'>>>>().toEqualTypeOf<true>(),
+  }),
+
+  // Integrations
+  listIntegrations: contract({
+    send: (c, headers) => c.GET('/integrations', { params: { query: { limit: 20 } }, headers }),
+    error: { status: 401, example: 'invalid_api_key' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'IntegrationList'>>>().toEqualTypeOf<true>(),
+  }),
+  createIntegration: contract({
+    send: (c, headers) => c.POST('/integrations', { body: body('createIntegration'), headers }),
+    error: { status: 422, example: 'invalid_webhook_url' },
+    // The signing secret is shown once, in this response only (an inline allOf member, not a named schema).
+    typed: (data) =>
+      expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Integration'> & { signing_secret: string }>>>().toEqualTypeOf<true>(),
+  }),
+  getIntegration: contract({
+    send: (c, headers) => c.GET('/integrations/{id}', { params: { path: { id: integrationId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Integration'>>>>().toEqualTypeOf<true>(),
+  }),
+  updateIntegration: contract({
+    send: (c, headers) => c.PATCH('/integrations/{id}', { params: { path: { id: integrationId } }, body: body('updateIntegration'), headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Integration'>>>>().toEqualTypeOf<true>(),
+  }),
+  deleteIntegration: contract({
+    send: (c, headers) => c.DELETE('/integrations/{id}', { params: { path: { id: integrationId } }, headers }),
+    example: 'integration',
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'Deleted'>>>().toEqualTypeOf<true>(),
+  }),
+  dispatchIntegration: contract({
+    send: (c, headers) =>
+      c.POST('/integrations/{id}/dispatch', { params: { path: { id: integrationId } }, body: body('dispatchIntegration'), headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'IntegrationLog'>>>>().toEqualTypeOf<true>(),
+  }),
+  listIntegrationLogs: contract({
+    send: (c, headers) =>
+      c.GET('/integrations/{id}/logs', { params: { path: { id: integrationId }, query: { status: 'failed', event_type: 'submission.created' } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'IntegrationLogList'>>>().toEqualTypeOf<true>(),
+  }),
+
+  // Test data
+  resetTestData: contract({
+    send: (c, headers) => c.DELETE('/test_data', { headers }),
+    error: { status: 403, example: 'live_resource' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'TestDataReset'>>>().toEqualTypeOf<true>(),
+  }),
+
+  // OAuth: a form-encoded body. openapi-fetch's default serializer URL-encodes the body when the request's
+  // Content-Type says so, so the typed client needs no custom bodySerializer.
+  createOAuthToken: contract({
+    send: (c, headers) =>
+      c.POST('/oauth/token', {
+        body: body('createOAuthToken', 'authorization_code'),
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+      }),
+    error: { status: 400, example: 'invalid_grant' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'OAuthToken'>>>().toEqualTypeOf<true>(),
+  }),
+} satisfies Record<PathOperationId, AnyContractCase>;
+
+/** Headers every documented response declares, and so every mocked response carries. */
+function expectEnvelopeHeaders(operationId: string, status: number, response: Response): void {
+  const declared = Object.keys(documentedResponse(operationId, status).headers ?? {}).map((name) => name.toLowerCase());
+  const required = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+  if (status === 201) required.push('location');
+  if (status === 429) required.push('retry-after');
+  expect(declared).toEqual(expect.arrayContaining(required));
+  expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
+  for (const name of required) expect(response.headers.get(name), `${name} header`).not.toBeNull();
+}
+
+/** On a wrong status, show what came back (Prism's violation list, with `--errors`) instead of only the number. */
+function expectStatus(result: FetchResultLike, status: number): void {
+  expect(result.response.status, `HTTP ${result.response.status}: ${JSON.stringify(result.error ?? result.data)}`).toBe(status);
+}
+
+describe('Prism serves the document', () => {
+  it('when the document gains or loses an operation, then this table must follow (every operationId has a case)', () => {
+    const documented = documentedOperations().map((op) => op.operationId).sort();
+    expect(Object.keys(cases).sort()).toEqual(documented);
+  });
+});
+
+describe.concurrent.each(Object.entries(cases))('%s', (operationId, c) => {
+  it('when called with valid input, then the documented status and example come back, typed', async () => {
+    const status = successStatus(operationId);
+    const { mediaType } = responseContent(operationId, status);
+    const example = responseExample(operationId, status, c.example);
+
+    const result = await c.send(client, { Prefer: `example=${example.name}` });
+
+    expectStatus(result, status);
+    expect(result.response.headers.get('content-type')).toContain(mediaType);
+    expectEnvelopeHeaders(operationId, status, result.response);
+    const data = unwrap(result);
+    expect(data).toEqual(example.value);
+    c.typed(data);
+  });
+
+  it(`when Prism is asked for the documented ${c.error.status} ${c.error.example}, then a problem body comes back and unwrap throws FormFunnelError`, async () => {
+    const { status, example: exampleName } = c.error;
+    const { mediaType, examples } = responseContent(operationId, status);
+    expect(mediaType).toBe('application/problem+json');
+    const example = responseExample(operationId, status, exampleName).value as Schema<'Problem'>;
+
+    const result = await c.send(client, { Prefer: `code=${status}, example=${exampleName}` });
+
+    expectStatus(result, status);
+    expect(result.response.headers.get('content-type')).toContain('application/problem+json');
+    expectEnvelopeHeaders(operationId, status, result.response);
+    expect(result.error).toMatchObject({
+      type: expect.any(String),
+      code: expect.any(String),
+      message: expect.any(String),
+      request_id: expect.stringMatching(/^req_[0-9A-Za-z]{24}$/),
+    });
+    expect(Object.values(examples)).toContainEqual(result.error);
+    expect(result.error).toEqual(example);
+
+    const thrown = (() => {
+      try {
+        unwrap(result);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(thrown).toBeInstanceOf(FormFunnelError);
+    expect(thrown).toMatchObject({ status, type: example.type, code: example.code, requestId: example.request_id, message: example.message });
+  });
+});
+
+/**
+ * Webhooks are requests the service sends, not operations Prism serves: their examples are checked against
+ * their schemas instead (the linters validate examples too; this keeps the check beside the contract tests).
+ */
+describe('webhooks', () => {
+  type Parameter = { name: string; schema: object; example?: unknown; examples?: Record<string, unknown> };
+  type Webhook = { post: { parameters?: Array<Parameter | { $ref: string }>; requestBody: { content: Record<string, { examples?: Record<string, unknown> }> } } };
+  const documentedWebhooks = Object.entries((document.webhooks ?? {}) as Record<string, Webhook>);
+
+  it('when the document lists event types, then each has a webhook and each webhook is an event type', () => {
+    const eventTypes = document.components.schemas['EventType']?.['enum'] as string[];
+    expect(documentedWebhooks.map(([name]) => name).sort()).toEqual([...eventTypes].sort());
+  });
+
+  describe.each(documentedWebhooks)('%s', (name, webhook) => {
+    const bodyPointer = ['webhooks', name, 'post', 'requestBody', 'content', 'application/json', 'schema'];
+
+    it('when its body examples are validated against its body schema, then every one is valid and has its event type', () => {
+      const media = webhook.post.requestBody.content['application/json'];
+      expect(media, 'an application/json body').toBeDefined();
+      const examples = Object.entries(examplesOf(media!));
+      expect(examples.length).toBeGreaterThan(0);
+      for (const [exampleName, value] of examples) {
+        expect(schemaErrors(pointer(bodyPointer), value), `example ${exampleName}`).toEqual([]);
+        expect(value, `example ${exampleName}`).toMatchObject({ object: 'event', type: name });
+      }
+      // The validator is not vacuous: an empty object is not an event.
+      expect(schemaErrors(pointer(bodyPointer), {})).not.toEqual([]);
+    });
+
+    it('when its header parameters have examples, then they are valid (and X-Service-Signature is documented with one)', () => {
+      const parameters = (webhook.post.parameters ?? []).map((parameter) => deref<Parameter>(parameter));
+      expect(parameters.map((parameter) => parameter.name)).toContain('X-Service-Signature');
+      for (const [index, parameter] of parameters.entries()) {
+        const values = [
+          ...(parameter.example === undefined ? [] : [parameter.example]),
+          ...Object.values(examplesOf({ examples: parameter.examples ?? {} })),
+        ];
+        if (parameter.name === 'X-Service-Signature') expect(values.length, 'an X-Service-Signature example').toBeGreaterThan(0);
+        // A parameter given as a $ref is validated through the component it points to.
+        const raw = webhook.post.parameters![index]!;
+        const schemaPath =
+          '$ref' in raw
+            ? [...refSegments(raw.$ref), 'schema']
+            : ['webhooks', name, 'post', 'parameters', String(index), 'schema'];
+        for (const value of values) expect(schemaErrors(pointer(schemaPath), value), `${parameter.name} example`).toEqual([]);
+      }
+    });
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Prism as a child process, mocking the bundled document (dist/openapi.yaml, written by the vitest global
+ * setup) on a free port of 127.0.0.1. `--errors` makes a request or a mocked response that breaks the contract
+ * come back as a 500 problem instead of a mere `sl-violations` header, so no contract test passes by accident.
+ * Prism serves the paths without the `/v1` base path: `url` is what the typed client takes as `baseUrl`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+export const bundledDocument = path.join(root, 'dist/openapi.yaml');
+// The project's own Prism (pinned in package.json), never one from PATH or a download.
+const prismBin = path.join(root, 'node_modules/.bin/prism');
+
+export interface RunningPrism {
+  /** `http://127.0.0.1:<port>`: the mock's base URL (no `/v1`). */
+  url: string;
+  /** Everything Prism printed so far, for failure messages. */
+  output(): string;
+  /** Stops Prism and every process it started; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function startPrism(options: { document?: string; startTimeoutMs?: number } = {}): Promise<RunningPrism> {
+  const { document = bundledDocument, startTimeoutMs = 90_000 } = options;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // detached: Prism gets its own process group, so stopping it kills the group and leaves nothing behind.
+  const child = spawn(prismBin, ['mock', document, '--host', '127.0.0.1', '--port', String(port), '--errors'], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // If the test process dies before afterAll, the group still goes with it.
+  const killOnExit = () => killGroup(child, 'SIGKILL');
+  process.once('exit', killOnExit);
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    killGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await waitUntilAnswering(url, exited, startTimeoutMs);
+  } catch (error) {
+    await stop();
+    throw new Error(`Prism did not start on ${url}: ${(error as Error).message}\n--- Prism output ---\n${output}`);
+  }
+  return { url, output: () => output, stop };
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Any HTTP answer means Prism has loaded the document and listens; an exit or the deadline means it never will. */
+async function waitUntilAnswering(url: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`it exited with code ${exitCode}`);
+    try {
+      const response = await fetch(`${url}/me`, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`no answer within ${timeoutMs} ms`);
+}

@@ -1,0 +1,174 @@
+/**
+ * Rate limits (seed section 8): per key, per workspace, and failed authentications per client address,
+ * reported on every response and enforced with 429 and Retry-After.
+ */
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Response } from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectEnvelopeHeaders, expectProblem, formBody, watchedApi, type WatchedApi } from '../support/http-checks.js';
+
+const started: WatchedApi[] = [];
+async function startApi(options: Parameters<typeof watchedApi>[0]): Promise<WatchedApi> {
+  const api = await watchedApi(options);
+  started.push(api);
+  return api;
+}
+afterEach(async () => {
+  for (const api of started.splice(0)) {
+    api.expectNoInternals();
+    await api.close();
+  }
+});
+
+function expectRateLimited(res: Response, maxSeconds: number): number {
+  expectProblem(res, 429, 'rate_limit_error', 'rate_limited');
+  const retryAfter = res.headers['retry-after'];
+  expect(retryAfter).toMatch(/^[1-9][0-9]*$/);
+  const seconds = Number(retryAfter);
+  expect(seconds).toBeGreaterThanOrEqual(1);
+  expect(seconds).toBeLessThanOrEqual(maxSeconds);
+  expect(res.body.details).toEqual({ retry_after_seconds: seconds });
+  expect(res.headers['x-ratelimit-remaining']).toBe('0');
+  return seconds;
+}
+
+const header = (res: Response, name: string) => Number(res.headers[name]);
+
+describe('per-key limit', () => {
+  /**
+   * The per-key window is one second by default; under a loaded test machine a burst of TLS requests can
+   * straddle two such windows, so these tests give the per-key limiter a minute-long window (the policy is
+   * pluggable for exactly this kind of reason) and check the one-second default through the headers.
+   */
+  const perKeyPolicy = (points: number, duration = 60) => ({
+    perKey: new RateLimiterMemory({ keyPrefix: 'key', points, duration }),
+    perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 100_000, duration: 60 }),
+    failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: 100_000, duration: 60 }),
+  });
+
+  it('when a key exceeds its limit, then 429 rate_limited with Retry-After; other keys are unaffected', async () => {
+    const api = await startApi({ rateLimits: perKeyPolicy(3) });
+    const key = await api.createKey({ environment: 'live', scope: 'read' });
+    const other = await api.createKey({ environment: 'live', scope: 'read' });
+
+    const responses = await Promise.all(Array.from({ length: 6 }, () => api.call('get', '/v1/forms', key.secret)));
+    const ok = responses.filter((res) => res.status === 200);
+    const limited = responses.filter((res) => res.status === 429);
+    expect(ok).toHaveLength(3);
+    expect(limited).toHaveLength(3);
+    for (const res of limited) {
+      expectRateLimited(res, 60);
+      expect(header(res, 'x-ratelimit-limit')).toBe(3);
+      expect(res.body.message).toMatch(/this key/);
+    }
+    for (const res of ok) expect(header(res, 'x-ratelimit-limit')).toBe(3);
+    expect(ok.map((res) => header(res, 'x-ratelimit-remaining')).sort()).toEqual([0, 1, 2]);
+
+    expect((await api.call('get', '/v1/forms', other.secret)).status).toBe(200);
+  });
+
+  it('when the window has passed, then the key works again', async () => {
+    const api = await startApi({ rateLimits: perKeyPolicy(1, 1) });
+    const key = await api.createKey({ environment: 'live', scope: 'read' });
+    let limited: Response | undefined;
+    for (let attempt = 0; attempt < 20 && !limited; attempt++) {
+      const res = await api.call('get', '/v1/me', key.secret);
+      if (res.status === 429) limited = res;
+      else expect(res.status).toBe(200);
+    }
+    const seconds = expectRateLimited(limited!, 1);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 50));
+    expect((await api.call('get', '/v1/me', key.secret)).status).toBe(200);
+  });
+
+  it('when a request is limited, then nothing happens: the form is not created', async () => {
+    const api = await startApi({ rateLimits: perKeyPolicy(1) });
+    const key = await api.createKey({ environment: 'live', scope: 'read_write' });
+    const responses = await Promise.all([1, 2, 3].map((n) => api.call('post', '/v1/forms', key.secret).send(formBody(`Limited ${n}`))));
+    expect(responses.map((res) => res.status).sort()).toEqual([201, 429, 429]);
+    // Every key is at its limit now; count in the database.
+    expect(api.db.prepare('SELECT COUNT(*) AS n FROM forms').get()).toEqual({ n: 1 });
+  });
+});
+
+describe('per-workspace limit', () => {
+  it('when a workspace exceeds its requests per minute, then every key of it gets 429; other workspaces do not', async () => {
+    const api = await startApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 4, failedAuthPerAddressPerMinute: 1000 } });
+    const other = await api.otherWorkspace();
+    const { live_admin_key: a, test_admin_key: b } = api.workspace;
+    const statuses: number[] = [];
+    for (const key of [a, b, a, b]) statuses.push((await api.call('get', '/v1/me', key)).status);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+
+    const limited = await api.call('get', '/v1/me', b);
+    const seconds = expectRateLimited(limited, 60);
+    expect(header(limited, 'x-ratelimit-limit')).toBe(4);
+    expect(limited.body.message).toMatch(/workspace/);
+    expect(seconds).toBeGreaterThanOrEqual(1);
+
+    expect((await api.call('get', '/v1/me', other.live_admin_key)).status).toBe(200);
+  });
+
+  it('when the workspace window is nearer exhaustion than the key window, then the headers report the workspace window', async () => {
+    const api = await startApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10, failedAuthPerAddressPerMinute: 1000 } });
+    const res = await api.call('get', '/v1/me');
+    expect(header(res, 'x-ratelimit-limit')).toBe(10);
+    expect(header(res, 'x-ratelimit-remaining')).toBe(9);
+    const reset = header(res, 'x-ratelimit-reset');
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
+  });
+});
+
+describe('failed authentications per client address', () => {
+  it('when an address fails to authenticate too often, then it gets 429 even with a valid key; other addresses do not', async () => {
+    const api = await startApi({
+      trustedProxies: ['127.0.0.1'],
+      rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10_000, failedAuthPerAddressPerMinute: 3 },
+    });
+    const guesser = (key: string | null) => api.call('get', '/v1/me', key).set('X-Forwarded-For', '198.51.100.1');
+    const remaining: number[] = [];
+    for (const guess of ['svc_live_short', `svc_live_${'G'.repeat(40)}`, null]) {
+      const res = await guesser(guess);
+      expectProblem(res, 401, 'authentication_error', 'invalid_api_key');
+      expect(header(res, 'x-ratelimit-limit')).toBe(3);
+      remaining.push(header(res, 'x-ratelimit-remaining'));
+    }
+    expect(remaining).toEqual([2, 1, 0]);
+
+    const blocked = await guesser(api.workspace.live_admin_key);
+    expectRateLimited(blocked, 60);
+    expect(blocked.body.message).toMatch(/failed authentications/);
+
+    const elsewhere = await api.call('get', '/v1/me').set('X-Forwarded-For', '198.51.100.2');
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('when an address authenticates successfully, then its failed-authentication budget is not spent', async () => {
+    const api = await startApi({
+      trustedProxies: ['127.0.0.1'],
+      rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10_000, failedAuthPerAddressPerMinute: 2 },
+    });
+    for (let i = 0; i < 5; i++) {
+      expect((await api.call('get', '/v1/me').set('X-Forwarded-For', '198.51.100.3')).status).toBe(200);
+    }
+  });
+
+  it('when no key is known yet (unknown path), then the headers report the address budget', async () => {
+    const api = await startApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10_000, failedAuthPerAddressPerMinute: 7 } });
+    const res = await api.call('get', '/v1/nowhere', null);
+    expectProblem(res, 404, 'not_found', 'route_not_found');
+    expect(header(res, 'x-ratelimit-limit')).toBe(7);
+    expect(header(res, 'x-ratelimit-remaining')).toBe(7);
+  });
+});
+
+describe('default limits', () => {
+  it('when nothing is configured, then the headers report the 100-per-second key window', async () => {
+    const api = await startApi({});
+    const res = await api.call('get', '/v1/me');
+    expectEnvelopeHeaders(res);
+    expect(header(res, 'x-ratelimit-limit')).toBe(100);
+    expect(header(res, 'x-ratelimit-remaining')).toBe(99);
+  });
+});

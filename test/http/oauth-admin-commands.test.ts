@@ -1,0 +1,78 @@
+/**
+ * The operator commands that stand in for the dashboard, end to end: a workspace, a client and a consent
+ * made with `npm run admin`, then the code exchanged and the token used over HTTPS against the same database.
+ */
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { createTestApi } from '../support/harness.js';
+
+const run = promisify(execFile);
+const dataDir = mkdtempSync(join(tmpdir(), 'oauth-admin-'));
+const redirectUri = 'https://partner.example/callback';
+
+/** Runs `npm run admin -- <args>` (the script's command line) against the temporary data directory. */
+async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+let enterprise: string;
+let business: string;
+let clientId: string;
+
+beforeAll(async () => {
+  enterprise = JSON.parse((await admin('bootstrap', '--workspace', 'Big Co', '--plan', 'enterprise', '--json')).stdout).workspace_id;
+  business = JSON.parse((await admin('bootstrap', '--workspace', 'Small Co', '--plan', 'business', '--json')).stdout).workspace_id;
+  const registered = await admin('oauth-client', '--name', 'Partner', '--redirect-uri', redirectUri);
+  expect(registered.code).toBe(0);
+  clientId = /client_id (\S+)/.exec(registered.stdout)![1]!;
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('npm run admin -- oauth-client / oauth-authorize', () => {
+  it('when an operator registers a client and records a consent, then the printed code can be exchanged and the token used', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorized = await admin('oauth-authorize', '--workspace', enterprise, '--client-id', clientId, '--scope', 'read read_write',
+      '--redirect-uri', redirectUri, '--code-challenge', challenge, '--state', 's1');
+    expect(authorized.code).toBe(0);
+    const redirect = new URL(authorized.stdout.trim());
+    expect(redirect.searchParams.get('state')).toBe('s1');
+
+    const api = await createTestApi({ store: createSqliteStore(join(dataDir, 'form-funnel.db')) });
+    try {
+      const tokens = await api.call('post', '/v1/oauth/token', null).type('form').send(new URLSearchParams({
+        grant_type: 'authorization_code', code: redirect.searchParams.get('code')!, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier,
+      }).toString());
+      expect(tokens.status).toBe(200);
+      const me = await api.call('get', '/v1/me', tokens.body.access_token);
+      expect(me.body).toMatchObject({ auth_type: 'oauth_token', name: 'Partner', scope: 'read_write', workspace: { id: enterprise, plan: 'enterprise' } });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('when the workspace is not on the Enterprise plan, then the command fails with a clear message and exit code 1', async () => {
+    const refused = await admin('oauth-authorize', '--workspace', business, '--client-id', clientId, '--scope', 'read',
+      '--redirect-uri', redirectUri, '--code-challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/enterprise plan only; workspace ws_\w+ is on the business plan/);
+  });
+
+  it('when a required option is missing, then the usage is printed with exit code 2', async () => {
+    const refused = await admin('oauth-client', '--name', 'No redirect');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--redirect-uri/);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The test sandbox: live and test submissions never meet in a list, a read, a change, analytics or a reset;
+ * and a form's deletion takes its submissions and aggregates with it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApi, type TestApi } from '../support/harness.js';
+import { anaAnswers, budgetAnswers, createForm, noBudgetAnswers, recordingEvents, submit } from './submissions-support.js';
+
+const highLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 };
+const events = recordingEvents();
+let api: TestApi;
+let live: string;
+let test: string;
+
+beforeAll(async () => {
+  api = await createTestApi({ rateLimits: highLimits, events: events.publisher });
+  live = api.workspace.live_admin_key;
+  test = api.workspace.test_admin_key;
+});
+afterAll(async () => { await api.close(); });
+
+const idsIn = async (path: string, key: string): Promise<string[]> => {
+  const res = await api.call('get', path, key);
+  expect(res.status).toBe(200);
+  return res.body.data.map((item: { id: string }) => item.id);
+};
+const startedIn = async (formId: string, key: string): Promise<number> => {
+  const res = await api.call('get', `/v1/analytics?form_id=${formId}`, key);
+  expect(res.status).toBe(200);
+  return res.body.submissions.started;
+};
+/** Aggregate rows of a form in one environment, read straight from the database. */
+const aggregateRows = (formId: string, environment: 'live' | 'test'): number => {
+  const db = (api.store as unknown as { db: { prepare(sql: string): { get(...args: unknown[]): { n: number } } } }).db;
+  return ['submission_days', 'submission_step_days', 'submission_grade_days']
+    .reduce((sum, table) => sum + db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE form_id = ? AND environment = ?`).get(formId, environment).n, 0);
+};
+
+describe('live and test submissions', () => {
+  it('when a test key submits to a live form, then the submission is test: true and only test keys see it', async () => {
+    const form = await createForm(api, live);
+    events.published.length = 0;
+    const sandboxed = await submit(api, { form_id: form.id, answers: anaAnswers() }, test);
+    expect(sandboxed).toMatchObject({ test: true, form_id: form.id, score: 65 });
+    expect(events.published).toMatchObject([{ type: 'submission.created', environment: 'test', data: { object: { id: sandboxed.id, test: true } } }]);
+
+    expect(await idsIn('/v1/submissions?limit=100', live)).not.toContain(sandboxed.id);
+    expect(await idsIn(`/v1/submissions?form_id=${form.id}`, live)).toEqual([]);
+    expect(await idsIn(`/v1/submissions?form_id=${form.id}`, test)).toEqual([sandboxed.id]);
+    expect((await api.call('get', `/v1/submissions/${sandboxed.id}`, live)).status).toBe(404);
+    expect((await api.call('get', `/v1/submissions/${sandboxed.id}`, test)).status).toBe(200);
+    expect(await startedIn(form.id, live)).toBe(0);
+    expect(await startedIn(form.id, test)).toBe(1);
+  });
+
+  it('when a live submission exists, then a test key can neither list, read, rescore nor delete it', async () => {
+    const form = await createForm(api, live);
+    const real = await submit(api, { form_id: form.id, answers: anaAnswers() }, live);
+    expect(await idsIn(`/v1/submissions?form_id=${form.id}`, test)).toEqual([]);
+    expect(await idsIn('/v1/submissions?limit=100', test)).not.toContain(real.id);
+    for (const [method, path] of [['get', ''], ['post', '/rescore'], ['delete', '']] as const) {
+      const res = await api.call(method, `/v1/submissions/${real.id}${path}`, test);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body.code).toBe('resource_not_found');
+    }
+    expect(await startedIn(form.id, test)).toBe(0);
+    expect(await startedIn(form.id, live)).toBe(1);
+    expect((await api.call('get', `/v1/submissions/${real.id}`, live)).body.score).toBe(65);
+  });
+
+  it('when a test submission exists, then a live key can neither rescore nor delete it', async () => {
+    const form = await createForm(api, live);
+    const sandboxed = await submit(api, { form_id: form.id, answers: anaAnswers() }, test);
+    expect((await api.call('post', `/v1/submissions/${sandboxed.id}/rescore`, live)).status).toBe(404);
+    expect((await api.call('delete', `/v1/submissions/${sandboxed.id}`, live)).status).toBe(404);
+    expect((await api.call('get', `/v1/submissions/${sandboxed.id}`, test)).status).toBe(200);
+  });
+
+  it('when a form exists only in test mode, then live keys cannot submit to it or read its analytics (404)', async () => {
+    const sandboxForm = await createForm(api, test);
+    expect(sandboxForm.test).toBe(true);
+    const res = await api.call('post', '/v1/submissions', live).send({ form_id: sandboxForm.id, answers: anaAnswers() });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('resource_not_found');
+    expect((await api.call('get', `/v1/analytics?form_id=${sandboxForm.id}`, live)).status).toBe(404);
+    expect((await submit(api, { form_id: sandboxForm.id, answers: anaAnswers() }, test)).test).toBe(true);
+  });
+});
+
+describe('DELETE /v1/test_data', () => {
+  it('when test data is reset, then test submissions and their aggregates are gone and every live one stays', async () => {
+    const liveForm = await createForm(api, live);
+    const sandboxForm = await createForm(api, test);
+    const liveIds = [
+      (await submit(api, { form_id: liveForm.id, answers: anaAnswers() }, live)).id,
+      (await submit(api, { form_id: liveForm.id, answers: noBudgetAnswers() }, live)).id,
+    ];
+    await submit(api, { form_id: liveForm.id, answers: budgetAnswers(1000) }, test);
+    await submit(api, { form_id: sandboxForm.id, answers: anaAnswers() }, test);
+    const liveAnalytics = (await api.call('get', `/v1/analytics?form_id=${liveForm.id}`, live)).body;
+    const testSubmissionsBefore = (await idsIn('/v1/submissions?limit=100', test)).length;
+    expect(aggregateRows(liveForm.id, 'test')).toBeGreaterThan(0);
+
+    const reset = await api.call('delete', '/v1/test_data', live);
+    expect(reset.status).toBe(200);
+    expect(reset.body.deleted.submissions).toBe(testSubmissionsBefore);
+
+    expect(await idsIn('/v1/submissions?limit=100', test)).toEqual([]);
+    expect(await startedIn(liveForm.id, test)).toBe(0);
+    expect(aggregateRows(liveForm.id, 'test')).toBe(0);
+    expect(aggregateRows(sandboxForm.id, 'test')).toBe(0);
+    expect((await api.call('get', `/v1/analytics?form_id=${sandboxForm.id}`, test)).status).toBe(404);
+
+    expect(await idsIn(`/v1/submissions?form_id=${liveForm.id}`, live)).toEqual([...liveIds].reverse());
+    const after = (await api.call('get', `/v1/analytics?form_id=${liveForm.id}`, live)).body;
+    expect({ ...after, request_id: null }).toEqual({ ...liveAnalytics, request_id: null });
+    expect(aggregateRows(liveForm.id, 'live')).toBeGreaterThan(0);
+  });
+});
+
+describe('DELETE /v1/forms/{id}', () => {
+  it('when a form is deleted, then its live and test submissions and their aggregates go with it', async () => {
+    const form = await createForm(api, live);
+    const keep = await createForm(api, live);
+    const kept = await submit(api, { form_id: keep.id, answers: anaAnswers() }, live);
+    const gone = [
+      await submit(api, { form_id: form.id, answers: anaAnswers() }, live),
+      await submit(api, { form_id: form.id, answers: noBudgetAnswers(), status: 'partial' }, live),
+    ];
+    const goneTest = await submit(api, { form_id: form.id, answers: anaAnswers() }, test);
+    expect(aggregateRows(form.id, 'live') + aggregateRows(form.id, 'test')).toBeGreaterThan(0);
+
+    expect((await api.call('delete', `/v1/forms/${form.id}`, live)).status).toBe(200);
+
+    for (const submission of gone) expect((await api.call('get', `/v1/submissions/${submission.id}`, live)).status).toBe(404);
+    expect((await api.call('get', `/v1/submissions/${goneTest.id}`, test)).status).toBe(404);
+    expect(await idsIn(`/v1/submissions?form_id=${form.id}`, live)).toEqual([]);
+    expect(aggregateRows(form.id, 'live') + aggregateRows(form.id, 'test')).toBe(0);
+    expect((await api.call('get', `/v1/submissions/${kept.id}`, live)).status).toBe(200);
+    expect(await startedIn(keep.id, live)).toBe(1);
+  });
+});
+
+describe('POST /v1/forms/{id}/transfer', () => {
+  it('when a form moves to another workspace, then its submissions and analytics move with it', async () => {
+    const form = await createForm(api, live);
+    const moved = await submit(api, { form_id: form.id, answers: anaAnswers() }, live);
+    const other = await api.otherWorkspace();
+    const res = await api.call('post', `/v1/forms/${form.id}/transfer`, live).send({ workspace_id: other.workspace_id });
+    expect(res.status).toBe(200);
+
+    expect((await api.call('get', `/v1/submissions/${moved.id}`, live)).status).toBe(404);
+    expect(await idsIn('/v1/submissions?limit=100', live)).not.toContain(moved.id);
+    expect((await api.call('get', `/v1/submissions/${moved.id}`, other.live_admin_key)).body.id).toBe(moved.id);
+    expect(await idsIn(`/v1/submissions?form_id=${form.id}`, other.live_admin_key)).toEqual([moved.id]);
+    expect(await startedIn(form.id, other.live_admin_key)).toBe(1);
+  });
+});

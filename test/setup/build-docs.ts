@@ -1,0 +1,14 @@
+// Vitest global setup: `npm run docs` once before the tests, so that they read the current bundled document
+// (dist/openapi.yaml) and the docs page built from it (dist/docs/index.html).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export default function buildDocs(): void {
+  console.log('[setup] npm run docs: bundling the document and building dist/docs/index.html');
+  const result = spawnSync('npm', ['run', 'docs'], { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`npm run docs failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+}

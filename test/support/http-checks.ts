@@ -1,0 +1,87 @@
+/**
+ * Checks shared by the HTTP tests: the problem+json shape of errors, the headers every response carries,
+ * and a record of every body the app sends, so a file can assert that none leaked a stack trace or SQL.
+ */
+import { expect } from 'vitest';
+import type { Response } from 'supertest';
+import type Database from 'better-sqlite3';
+import { createTestApi, type TestApi } from './harness.js';
+
+/** Stack frames, source paths and SQL never belong in a response body. */
+export const internals =
+  /\n\s+at |\bat [^\s]+ \(|\.(ts|js|mjs):\d+|node_modules|\/work\/|\/src\/|SQLITE_|SqliteError|no such table|\b(SELECT \S|INSERT INTO|DELETE FROM|UPDATE \S+ SET|CREATE TABLE)/;
+
+export type WatchedApi = TestApi & {
+  /** Every body the app has sent so far. */
+  bodies: string[];
+  /** The SQLite database behind the store, to check what is (and is not) stored. */
+  db: Database.Database;
+  /** Fails when any body sent so far contains a stack trace, a source path or SQL. */
+  expectNoInternals(): void;
+};
+
+/** `createTestApi`, plus a record of every response body (res.send is where every body passes). */
+export async function watchedApi(options: Parameters<typeof createTestApi>[0] = {}): Promise<WatchedApi> {
+  const api = await createTestApi(options);
+  const bodies: string[] = [];
+  const response = api.app.response as unknown as { send(this: unknown, body?: unknown): unknown };
+  const send = response.send;
+  response.send = function (this: unknown, body?: unknown) {
+    if (body !== undefined && body !== null) {
+      bodies.push(typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : JSON.stringify(body));
+    }
+    return send.call(this, body);
+  };
+  return Object.assign(api, {
+    bodies,
+    db: (api.store as unknown as { db: Database.Database }).db,
+    expectNoInternals() {
+      const leaking = bodies.filter((body) => internals.test(body));
+      expect(leaking).toEqual([]);
+    },
+  });
+}
+
+/** Limits high enough that tests which are not about rate limits never meet one. */
+export const generousLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 1_000_000, failedAuthPerAddressPerMinute: 100_000 };
+
+/** X-Request-Id equals the body's request_id, and the three rate-limit headers are there. */
+export function expectEnvelopeHeaders(res: Response): void {
+  expect(res.headers['x-request-id']).toMatch(/^req_[0-9A-Za-z]{24}$/);
+  expect(res.body.request_id).toBe(res.headers['x-request-id']);
+  expect(res.headers['x-ratelimit-limit']).toMatch(/^[1-9][0-9]*$/);
+  expect(res.headers['x-ratelimit-remaining']).toMatch(/^[0-9]+$/);
+  expect(res.headers['x-ratelimit-reset']).toMatch(/^[0-9]+$/);
+  // A Unix timestamp in seconds, not milliseconds and not a delay.
+  expect(Math.abs(Number(res.headers['x-ratelimit-reset']) - Date.now() / 1000)).toBeLessThan(3600);
+}
+
+/** A problem+json response with this status, type and code (and the envelope headers). */
+export function expectProblem(res: Response, status: number, type: string, code: string): void {
+  expect({ status: res.status, type: res.body.type, code: res.body.code }).toEqual({ status, type, code });
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.body.status).toBe(status);
+  expect(typeof res.body.message).toBe('string');
+  expectEnvelopeHeaders(res);
+}
+
+/** The issues of a 400/422, as `location pointer code` lines (order-insensitive comparisons are easy). */
+export const issuesOf = (res: Response): string[] =>
+  ((res.body.details?.errors ?? []) as Array<{ location: string; pointer: string; code: string }>).map(
+    (issue) => `${issue.location} ${issue.pointer} ${issue.code}`,
+  );
+
+/** A small valid form definition: two steps, one required email field. */
+export function formBody(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    steps: [
+      { id: 'contact', title: 'Contact', fields: [{ type: 'email', ref: 'email', label: 'Your email', required: true }] },
+      { id: 'company', title: 'Company', fields: [{ type: 'short_text', ref: 'company', label: 'Company name' }] },
+    ],
+    ...extra,
+  };
+}
+
+/** A syntactically valid id that names nothing. */
+export const absentId = (prefix: string): string => `${prefix}_${'A'.repeat(24)}`;
