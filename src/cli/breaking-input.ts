@@ -1,6 +1,6 @@
 // Prepares the two documents that Optic compares in the breaking-change gate (src/cli/breaking.ts).
 //
-// Two things Optic does not do by itself:
+// What Optic does not do by itself, and what this file does about it:
 // - It ignores `webhooks`. A webhook payload is something the API sends, like a response body, so each webhook
 //   is shown to Optic as an operation `POST /webhooks/<event>` whose 200 response carries the payload and headers.
 // - Where the branches of an `allOf` declare the same property, it keeps the first declaration and ignores the

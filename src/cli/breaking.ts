@@ -3,9 +3,10 @@
 //   node --import tsx src/cli/breaking.ts [--head dist/openapi.yaml] [--base openapi/baseline/openapi-v1.yaml]
 //                                         [--work-dir dist/breaking]
 //
-// Optic does the comparison, offline: `optic diff <base> <head> --check` with the rules in optic.yml (Optic's
-// `breaking-changes` plus optic/v1-rules.js). This script first hands webhooks to Optic as operations and drops
-// the operations that did not change (see breaking-input.ts), then exits with Optic's status.
+// Optic does the comparison, offline: `optic diff <base> <head> --check` with the rules in openapi/baseline/optic.yml (Optic's
+// `breaking-changes` plus openapi/baseline/optic-rules/v1-rules.js). This script first prepares the two documents for Optic (webhooks
+// as operations, repeated `allOf` properties merged, unchanged operations left out: see breaking-input.ts), then
+// exits with Optic's status.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,7 +45,7 @@ const optic = createRequire(import.meta.url).resolve('@useoptic/optic');
 const relative = (file: string) => path.relative(root, file);
 const child = spawn(
   process.execPath,
-  [optic, 'diff', relative(baseFile), relative(headFile), '--check', '--standard', 'optic.yml'],
+  [optic, 'diff', relative(baseFile), relative(headFile), '--check', '--standard', 'openapi/baseline/optic.yml'],
   {
     cwd: root,
     stdio: 'inherit',
