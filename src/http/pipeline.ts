@@ -89,8 +89,15 @@ export function routeOperation(contract: Contract): RequestHandler {
 export function authenticateCaller(services: Services, limits: RateLimitPolicy, lastUsed: LastUsedRecorder): RequestHandler {
   return async (req, res, next) => {
     const state = stateOf(res);
-    if (!state.operation?.authenticated) return next();
     await checkFailedAuthBudget(limits, res, state.clientIp);
+    if (!state.operation?.authenticated) {
+      // Operations without a key (the OAuth token endpoint) authenticate with what the body carries: a
+      // rejected code, token or client counts against the address like a rejected key.
+      res.on('finish', () => {
+        if (res.statusCode === 400 || res.statusCode === 401) void recordFailedAuth(limits, res, state.clientIp).catch(() => {});
+      });
+      return next();
+    }
     try {
       state.principal = await authenticate(services, req.get('authorization'), state.clientIp, lastUsed);
     } catch (error) {

@@ -44,6 +44,7 @@ const windowOf = (limiter: RateLimiterAbstract, res: RateLimiterRes | null, now:
 
 /** Reports the window nearest to exhaustion (the smallest share left) in the X-RateLimit-* headers. */
 function setHeaders(res: Response, windows: Window[]): void {
+  if (res.headersSent) return;
   const nearest = windows.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
   res.setHeader('X-RateLimit-Limit', String(nearest.limit));
   res.setHeader('X-RateLimit-Remaining', String(nearest.remaining));
