@@ -72,6 +72,8 @@ export interface IntegrationStore {
    * workspace and the given environments that subscribes to its type (and, when limited to a form, is of that
    * form). Returns how many attempts were queued.
    */
+  /** Whether any enabled integration would receive such an event: publishers skip building events nobody gets. */
+  hasSubscribers(workspaceId: string, environments: readonly Environment[], type: Schema<'EventType'>, formId: string | null): Promise<boolean>;
   publish(event: EventRecord, subscribers: Subscribers): Promise<number>;
   getEvent(workspaceId: string, environment: Environment, id: string): Promise<EventRecord | undefined>;
   /**

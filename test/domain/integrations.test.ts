@@ -104,8 +104,8 @@ describe('describeNetworkFailure', () => {
 describe('integrationEvents', () => {
   const event: DomainEvent = { workspaceId: 'ws_1', environment: 'test', type: 'form.created', formId: 'form_1', data: { object: { id: 'form_1' } } };
 
-  function fakeStore(publish: (event: EventRecord, subscribers: Subscribers) => Promise<number>): Store {
-    return { integrations: { publish } } as unknown as Store;
+  function fakeStore(publish: (event: EventRecord, subscribers: Subscribers) => Promise<number>, subscribed = true): Store {
+    return { integrations: { publish, hasSubscribers: async () => subscribed } } as unknown as Store;
   }
 
   it('when an event is published, then the stored body is the envelope, test mode reaching live and test integrations as mocks', async () => {
@@ -117,6 +117,13 @@ describe('integrationEvents', () => {
     expect(record).toMatchObject({ workspaceId: 'ws_1', environment: 'test', formId: 'form_1' });
     expect(subscribers).toEqual({ environments: ['live', 'test'], mock: true });
     expect(subscriberEnvironments('live')).toEqual(['live']);
+  });
+
+  it('when no integration subscribes to the event, then nothing is built or stored', async () => {
+    const calls: unknown[] = [];
+    const publisher = integrationEvents(fakeStore(async (...args) => (calls.push(args), 0), false));
+    await publisher.publish(event);
+    expect(calls).toEqual([]);
   });
 
   it('when storing the event fails, then publish does not throw and the failure is reported', async () => {

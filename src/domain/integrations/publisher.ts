@@ -54,8 +54,10 @@ export function integrationEvents(store: Store, options: IntegrationEventsOption
     webhookUrls: { allowPrivateAddresses: options.allowPrivateWebhookUrls ?? false, resolveHost: options.resolveHost ?? resolveWithDns },
     async publish(event) {
       try {
+        const environments = subscriberEnvironments(event.environment);
+        if (!(await store.integrations.hasSubscribers(event.workspaceId, environments, event.type, event.formId))) return;
         const record = eventRecord(event, now().toISOString());
-        await store.integrations.publish(record, { environments: subscriberEnvironments(event.environment), mock: event.environment === 'test' });
+        await store.integrations.publish(record, { environments, mock: event.environment === 'test' });
       } catch (error) {
         onError(error, event);
       }

@@ -41,10 +41,38 @@ const toSummary = (row: Omit<FormRow, 'definition'>): Schema<'FormSummary'> => (
   updated_at: row.updated_at,
 });
 
-const toRecord = (row: FormRow): FormRecord => {
-  const definition = JSON.parse(row.definition) as Definition;
-  return { form: { ...toSummary(row), ...definition }, workspaceId: row.workspace_id, environment: row.environment };
-};
+/**
+ * Parsed definitions by form id and version. Every submission reads its form, and parsing the definition
+ * was a measurable share of a POST /v1/submissions; a version's definition never changes, so the parse is
+ * kept. Definitions are frozen so no caller can change the shared copy.
+ */
+const parsedDefinitions = new Map<string, { text: string; definition: Definition }>();
+const maxParsedDefinitions = 1000;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function definitionOfRow(row: FormRow): Definition {
+  const key = `${row.id}@${row.version}`;
+  const cached = parsedDefinitions.get(key);
+  // Comparing the stored text is a memory compare, far cheaper than parsing it again.
+  if (cached !== undefined && cached.text === row.definition) return cached.definition;
+  const definition = deepFreeze(JSON.parse(row.definition) as Definition);
+  if (parsedDefinitions.size >= maxParsedDefinitions) parsedDefinitions.delete(parsedDefinitions.keys().next().value!);
+  parsedDefinitions.set(key, { text: row.definition, definition });
+  return definition;
+}
+
+const toRecord = (row: FormRow): FormRecord => ({
+  form: { ...toSummary(row), ...definitionOfRow(row) },
+  workspaceId: row.workspace_id,
+  environment: row.environment,
+});
 
 const definitionOf = (form: Form): string => JSON.stringify({ steps: form.steps, logic: form.logic, scoring: form.scoring });
 

@@ -123,6 +123,14 @@ const toEvent = (row: EventRow): EventRecord => ({
 const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
 export function sqliteIntegrations(db: Database.Database): IntegrationStore {
+  const subscribersOf = (workspaceId: string, environments: readonly Environment[], type: string, formId: string | null) =>
+    statement(
+      db,
+      `SELECT id, url FROM integrations
+       WHERE workspace_id = ? AND environment IN (${placeholders(environments)}) AND enabled = 1
+         AND EXISTS (SELECT 1 FROM json_each(integrations.events) WHERE json_each.value = ?)
+         AND (form_id IS NULL OR form_id = ?)`,
+    ).all(workspaceId, ...environments, type, formId) as Array<{ id: string; url: string }>;
   const insertEvent = (event: EventRecord): void => {
     statement(db, 'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
       event.id, event.workspaceId, event.environment, event.type, event.formId, event.body, event.createdAt);
@@ -193,17 +201,18 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       })();
     },
 
+    async hasSubscribers(workspaceId, environments, type, formId) {
+      return subscribersOf(workspaceId, environments, type, formId).length > 0;
+    },
+
     async publish(event, subscribers) {
       const { environments } = subscribers;
       return db.transaction(() => {
+        const integrations = subscribersOf(event.workspaceId, environments, event.type, event.formId);
+        // An event no integration subscribes to is not kept: nothing can be delivered or replayed from it, and
+        // storing every submission's payload a second time would double the write cost of the busiest path.
+        if (integrations.length === 0) return 0;
         insertEvent(event);
-        const integrations = statement(
-          db,
-          `SELECT id, url FROM integrations
-           WHERE workspace_id = ? AND environment IN (${placeholders(environments)}) AND enabled = 1
-             AND EXISTS (SELECT 1 FROM json_each(integrations.events) WHERE json_each.value = ?)
-             AND (form_id IS NULL OR form_id = ?)`,
-        ).all(event.workspaceId, ...environments, event.type, event.formId) as Array<{ id: string; url: string }>;
         for (const integration of integrations) queueFirstAttempt(integration, event, event.createdAt, subscribers.mock, false);
         return integrations.length;
       }).immediate();
