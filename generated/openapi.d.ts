@@ -2160,7 +2160,7 @@ export interface components {
         EventId: string;
         /** @description What to send. Without `event_id` an `integration.ping` test event is sent. */
         IntegrationDispatch: {
-            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). */
+            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept only when an integration subscribed to them when they happened; their ids are in the integration logs and `X-Service-Event-Id`. */
             event_id?: components["schemas"]["EventId"];
         };
         /**
