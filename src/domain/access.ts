@@ -48,7 +48,11 @@ export function assertMayChange(principal: Principal, resource: { test: boolean 
   }
 }
 
-/** Keys attached to one form or folder cannot create workspace-wide things such as new forms or folders. */
+/**
+ * Keys attached to one form or folder reach that form or folder only: workspace administration (API keys,
+ * team, audit log, test data, transfers) needs a workspace key, whatever the scope. Otherwise an admin key
+ * attached to one form could mint itself a workspace-wide key.
+ */
 export function assertWorkspaceWide(principal: Principal, what: string): void {
   if (principal.attachment.type !== 'workspace') {
     throw forbidden('form_not_attached', `This key is attached to a ${principal.attachment.type} and cannot ${what}.`);

@@ -1,5 +1,6 @@
 import type { Schema } from '../contract.js';
-import { actorOf, type Principal } from './access.js';
+import { actorOf, assertWorkspaceWide, type Principal } from './access.js';
+import type { PageRequest } from '../store/types.js';
 import { timestamp, type Services } from './services.js';
 
 export const describeCaller = (principal: Principal): Omit<Schema<'Me'>, 'request_id'> => ({
@@ -16,9 +17,15 @@ export const describeCaller = (principal: Principal): Omit<Schema<'Me'>, 'reques
 
 /** "Reset test data": every test-mode row of the workspace goes, nothing live is touched. */
 export async function resetTestData(services: Services, principal: Principal): Promise<Schema<'TestDataReset'>['deleted']> {
+  assertWorkspaceWide(principal, 'reset test data');
   const at = timestamp(services);
   return services.store.resetTestData(principal.workspace.id, {
     workspaceId: principal.workspace.id, environment: principal.environment, type: 'test_data.reset', actor: actorOf(principal),
     target: { type: 'workspace', id: principal.workspace.id, name: principal.workspace.name }, reason: null, at,
   });
+}
+
+export function listAuditEvents(services: Services, principal: Principal, filter: { type?: string | undefined }, page: PageRequest) {
+  assertWorkspaceWide(principal, 'read the audit log');
+  return services.store.auditEvents.list(principal.workspace.id, filter, page);
 }

@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Schema } from '../../contract.js';
 import type { FormRecord, PageRequest } from '../../store/types.js';
-import { actorOf, assertFormVisible, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
+import { actorOf, assertFormVisible, assertMayChange, assertWorkspaceWide, definitionEnvironments, type Principal } from '../access.js';
 import { AppError, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { newId } from '../ids.js';
@@ -130,6 +130,7 @@ export async function getFormVersion(services: Services, principal: Principal, i
 }
 
 export async function transferForm(services: Services, principal: Principal, id: string, toWorkspaceId: string): Promise<Schema<'FormTransfer'>> {
+  assertWorkspaceWide(principal, 'transfer forms');
   const { form } = await findVisibleForm(services, principal, id);
   if (principal.environment === 'test') throw forbidden('live_resource', 'Test-mode keys cannot transfer forms.');
   const from = principal.workspace.id;

@@ -4,7 +4,7 @@
  */
 import type { Schema } from '../../contract.js';
 import type { PageRequest } from '../../store/types.js';
-import { actorOf, assertMayChange, type Principal } from '../access.js';
+import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp, type Services } from '../services.js';
@@ -18,6 +18,7 @@ type ValidationIssue = Schema<'ValidationIssue'>;
 const plansWithAttachedKeys: ReadonlySet<Schema<'Plan'>> = new Set(['business', 'enterprise']);
 
 export async function createApiKey(services: Services, principal: Principal, input: Schema<'ApiKeyCreate'>): Promise<ApiKey & { secret: string }> {
+  assertWorkspaceWide(principal, 'manage API keys');
   if (principal.environment === 'test' && input.environment === 'live') {
     throw forbidden('live_resource', 'Test-mode keys can create only test keys.');
   }
@@ -77,13 +78,16 @@ export async function createApiKey(services: Services, principal: Principal, inp
 }
 
 export async function getApiKey(services: Services, principal: Principal, id: string): Promise<ApiKey> {
+  assertWorkspaceWide(principal, 'manage API keys');
   const record = await services.store.apiKeys.get(principal.workspace.id, id);
   if (!record) throw notFound('API key', id);
   return record.key;
 }
 
-export const listApiKeys = (services: Services, principal: Principal, filter: { status?: ApiKey['status'] | undefined }, page: PageRequest) =>
-  services.store.apiKeys.list(principal.workspace.id, filter, page);
+export function listApiKeys(services: Services, principal: Principal, filter: { status?: ApiKey['status'] | undefined }, page: PageRequest) {
+  assertWorkspaceWide(principal, 'manage API keys');
+  return services.store.apiKeys.list(principal.workspace.id, filter, page);
+}
 
 export async function revokeApiKey(services: Services, principal: Principal, id: string, reason: string | null): Promise<ApiKey> {
   const key = await getApiKey(services, principal, id);

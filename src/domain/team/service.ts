@@ -1,6 +1,6 @@
 import type { Schema } from '../../contract.js';
 import type { AuditEventInput, PageRequest } from '../../store/types.js';
-import { actorOf, type Principal } from '../access.js';
+import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp, type Services } from '../services.js';
@@ -9,6 +9,7 @@ const inviteLifetimeMs = 7 * 24 * 3600 * 1000;
 
 /** The team is real, not sandboxed: test-mode keys may read it but not change it. */
 function assertLive(principal: Principal): void {
+  assertWorkspaceWide(principal, 'manage the team');
   if (principal.environment === 'test') throw forbidden('live_resource', 'Test-mode keys cannot change the team.');
 }
 
@@ -16,7 +17,10 @@ const audit = (principal: Principal, type: AuditEventInput['type'], target: Audi
   workspaceId: principal.workspace.id, environment: principal.environment, type, actor: actorOf(principal), target, reason: null, at,
 });
 
-export const listMembers = (services: Services, principal: Principal, page: PageRequest) => services.store.team.listMembers(principal.workspace.id, page);
+export function listMembers(services: Services, principal: Principal, page: PageRequest) {
+  assertWorkspaceWide(principal, 'read the team');
+  return services.store.team.listMembers(principal.workspace.id, page);
+}
 
 export async function removeMember(services: Services, principal: Principal, id: string): Promise<void> {
   assertLive(principal);
@@ -27,8 +31,10 @@ export async function removeMember(services: Services, principal: Principal, id:
   if (outcome === 'last_admin') throw conflict('last_admin', "The workspace's only admin cannot be removed.");
 }
 
-export const listInvites = (services: Services, principal: Principal, filter: { status?: Schema<'Invite'>['status'] | undefined }, page: PageRequest) =>
-  services.store.team.listInvites(principal.workspace.id, filter, page);
+export function listInvites(services: Services, principal: Principal, filter: { status?: Schema<'Invite'>['status'] | undefined }, page: PageRequest) {
+  assertWorkspaceWide(principal, 'read the team');
+  return services.store.team.listInvites(principal.workspace.id, filter, page);
+}
 
 export async function createInvite(services: Services, principal: Principal, input: Schema<'InviteCreate'>): Promise<Schema<'Invite'>> {
   assertLive(principal);

@@ -1,4 +1,4 @@
-import { describeCaller, resetTestData as reset } from '../../domain/account.js';
+import { describeCaller, listAuditEvents as listAudit, resetTestData as reset } from '../../domain/account.js';
 import type { Handler } from './types.js';
 import { listBody, pageOf } from './pagination.js';
 
@@ -6,7 +6,7 @@ export const getMe: Handler<'getMe'> = async ({ principal }) => ({ status: 200, 
 
 export const listAuditEvents: Handler<'listAuditEvents'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await services.store.auditEvents.list(principal.workspace.id, { type: query.type }, pageOf(query))),
+  body: listBody(await listAudit(services, principal, { type: query.type }, pageOf(query))),
 });
 
 export const resetTestData: Handler<'resetTestData'> = async ({ services, principal }) => ({
