@@ -94,6 +94,11 @@ export function matchOperation(
   if (candidates.length === 0) return undefined;
   const operation = candidates.find((candidate) => candidate.method === method.toLowerCase());
   if (!operation) return { allowed: candidates.map((candidate) => candidate.method.toUpperCase()) };
-  const params = operation.pattern.exec(path)!.slice(1).map(decodeURIComponent);
-  return { operation, params };
+  const raw = operation.pattern.exec(path)!.slice(1);
+  try {
+    return { operation, params: raw.map(decodeURIComponent) };
+  } catch {
+    // Malformed percent-encoding cannot name any resource; the raw text fails the parameter's pattern (400).
+    return { operation, params: raw };
+  }
 }

@@ -46,7 +46,8 @@ describe('checkWebhookUrl', () => {
     ['127.0.0.1', 'loopback'], ['10.1.1.1', 'private'], ['172.16.5.4', 'private'], ['192.168.0.1', 'private'], ['169.254.169.254', 'linkLocal'],
     ['100.64.1.1', 'carrierGradeNat'], ['0.0.0.0', 'unspecified'], ['224.0.0.251', 'multicast'], ['255.255.255.255', 'broadcast'],
     ['::1', 'loopback'], ['::', 'unspecified'], ['fe80::1', 'linkLocal'], ['fc00::1', 'uniqueLocal'], ['ff02::1', 'multicast'],
-    ['::ffff:10.0.0.1', 'private'], ['64:ff9b::a00:1', 'rfc6052'], ['2002:a00:1::', '6to4'],
+    ['::ffff:10.0.0.1', 'private'], ['64:ff9b::a00:1', 'rfc6052'], ['2002:a00:1::', '6to4'], ['::a00:1', 'IPv4-compatible'],
+    ['::7f00:1', 'IPv4-compatible'],
   ])('when an address is %s, then it is refused as %s', (address, range) => {
     expect(addressRefusal(address, { allowPrivateAddresses: false })).toContain(range);
   });

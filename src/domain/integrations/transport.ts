@@ -58,9 +58,10 @@ export function httpsTransport(options: HttpsTransportOptions = {}): WebhookTran
       const timer = setTimeout(() => req.destroy(new DeliveryTimeout('timed out')), request.timeoutMs);
       req.on('response', (res) => {
         clearTimeout(timer);
-        // The body is ignored (the contract says so); drain it so the socket closes.
-        res.resume();
+        // The body is ignored (the contract says so). Closing the socket now, rather than draining it, keeps
+        // a receiver that trickles a body forever from holding a connection (and a file descriptor) open.
         resolve({ status: res.statusCode ?? 0 });
+        res.destroy();
       });
       req.on('error', (error) => {
         clearTimeout(timer);

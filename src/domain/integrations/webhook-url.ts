@@ -34,7 +34,12 @@ const privateRanges = new Set(['loopback', 'private', 'linkLocal', 'uniqueLocal'
 export function addressRefusal(address: string, policy: Pick<WebhookUrlPolicy, 'allowPrivateAddresses'>): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
-  const range = ipaddr.process(address).range();
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  // IPv4-compatible IPv6 (::a00:1, deprecated by RFC 4291) is "unicast" to ipaddr.js but carries an IPv4
+  // address, possibly a private one: never a public webhook target.
+  const ipv4Compatible = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0);
+  if (range === 'unicast' && ipv4Compatible) return `it resolves to ${address}, an IPv4-compatible IPv6 address`;
   if (range === 'unicast') return null;
   if (policy.allowPrivateAddresses && privateRanges.has(range)) return null;
   return `it resolves to a ${range} address, not a public one`;

@@ -22,11 +22,11 @@ export function coalescedLastUsed(store: ApiKeyStore, intervalMs = 60_000): Last
       }
     },
     async flush() {
-      const batch = [...pending];
-      pending.clear();
-      for (const [keyId, at] of batch) {
-        written.set(keyId, Date.parse(at));
+      for (const [keyId, at] of [...pending]) {
+        // Removed only once written: a failed write stays pending for the next flush.
         await store.touch(keyId, at);
+        written.set(keyId, Date.parse(at));
+        if (pending.get(keyId) === at) pending.delete(keyId);
       }
     },
   };

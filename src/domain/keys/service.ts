@@ -30,7 +30,11 @@ export async function createApiKey(services: Services, principal: Principal, inp
   }
   const issues: ValidationIssue[] = [];
   const now = timestamp(services);
-  if (input.expires_at !== undefined && Date.parse(input.expires_at) <= Date.parse(now)) {
+  const expiresAt = input.expires_at === undefined ? undefined : Date.parse(input.expires_at);
+  if (expiresAt !== undefined && Number.isNaN(expiresAt)) {
+    // RFC 3339 allows a leap second (`23:59:60`), which no JavaScript date holds.
+    issues.push({ location: 'body', pointer: '/expires_at', code: 'format', message: 'must be a date-time without a leap second' });
+  } else if (expiresAt !== undefined && expiresAt <= Date.parse(now)) {
     issues.push({ location: 'body', pointer: '/expires_at', code: 'in_the_past', message: 'must be in the future' });
   }
   (input.ip_allowlist ?? []).forEach((entry, index) => {
@@ -59,7 +63,7 @@ export async function createApiKey(services: Services, principal: Principal, inp
     environment: input.environment,
     scope: input.scope,
     attachment,
-    expires_at: input.expires_at ?? null,
+    expires_at: expiresAt === undefined ? null : new Date(expiresAt).toISOString(),
     ip_allowlist: input.ip_allowlist ?? [],
     status: 'active',
     revoked_at: null,

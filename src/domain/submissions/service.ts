@@ -8,7 +8,7 @@ import type { Schema } from '../../contract.js';
 import type { SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord, PageRequest } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
-import { forbidden, notFound, unprocessable } from '../errors.js';
+import { badRequest, forbidden, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
 import { newId } from '../ids.js';
@@ -56,14 +56,26 @@ export async function createSubmission(services: Services, principal: Principal,
   return submission;
 }
 
-/** Timestamps compare as text in the store, so they are brought to the stored form (UTC, milliseconds). */
-const normalisedTimestamp = (value: string | undefined): string | undefined => (value === undefined ? undefined : new Date(value).toISOString());
+/**
+ * Timestamps compare as text in the store, so they are brought to the stored form (UTC, milliseconds). RFC 3339
+ * allows a leap second (`23:59:60`), which JavaScript dates cannot hold: it is refused, never a 500.
+ */
+function normalisedTimestamp(value: string | undefined, parameter: string): string | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) {
+    throw badRequest('invalid_parameters', `${parameter} is not a usable timestamp.`, [
+      { location: 'query', pointer: `/${parameter}`, code: 'format', message: 'must be an ISO 8601 date-time without a leap second' },
+    ]);
+  }
+  return new Date(time).toISOString();
+}
 
 export async function listSubmissions(services: Services, principal: Principal, filter: SubmissionFilter, page: PageRequest) {
   await assertFilterReachable(services, principal, filter.formId);
   return services.store.submissions.list(
     { ...partitionOf(principal), attachment: principal.attachment },
-    { ...filter, createdGte: normalisedTimestamp(filter.createdGte), createdLt: normalisedTimestamp(filter.createdLt) },
+    { ...filter, createdGte: normalisedTimestamp(filter.createdGte, 'created_gte'), createdLt: normalisedTimestamp(filter.createdLt, 'created_lt') },
     page,
   );
 }

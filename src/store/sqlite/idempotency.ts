@@ -9,13 +9,19 @@ interface IdempotencyRow {
   created_at: string;
 }
 
+const abandonedClaimMs = 60_000;
+
 export function sqliteIdempotency(db: Database.Database): IdempotencyStore {
   // Claiming is read-then-write, so it runs as one IMMEDIATE transaction: two concurrent requests with
   // the same key cannot both claim it, even from two processes sharing the database file.
   const claim = db.transaction((ownerId: string, keyHash: string, fingerprint: string, now: string, ttlSeconds: number): IdempotencyClaim => {
     const row = statement(db, 'SELECT * FROM idempotency_keys WHERE owner_id = ? AND key_hash = ?').get(ownerId, keyHash) as IdempotencyRow | undefined;
-    const expired = row !== undefined && Date.parse(row.created_at) + ttlSeconds * 1000 <= Date.parse(now);
-    if (row === undefined || expired) {
+    const age = row === undefined ? 0 : Date.parse(now) - Date.parse(row.created_at);
+    const expired = row !== undefined && age >= ttlSeconds * 1000;
+    // A claim whose request never finished (the process died mid-request) is taken over after a minute
+    // rather than blocking the key for a day.
+    const abandoned = row !== undefined && row.state === 'in_progress' && age >= abandonedClaimMs;
+    if (row === undefined || expired || abandoned) {
       statement(
         db,
         `INSERT OR REPLACE INTO idempotency_keys (owner_id, key_hash, fingerprint, state, created_at) VALUES (?, ?, ?, 'in_progress', ?)`,
