@@ -148,3 +148,16 @@ describe('folder-attached keys', () => {
     expect((await api.call('get', `/v1/api_keys/${attached.id}`)).body).toMatchObject({ status: 'revoked', revocation_cause: 'folder_deleted' });
   });
 });
+
+describe('test-only forms in live folders', () => {
+  it('when a test key files a form in a live folder, then the live folder neither counts it nor is kept alive by it', async () => {
+    const folder = (await api.call('post', '/v1/folders').send({ name: 'Shared' })).body;
+    const testForm = await api.call('post', '/v1/forms', api.workspace.test_admin_key).send({ name: 'Sandbox only', folder_id: folder.id });
+    expect(testForm.status).toBe(201);
+    expect((await api.call('get', `/v1/folders/${folder.id}`)).body.form_count).toBe(0);
+    expect((await api.call('delete', `/v1/folders/${folder.id}`)).status).toBe(200);
+    const after = await api.call('get', `/v1/forms/${testForm.body.id}`, api.workspace.test_admin_key);
+    expect(after.status).toBe(200);
+    expect(after.body.folder_id).toBeNull();
+  });
+});

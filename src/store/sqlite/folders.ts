@@ -15,7 +15,8 @@ interface FolderRow {
   created_at: string;
 }
 
-const select = 'd.*, (SELECT COUNT(*) FROM forms f WHERE f.folder_id = d.id) AS form_count';
+// A live folder may also hold the sandbox's test-only forms; its count is of its own environment's forms.
+const select = 'd.*, (SELECT COUNT(*) FROM forms f WHERE f.folder_id = d.id AND f.environment = d.environment) AS form_count';
 
 const toFolder = (row: FolderRow): Schema<'Folder'> => ({
   id: row.id,
@@ -43,8 +44,12 @@ export function sqliteFolders(db: Database.Database): FolderStore {
     },
     async delete(id, at, audit) {
       return db.transaction(() => {
-        const forms = statement(db, 'SELECT COUNT(*) AS n FROM forms WHERE folder_id = ?').get(id) as { n: number };
+        const folder = statement(db, 'SELECT environment FROM folders WHERE id = ?').get(id) as { environment: Environment } | undefined;
+        if (!folder) return true;
+        const forms = statement(db, 'SELECT COUNT(*) AS n FROM forms WHERE folder_id = ? AND environment = ?').get(id, folder.environment) as { n: number };
         if (forms.n > 0) return false;
+        // Test-only forms filed in a live folder do not keep it alive: they leave the folder with it.
+        statement(db, 'UPDATE forms SET folder_id = NULL WHERE folder_id = ?').run(id);
         const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'folder' AND attachment_id = ? AND status = 'active'`).all(id) as ApiKeyRow[];
         for (const row of attached) revokeKeyRow(db, row.id, { at, reason: null, cause: 'folder_deleted' }, audit.revokedKey(toApiKey(row)));
         statement(db, 'DELETE FROM folders WHERE id = ?').run(id);

@@ -161,6 +161,9 @@ export function sqliteForms(db: Database.Database): FormStore {
       const move = db.transaction(() => {
         statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
         for (const sql of transferFormRows) statement(db, sql).run(to, formId);
+        // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
+        // no pending retries) just as they would if the form were deleted there.
+        for (const sql of integrationFormCascade) statement(db, sql).run(formId);
         insertAuditEvent(db, audit.form);
         const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`).all(formId) as ApiKeyRow[];
         return attached

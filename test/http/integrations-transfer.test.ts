@@ -1,0 +1,34 @@
+/** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrationEvents } from '../../src/domain/integrations/publisher.js';
+import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { createTestApi, type TestApi } from '../support/harness.js';
+import { createForm, createIntegration, fakeResolver, logsOf } from './integrations-support.js';
+
+let api: TestApi;
+beforeAll(async () => {
+  const store = createSqliteStore(':memory:');
+  api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+});
+afterAll(async () => { await api.close(); });
+
+describe('transferring a form with submission events', () => {
+  it('when the form moves to another workspace, then its submission events can no longer be replayed and their pending deliveries are gone', async () => {
+    const integration = await createIntegration(api, { events: ['submission.created'] });
+    const form = await createForm(api, 'Moving', undefined, {
+      steps: [{ id: 'one', title: 'One', fields: [{ type: 'email', ref: 'email', label: 'Email', required: true }] }],
+    });
+    const submission = await api.call('post', '/v1/submissions').send({ form_id: form.id, answers: { email: 'ana@example.com' } });
+    expect(submission.status).toBe(201);
+    const [pending] = await logsOf(api, integration.id);
+    expect(pending).toMatchObject({ event_type: 'submission.created', status: 'pending' });
+
+    const other = await api.otherWorkspace();
+    expect((await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: other.workspace_id })).status).toBe(200);
+
+    expect(await logsOf(api, integration.id)).toEqual([]);
+    const replay = await api.call('post', `/v1/integrations/${integration.id}/dispatch`).send({ event_id: pending!.event_id });
+    expect(replay.status).toBe(422);
+    expect(replay.body.details.errors[0]).toMatchObject({ pointer: '/event_id', code: 'not_found' });
+  });
+});
