@@ -71,7 +71,8 @@ export interface WorkspaceStore {
 }
 
 export interface ApiKeyStore {
-  create(record: ApiKeyRecord): Promise<void>;
+  /** Stores the key and its `api_key.created` audit event in one transaction. */
+  create(record: ApiKeyRecord, audit: AuditEventInput): Promise<void>;
   findBySecretHash(hash: Buffer): Promise<ApiKeyRecord | undefined>;
   get(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of both environments: keys are not sandboxed data, and admins manage them all in one place. */

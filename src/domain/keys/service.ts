@@ -73,8 +73,7 @@ export async function createApiKey(services: Services, principal: Principal, inp
     last_used_at: null,
     created_at: now,
   };
-  await services.store.apiKeys.create({ key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) });
-  await services.store.auditEvents.record({
+  await services.store.apiKeys.create({ key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) }, {
     workspaceId: principal.workspace.id, environment: key.environment, type: 'api_key.created', actor: actorOf(principal),
     target: { type: 'api_key', id: key.id, name: key.name }, reason: null, at: now,
   });

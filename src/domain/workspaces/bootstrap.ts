@@ -32,8 +32,7 @@ export async function bootstrapWorkspace(
       attachment: { type: 'workspace' }, expires_at: null, ip_allowlist: [], status: 'active', revoked_at: null,
       revocation_reason: null, revocation_cause: null, secret_hint: secretHint(secret), last_used_at: null, created_at: now,
     };
-    await services.store.apiKeys.create({ key, workspaceId, secretHash: hashSecret(secret) });
-    await services.store.auditEvents.record({
+    await services.store.apiKeys.create({ key, workspaceId, secretHash: hashSecret(secret) }, {
       workspaceId, environment, type: 'api_key.created', actor: { type: 'system', id: null, name: null },
       target: { type: 'api_key', id: key.id, name: key.name }, reason: 'workspace bootstrap', at: now,
     });
