@@ -167,8 +167,8 @@ const measureAnalytics = async () => {
 
 // ---- autocannon in a child process, so the load generator does not share the server's event loop ----
 const run = promisify(execFile);
-async function autocannon(url: string, path: string, body: string | undefined, seconds: number) {
-  const args = ['-c', '16', '-d', String(seconds), '-j', '-m', 'POST', '-H', `authorization=Bearer ${adminKey}`];
+async function autocannon(url: string, path: string, body: string | undefined, seconds: number, method = 'POST') {
+  const args = ['-c', '16', '-d', String(seconds), '-j', '-m', method, '-H', `authorization=Bearer ${adminKey}`];
   if (body !== undefined) args.push('-H', 'content-type=application/json', '-b', body);
   const { stdout } = await run(join(root, 'node_modules/.bin/autocannon'), [...args, `${url}${path}`], {
     env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' }, maxBuffer: 16 * 1024 * 1024,
@@ -240,6 +240,8 @@ const rescoreStarted = performance.now();
 for (const id of toRescore) await rescoreSubmission(built.services, principal, id);
 const rescoreSeconds = (performance.now() - rescoreStarted) / 1000;
 const rescoreHttp = await autocannon(api.url, `/v1/submissions/${toRescore[0]}/rescore`, undefined, Math.max(3, Math.round(AUTOCANNON_SECONDS / 2)));
+log('Measuring GET /v1/forms/{id} with autocannon...');
+const getForm = await autocannon(api.url, `/v1/forms/${form.id}`, undefined, Math.max(3, Math.round(AUTOCANNON_SECONDS / 2)), 'GET');
 
 const ratio = (a: number, b: number) => round(a / b, 2);
 const figures = {
@@ -256,6 +258,7 @@ const figures = {
     target_ratio: 2,
   },
   create_submission: { full_stack: fullStack, plain_express: plainExpress, full_to_plain_ratio: ratio(fullStack.requests_per_second, plainExpress.requests_per_second), target_per_second: 1000 },
+  get_form: getForm,
   rescore: { submissions: toRescore.length, seconds: round(rescoreSeconds, 2), submissions_per_second: round(toRescore.length / rescoreSeconds, 0), http_single_submission: rescoreHttp },
 };
 Object.assign(results, figures, { finished_at: new Date().toISOString(), load_average_at_end: loadavg().map((load) => round(load)) });
@@ -272,6 +275,7 @@ const rows: Array<[string, string, string]> = [
   ['POST, plain Express + INSERT', `${plainExpress.requests_per_second.toLocaleString('en')} req/s`, `full stack = ${figures.create_submission.full_to_plain_ratio}x plain`],
   ['rescore (domain + store)', `${figures.rescore.submissions_per_second.toLocaleString('en')} subs/s`, `${toRescore.length.toLocaleString('en')} distinct submissions`],
   ['rescore over HTTP (one submission)', `${rescoreHttp.requests_per_second.toLocaleString('en')} req/s`, `p50 ${rescoreHttp.p50_ms} ms, ${rescoreHttp.failed} failed`],
+  ['GET /v1/forms/{id}, full stack', `${getForm.requests_per_second.toLocaleString('en')} req/s`, `p50 ${getForm.p50_ms} ms, ${getForm.failed} failed`],
 ];
 const width = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
 log('');
