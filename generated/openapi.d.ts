@@ -47,7 +47,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a form
-         * @description Permanently deletes the form, its versions and all of its submissions and analytics, in one transaction. Deliveries of its submissions' events that are still pending are dropped, since their bodies hold the deleted answers; integrations receive `form.deleted`.
+         * @description Permanently deletes the form, its versions and all of its submissions and analytics, in one transaction. Deliveries of its submissions' events that are still pending are dropped, since their bodies hold the deleted answers; integrations receive `form.deleted`. Keys attached to the form are revoked (`revocation_cause: form_deleted`, with an `api_key.revoked` audit event).
          */
         delete: operations["deleteForm"];
         options?: never;
@@ -1873,10 +1873,10 @@ export interface components {
             /** @description The free-text reason given when the key was revoked by a user; null otherwise. */
             revocation_reason: string | null;
             /**
-             * @description Why the key was revoked: `user` (revoked through the API or the dashboard), `expired` (its `expires_at` was reached), `form_transferred` (its form moved to another workspace), `folder_deleted` (its folder was deleted). Null while the key is active.
+             * @description Why the key was revoked: `user` (revoked through the API or the dashboard), `expired` (its `expires_at` was reached), `form_transferred` (its form moved to another workspace), `folder_deleted` (its folder was deleted), `form_deleted` (its form was deleted). Null while the key is active.
              * @enum {string|null}
              */
-            revocation_cause: "user" | "expired" | "form_transferred" | "folder_deleted" | null;
+            revocation_cause: "user" | "expired" | "form_transferred" | "folder_deleted" | "form_deleted" | null;
             /**
              * @description The secret's prefix and last 4 characters, to recognise a key; the full secret is never returned again.
              * @example svc_live_…Xy7Q

@@ -92,8 +92,8 @@ export interface FormStore {
   create(record: FormRecord): Promise<void>;
   /** Replaces the form and stores the snapshot of its new version. */
   update(record: FormRecord): Promise<void>;
-  /** Deletes the form, its snapshots, submissions and aggregates in one transaction. */
-  delete(id: string): Promise<void>;
+  /** Deletes the form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in one transaction. */
+  delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<void>;
   listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersion'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
   /** Moves the form to another workspace and revokes the keys attached to it, with their audit events. */

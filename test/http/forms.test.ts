@@ -366,3 +366,16 @@ describe('pagination of GET /v1/forms', () => {
     expectProblem(res, 400, 'validation_error', 'invalid_cursor');
   });
 });
+
+describe('deleting a form with attached keys', () => {
+  it('when a form is deleted, then the keys attached to it are revoked with cause form_deleted and audited', async () => {
+    const form = (await api.call('post', '/v1/forms').send({ name: 'Short-lived' })).body;
+    const key = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'form', form_id: form.id } });
+    expect((await api.call('delete', `/v1/forms/${form.id}`)).status).toBe(200);
+    expect((await api.call('get', '/v1/me', key.secret)).status).toBe(401);
+    const record = await api.call('get', `/v1/api_keys/${key.id}`);
+    expect(record.body).toMatchObject({ status: 'revoked', revocation_cause: 'form_deleted' });
+    const audit = await api.call('get', '/v1/audit_events?type=api_key.revoked&limit=100');
+    expect(audit.body.data.some((event: { target: { id: string } }) => event.target.id === key.id)).toBe(true);
+  });
+});

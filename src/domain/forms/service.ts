@@ -113,7 +113,13 @@ export async function updateForm(services: Services, principal: Principal, id: s
 export async function deleteForm(services: Services, principal: Principal, id: string): Promise<void> {
   const record = await findVisibleForm(services, principal, id);
   assertMayChange(principal, record.form);
-  await services.store.forms.delete(record.form.id);
+  const at = timestamp(services);
+  await services.store.forms.delete(record.form.id, at, {
+    revokedKey: (key) => ({
+      workspaceId: record.workspaceId, environment: key.environment, type: 'api_key.revoked', actor: actorOf(principal),
+      target: { type: 'api_key', id: key.id, name: key.name }, reason: `form ${record.form.id} was deleted`, at,
+    }),
+  });
   await published(services, record, 'form.deleted', { object: { id: record.form.id, object: 'form', deleted: true } });
 }
 

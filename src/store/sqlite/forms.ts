@@ -142,8 +142,11 @@ export function sqliteForms(db: Database.Database): FormStore {
         insertSnapshot(form);
       }, form.slug);
     },
-    async delete(id) {
+    async delete(id, at, audit) {
       db.transaction(() => {
+        // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
+        const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`).all(id) as ApiKeyRow[];
+        for (const row of attached) revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
         for (const sql of deleteFormCascade) statement(db, sql).run(id);
       })();
     },
