@@ -249,7 +249,7 @@ describe('no internals in responses', () => {
       handlers: {
         ...handlers,
         getMe: async () => {
-          throw new Error('SELECT secret_hash FROM api_keys WHERE id = 1 at /work/main/src/secret.ts:12:3');
+          throw new Error('SELECT secret_hash FROM api_keys WHERE id = 1 at /srv/form-funnel/src/secret.ts:12:3');
         },
       },
     });
