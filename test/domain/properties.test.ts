@@ -206,7 +206,8 @@ describe('properties: scoring', () => {
         fc.uniqueArray(fc.record({ label: fc.string({ minLength: 1, maxLength: 3 }), min_score: fc.integer({ min: -100, max: 100 }) }), {
           selector: (g) => g.min_score,
           maxLength: 6,
-        }),
+        // Distinct labels too: the check below identifies the chosen grade by its label.
+        }).map((grades) => grades.map((grade, index) => ({ ...grade, label: `${grade.label}${index}` }))),
         (score, grades) => {
           const label = gradeForScore(score, grades);
           const reached = grades.filter((g) => g.min_score <= score);
