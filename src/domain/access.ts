@@ -17,6 +17,11 @@ export interface Principal {
   scope: Scope;
   attachment: Attachment;
   expiresAt: string | null;
+  /**
+   * Whose Idempotency-Keys these are: the API key, or for OAuth the grant, whose access tokens change every
+   * hour; a retry after a token refresh must still find the first request.
+   */
+  idempotencyOwner: string;
 }
 
 /** Test keys read the live definitions as well as the sandbox's own (seed 5.4: "identical form definitions"). */

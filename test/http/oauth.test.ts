@@ -352,3 +352,19 @@ describe('storage', () => {
     expect(db.prepare('SELECT id FROM oauth_access_tokens WHERE token_hash = ?').get(sha)).toBeDefined();
   });
 });
+
+describe('idempotency across a token refresh', () => {
+  it('when a POST is retried with the same Idempotency-Key after the access token was refreshed, then the first response is replayed', async () => {
+    const first = await tokensFor('read_write');
+    const create = (token: string) =>
+      api.call('post', '/v1/forms', null).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', 'partner-retry-1').send({ name: 'Made once' });
+    const original = await create(first.access_token);
+    expect(original.status).toBe(201);
+    const refreshed = await refresh(first.refresh_token);
+    expect(refreshed.status).toBe(200);
+    const retry = await create(refreshed.body.access_token);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.id).toBe(original.body.id);
+  });
+});
