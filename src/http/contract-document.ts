@@ -27,6 +27,8 @@ export interface Operation {
   /** False for operations with `security: []` (the OAuth token endpoint). */
   authenticated: boolean;
   hasRequestBody: boolean;
+  /** Path parameters whose schema is an integer (a version number): they arrive as text and are passed on as numbers. */
+  integerPathParams: ReadonlySet<string>;
 }
 
 export interface Contract {
@@ -57,7 +59,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of methods) {
       const operation = item[method] as
-        | { operationId: OperationId; security?: Array<Record<string, string[]>>; requestBody?: unknown }
+        | { operationId: OperationId; security?: Array<Record<string, string[]>>; requestBody?: unknown; parameters?: unknown[] }
         | undefined;
       if (!operation) continue;
       if (method === 'put') throw new Error(`${path}: PUT is not an update method of this API (seed rule 3).`);
@@ -70,10 +72,31 @@ function readOperations(document: OpenApiDocument): Operation[] {
         minScope: minimumScope(operation.operationId, security),
         authenticated: security.length > 0,
         hasRequestBody: operation.requestBody !== undefined,
+        integerPathParams: integerPathParams(document, [...((item['parameters'] as unknown[]) ?? []), ...(operation.parameters ?? [])]),
       });
     }
   }
   return operations;
+}
+
+/** Follows a local `$ref` (`#/components/...`) of the bundled document. */
+function resolve(document: OpenApiDocument, node: unknown): Record<string, unknown> {
+  let current = node as Record<string, unknown>;
+  while (typeof current?.['$ref'] === 'string') {
+    current = (current['$ref'] as string)
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((parent, key) => (parent as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], document) as Record<string, unknown>;
+  }
+  return current;
+}
+
+function integerPathParams(document: OpenApiDocument, parameters: unknown[]): Set<string> {
+  const names = new Set<string>();
+  for (const parameter of parameters.map((entry) => resolve(document, entry))) {
+    if (parameter['in'] === 'path' && resolve(document, parameter['schema'])['type'] === 'integer') names.add(parameter['name'] as string);
+  }
+  return names;
 }
 
 /** Every requirement (API key, OAuth) must name the same role; a disagreement is a document error. */

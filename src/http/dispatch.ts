@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
+import type { Operation } from './contract-document.js';
 import type { HandlerInput, Handlers, OperationId } from './handlers/types.js';
 
 /** A handler seen from the dispatcher, which only moves its result to the wire. */
@@ -37,9 +38,9 @@ function send(res: Response, outcome: Outcome, requestId: string): void {
   res.json({ ...outcome.body, request_id: requestId });
 }
 
-function coercedPathParams(req: Request, raw: Record<string, string>): Record<string, string | number> {
-  // The validator has checked the values against their schemas; integers (a version number) arrive as text.
-  return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, /^[0-9]+$/.test(value) && name === 'version' ? Number(value) : value]));
+/** The validator has checked the values against their schemas; the document says which are integers. */
+function coercedPathParams(operation: Operation, raw: Record<string, string>): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, operation.integerPathParams.has(name) ? Number(value) : value]));
 }
 
 export function dispatch(handlers: Handlers, services: Services): RequestHandler {
@@ -49,7 +50,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const handler = handlers[operation.operationId] as unknown as AnyHandler;
     const run = async (): Promise<Outcome> => {
       const result = await handler({
-        params: coercedPathParams(req, state.pathParams ?? {}) as never,
+        params: coercedPathParams(operation, state.pathParams ?? {}) as never,
         query: req.query as never,
         body: req.body as never,
         principal: state.principal!,
