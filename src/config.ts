@@ -28,18 +28,50 @@ export const variables: Variable[] = [
   { name: 'PORT', default: '8443', description: 'HTTPS port.' },
   { name: 'HOST', default: '0.0.0.0', description: 'Address to listen on.' },
   { name: 'HTTP_PORT', default: '', description: 'Optional plain-HTTP port; every request on it gets 403 https_required.' },
-  { name: 'DATA_DIR', default: './data', description: 'Where the SQLite database (form-funnel.db) and the generated TLS certificate live.' },
-  { name: 'TLS_CERT', default: '', description: 'PEM certificate file; with TLS_KEY. Unset: a self-signed certificate is created in DATA_DIR on first start.' },
+  {
+    name: 'DATA_DIR',
+    default: './data',
+    description: 'Where the SQLite database (form-funnel.db) and the generated TLS certificate live.',
+  },
+  {
+    name: 'TLS_CERT',
+    default: '',
+    description: 'PEM certificate file; with TLS_KEY. Unset: a self-signed certificate is created in DATA_DIR on first start.',
+  },
   { name: 'TLS_KEY', default: '', description: 'PEM private key file for TLS_CERT.' },
-  { name: 'TRUSTED_PROXIES', default: '', description: 'Comma-separated addresses/CIDR ranges whose X-Forwarded-For and X-Forwarded-Proto are believed.' },
-  { name: 'PUBLIC_BASE_URL', default: '', description: 'Base URL printed at start (e.g. https://api.example.com); defaults to https://localhost:PORT.' },
+  {
+    name: 'TRUSTED_PROXIES',
+    default: '',
+    description: 'Comma-separated addresses/CIDR ranges whose X-Forwarded-For and X-Forwarded-Proto are believed.',
+  },
+  {
+    name: 'PUBLIC_BASE_URL',
+    default: '',
+    description: 'Base URL printed at start (e.g. https://api.example.com); defaults to https://localhost:PORT.',
+  },
   { name: 'RATE_LIMIT_PER_KEY_PER_SECOND', default: '100', description: 'Requests per second per API key.' },
   { name: 'RATE_LIMIT_PER_WORKSPACE_PER_MINUTE', default: '10000', description: 'Requests per minute per workspace.' },
-  { name: 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', default: '30', description: 'Failed authentications per client address per minute before 429.' },
-  { name: 'VALIDATE_RESPONSES', default: 'true', description: 'Check every response against the contract (a violation becomes a logged 500).' },
+  {
+    name: 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',
+    default: '30',
+    description: 'Failed authentications per client address per minute before 429.',
+  },
+  {
+    name: 'VALIDATE_RESPONSES',
+    default: 'true',
+    description: 'Check every response against the contract (a violation becomes a logged 500).',
+  },
   { name: 'LOG_LEVEL', default: 'info', description: 'pino log level (trace, debug, info, warn, error, fatal, silent).' },
-  { name: 'ALLOW_PRIVATE_WEBHOOK_URLS', default: 'false', description: 'Allow webhook URLs on loopback/private/link-local addresses (for local testing only).' },
-  { name: 'DEPRECATION_AT', default: '', description: 'ISO date when v1 was deprecated; set it (with SUNSET_AT and SUCCESSOR_URL) to send Deprecation, Sunset and Link headers.' },
+  {
+    name: 'ALLOW_PRIVATE_WEBHOOK_URLS',
+    default: 'false',
+    description: 'Allow webhook URLs on loopback/private/link-local addresses (for local testing only).',
+  },
+  {
+    name: 'DEPRECATION_AT',
+    default: '',
+    description: 'ISO date when v1 was deprecated; set it (with SUNSET_AT and SUCCESSOR_URL) to send Deprecation, Sunset and Link headers.',
+  },
   { name: 'SUNSET_AT', default: '', description: 'ISO date after which v1 may stop answering (Sunset header).' },
   { name: 'SUCCESSOR_URL', default: '', description: 'URL of the successor version (Link rel="successor-version").' },
 ];
@@ -53,7 +85,8 @@ function read(env: NodeJS.ProcessEnv, name: string): string {
 
 function integer(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number {
   const value = Number(read(env, name));
-  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}.`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}.`);
   return value;
 }
 
@@ -71,7 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sunsetAt = read(env, 'SUNSET_AT');
   const successor = read(env, 'SUCCESSOR_URL');
   if (deprecationAt && (!sunsetAt || !successor)) throw new ConfigError('DEPRECATION_AT needs SUNSET_AT and SUCCESSOR_URL.');
-  for (const [name, value] of [['DEPRECATION_AT', deprecationAt], ['SUNSET_AT', sunsetAt]] as const) {
+  for (const [name, value] of [
+    ['DEPRECATION_AT', deprecationAt],
+    ['SUNSET_AT', sunsetAt],
+  ] as const) {
     if (value && Number.isNaN(Date.parse(value))) throw new ConfigError(`${name} must be an ISO date.`);
   }
   const httpPort = read(env, 'HTTP_PORT');
@@ -82,7 +118,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: read(env, 'DATA_DIR'),
     tlsCert,
     tlsKey,
-    trustedProxies: read(env, 'TRUSTED_PROXIES').split(',').map((entry) => entry.trim()).filter(Boolean),
+    trustedProxies: read(env, 'TRUSTED_PROXIES')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
     publicBaseUrl: read(env, 'PUBLIC_BASE_URL') || null,
     rateLimits: {
       perKeyPerSecond: integer(env, 'RATE_LIMIT_PER_KEY_PER_SECOND', 1, 1_000_000),
@@ -98,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 export function helpText(): string {
   const width = Math.max(...variables.map((variable) => variable.name.length));
-  const lines = variables.map((variable) => `  ${variable.name.padEnd(width)}  ${variable.description}${variable.default ? ` (default: ${variable.default})` : ''}`);
+  const lines = variables.map(
+    (variable) => `  ${variable.name.padEnd(width)}  ${variable.description}${variable.default ? ` (default: ${variable.default})` : ''}`,
+  );
   return ['Form-Funnel reference server', '', 'Usage: npm start [-- --help]', '', 'Environment variables:', ...lines, ''].join('\n');
 }

@@ -9,7 +9,7 @@ import https from 'node:https';
 import { join } from 'node:path';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
-import { ConfigError, helpText, loadConfig, type Config } from './config.js';
+import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
@@ -24,7 +24,16 @@ async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: str
   if (!existsSync(certFile) || !existsSync(keyFile)) {
     mkdirSync(config.dataDir, { recursive: true });
     const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048, extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+      keySize: 2048,
+      extensions: [
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
+      ],
     });
     writeFileSync(certFile, pems.cert);
     writeFileSync(keyFile, pems.private, { mode: 0o600 });
@@ -69,8 +78,13 @@ async function main(): Promise<void> {
     onError: (error, event) => log.error({ err: error, type: event.type }, 'event not stored for delivery'),
   });
   const { app, services, flushLastUsed } = buildApp({
-    store, logger: log, events, trustedProxies: config.trustedProxies, rateLimits: config.rateLimits,
-    validateResponses: config.validateResponses, deprecation: config.deprecation,
+    store,
+    logger: log,
+    events,
+    trustedProxies: config.trustedProxies,
+    rateLimits: config.rateLimits,
+    validateResponses: config.validateResponses,
+    deprecation: config.deprecation,
   });
 
   const secure = https.createServer(await tlsMaterial(config, log), app);

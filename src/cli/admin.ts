@@ -40,7 +40,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values } = parseArgs({
     args: rest,
-    options: { workspace: { type: 'string' }, plan: { type: 'string', default: 'business' }, email: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      workspace: { type: 'string' },
+      plan: { type: 'string', default: 'business' },
+      email: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
   });
   const name = values.workspace?.trim();
   if (!name || name.length > 200) {
@@ -54,7 +59,10 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
   try {
-    const result = await bootstrapWorkspace({ store, now: () => new Date(), events: noEvents }, { name, plan: values.plan as Plan, adminEmail: values.email });
+    const result = await bootstrapWorkspace(
+      { store, now: () => new Date(), events: noEvents },
+      { name, plan: values.plan as Plan, adminEmail: values.email },
+    );
     if (values.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);
     } else {
@@ -105,9 +113,17 @@ function parsedOrUsage<T>(parse: () => T): T | undefined {
 }
 
 async function oauthClientCommand(args: string[]): Promise<number> {
-  const values = parsedOrUsage(() => parseArgs({
-    args, options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
-  }).values);
+  const values = parsedOrUsage(
+    () =>
+      parseArgs({
+        args,
+        options: {
+          name: { type: 'string' },
+          'redirect-uri': { type: 'string', multiple: true },
+          json: { type: 'boolean', default: false },
+        },
+      }).values,
+  );
   if (!values) return 2;
   if (values.name === undefined || values['redirect-uri'] === undefined) {
     process.stderr.write(`--name and at least one --redirect-uri are required.\n${usage}`);
@@ -133,14 +149,22 @@ async function oauthClientCommand(args: string[]): Promise<number> {
 }
 
 async function oauthAuthorizeCommand(args: string[]): Promise<number> {
-  const values = parsedOrUsage(() => parseArgs({
-    args,
-    options: {
-      workspace: { type: 'string' }, 'client-id': { type: 'string' }, scope: { type: 'string' }, 'redirect-uri': { type: 'string' },
-      'code-challenge': { type: 'string' }, 'code-challenge-method': { type: 'string', default: 'S256' }, state: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  }).values);
+  const values = parsedOrUsage(
+    () =>
+      parseArgs({
+        args,
+        options: {
+          workspace: { type: 'string' },
+          'client-id': { type: 'string' },
+          scope: { type: 'string' },
+          'redirect-uri': { type: 'string' },
+          'code-challenge': { type: 'string' },
+          'code-challenge-method': { type: 'string', default: 'S256' },
+          state: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+      }).values,
+  );
   if (!values) return 2;
   const required = ['workspace', 'client-id', 'scope', 'redirect-uri', 'code-challenge'] as const;
   const missing = required.filter((name) => values[name] === undefined);
@@ -149,16 +173,26 @@ async function oauthAuthorizeCommand(args: string[]): Promise<number> {
     return 2;
   }
   const request = {
-    workspaceId: values.workspace!, clientId: values['client-id']!, scope: values.scope!, redirectUri: values['redirect-uri']!,
-    codeChallenge: values['code-challenge']!, codeChallengeMethod: values['code-challenge-method']!, state: values.state,
+    workspaceId: values.workspace!,
+    clientId: values['client-id']!,
+    scope: values.scope!,
+    redirectUri: values['redirect-uri']!,
+    codeChallenge: values['code-challenge']!,
+    codeChallengeMethod: values['code-challenge-method']!,
+    state: values.state,
   };
   return withServices(async (services) => {
     const authorization = await authorizeOAuthClient(services, request);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({
-        redirect_url: authorization.redirectUrl, code: authorization.code, state: authorization.state,
-        scope: authorization.scopes.join(' '), expires_at: authorization.expiresAt,
-      })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({
+          redirect_url: authorization.redirectUrl,
+          code: authorization.code,
+          state: authorization.state,
+          scope: authorization.scopes.join(' '),
+          expires_at: authorization.expiresAt,
+        })}\n`,
+      );
       return;
     }
     process.stdout.write(`${authorization.redirectUrl}\n`);

@@ -26,8 +26,7 @@ export interface OpticInput {
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export const WEBHOOK_PREFIX = '/webhooks/';
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const objectAt = (parent: Json, key: string): Json => {
   const value = parent[key];
@@ -86,8 +85,20 @@ function reachedReferences(doc: Json, value: unknown, view = (target: unknown) =
 const DOCUMENTATION = new Set(['description', 'summary', 'example', 'examples', 'externalDocs']);
 // Maps whose keys are names chosen by the author (a property may be called `description`): kept whole.
 const NAMED_ENTRIES = new Set([
-  'properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'responses', 'headers',
-  'content', 'encoding', 'links', 'callbacks', 'variables', 'mapping', 'scopes',
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'responses',
+  'headers',
+  'content',
+  'encoding',
+  'links',
+  'callbacks',
+  'variables',
+  'mapping',
+  'scopes',
 ]);
 
 /** The value without its documentation keywords. */
@@ -159,9 +170,7 @@ function operationSignatures(doc: Json, paths: Json): Map<string, string> {
   for (const [path, item] of Object.entries(paths)) {
     const pathItem = deref(doc, item);
     if (!isObject(pathItem)) continue;
-    const shared = Object.fromEntries(
-      Object.entries(pathItem).filter(([key]) => !(METHODS as readonly string[]).includes(key)),
-    );
+    const shared = Object.fromEntries(Object.entries(pathItem).filter(([key]) => !(METHODS as readonly string[]).includes(key)));
     for (const method of METHODS) {
       if (isObject(pathItem[method])) {
         signatures.set(`${method.toUpperCase()} ${path}`, signature(doc, { shared, operation: pathItem[method] }));
@@ -178,10 +187,7 @@ function keepOperations(doc: Json, paths: Json, keep: Set<string>): Json {
     const pathItem = deref(doc, item);
     if (!isObject(pathItem)) continue;
     const trimmed = Object.fromEntries(
-      Object.entries(pathItem).filter(
-        ([key]) =>
-          !(METHODS as readonly string[]).includes(key) || keep.has(`${key.toUpperCase()} ${path}`),
-      ),
+      Object.entries(pathItem).filter(([key]) => !(METHODS as readonly string[]).includes(key) || keep.has(`${key.toUpperCase()} ${path}`)),
     );
     if (METHODS.some((method) => method in trimmed)) kept[path] = trimmed;
   }
@@ -192,9 +198,7 @@ function keepOperations(doc: Json, paths: Json, keep: Set<string>): Json {
 /** The components that the trimmed document still references (security schemes are named, not referenced). */
 function reachableComponents(doc: Json, trimmed: Json, components: unknown): Json {
   if (!isObject(components)) return {};
-  const reached = new Set(
-    [...reachedReferences(doc, trimmed).keys()].map((ref) => ref.split('/').slice(0, 4).join('/')),
-  );
+  const reached = new Set([...reachedReferences(doc, trimmed).keys()].map((ref) => ref.split('/').slice(0, 4).join('/')));
   const kept: Json = {};
   for (const [section, entries] of Object.entries(components)) {
     kept[section] =
@@ -216,7 +220,10 @@ const isObjectSchema = (doc: Json, schema: unknown): boolean => {
 
 /** Rewrites, in place, every `allOf` whose branches declare a property more than once (see the top of the file). */
 function mergeRepeatedProperties(doc: Json, node: unknown): void {
-  if (Array.isArray(node)) return node.forEach((item) => mergeRepeatedProperties(doc, item));
+  if (Array.isArray(node)) {
+    for (const item of node) mergeRepeatedProperties(doc, item);
+    return;
+  }
   if (!isObject(node)) return;
   const allOf = node.allOf;
   if (Array.isArray(allOf)) {
@@ -244,7 +251,7 @@ function mergeRepeatedProperties(doc: Json, node: unknown): void {
       });
     }
   }
-  Object.values(node).forEach((child) => mergeRepeatedProperties(doc, child));
+  for (const child of Object.values(node)) mergeRepeatedProperties(doc, child);
 }
 
 /** A copy of the document as Optic should see it. */

@@ -10,9 +10,7 @@ export function assertUsableApiKey(apiKey: unknown): asserts apiKey is string {
     throw new TypeError('Form-Funnel client: `apiKey` is required (an svc_live_… or svc_test_… key).');
   }
   if (/\s/.test(apiKey)) {
-    throw new TypeError(
-      'Form-Funnel client: `apiKey` contains whitespace (often a trailing newline from an env file); trim it.',
-    );
+    throw new TypeError('Form-Funnel client: `apiKey` contains whitespace (often a trailing newline from an env file); trim it.');
   }
   if (!/^[\x21-\x7E]+$/.test(apiKey)) {
     throw new TypeError('Form-Funnel client: `apiKey` contains characters that cannot appear in an HTTP header.');

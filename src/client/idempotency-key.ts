@@ -7,9 +7,7 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
  * the request reaches the retrying fetch, so every retry of that request replays the same key and
  * the server answers a repeat with the first response instead of creating a second resource.
  */
-export function createIdempotencyKeyMiddleware(
-  generateKey: () => string = () => globalThis.crypto.randomUUID(),
-): Middleware {
+export function createIdempotencyKeyMiddleware(generateKey: () => string = () => globalThis.crypto.randomUUID()): Middleware {
   return {
     onRequest({ request }) {
       if (request.method === 'POST' && !request.headers.has(IDEMPOTENCY_KEY_HEADER)) {

@@ -6,15 +6,15 @@ export {
   type FormFunnelClientOptions,
 } from './create-form-funnel-client.js';
 export { FormFunnelError, isFormFunnelError } from './form-funnel-error.js';
-export { unwrap, type UnwrappedData } from './unwrap.js';
 export type { FetchLike, Sleep } from './retrying-fetch.js';
+export type * from './schemas.js';
+export { type UnwrappedData, unwrap } from './unwrap.js';
 export {
-  signWebhookPayload,
-  verifyWebhookSignature,
-  WebhookSignatureError,
   type RawBody,
+  signWebhookPayload,
   type VerifyWebhookOptions,
+  verifyWebhookSignature,
   type WebhookEvent,
+  WebhookSignatureError,
   type WebhookSignatureFailureReason,
 } from './webhooks.js';
-export type * from './schemas.js';

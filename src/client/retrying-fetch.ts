@@ -1,4 +1,4 @@
-import { backoffDelayMs, isSafeToRepeat, retryDelayAfterResponse, type RetryPolicy } from './retry-policy.js';
+import { backoffDelayMs, isSafeToRepeat, type RetryPolicy, retryDelayAfterResponse } from './retry-policy.js';
 
 export type FetchLike = (request: Request) => Promise<Response>;
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;

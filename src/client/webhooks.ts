@@ -6,9 +6,7 @@ import type { webhooks } from '../../generated/openapi.js';
 
 export type RawBody = string | Uint8Array; // Buffer is a Uint8Array
 
-type JsonBodyOf<Operation> = Operation extends { requestBody?: { content: { 'application/json': infer Body } } }
-  ? Body
-  : never;
+type JsonBodyOf<Operation> = Operation extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
 type DeclaredEvents = { [Name in keyof webhooks]: JsonBodyOf<webhooks[Name]['post']> }[keyof webhooks];
 
 /**
@@ -17,10 +15,7 @@ type DeclaredEvents = { [Name in keyof webhooks]: JsonBodyOf<webhooks[Name]['pos
  */
 export type WebhookEvent = [DeclaredEvents] extends [never] ? unknown : DeclaredEvents;
 
-export type WebhookSignatureFailureReason =
-  | 'malformed_header'
-  | 'timestamp_out_of_tolerance'
-  | 'no_matching_signature';
+export type WebhookSignatureFailureReason = 'malformed_header' | 'timestamp_out_of_tolerance' | 'no_matching_signature';
 
 export class WebhookSignatureError extends Error {
   override readonly name = 'WebhookSignatureError';
@@ -44,11 +39,7 @@ export interface VerifyWebhookOptions {
  * Given several secrets (while one is rotated), it emits one `v1=` per secret, so receivers
  * holding either secret accept the delivery.
  */
-export function signWebhookPayload(
-  rawBody: RawBody,
-  secret: string | readonly string[],
-  timestampSeconds: number,
-): string {
+export function signWebhookPayload(rawBody: RawBody, secret: string | readonly string[], timestampSeconds: number): string {
   if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
     throw new RangeError('signWebhookPayload: timestampSeconds must be a non-negative integer (Unix seconds).');
   }

@@ -1,7 +1,7 @@
 import type { Schema } from '../contract.js';
-import { actorOf, assertWorkspaceWide, type Principal } from './access.js';
 import type { PageRequest } from '../store/types.js';
-import { timestamp, type Services } from './services.js';
+import { actorOf, assertWorkspaceWide, type Principal } from './access.js';
+import { type Services, timestamp } from './services.js';
 
 export const describeCaller = (principal: Principal): Omit<Schema<'Me'>, 'request_id'> => ({
   object: 'me',
@@ -20,8 +20,13 @@ export async function resetTestData(services: Services, principal: Principal): P
   assertWorkspaceWide(principal, 'reset test data');
   const at = timestamp(services);
   return services.store.resetTestData(principal.workspace.id, {
-    workspaceId: principal.workspace.id, environment: principal.environment, type: 'test_data.reset', actor: actorOf(principal),
-    target: { type: 'workspace', id: principal.workspace.id, name: principal.workspace.name }, reason: null, at,
+    workspaceId: principal.workspace.id,
+    environment: principal.environment,
+    type: 'test_data.reset',
+    actor: actorOf(principal),
+    target: { type: 'workspace', id: principal.workspace.id, name: principal.workspace.name },
+    reason: null,
+    at,
   });
 }
 

@@ -81,11 +81,7 @@ export function badRequest(code: ErrorCode, message: string, issues?: readonly V
 }
 
 /** 422: well-formed but semantically invalid (form definition, form logic, answers, an unacceptable value). */
-export function unprocessable(
-  code: ErrorCode,
-  issues: readonly ValidationIssue[],
-  message = defaultUnprocessableMessage(code),
-): AppError {
+export function unprocessable(code: ErrorCode, issues: readonly ValidationIssue[], message = defaultUnprocessableMessage(code)): AppError {
   return new AppError({
     status: 422,
     type: 'validation_error',

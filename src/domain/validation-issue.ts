@@ -47,14 +47,9 @@ export type DomainIssueCode = (typeof DOMAIN_ISSUE_CODES)[number];
 
 /** RFC 6901: `~` becomes `~0` and `/` becomes `~1` inside a segment. */
 export function jsonPointer(...segments: readonly (string | number)[]): string {
-  return segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return segments.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
-export function bodyIssue(
-  pointer: string,
-  code: DomainIssueCode,
-  message: string,
-  field?: string,
-): ValidationIssue {
+export function bodyIssue(pointer: string, code: DomainIssueCode, message: string, field?: string): ValidationIssue {
   return { location: 'body', pointer, code, message, ...(field === undefined ? {} : { field }) };
 }

@@ -2,22 +2,30 @@
  * The Express application: the contract's pipeline in order, the handlers, and the published document
  * and docs. It does not listen; `src/server.ts` does, so tests can drive the same app in-process.
  */
-import express, { type Express } from 'express';
+
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import type { EventPublisher } from '../domain/events.js';
 import { integrationEvents } from '../domain/integrations/publisher.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
 import type { Services } from '../domain/services.js';
 import type { Store } from '../store/types.js';
-import { loadContract, type Contract } from './contract-document.js';
+import { type Contract, loadContract } from './contract-document.js';
 import { dispatch } from './dispatch.js';
 import { errorHandler, unknownPath } from './error-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import type { Handlers } from './handlers/types.js';
 import {
-  assignRequestId, authenticateCaller, deprecationHeaders, identifyConnection, parseBody, reportAddressLimits, requireHttps, requireScope,
+  assignRequestId,
+  authenticateCaller,
+  deprecationHeaders,
+  identifyConnection,
+  parseBody,
+  reportAddressLimits,
+  requireHttps,
+  requireScope,
   routeOperation,
 } from './pipeline.js';
 import { memoryRateLimits, type RateLimitPolicy, type RateLimitSettings } from './rate-limits.js';
@@ -50,19 +58,31 @@ const defaultLimits: RateLimitSettings = { perKeyPerSecond: 100, perWorkspacePer
 export function buildApp(options: AppOptions): App {
   const contract = options.contract ?? loadContract();
   const log = options.logger ?? pino({ level: 'silent' });
-  const services: Services = { store: options.store, now: options.now ?? (() => new Date()), events: options.events ?? integrationEvents(options.store, { now: options.now }) };
-  const limits = options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultLimits);
+  const services: Services = {
+    store: options.store,
+    now: options.now ?? (() => new Date()),
+    events: options.events ?? integrationEvents(options.store, { now: options.now }),
+  };
+  const limits =
+    options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultLimits);
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(assignRequestId(), requestLog(log), identifyConnection(options.trustedProxies ?? []), reportAddressLimits(limits), requireHttps());
+  app.use(
+    assignRequestId(),
+    requestLog(log),
+    identifyConnection(options.trustedProxies ?? []),
+    reportAddressLimits(limits),
+    requireHttps(),
+  );
 
   // The published contract and its docs: public, like the docs site.
   app.get('/openapi.json', (_req, res) => void res.sendFile('openapi.json', { root: distDir }));
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').sendFile('openapi.yaml', { root: distDir }));
-  if (existsSync(`${distDir}docs/index.html`)) app.get(['/docs', '/docs/'], (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
+  if (existsSync(`${distDir}docs/index.html`))
+    app.get(['/docs', '/docs/'], (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
 
   const v1 = express.Router();
   v1.use(

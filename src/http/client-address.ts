@@ -16,7 +16,10 @@ export function connectionInfo(req: Request, trustedProxies: readonly string[]):
   const encrypted = 'encrypted' in req.socket && req.socket.encrypted === true;
   if (trustedProxies.length === 0 || !isAddressAllowed(trustedProxies, peer)) return { clientIp: peer, secure: encrypted };
   // The nearest hop not belonging to our proxies is the client.
-  const hops = (req.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+  const hops = (req.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   let clientIp = peer;
   for (let index = hops.length - 1; index >= 0; index--) {
     clientIp = hops[index]!;

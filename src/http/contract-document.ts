@@ -49,7 +49,7 @@ export function loadContract(path = bundledDocumentPath): Contract {
 }
 
 function readScopeOrder(document: OpenApiDocument): Scope[] {
-  const scopes = document.components.schemas['Scope']?.enum;
+  const scopes = document.components.schemas.Scope?.enum;
   if (!scopes || scopes.length === 0) throw new Error('The document has no Scope enum.');
   return scopes as Scope[];
 }
@@ -63,7 +63,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
         | undefined;
       if (!operation) continue;
       if (method === 'put') throw new Error(`${path}: PUT is not an update method of this API (seed rule 3).`);
-      const security = operation.security ?? (document['security'] as Array<Record<string, string[]>>);
+      const security = operation.security ?? (document.security as Array<Record<string, string[]>>);
       operations.push({
         operationId: operation.operationId,
         method,
@@ -72,7 +72,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
         minScope: minimumScope(operation.operationId, security),
         authenticated: security.length > 0,
         hasRequestBody: operation.requestBody !== undefined,
-        integerPathParams: integerPathParams(document, [...((item['parameters'] as unknown[]) ?? []), ...(operation.parameters ?? [])]),
+        integerPathParams: integerPathParams(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])]),
       });
     }
   }
@@ -82,11 +82,14 @@ function readOperations(document: OpenApiDocument): Operation[] {
 /** Follows a local `$ref` (`#/components/...`) of the bundled document. */
 function resolve(document: OpenApiDocument, node: unknown): Record<string, unknown> {
   let current = node as Record<string, unknown>;
-  while (typeof current?.['$ref'] === 'string') {
-    current = (current['$ref'] as string)
+  while (typeof current?.$ref === 'string') {
+    current = (current.$ref as string)
       .slice(2)
       .split('/')
-      .reduce<unknown>((parent, key) => (parent as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], document) as Record<string, unknown>;
+      .reduce<unknown>(
+        (parent, key) => (parent as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+        document,
+      ) as Record<string, unknown>;
   }
   return current;
 }
@@ -94,7 +97,7 @@ function resolve(document: OpenApiDocument, node: unknown): Record<string, unkno
 function integerPathParams(document: OpenApiDocument, parameters: unknown[]): Set<string> {
   const names = new Set<string>();
   for (const parameter of parameters.map((entry) => resolve(document, entry))) {
-    if (parameter['in'] === 'path' && resolve(document, parameter['schema'])['type'] === 'integer') names.add(parameter['name'] as string);
+    if (parameter.in === 'path' && resolve(document, parameter.schema).type === 'integer') names.add(parameter.name as string);
   }
   return names;
 }

@@ -13,9 +13,10 @@ import type { HandlerInput, Handlers, OperationId } from './handlers/types.js';
 
 /** A handler seen from the dispatcher, which only moves its result to the wire. */
 type AnyHandler = (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+
 import { stateOf } from './locals.js';
 import { problemBody } from './problem.js';
-import { idempotencyKeyHash, openResponse, sealResponse, type ReplayableResponse } from './sealed-response.js';
+import { idempotencyKeyHash, openResponse, type ReplayableResponse, sealResponse } from './sealed-response.js';
 
 export const idempotencyTtlSeconds = 24 * 3600;
 
@@ -25,9 +26,15 @@ function fingerprint(req: Request): string {
     Array.isArray(value)
       ? value.map(canonical)
       : value !== null && typeof value === 'object'
-        ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+          )
         : value;
-  return createHash('sha256').update(`${req.method} ${req.path}\n${JSON.stringify(canonical(req.body ?? null))}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method} ${req.path}\n${JSON.stringify(canonical(req.body ?? null))}`)
+    .digest('hex');
 }
 
 type Outcome = ReplayableResponse;
@@ -40,7 +47,9 @@ function send(res: Response, outcome: Outcome, requestId: string): void {
 
 /** The validator has checked the values against their schemas; the document says which are integers. */
 function coercedPathParams(operation: Operation, raw: Record<string, string>): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, operation.integerPathParams.has(name) ? Number(value) : value]));
+  return Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [name, operation.integerPathParams.has(name) ? Number(value) : value]),
+  );
 }
 
 export function dispatch(handlers: Handlers, services: Services): RequestHandler {
@@ -70,10 +79,13 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const claim = await idempotency.claim(owner, keyHash, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
     if (claim.outcome === 'conflict') {
       throw new AppError({
-        status: 409, type: 'conflict_error', code: 'idempotency_conflict',
-        message: claim.reason === 'in_progress'
-          ? 'A request with this Idempotency-Key is still in progress; retry later.'
-          : 'This Idempotency-Key was already used with a different request.',
+        status: 409,
+        type: 'conflict_error',
+        code: 'idempotency_conflict',
+        message:
+          claim.reason === 'in_progress'
+            ? 'A request with this Idempotency-Key is still in progress; retry later.'
+            : 'This Idempotency-Key was already used with a different request.',
       });
     }
     if (claim.outcome === 'replay') {

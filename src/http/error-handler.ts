@@ -12,7 +12,12 @@ import { sendProblem } from './problem.js';
 import { fromValidatorError, isValidatorError } from './validation.js';
 
 const internalError = (): AppError =>
-  new AppError({ status: 500, type: 'server_error', code: 'internal_error', message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.' });
+  new AppError({
+    status: 500,
+    type: 'server_error',
+    code: 'internal_error',
+    message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.',
+  });
 
 function toAppError(error: unknown, log: Logger): AppError {
   if (error instanceof AppError) return error;
@@ -20,7 +25,12 @@ function toAppError(error: unknown, log: Logger): AppError {
   if (type === 'entity.parse.failed') return badRequest('invalid_json', 'The request body is not valid JSON.');
   if (type === 'entity.too.large') return payloadTooLarge();
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new AppError({ status: 415, type: 'invalid_request', code: 'unsupported_media_type', message: 'Send the request body as UTF-8 JSON.' });
+    return new AppError({
+      status: 415,
+      type: 'invalid_request',
+      code: 'unsupported_media_type',
+      message: 'Send the request body as UTF-8 JSON.',
+    });
   }
   if (isValidatorError(error) && (error.status === 400 || error.status === 415)) return fromValidatorError(error);
   // A 500 from the response validator means the server broke the contract: loud in the log.

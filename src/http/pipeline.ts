@@ -11,9 +11,9 @@ import { newId } from '../domain/ids.js';
 import { authenticate, type LastUsedRecorder } from '../domain/keys/authenticate.js';
 import type { Services } from '../domain/services.js';
 import { connectionInfo } from './client-address.js';
-import { matchOperation, type Contract } from './contract-document.js';
+import { type Contract, matchOperation } from './contract-document.js';
 import { stateOf } from './locals.js';
-import { checkFailedAuthBudget, consumeRequest, peekFailedAuthBudget, recordFailedAuth, type RateLimitPolicy } from './rate-limits.js';
+import { checkFailedAuthBudget, consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
 
 export const maxBodyBytes = 1024 * 1024;
 
@@ -73,7 +73,9 @@ export function routeOperation(contract: Contract): RequestHandler {
       res.setHeader('Allow', allow);
       const hint = req.method === 'PUT' && match.allowed.includes('PATCH') ? ' Update with PATCH; omitted fields are left unchanged.' : '';
       throw new AppError({
-        status: 405, type: 'invalid_request', code: 'method_not_allowed',
+        status: 405,
+        type: 'invalid_request',
+        code: 'method_not_allowed',
         message: `${req.method} is not allowed on this path. Allowed: ${allow}.${hint}`,
         details: { allowed_methods: match.allowed as Array<'GET' | 'POST' | 'PATCH' | 'DELETE'> },
       });
@@ -138,10 +140,14 @@ export function parseBody(): RequestHandler {
     if (Number.isFinite(declared) && declared > maxBodyBytes) return next(payloadTooLarge());
     const isForm = operation.operationId === 'createOAuthToken';
     if (!req.is(isForm ? 'application/x-www-form-urlencoded' : 'application/json')) {
-      return next(new AppError({
-        status: 415, type: 'invalid_request', code: 'unsupported_media_type',
-        message: isForm ? 'Send the request body as application/x-www-form-urlencoded.' : 'Send the request body as application/json.',
-      }));
+      return next(
+        new AppError({
+          status: 415,
+          type: 'invalid_request',
+          code: 'unsupported_media_type',
+          message: isForm ? 'Send the request body as application/x-www-form-urlencoded.' : 'Send the request body as application/json.',
+        }),
+      );
     }
     (isForm ? form : json)(req, res, next);
   };
@@ -149,6 +155,9 @@ export function parseBody(): RequestHandler {
 
 export const payloadTooLarge = (): AppError =>
   new AppError({
-    status: 413, type: 'invalid_request', code: 'payload_too_large',
-    message: `The request body is larger than ${maxBodyBytes} bytes.`, details: { max_body_bytes: maxBodyBytes },
+    status: 413,
+    type: 'invalid_request',
+    code: 'payload_too_large',
+    message: `The request body is larger than ${maxBodyBytes} bytes.`,
+    details: { max_body_bytes: maxBodyBytes },
   });

@@ -4,7 +4,7 @@
  * one (Redis, Postgres, ...) without touching the pipeline.
  */
 import type { Response } from 'express';
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../domain/errors.js';
 
 export interface RateLimitPolicy {
@@ -104,6 +104,12 @@ export async function consumeRequest(policy: RateLimitPolicy, res: Response, key
   const perKey = outcome(policy.perKey, key);
   const perWorkspace = outcome(policy.perWorkspace, workspace);
   setHeaders(res, [perKey.window, perWorkspace.window]);
-  if (perKey.rejected) throw tooManyRequests(res, perKey.rejected.msBeforeNext, `More than ${policy.perKey.points} requests per second with this key`);
-  if (perWorkspace.rejected) throw tooManyRequests(res, perWorkspace.rejected.msBeforeNext, `More than ${policy.perWorkspace.points} requests per minute in this workspace`);
+  if (perKey.rejected)
+    throw tooManyRequests(res, perKey.rejected.msBeforeNext, `More than ${policy.perKey.points} requests per second with this key`);
+  if (perWorkspace.rejected)
+    throw tooManyRequests(
+      res,
+      perWorkspace.rejected.msBeforeNext,
+      `More than ${policy.perWorkspace.points} requests per minute in this workspace`,
+    );
 }

@@ -11,17 +11,20 @@ export function requestLog(log: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const state = stateOf(res);
-      log.info({
-        request_id: state.requestId,
-        method: req.method,
-        path: req.originalUrl.split('?')[0],
-        operation_id: state.operation?.operationId,
-        key_id: state.principal?.id,
-        workspace_id: state.principal?.workspace.id,
-        client_ip: state.clientIp,
-        status: res.statusCode,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-      }, 'request');
+      log.info(
+        {
+          request_id: state.requestId,
+          method: req.method,
+          path: req.originalUrl.split('?')[0],
+          operation_id: state.operation?.operationId,
+          key_id: state.principal?.id,
+          workspace_id: state.principal?.workspace.id,
+          client_ip: state.clientIp,
+          status: res.statusCode,
+          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
     });
     next();
   };

@@ -2,8 +2,9 @@
  * express-openapi-validator, configured from the contract, and the translation of its errors into
  * problem responses with one `details.errors` entry per issue (location, JSON Pointer, code).
  */
-import * as OpenApiValidator from 'express-openapi-validator';
+
 import type { RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
 import type { ValidationIssue } from '../contract.js';
 import { AppError, badRequest } from '../domain/errors.js';
 import type { OpenApiDocument } from './contract-document.js';
@@ -21,7 +22,13 @@ export function openApiValidator(document: OpenApiDocument, options: { validateR
     // `coerceTypes` applies to bodies only (path and query parameters, which arrive as text, are always
     // coerced by the validator). A JSON body has real types: coercing it would accept `"5"` for a number
     // and break every `oneOf` of scalars (a condition's `value: 5` would match both string and number).
-    validateRequests: { allErrors: true, allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false, discriminator: true },
+    validateRequests: {
+      allErrors: true,
+      allowUnknownQueryParameters: false,
+      coerceTypes: false,
+      removeAdditional: false,
+      discriminator: true,
+    },
     validateResponses: options.validateResponses ? { allErrors: true, removeAdditional: false } : false,
     // Authentication and scopes are enforced by our own middleware before the body is even parsed.
     validateSecurity: false,
@@ -71,13 +78,24 @@ interface ValidatorError {
 export const isValidatorError = (error: unknown): error is ValidatorError =>
   typeof error === 'object' && error !== null && 'status' in error && 'errors' in error && Array.isArray((error as ValidatorError).errors);
 
-const locations: Record<string, ValidationIssue['location']> = { body: 'body', query: 'query', params: 'path', path: 'path', headers: 'header' };
+const locations: Record<string, ValidationIssue['location']> = {
+  body: 'body',
+  query: 'query',
+  params: 'path',
+  path: 'path',
+  headers: 'header',
+};
 
 /** `maxLength.openapi.validation` → `max_length`; unknown query parameters → `additional_property`. */
 function issueCode(errorCode: string | undefined, message: string): string {
   if (message.startsWith('Unknown query parameter')) return 'additional_property';
   const keyword = (errorCode ?? 'invalid').split('.')[0]!;
-  const aliases: Record<string, string> = { additionalProperties: 'additional_property', oneOf: 'one_of', anyOf: 'one_of', minProperties: 'min_properties' };
+  const aliases: Record<string, string> = {
+    additionalProperties: 'additional_property',
+    oneOf: 'one_of',
+    anyOf: 'one_of',
+    minProperties: 'min_properties',
+  };
   return aliases[keyword] ?? keyword.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`).replace(/[^a-z0-9_]/g, '') ?? 'invalid';
 }
 
@@ -85,7 +103,8 @@ function toIssue(entry: { path: string; message: string; errorCode?: string }): 
   // Paths look like `/body/steps/0/name`, `/query/limit`, `/params/id`, `/headers/idempotency-key`.
   const [, part = 'body', ...rest] = entry.path.split('/');
   let pointer = rest.length > 0 ? `/${rest.join('/')}` : '';
-  const additional = /must NOT have additional properties.*?'([^']+)'/.exec(entry.message) ?? /Unknown query parameter '([^']+)'/.exec(entry.message);
+  const additional =
+    /must NOT have additional properties.*?'([^']+)'/.exec(entry.message) ?? /Unknown query parameter '([^']+)'/.exec(entry.message);
   if (additional?.[1] && !pointer.endsWith(`/${additional[1]}`)) pointer += `/${additional[1]}`;
   return {
     location: locations[part] ?? 'body',
@@ -98,12 +117,22 @@ function toIssue(entry: { path: string; message: string; errorCode?: string }): 
 /** Request validation failures (400, 415) become problems; anything else from the validator is ours to fix. */
 export function fromValidatorError(error: ValidatorError): AppError {
   if (error.status === 415) {
-    return new AppError({ status: 415, type: 'invalid_request', code: 'unsupported_media_type', message: 'Send the request body as application/json.' });
+    return new AppError({
+      status: 415,
+      type: 'invalid_request',
+      code: 'unsupported_media_type',
+      message: 'Send the request body as application/json.',
+    });
   }
   if (error.status === 400) {
     const issues = (error.errors ?? []).map(toIssue);
     const plural = issues.length === 1 ? '1 invalid value' : `${issues.length} invalid values`;
     return badRequest('invalid_parameters', `The request has ${plural}; see details.errors.`, issues);
   }
-  return new AppError({ status: 500, type: 'server_error', code: 'internal_error', message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.' });
+  return new AppError({
+    status: 500,
+    type: 'server_error',
+    code: 'internal_error',
+    message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.',
+  });
 }

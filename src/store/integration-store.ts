@@ -1,6 +1,6 @@
 /** Persistence of integrations, the events sent to them and their deliveries (the integration log). */
 import type { Environment, Schema } from '../contract.js';
-import type { Attachment, Page, PageRequest } from './types.js';
+import type { Attachment, Page, PageRequest } from './page.js';
 
 type Integration = Schema<'Integration'>;
 type IntegrationLog = Schema<'IntegrationLog'>;
@@ -73,7 +73,12 @@ export interface IntegrationStore {
    * form). Returns how many attempts were queued.
    */
   /** Whether any enabled integration would receive such an event: publishers skip building events nobody gets. */
-  hasSubscribers(workspaceId: string, environments: readonly Environment[], type: Schema<'EventType'>, formId: string | null): Promise<boolean>;
+  hasSubscribers(
+    workspaceId: string,
+    environments: readonly Environment[],
+    type: Schema<'EventType'>,
+    formId: string | null,
+  ): Promise<boolean>;
   publish(event: EventRecord, subscribers: Subscribers): Promise<number>;
   getEvent(workspaceId: string, environment: Environment, id: string): Promise<EventRecord | undefined>;
   /**

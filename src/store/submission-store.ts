@@ -4,7 +4,7 @@
  * submissions and never disagrees with them.
  */
 import type { Environment, Schema } from '../contract.js';
-import type { Attachment, Page, PageRequest } from './types.js';
+import type { Attachment, Page, PageRequest } from './page.js';
 
 type Submission = Schema<'Submission'>;
 

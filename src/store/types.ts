@@ -7,18 +7,10 @@
 import type { Environment, Plan, Schema, Scope } from '../contract.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
+import type { Attachment, Page, PageRequest } from './page.js';
 import type { SubmissionStore } from './submission-store.js';
 
-export interface PageRequest {
-  limit: number;
-  startingAfter?: string | undefined;
-  endingBefore?: string | undefined;
-}
-
-export interface Page<T> {
-  data: T[];
-  hasMore: boolean;
-}
+export type { Attachment, Page, PageRequest } from './page.js';
 
 export interface Workspace {
   id: string;
@@ -26,8 +18,6 @@ export interface Workspace {
   plan: Plan;
   createdAt: string;
 }
-
-export type Attachment = Schema<'ApiKeyAttachment'>;
 
 /** An API key as stored: never the secret, only its hash. */
 export interface ApiKeyRecord {
@@ -78,7 +68,11 @@ export interface ApiKeyStore {
   /** Keys of both environments: keys are not sandboxed data, and admins manage them all in one place. */
   list(workspaceId: string, filter: { status?: 'active' | 'revoked' | undefined }, page: PageRequest): Promise<Page<Schema<'ApiKey'>>>;
   /** Revokes an active key and records the audit event in the same transaction; returns the key as it now is. */
-  revoke(id: string, revocation: { at: string; reason: string | null; cause: NonNullable<Schema<'ApiKey'>['revocation_cause']> }, audit: AuditEventInput): Promise<Schema<'ApiKey'> | undefined>;
+  revoke(
+    id: string,
+    revocation: { at: string; reason: string | null; cause: NonNullable<Schema<'ApiKey'>['revocation_cause']> },
+    audit: AuditEventInput,
+  ): Promise<Schema<'ApiKey'> | undefined>;
   /** Records use; implementations may coalesce writes but must not lose the latest time. */
   touch(id: string, at: string): Promise<void>;
   /** Active keys whose expiry has passed, for the sweep. */
@@ -97,7 +91,12 @@ export interface FormStore {
   listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersion'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
   /** Moves the form to another workspace and revokes the keys attached to it, with their audit events. */
-  transfer(formId: string, to: string, at: string, audit: { form: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<string[]>;
+  transfer(
+    formId: string,
+    to: string,
+    at: string,
+    audit: { form: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
+  ): Promise<string[]>;
 }
 
 export interface FolderStore {
@@ -105,7 +104,11 @@ export interface FolderStore {
   get(workspaceId: string, id: string): Promise<FolderRecord | undefined>;
   create(record: FolderRecord): Promise<void>;
   /** Deletes an empty folder and revokes the keys attached to it; false when it still holds forms. */
-  delete(id: string, at: string, audit: { folder: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<boolean>;
+  delete(
+    id: string,
+    at: string,
+    audit: { folder: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
+  ): Promise<boolean>;
 }
 
 export interface AuditEventStore {
@@ -137,7 +140,11 @@ export interface TeamStore {
   addMember(workspaceId: string, member: Schema<'Member'>): Promise<void>;
   /** Removes a member unless it is the last admin; the audit event is written in the same transaction. */
   removeMember(workspaceId: string, id: string, audit: AuditEventInput): Promise<'removed' | 'last_admin' | 'not_found'>;
-  listInvites(workspaceId: string, filter: { status?: Schema<'Invite'>['status'] | undefined }, page: PageRequest): Promise<Page<Schema<'Invite'>>>;
+  listInvites(
+    workspaceId: string,
+    filter: { status?: Schema<'Invite'>['status'] | undefined },
+    page: PageRequest,
+  ): Promise<Page<Schema<'Invite'>>>;
   getInvite(workspaceId: string, id: string): Promise<Schema<'Invite'> | undefined>;
   /** Creates a pending invite unless the email is a member or already invited. */
   createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput): Promise<'created' | 'member_exists'>;

@@ -37,11 +37,11 @@ import { buildApp } from '../../src/http/app.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
-import { demoForm, anaAnswers, anaHidden, budgetAnswers, noBudgetAnswers } from '../http/submissions-support.js';
+import { anaAnswers, anaHidden, budgetAnswers, demoForm, noBudgetAnswers } from '../http/submissions-support.js';
 
-const TOTAL_ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
+const TOTAL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const FIRST_ROWS = Math.min(10_000, TOTAL_ROWS);
-const AUTOCANNON_SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+const AUTOCANNON_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BATCH = 10_000;
 const WINDOW_MS = 30 * 86_400_000;
 const LATENCY_SAMPLES = 300;
@@ -73,14 +73,22 @@ const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
 function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = https.request(`${api.url}${path}`, {
-      method, agent,
-      headers: { authorization: `Bearer ${adminKey}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-    });
+    const req = https.request(
+      `${api.url}${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${adminKey}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -98,7 +106,11 @@ const templates: Array<{ answers: Submission['answers']; hidden: Submission['hid
   { answers: noBudgetAnswers() as Submission['answers'], hidden: {}, status: 'completed' as const },
   { answers: budgetAnswers(10_000) as Submission['answers'], hidden: {}, status: 'completed' as const },
   { answers: { full_name: 'Pat', email: 'pat@example.com' }, hidden: {}, status: 'partial' as const },
-  { answers: { full_name: 'Sam', email: 'sam@example.com', company_size: '1_10', has_budget: true }, hidden: {}, status: 'partial' as const },
+  {
+    answers: { full_name: 'Sam', email: 'sam@example.com', company_size: '1_10', has_budget: true },
+    hidden: {},
+    status: 'partial' as const,
+  },
 ];
 const scoredTemplates = templates.map((template) => {
   const { visitedSteps, issues } = validateAnswers(form, template.answers, template.hidden, template.status);
@@ -122,9 +134,21 @@ function seed(count: number, offsetMs: number): void {
         const template = scoredTemplates[(seeded + index) % scoredTemplates.length]!;
         const at = new Date(Math.floor(windowStart + offsetMs + index * step)).toISOString();
         const submission: Submission = {
-          id: newId('sub'), object: 'submission', form_id: form.id, form_version: form.version, status: template.status, test: false,
-          answers: template.answers, hidden: template.hidden, visited_steps: template.visited_steps, score: template.score,
-          grade: template.grade, score_breakdown: template.score_breakdown, scored_at: at, created_at: at, updated_at: at,
+          id: newId('sub'),
+          object: 'submission',
+          form_id: form.id,
+          form_version: form.version,
+          status: template.status,
+          test: false,
+          answers: template.answers,
+          hidden: template.hidden,
+          visited_steps: template.visited_steps,
+          score: template.score,
+          grade: template.grade,
+          score_breakdown: template.score_breakdown,
+          scored_at: at,
+          created_at: at,
+          updated_at: at,
         };
         insertSubmissionRow(db, { submission, workspaceId: workspace.workspace_id, environment: 'live' });
       }
@@ -136,11 +160,19 @@ function seed(count: number, offsetMs: number): void {
 }
 
 // ---- latency sampling: sequential requests over one keep-alive TLS connection, alternating the variants ----
-interface Latency { median_ms: number; p95_ms: number; mean_ms: number }
+interface Latency {
+  median_ms: number;
+  p95_ms: number;
+  mean_ms: number;
+}
 const summarise = (samples: number[]): Latency => {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return { median_ms: round(at(0.5), 3), p95_ms: round(at(0.95), 3), mean_ms: round(samples.reduce((s, v) => s + v, 0) / samples.length, 3) };
+  return {
+    median_ms: round(at(0.5), 3),
+    p95_ms: round(at(0.95), 3),
+    mean_ms: round(samples.reduce((s, v) => s + v, 0) / samples.length, 3),
+  };
 };
 const round = (value: number, decimals = 2) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
@@ -162,7 +194,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const analyticsPath = `/v1/analytics?form_id=${form.id}&from=${day(windowStart)}&to=${day(windowEnd)}`;
 const measureAnalytics = async () => {
   const check = await call('get', analyticsPath);
-  return { latency: (await compareLatency({ analytics: analyticsPath }))['analytics']!, started: check.body.submissions.started as number };
+  return { latency: (await compareLatency({ analytics: analyticsPath })).analytics!, started: check.body.submissions.started as number };
 };
 
 // ---- autocannon in a child process, so the load generator does not share the server's event loop ----
@@ -171,15 +203,29 @@ async function autocannon(url: string, path: string, body: string | undefined, s
   const args = ['-c', '16', '-d', String(seconds), '-j', '-m', method, '-H', `authorization=Bearer ${adminKey}`];
   if (body !== undefined) args.push('-H', 'content-type=application/json', '-b', body);
   const { stdout } = await run(join(root, 'node_modules/.bin/autocannon'), [...args, `${url}${path}`], {
-    env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' }, maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+    maxBuffer: 16 * 1024 * 1024,
   });
-  const result = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; '2xx': number; non2xx: number; errors: number };
-  return { requests_per_second: round(result.requests.average, 0), p50_ms: result.latency.p50, p99_ms: result.latency.p99, ok: result['2xx'], failed: result.non2xx + result.errors };
+  const result = JSON.parse(stdout) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    '2xx': number;
+    non2xx: number;
+    errors: number;
+  };
+  return {
+    requests_per_second: round(result.requests.average, 0),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    ok: result['2xx'],
+    failed: result.non2xx + result.errors,
+  };
 }
 
 /** The baseline: Express, JSON parsing and one INSERT of the same row into the same table, nothing else. */
 function plainExpressApp() {
-  const insert = db.prepare(`INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
+  const insert =
+    db.prepare(`INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
     score, grade, score_breakdown, scored_at, created_at, updated_at) VALUES (?, ?, 'live', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const template = scoredTemplates[0]!;
   const app = express();
@@ -187,8 +233,22 @@ function plainExpressApp() {
   app.post('/v1/submissions', (req, res) => {
     const at = new Date().toISOString();
     const id = newId('sub');
-    insert.run(id, workspace.workspace_id, req.body.form_id, form.version, template.status, JSON.stringify(req.body.answers), JSON.stringify(req.body.hidden ?? {}),
-      JSON.stringify(template.visited_steps), template.score, template.grade, JSON.stringify(template.score_breakdown), at, at, at);
+    insert.run(
+      id,
+      workspace.workspace_id,
+      req.body.form_id,
+      form.version,
+      template.status,
+      JSON.stringify(req.body.answers),
+      JSON.stringify(req.body.hidden ?? {}),
+      JSON.stringify(template.visited_steps),
+      template.score,
+      template.grade,
+      JSON.stringify(template.score_breakdown),
+      at,
+      at,
+      at,
+    );
     res.status(201).json({ id, object: 'submission' });
   });
   return app;
@@ -196,7 +256,10 @@ function plainExpressApp() {
 
 // ---- the run ----
 const results: Record<string, unknown> = {
-  rows: TOTAL_ROWS, node: process.version, cpus: cpus().length, started_at: new Date().toISOString(),
+  rows: TOTAL_ROWS,
+  node: process.version,
+  cpus: cpus().length,
+  started_at: new Date().toISOString(),
   // Other work on the machine skews every figure; the load average says how quiet it was.
   load_average_at_start: loadavg().map((load) => round(load)),
 };
@@ -211,7 +274,8 @@ log(`Seeded ${seeded.toLocaleString('en')} rows in ${round(seedingMs / 1000, 1)}
 const analyticsLarge = await measureAnalytics();
 
 const deepIndex = Math.floor(TOTAL_ROWS * 0.9) - 1;
-const deep = db.prepare(`SELECT id FROM submissions WHERE workspace_id = ? AND environment = 'live' ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?`)
+const deep = db
+  .prepare(`SELECT id FROM submissions WHERE workspace_id = ? AND environment = 'live' ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?`)
   .get(workspace.workspace_id, deepIndex) as { id: string };
 log(`Measuring list pages (cursor at row ${(deepIndex + 1).toLocaleString('en')})...`);
 const lists = await compareLatency({
@@ -231,15 +295,27 @@ const plainExpress = await autocannon(plain.url, '/v1/submissions', submissionBo
 plain.server.close();
 
 log(`Measuring rescoring of ${RESCORE_COUNT.toLocaleString('en')} submissions after a scoring change...`);
-const scoring = { ...form.scoring, rules: [...form.scoring.rules, { id: 'enterprise', when: { field: 'company_size', op: 'equals', value: '201_plus' }, points: 15 }] };
+const scoring = {
+  ...form.scoring,
+  rules: [...form.scoring.rules, { id: 'enterprise', when: { field: 'company_size', op: 'equals', value: '201_plus' }, points: 15 }],
+};
 const patched = await call('patch', `/v1/forms/${form.id}`, { scoring });
 if (patched.status !== 200) throw new Error(`changing the scoring failed: ${JSON.stringify(patched.body)}`);
 const principal = await authenticate(built.services, `Bearer ${adminKey}`, '127.0.0.1', { record: () => {} });
-const toRescore = (db.prepare(`SELECT id FROM submissions WHERE form_id = ? ORDER BY created_at LIMIT ?`).all(form.id, RESCORE_COUNT) as Array<{ id: string }>).map((row) => row.id);
+const toRescore = (
+  db.prepare(`SELECT id FROM submissions WHERE form_id = ? ORDER BY created_at LIMIT ?`).all(form.id, RESCORE_COUNT) as Array<{
+    id: string;
+  }>
+).map((row) => row.id);
 const rescoreStarted = performance.now();
 for (const id of toRescore) await rescoreSubmission(built.services, principal, id);
 const rescoreSeconds = (performance.now() - rescoreStarted) / 1000;
-const rescoreHttp = await autocannon(api.url, `/v1/submissions/${toRescore[0]}/rescore`, undefined, Math.max(3, Math.round(AUTOCANNON_SECONDS / 2)));
+const rescoreHttp = await autocannon(
+  api.url,
+  `/v1/submissions/${toRescore[0]}/rescore`,
+  undefined,
+  Math.max(3, Math.round(AUTOCANNON_SECONDS / 2)),
+);
 log('Measuring GET /v1/forms/{id} with autocannon...');
 const getForm = await autocannon(api.url, `/v1/forms/${form.id}`, undefined, Math.max(3, Math.round(AUTOCANNON_SECONDS / 2)), 'GET');
 
@@ -247,8 +323,12 @@ const ratio = (a: number, b: number) => round(a / b, 2);
 const figures = {
   seeding: { rows: seeded, seconds: round(seedingMs / 1000, 1), rows_per_second: seedingRate },
   list_page: {
-    first: lists['first'], deep_900k: lists['deep'], ratio_median: ratio(lists['deep']!.median_ms, lists['first']!.median_ms),
-    form_first: lists['formFirst'], form_deep_900k: lists['formDeep'], form_ratio_median: ratio(lists['formDeep']!.median_ms, lists['formFirst']!.median_ms),
+    first: lists.first,
+    deep_900k: lists.deep,
+    ratio_median: ratio(lists.deep!.median_ms, lists.first!.median_ms),
+    form_first: lists.formFirst,
+    form_deep_900k: lists.formDeep,
+    form_ratio_median: ratio(lists.formDeep!.median_ms, lists.formFirst!.median_ms),
     target_ratio: 1.2,
   },
   analytics: {
@@ -257,32 +337,74 @@ const figures = {
     ratio_median: ratio(analyticsLarge.latency.median_ms, analyticsSmall.latency.median_ms),
     target_ratio: 2,
   },
-  create_submission: { full_stack: fullStack, plain_express: plainExpress, full_to_plain_ratio: ratio(fullStack.requests_per_second, plainExpress.requests_per_second), target_per_second: 1000 },
+  create_submission: {
+    full_stack: fullStack,
+    plain_express: plainExpress,
+    full_to_plain_ratio: ratio(fullStack.requests_per_second, plainExpress.requests_per_second),
+    target_per_second: 1000,
+  },
   get_form: getForm,
-  rescore: { submissions: toRescore.length, seconds: round(rescoreSeconds, 2), submissions_per_second: round(toRescore.length / rescoreSeconds, 0), http_single_submission: rescoreHttp },
+  rescore: {
+    submissions: toRescore.length,
+    seconds: round(rescoreSeconds, 2),
+    submissions_per_second: round(toRescore.length / rescoreSeconds, 0),
+    http_single_submission: rescoreHttp,
+  },
 };
 Object.assign(results, figures, { finished_at: new Date().toISOString(), load_average_at_end: loadavg().map((load) => round(load)) });
 
 const rows: Array<[string, string, string]> = [
   ['seeding', `${seedingRate.toLocaleString('en')} rows/s`, `${seeded.toLocaleString('en')} rows in ${figures.seeding.seconds} s`],
-  ['list, first page (limit 100)', `${lists['first']!.median_ms} ms`, `p95 ${lists['first']!.p95_ms} ms`],
-  ['list, after row 900,000', `${lists['deep']!.median_ms} ms`, `ratio ${figures.list_page.ratio_median}x (target <= 1.2x)`],
-  ['list by form, first page', `${lists['formFirst']!.median_ms} ms`, `p95 ${lists['formFirst']!.p95_ms} ms`],
-  ['list by form, after row 900,000', `${lists['formDeep']!.median_ms} ms`, `ratio ${figures.list_page.form_ratio_median}x (target <= 1.2x)`],
-  [`analytics, ${analyticsSmall.started.toLocaleString('en')} submissions`, `${analyticsSmall.latency.median_ms} ms`, `p95 ${analyticsSmall.latency.p95_ms} ms`],
-  [`analytics, ${analyticsLarge.started.toLocaleString('en')} submissions`, `${analyticsLarge.latency.median_ms} ms`, `ratio ${figures.analytics.ratio_median}x (target <= 2x)`],
-  ['POST /v1/submissions, full stack', `${fullStack.requests_per_second.toLocaleString('en')} req/s`, `p50 ${fullStack.p50_ms} ms, p99 ${fullStack.p99_ms} ms, ${fullStack.failed} failed (target >= 1,000/s)`],
-  ['POST, plain Express + INSERT', `${plainExpress.requests_per_second.toLocaleString('en')} req/s`, `full stack = ${figures.create_submission.full_to_plain_ratio}x plain`],
-  ['rescore (domain + store)', `${figures.rescore.submissions_per_second.toLocaleString('en')} subs/s`, `${toRescore.length.toLocaleString('en')} distinct submissions`],
-  ['rescore over HTTP (one submission)', `${rescoreHttp.requests_per_second.toLocaleString('en')} req/s`, `p50 ${rescoreHttp.p50_ms} ms, ${rescoreHttp.failed} failed`],
-  ['GET /v1/forms/{id}, full stack', `${getForm.requests_per_second.toLocaleString('en')} req/s`, `p50 ${getForm.p50_ms} ms, ${getForm.failed} failed`],
+  ['list, first page (limit 100)', `${lists.first!.median_ms} ms`, `p95 ${lists.first!.p95_ms} ms`],
+  ['list, after row 900,000', `${lists.deep!.median_ms} ms`, `ratio ${figures.list_page.ratio_median}x (target <= 1.2x)`],
+  ['list by form, first page', `${lists.formFirst!.median_ms} ms`, `p95 ${lists.formFirst!.p95_ms} ms`],
+  ['list by form, after row 900,000', `${lists.formDeep!.median_ms} ms`, `ratio ${figures.list_page.form_ratio_median}x (target <= 1.2x)`],
+  [
+    `analytics, ${analyticsSmall.started.toLocaleString('en')} submissions`,
+    `${analyticsSmall.latency.median_ms} ms`,
+    `p95 ${analyticsSmall.latency.p95_ms} ms`,
+  ],
+  [
+    `analytics, ${analyticsLarge.started.toLocaleString('en')} submissions`,
+    `${analyticsLarge.latency.median_ms} ms`,
+    `ratio ${figures.analytics.ratio_median}x (target <= 2x)`,
+  ],
+  [
+    'POST /v1/submissions, full stack',
+    `${fullStack.requests_per_second.toLocaleString('en')} req/s`,
+    `p50 ${fullStack.p50_ms} ms, p99 ${fullStack.p99_ms} ms, ${fullStack.failed} failed (target >= 1,000/s)`,
+  ],
+  [
+    'POST, plain Express + INSERT',
+    `${plainExpress.requests_per_second.toLocaleString('en')} req/s`,
+    `full stack = ${figures.create_submission.full_to_plain_ratio}x plain`,
+  ],
+  [
+    'rescore (domain + store)',
+    `${figures.rescore.submissions_per_second.toLocaleString('en')} subs/s`,
+    `${toRescore.length.toLocaleString('en')} distinct submissions`,
+  ],
+  [
+    'rescore over HTTP (one submission)',
+    `${rescoreHttp.requests_per_second.toLocaleString('en')} req/s`,
+    `p50 ${rescoreHttp.p50_ms} ms, ${rescoreHttp.failed} failed`,
+  ],
+  [
+    'GET /v1/forms/{id}, full stack',
+    `${getForm.requests_per_second.toLocaleString('en')} req/s`,
+    `p50 ${getForm.p50_ms} ms, ${getForm.failed} failed`,
+  ],
 ];
 const width = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
 log('');
 log(rows.map((row) => row.map((cell, column) => cell.padEnd(width[column]!)).join('  ')).join('\n'));
 mkdirSync(join(root, 'dist'), { recursive: true });
 writeFileSync(join(root, 'dist/bench.json'), `${JSON.stringify(results, null, 2)}\n`);
-log(`\nLoad average (1, 5, 15 min) at start ${(results['load_average_at_start'] as number[]).join(', ')}, at end ${loadavg().map((load) => round(load)).join(', ')} on ${cpus().length} cores`);
+log(
+  `\nLoad average (1, 5, 15 min) at start ${(results.load_average_at_start as number[]).join(', ')}, at end ${loadavg()
+    .map((load) => round(load))
+    .join(', ')} on ${cpus().length} cores`,
+);
 log('Wrote dist/bench.json');
 
 agent.destroy();

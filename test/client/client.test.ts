@@ -1,13 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createFormFunnelClient,
-  FormFunnelError,
-  unwrap,
   type Form,
   type FormFunnelClientOptions,
+  FormFunnelError,
   type Problem,
+  unwrap,
 } from '../../src/client/index.js';
-import { created, fakeFetch, FORM_ID, ok, problem, recordingSleep, REQUEST_ID } from './fake-transport.js';
+import { created, FORM_ID, fakeFetch, ok, problem, REQUEST_ID, recordingSleep } from './fake-transport.js';
 
 const API_KEY = 'svc_test_4eC39HqLyjWDarjtT1zdp7dc';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -18,8 +18,7 @@ function clientWith(transport: ReturnType<typeof fakeFetch>, options: Partial<Fo
   return { client, delays };
 }
 
-const getForm = (client: ReturnType<typeof createFormFunnelClient>) =>
-  client.GET('/forms/{id}', { params: { path: { id: FORM_ID } } });
+const getForm = (client: ReturnType<typeof createFormFunnelClient>) => client.GET('/forms/{id}', { params: { path: { id: FORM_ID } } });
 const createForm = (client: ReturnType<typeof createFormFunnelClient>, headers?: Record<string, string>) =>
   client.POST('/forms', { body: { name: 'Demo request' }, ...(headers && { params: { header: headers } }) });
 const renameForm = (client: ReturnType<typeof createFormFunnelClient>) =>
@@ -231,8 +230,15 @@ describe('errors and unwrap', () => {
     const transport = fakeFetch(
       () =>
         new Response(
-          JSON.stringify({ type: 'validation_error', code: 'invalid_parameters', status: 400, title: 'Invalid',
-            message: 'The body does not match the schema.', request_id: REQUEST_ID, details }),
+          JSON.stringify({
+            type: 'validation_error',
+            code: 'invalid_parameters',
+            status: 400,
+            title: 'Invalid',
+            message: 'The body does not match the schema.',
+            request_id: REQUEST_ID,
+            details,
+          }),
           { status: 400, headers: { 'Content-Type': 'application/problem+json' } },
         ),
     );
@@ -247,7 +253,12 @@ describe('errors and unwrap', () => {
     // Retries are off so that the single 502 is what unwrap sees.
     const result = await getForm(clientWith(transport, { maxRetries: 0 }).client);
     expect(() => unwrap(result)).toThrow(
-      expect.objectContaining({ status: 502, code: undefined, requestId: REQUEST_ID, message: 'Form-Funnel API answered HTTP 502 Bad Gateway' }),
+      expect.objectContaining({
+        status: 502,
+        code: undefined,
+        requestId: REQUEST_ID,
+        message: 'Form-Funnel API answered HTTP 502 Bad Gateway',
+      }),
     );
   });
 

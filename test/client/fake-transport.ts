@@ -48,8 +48,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function problem(status: number, code: string, type: string, headers: Record<string, string> = {}) {
-  return () =>
-    json(status, { type, code, status, title: type, message: `${code} happened`, request_id: REQUEST_ID }, headers);
+  return () => json(status, { type, code, status, title: type, message: `${code} happened`, request_id: REQUEST_ID }, headers);
 }
 
 export const formBody = {

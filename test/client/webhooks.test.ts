@@ -1,11 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { EventType, Schema } from '../../src/client/index.js';
-import {
-  signWebhookPayload,
-  verifyWebhookSignature,
-  WebhookSignatureError,
-  type WebhookEvent,
-} from '../../src/client/webhooks.js';
+import { signWebhookPayload, verifyWebhookSignature, type WebhookEvent, WebhookSignatureError } from '../../src/client/webhooks.js';
 
 // Test vector computed independently of this code, with OpenSSL 3.0:
 //   printf '%s' "1700000000.$BODY" | openssl dgst -sha256 -hmac 'whsec_Vk3pQ9zL2mN8xR4tY6wB1cD5'
@@ -80,34 +75,24 @@ describe('verifyWebhookSignature', () => {
 
   it('when the body was re-serialised (whitespace changed), then no_matching_signature', () => {
     const reserialised = JSON.stringify(JSON.parse(BODY), null, 2);
-    expect(failureReason(() => verifyWebhookSignature(reserialised, HEADER, SECRET, { now: T }))).toBe(
-      'no_matching_signature',
-    );
+    expect(failureReason(() => verifyWebhookSignature(reserialised, HEADER, SECRET, { now: T }))).toBe('no_matching_signature');
   });
 
   it('when the secret is wrong, then no_matching_signature', () => {
-    expect(failureReason(() => verifyWebhookSignature(BODY, HEADER, `${SECRET}x`, { now: T }))).toBe(
-      'no_matching_signature',
-    );
+    expect(failureReason(() => verifyWebhookSignature(BODY, HEADER, `${SECRET}x`, { now: T }))).toBe('no_matching_signature');
   });
 
   it('when the timestamp in the header was changed, then no_matching_signature', () => {
-    expect(failureReason(() => verifyWebhookSignature(BODY, `t=${T + 1},v1=${V1}`, SECRET, { now: T }))).toBe(
-      'no_matching_signature',
-    );
+    expect(failureReason(() => verifyWebhookSignature(BODY, `t=${T + 1},v1=${V1}`, SECRET, { now: T }))).toBe('no_matching_signature');
   });
 
   it('when the signature is 301 s old, then timestamp_out_of_tolerance; at 300 s it still passes', () => {
-    expect(failureReason(() => verifyWebhookSignature(BODY, HEADER, SECRET, { now: T + 301 }))).toBe(
-      'timestamp_out_of_tolerance',
-    );
+    expect(failureReason(() => verifyWebhookSignature(BODY, HEADER, SECRET, { now: T + 301 }))).toBe('timestamp_out_of_tolerance');
     expect(failureReason(() => verifyWebhookSignature(BODY, HEADER, SECRET, { now: T + 300 }))).toBeUndefined();
   });
 
   it('when the signature is dated 301 s in the future, then timestamp_out_of_tolerance', () => {
-    expect(failureReason(() => verifyWebhookSignature(BODY, HEADER, SECRET, { now: T - 301 }))).toBe(
-      'timestamp_out_of_tolerance',
-    );
+    expect(failureReason(() => verifyWebhookSignature(BODY, HEADER, SECRET, { now: T - 301 }))).toBe('timestamp_out_of_tolerance');
   });
 
   it('when toleranceSeconds is narrowed, then it applies', () => {
@@ -127,9 +112,7 @@ describe('verifyWebhookSignature', () => {
     const rotated = `t=${T},v1=${V1_OLD},v1=${V1}`;
     expect(failureReason(() => verifyWebhookSignature(BODY, rotated, SECRET, { now: T }))).toBeUndefined();
     expect(failureReason(() => verifyWebhookSignature(BODY, rotated, OLD_SECRET, { now: T }))).toBeUndefined();
-    expect(failureReason(() => verifyWebhookSignature(BODY, rotated, 'whsec_other', { now: T }))).toBe(
-      'no_matching_signature',
-    );
+    expect(failureReason(() => verifyWebhookSignature(BODY, rotated, 'whsec_other', { now: T }))).toBe('no_matching_signature');
   });
 
   it('when the header has spaces after commas and an unknown scheme, then it still verifies', () => {

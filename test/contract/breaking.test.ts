@@ -73,6 +73,7 @@ async function runGate(head: Doc): Promise<{ code: number | null; output: string
 
 interface BreakingCase {
   when: string;
+  // biome-ignore lint/suspicious/noConfusingVoidType: most changes edit in place and return nothing; some also name what they removed
   change: (doc: Doc) => void | string[];
   /** Text the gate must print; `change` may return more, computed from the document. */
   names: string[];

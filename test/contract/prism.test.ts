@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import type { operations, webhooks } from '../../generated/openapi.js';
 import {
   createFormFunnelClient,
-  FormFunnelError,
-  unwrap,
   type FormFunnelClient,
+  FormFunnelError,
   type Schema,
   type UnwrappedData,
+  unwrap,
 } from '../../src/client/index.js';
 import type { FetchResultLike } from '../../src/client/unwrap.js';
 import {
@@ -31,7 +31,7 @@ import {
   schemaExample,
   successStatus,
 } from './support/document.js';
-import { startPrism, type RunningPrism } from './support/prism.js';
+import { type RunningPrism, startPrism } from './support/prism.js';
 import { pointer, refSegments, schemaErrors } from './support/schema-validator.js';
 
 /** Syntactically valid (svc_test_ + 32 base62); Prism only checks that a Bearer credential is present. */
@@ -64,7 +64,9 @@ type WithRequestId<T> = T & Schema<'RequestIdField'>;
  */
 type Interchangeable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** `operations` also holds the webhooks' operations, which Prism does not serve. */
-type WebhookOperationId = { [Id in keyof operations]: operations[Id] extends webhooks[keyof webhooks]['post'] ? Id : never }[keyof operations];
+type WebhookOperationId = {
+  [Id in keyof operations]: operations[Id] extends webhooks[keyof webhooks]['post'] ? Id : never;
+}[keyof operations];
 type PathOperationId = Exclude<keyof operations, WebhookOperationId>;
 type Body<OperationId extends keyof operations> = NonNullable<operations[OperationId]['requestBody']>['content'] extends infer Content
   ? Content[keyof Content]
@@ -272,7 +274,8 @@ const cases = {
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Integration'>>>>().toEqualTypeOf<true>(),
   }),
   updateIntegration: contract({
-    send: (c, headers) => c.PATCH('/integrations/{id}', { params: { path: { id: integrationId } }, body: body('updateIntegration'), headers }),
+    send: (c, headers) =>
+      c.PATCH('/integrations/{id}', { params: { path: { id: integrationId } }, body: body('updateIntegration'), headers }),
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Integration'>>>>().toEqualTypeOf<true>(),
   }),
@@ -290,7 +293,10 @@ const cases = {
   }),
   listIntegrationLogs: contract({
     send: (c, headers) =>
-      c.GET('/integrations/{id}/logs', { params: { path: { id: integrationId }, query: { status: 'failed', event_type: 'submission.created' } }, headers }),
+      c.GET('/integrations/{id}/logs', {
+        params: { path: { id: integrationId }, query: { status: 'failed', event_type: 'submission.created' } },
+        headers,
+      }),
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'IntegrationLogList'>>>().toEqualTypeOf<true>(),
   }),
@@ -333,7 +339,9 @@ function expectStatus(result: FetchResultLike, status: number): void {
 
 describe('Prism serves the document', () => {
   it('when the document gains or loses an operation, then this table must follow (every operationId has a case)', () => {
-    const documented = documentedOperations().map((op) => op.operationId).sort();
+    const documented = documentedOperations()
+      .map((op) => op.operationId)
+      .sort();
     expect(Object.keys(cases).sort()).toEqual(documented);
   });
 });
@@ -383,7 +391,13 @@ describe.concurrent.each(Object.entries(cases))('%s', (operationId, c) => {
       return undefined;
     })();
     expect(thrown).toBeInstanceOf(FormFunnelError);
-    expect(thrown).toMatchObject({ status, type: example.type, code: example.code, requestId: example.request_id, message: example.message });
+    expect(thrown).toMatchObject({
+      status,
+      type: example.type,
+      code: example.code,
+      requestId: example.request_id,
+      message: example.message,
+    });
   });
 });
 
@@ -393,11 +407,16 @@ describe.concurrent.each(Object.entries(cases))('%s', (operationId, c) => {
  */
 describe('webhooks', () => {
   type Parameter = { name: string; schema: object; example?: unknown; examples?: Record<string, unknown> };
-  type Webhook = { post: { parameters?: Array<Parameter | { $ref: string }>; requestBody: { content: Record<string, { examples?: Record<string, unknown> }> } } };
+  type Webhook = {
+    post: {
+      parameters?: Array<Parameter | { $ref: string }>;
+      requestBody: { content: Record<string, { examples?: Record<string, unknown> }> };
+    };
+  };
   const documentedWebhooks = Object.entries((document.webhooks ?? {}) as Record<string, Webhook>);
 
   it('when the document lists event types, then each has a webhook and each webhook is an event type', () => {
-    const eventTypes = document.components.schemas['EventType']?.['enum'] as string[];
+    const eventTypes = document.components.schemas.EventType?.enum as string[];
     expect(documentedWebhooks.map(([name]) => name).sort()).toEqual([...eventTypes].sort());
   });
 
@@ -429,9 +448,7 @@ describe('webhooks', () => {
         // A parameter given as a $ref is validated through the component it points to.
         const raw = webhook.post.parameters![index]!;
         const schemaPath =
-          '$ref' in raw
-            ? [...refSegments(raw.$ref), 'schema']
-            : ['webhooks', name, 'post', 'parameters', String(index), 'schema'];
+          '$ref' in raw ? [...refSegments(raw.$ref), 'schema'] : ['webhooks', name, 'post', 'parameters', String(index), 'schema'];
         for (const value of values) expect(schemaErrors(pointer(schemaPath), value), `${parameter.name} example`).toEqual([]);
       }
     });

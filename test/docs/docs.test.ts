@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { chromiumLaunchOptions } from '../support/chromium.js';
@@ -26,7 +26,10 @@ interface DocumentedOperation {
 function documentedOperations(): DocumentedOperation[] {
   const doc = YAML.parse(readFileSync(bundledFile, 'utf8')) as Record<string, Record<string, Record<string, unknown>>>;
   const operations: DocumentedOperation[] = [];
-  for (const [group, items] of [['', doc.paths ?? {}], ['webhook ', doc.webhooks ?? {}]] as const) {
+  for (const [group, items] of [
+    ['', doc.paths ?? {}],
+    ['webhook ', doc.webhooks ?? {}],
+  ] as const) {
     for (const [name, item] of Object.entries(items)) {
       for (const method of METHODS) {
         const operation = (item as Record<string, { operationId?: string; summary?: string }>)[method];
@@ -88,34 +91,28 @@ describe('reference docs', () => {
     expect(html.match(/<link[^>]*\bhref=["']?(https?:)?\/\//gi) ?? []).toEqual([]);
   });
 
-  it(
-    'when opened with the network refused, then it renders every operation and webhook',
-    async () => {
-      const operations = documentedOperations();
-      expect(operations.length).toBeGreaterThan(0);
-      const routes = await operationRoutes();
+  it('when opened with the network refused, then it renders every operation and webhook', async () => {
+    const operations = documentedOperations();
+    expect(operations.length).toBeGreaterThan(0);
+    const routes = await operationRoutes();
 
-      const missing: string[] = [];
-      for (const { where, operationId, summary } of operations) {
-        const route = routes.find((candidate) => candidate.endsWith(`/${operationId.toLowerCase()}`));
-        if (!route) {
-          missing.push(`${where} (${operationId}): not in the sidebar`);
-          continue;
-        }
-        // Redoc renders an operation when it is shown: its section has the route as id and the summary as title.
-        await page.goto(`${pageUrl}#${route}`);
-        const section = page.locator(`[id="${route.slice(1)}"]`);
-        await section.waitFor({ timeout: 10_000 });
-        if (!(await section.innerText()).includes(summary)) missing.push(`${where} (${operationId}): no "${summary}"`);
+    const missing: string[] = [];
+    for (const { where, operationId, summary } of operations) {
+      const route = routes.find((candidate) => candidate.endsWith(`/${operationId.toLowerCase()}`));
+      if (!route) {
+        missing.push(`${where} (${operationId}): not in the sidebar`);
+        continue;
       }
-      expect(missing).toEqual([]);
-      expect(pageErrors).toEqual([]);
-      // What was refused (Redoc's "API docs by Redocly" logo) is decoration, never code or styles.
-      expect(refused.filter((request) => /^(script|stylesheet|font) /.test(request))).toEqual([]);
-      console.log(
-        `docs: ${operations.length} operations and webhooks rendered offline; ${refused.length} network request(s) refused`,
-      );
-    },
-    180_000,
-  );
+      // Redoc renders an operation when it is shown: its section has the route as id and the summary as title.
+      await page.goto(`${pageUrl}#${route}`);
+      const section = page.locator(`[id="${route.slice(1)}"]`);
+      await section.waitFor({ timeout: 10_000 });
+      if (!((await section.textContent()) ?? '').includes(summary)) missing.push(`${where} (${operationId}): no "${summary}"`);
+    }
+    expect(missing).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    // What was refused (Redoc's "API docs by Redocly" logo) is decoration, never code or styles.
+    expect(refused.filter((request) => /^(script|stylesheet|font) /.test(request))).toEqual([]);
+    console.log(`docs: ${operations.length} operations and webhooks rendered offline; ${refused.length} network request(s) refused`);
+  }, 180_000);
 });

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { variables } from '../../src/config.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const scripts = Object.keys((JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts);
+const scripts = Object.keys(
+  (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts,
+);
 
 describe('the README', () => {
   it('when the server reads an environment variable, then the README documents it', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
 import { resolveDayRange } from '../../src/domain/analytics/date-range.js';
 import { funnelFigures } from '../../src/domain/analytics/funnel-figures.js';
+import { AppError } from '../../src/domain/errors.js';
 import type { FunnelTotals } from '../../src/store/submission-store.js';
 import { form, shortText, step } from './fixtures.js';
 
@@ -48,7 +48,14 @@ describe('resolveDayRange', () => {
 
 describe('funnelFigures', () => {
   const definition = form([step('contact', shortText('name')), step('company', shortText('size')), step('finish', shortText('notes'))], {
-    scoring: { rules: [], grades: [{ label: 'B', min_score: 10 }, { label: 'A', min_score: 50 }, { label: 'AA', min_score: 50 }] },
+    scoring: {
+      rules: [],
+      grades: [
+        { label: 'B', min_score: 10 },
+        { label: 'A', min_score: 50 },
+        { label: 'AA', min_score: 50 },
+      ],
+    },
   });
   const range = resolveDayRange({ from: '2026-03-01', to: '2026-03-03' }, '2026-03-10');
   const totals: FunnelTotals = {
@@ -61,7 +68,11 @@ describe('funnelFigures', () => {
       { stepId: 'finish', reached: 2, droppedOff: 0 },
       { stepId: 'removed_step', reached: 9, droppedOff: 9 },
     ],
-    grades: [{ grade: 'Z-old', completed: 1 }, { grade: null, completed: 1 }, { grade: 'Gone', completed: 0 }],
+    grades: [
+      { grade: 'Z-old', completed: 1 },
+      { grade: null, completed: 1 },
+      { grade: 'Gone', completed: 0 },
+    ],
   };
 
   it('when aggregates are given, then totals, rates (4 decimals) and the average (2 decimals) are computed', () => {
@@ -80,7 +91,11 @@ describe('funnelFigures', () => {
 
   it('when grades are reported, then current grades come highest first (ties by label), then older labels still counted, then null', () => {
     expect(funnelFigures(definition, totals, range).score.grades).toEqual([
-      { label: 'A', count: 0 }, { label: 'AA', count: 0 }, { label: 'B', count: 0 }, { label: 'Z-old', count: 1 }, { label: null, count: 1 },
+      { label: 'A', count: 0 },
+      { label: 'AA', count: 0 },
+      { label: 'B', count: 0 },
+      { label: 'Z-old', count: 1 },
+      { label: null, count: 1 },
     ]);
   });
 
@@ -94,7 +109,15 @@ describe('funnelFigures', () => {
 
   it('when nothing completed, then the average is null and rates are 0', () => {
     const figures = funnelFigures(definition, { days: [], steps: [], grades: [] }, range);
-    expect(figures.score).toEqual({ average: null, grades: [{ label: 'A', count: 0 }, { label: 'AA', count: 0 }, { label: 'B', count: 0 }, { label: null, count: 0 }] });
+    expect(figures.score).toEqual({
+      average: null,
+      grades: [
+        { label: 'A', count: 0 },
+        { label: 'AA', count: 0 },
+        { label: 'B', count: 0 },
+        { label: null, count: 0 },
+      ],
+    });
     expect(figures.submissions.completion_rate).toBe(0);
   });
 });

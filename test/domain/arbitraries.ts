@@ -5,12 +5,36 @@
 import fc from 'fast-check';
 import type { Condition, Field, FieldType, FormDefinition, LogicRule, ScoringRule, Step } from '../../src/domain/schema-types.js';
 import {
-  consent, date, email, hidden, longText, multipleChoice, number, phone, rating, shortText, singleChoice, step, website, yesNo,
+  consent,
+  date,
+  email,
+  hidden,
+  longText,
+  multipleChoice,
+  number,
+  phone,
+  rating,
+  shortText,
+  singleChoice,
+  step,
+  website,
+  yesNo,
 } from './fixtures.js';
 
 const ALL_FIELD_TYPES: Record<FieldType, true> = {
-  short_text: true, long_text: true, email: true, phone: true, number: true, single_choice: true, multiple_choice: true,
-  yes_no: true, rating: true, date: true, website: true, consent: true, hidden: true,
+  short_text: true,
+  long_text: true,
+  email: true,
+  phone: true,
+  number: true,
+  single_choice: true,
+  multiple_choice: true,
+  yes_no: true,
+  rating: true,
+  date: true,
+  website: true,
+  consent: true,
+  hidden: true,
 };
 const FIELD_TYPES = Object.keys(ALL_FIELD_TYPES) as FieldType[];
 const OPTION_VALUES = ['a', 'b', 'c', 'd', 'e'];
@@ -21,7 +45,9 @@ const word = fc.stringMatching(/^[a-z]{1,8}$/);
 
 const optionsArb = fc
   .uniqueArray(fc.constantFrom(...OPTION_VALUES), { minLength: 1, maxLength: OPTION_VALUES.length })
-  .chain((values) => fc.tuple(fc.constant(values), fc.array(fc.integer({ min: -10, max: 10 }), { minLength: values.length, maxLength: values.length })))
+  .chain((values) =>
+    fc.tuple(fc.constant(values), fc.array(fc.integer({ min: -10, max: 10 }), { minLength: values.length, maxLength: values.length })),
+  )
   .map(([values, scores]) => values.map((value, i) => `${value}:${scores[i]}`));
 
 /** A field of any type whose own bounds are consistent. */
@@ -31,9 +57,11 @@ export function fieldArb(ref: string): fc.Arbitrary<Field> {
     switch (type) {
       case 'short_text':
       case 'long_text':
-        return fc.record({ required, min: fc.integer({ min: 0, max: 4 }), extra: fc.integer({ min: 0, max: 20 }) }).map(({ required, min, extra }) =>
-          (type === 'short_text' ? shortText : longText)(ref, { required, min_length: min, max_length: Math.max(1, min + extra) }),
-        );
+        return fc
+          .record({ required, min: fc.integer({ min: 0, max: 4 }), extra: fc.integer({ min: 0, max: 20 }) })
+          .map(({ required, min, extra }) =>
+            (type === 'short_text' ? shortText : longText)(ref, { required, min_length: min, max_length: Math.max(1, min + extra) }),
+          );
       case 'email':
         return required.map((r) => email(ref, { required: r }));
       case 'phone':
@@ -47,15 +75,17 @@ export function fieldArb(ref: string): fc.Arbitrary<Field> {
       case 'hidden':
         return fc.constant(hidden(ref));
       case 'number':
-        return fc.record({ required, integer: fc.boolean(), min: fc.integer({ min: -100, max: 100 }), span: fc.integer({ min: 0, max: 200 }) }).map(
-          ({ required, integer, min, span }) => number(ref, { required, integer, minimum: min, maximum: min + span }),
-        );
+        return fc
+          .record({ required, integer: fc.boolean(), min: fc.integer({ min: -100, max: 100 }), span: fc.integer({ min: 0, max: 200 }) })
+          .map(({ required, integer, min, span }) => number(ref, { required, integer, minimum: min, maximum: min + span }));
       case 'rating':
-        return fc.record({ required, scale: fc.integer({ min: 3, max: 10 }) }).map(({ required, scale }) => rating(ref, { required, scale }));
+        return fc
+          .record({ required, scale: fc.integer({ min: 3, max: 10 }) })
+          .map(({ required, scale }) => rating(ref, { required, scale }));
       case 'date':
-        return fc.record({ required, from: dayArb, span: fc.integer({ min: 0, max: 400 }) }).map(({ required, from, span }) =>
-          date(ref, { required, min_date: dayToDate(from), max_date: dayToDate(from + span) }),
-        );
+        return fc
+          .record({ required, from: dayArb, span: fc.integer({ min: 0, max: 400 }) })
+          .map(({ required, from, span }) => date(ref, { required, min_date: dayToDate(from), max_date: dayToDate(from + span) }));
       case 'single_choice':
         return fc.record({ required, options: optionsArb }).map(({ required, options }) => singleChoice(ref, options, { required }));
       case 'multiple_choice':
@@ -63,7 +93,11 @@ export function fieldArb(ref: string): fc.Arbitrary<Field> {
           .record({ required, options: optionsArb, min: fc.integer({ min: 0, max: 3 }), extra: fc.integer({ min: 0, max: 3 }) })
           .map(({ required, options, min, extra }) => {
             const minSelections = Math.min(min, options.length);
-            return multipleChoice(ref, options, { required, min_selections: minSelections, max_selections: Math.max(1, minSelections + extra) });
+            return multipleChoice(ref, options, {
+              required,
+              min_selections: minSelections,
+              max_selections: Math.max(1, minSelections + extra),
+            });
           });
     }
   });
@@ -122,8 +156,14 @@ function fieldConditionArb(field: Field): fc.Arbitrary<Condition> {
     fc.record({ op: fc.constantFrom(...ops), value: values }).map(({ op, value }): Condition => ({ field: field.ref, op, value }));
   const order = (values: fc.Arbitrary<string | number>) =>
     fc
-      .record({ op: fc.constantFrom('equals' as const, 'not_equals' as const, 'gt' as const, 'gte' as const, 'lt' as const, 'lte' as const), value: values })
-      .map(({ op, value }): Condition => (op === 'equals' || op === 'not_equals' ? { field: field.ref, op, value } : { field: field.ref, op, value }));
+      .record({
+        op: fc.constantFrom('equals' as const, 'not_equals' as const, 'gt' as const, 'gte' as const, 'lt' as const, 'lte' as const),
+        value: values,
+      })
+      .map(
+        ({ op, value }): Condition =>
+          op === 'equals' || op === 'not_equals' ? { field: field.ref, op, value } : { field: field.ref, op, value },
+      );
 
   switch (field.type) {
     case 'short_text':
@@ -166,10 +206,17 @@ function logicArb(steps: readonly Step[]): fc.Arbitrary<LogicRule[]> {
     const readable = steps.flatMap((s, i) => s.fields.filter((f) => i <= index || f.type === 'hidden'));
     if (readable.length === 0) return fc.constant([] as Omit<LogicRule, 'id'>[]);
     const later = steps.slice(index + 1).map((s) => s.id);
-    const then = later.length === 0
-      ? fc.constant({ action: 'end_form' as const })
-      : fc.oneof(fc.constant({ action: 'end_form' as const }), fc.constantFrom(...later).map((target) => ({ action: 'jump_to_step' as const, step: target })));
-    return fc.array(fc.record({ when: conditionArb(readable), then }).map((rule) => ({ from_step: from.id, ...rule })), { maxLength: 2 });
+    const then =
+      later.length === 0
+        ? fc.constant({ action: 'end_form' as const })
+        : fc.oneof(
+            fc.constant({ action: 'end_form' as const }),
+            fc.constantFrom(...later).map((target) => ({ action: 'jump_to_step' as const, step: target })),
+          );
+    return fc.array(
+      fc.record({ when: conditionArb(readable), then }).map((rule) => ({ from_step: from.id, ...rule })),
+      { maxLength: 2 },
+    );
   });
   return fc
     .tuple(...perStep)
@@ -179,14 +226,15 @@ function logicArb(steps: readonly Step[]): fc.Arbitrary<LogicRule[]> {
 
 function scoringArb(steps: readonly Step[]): fc.Arbitrary<FormDefinition['scoring']> {
   const fields = steps.flatMap((s) => s.fields);
-  const rules: fc.Arbitrary<ScoringRule[]> = fields.length === 0
-    ? fc.constant([])
-    : fc.array(fc.record({ when: conditionArb(fields), points: fc.integer({ min: -20, max: 20 }) }), { maxLength: 4 }).map((list) =>
-        list.map((rule, i) => ({ id: `score_${i}`, ...rule })),
-      );
-  const grades = fc.uniqueArray(fc.integer({ min: -30, max: 60 }), { maxLength: 4 }).map((thresholds) =>
-    thresholds.map((min_score, i) => ({ label: `Grade ${i}`, min_score })),
-  );
+  const rules: fc.Arbitrary<ScoringRule[]> =
+    fields.length === 0
+      ? fc.constant([])
+      : fc
+          .array(fc.record({ when: conditionArb(fields), points: fc.integer({ min: -20, max: 20 }) }), { maxLength: 4 })
+          .map((list) => list.map((rule, i) => ({ id: `score_${i}`, ...rule })));
+  const grades = fc
+    .uniqueArray(fc.integer({ min: -30, max: 60 }), { maxLength: 4 })
+    .map((thresholds) => thresholds.map((min_score, i) => ({ label: `Grade ${i}`, min_score })));
   return fc.record({ rules, grades });
 }
 
@@ -196,20 +244,31 @@ export const validDefinitionArb: fc.Arbitrary<FormDefinition> = fc
   .chain((stepIds) =>
     fc.tuple(
       ...stepIds.map((id, stepIndex) =>
-        fc.integer({ min: 0, max: 4 }).chain((count) =>
-          fc.tuple(...Array.from({ length: count }, (_, fieldIndex) => fieldArb(`f${stepIndex}_${fieldIndex}`))).map((fields) => step(id, ...fields)),
-        ),
+        fc
+          .integer({ min: 0, max: 4 })
+          .chain((count) =>
+            fc
+              .tuple(...Array.from({ length: count }, (_, fieldIndex) => fieldArb(`f${stepIndex}_${fieldIndex}`)))
+              .map((fields) => step(id, ...fields)),
+          ),
       ),
     ),
   )
-  .chain((steps) => fc.record({ logic: logicArb(steps), scoring: scoringArb(steps) }).map(({ logic, scoring }) => ({ steps, logic, scoring })));
+  .chain((steps) =>
+    fc.record({ logic: logicArb(steps), scoring: scoringArb(steps) }).map(({ logic, scoring }) => ({ steps, logic, scoring })),
+  );
 
 /** Values for every field of a definition: fitting ones, or junk, or nothing. */
-export function answersArb(definition: FormDefinition, junk: boolean): fc.Arbitrary<{ answers: Record<string, unknown>; hidden: Record<string, unknown> }> {
+export function answersArb(
+  definition: FormDefinition,
+  junk: boolean,
+): fc.Arbitrary<{ answers: Record<string, unknown>; hidden: Record<string, unknown> }> {
   const fields = definition.steps.flatMap((s) => s.fields);
-  const valueOf = (field: Field) =>
-    junk ? fc.option(fc.oneof(validValueArb(field), anyValueArb), { nil: undefined }) : fc.option(validValueArb(field), { nil: undefined, freq: 4 });
-  return fc.tuple(...fields.map(valueOf)).map((values) => {
+  const answerFor = (field: Field) =>
+    junk
+      ? fc.option(fc.oneof(validValueArb(field), anyValueArb), { nil: undefined })
+      : fc.option(validValueArb(field), { nil: undefined, freq: 4 });
+  return fc.tuple(...fields.map(answerFor)).map((values) => {
     const answers: Record<string, unknown> = {};
     const hiddenValues: Record<string, unknown> = {};
     fields.forEach((field, i) => {
@@ -226,11 +285,13 @@ const REF_POOL = ['x', 'y', 'z'];
 const anyConditionArb: fc.Arbitrary<Condition> = fc.letrec<{ condition: Condition }>((tie) => ({
   condition: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.record({
-      field: fc.constantFrom(...REF_POOL),
-      op: fc.constantFrom('equals', 'not_equals', 'contains', 'gt', 'gte', 'lt', 'lte', 'is_answered', 'is_not_answered'),
-      value: fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant('2024-05-01')),
-    }).map((c) => c as unknown as Condition),
+    fc
+      .record({
+        field: fc.constantFrom(...REF_POOL),
+        op: fc.constantFrom('equals', 'not_equals', 'contains', 'gt', 'gte', 'lt', 'lte', 'is_answered', 'is_not_answered'),
+        value: fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant('2024-05-01')),
+      })
+      .map((c) => c as unknown as Condition),
     fc.array(tie('condition'), { minLength: 1, maxLength: 3 }).map((all): Condition => ({ all })),
     fc.array(tie('condition'), { minLength: 1, maxLength: 3 }).map((any): Condition => ({ any })),
   ),
@@ -238,9 +299,9 @@ const anyConditionArb: fc.Arbitrary<Condition> = fc.letrec<{ condition: Conditio
 
 export const anyDefinitionArb: fc.Arbitrary<FormDefinition> = fc
   .array(
-    fc.tuple(fc.constantFrom(...STEP_POOL), fc.uniqueArray(fc.constantFrom(...REF_POOL), { maxLength: 2 })).chain(([id, refs]) =>
-      fc.tuple(...refs.map(fieldArb)).map((fields) => step(id, ...fields)),
-    ),
+    fc
+      .tuple(fc.constantFrom(...STEP_POOL), fc.uniqueArray(fc.constantFrom(...REF_POOL), { maxLength: 2 }))
+      .chain(([id, refs]) => fc.tuple(...refs.map(fieldArb)).map((fields) => step(id, ...fields))),
     { maxLength: 6 },
   )
   .chain((steps) =>
@@ -251,7 +312,10 @@ export const anyDefinitionArb: fc.Arbitrary<FormDefinition> = fc
           id: fc.constantFrom('r1', 'r2'),
           from_step: fc.constantFrom(...STEP_POOL, 'gone'),
           when: anyConditionArb,
-          then: fc.oneof(fc.constant({ action: 'end_form' as const }), fc.constantFrom(...STEP_POOL, 'gone').map((target) => ({ action: 'jump_to_step' as const, step: target }))),
+          then: fc.oneof(
+            fc.constant({ action: 'end_form' as const }),
+            fc.constantFrom(...STEP_POOL, 'gone').map((target) => ({ action: 'jump_to_step' as const, step: target })),
+          ),
         }),
         { maxLength: 8 },
       ),
@@ -264,5 +328,7 @@ export const anyAnswersArb: fc.Arbitrary<Record<string, unknown>> = fc.dictionar
 /** The same entries in another key order. */
 export function reordered<T>(record: Record<string, T>): fc.Arbitrary<Record<string, T>> {
   const entries = Object.entries(record);
-  return fc.shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length }).map((shuffled) => Object.fromEntries(shuffled));
+  return fc
+    .shuffledSubarray(entries, { minLength: entries.length, maxLength: entries.length })
+    .map((shuffled) => Object.fromEntries(shuffled));
 }

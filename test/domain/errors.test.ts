@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   AppError,
-  MAX_REPORTED_ISSUES,
   badRequest,
   conflict,
   forbidden,
   invalidValue,
   isAppError,
+  MAX_REPORTED_ISSUES,
   notFound,
   unauthorized,
   unprocessable,
@@ -22,7 +22,9 @@ describe('application errors', () => {
     expect(error).toBeInstanceOf(Error);
     expect(isAppError(error)).toBe(true);
     expect({ status: error.status, type: error.type, code: error.code }).toEqual({
-      status: 404, type: 'not_found', code: 'resource_not_found',
+      status: 404,
+      type: 'not_found',
+      code: 'resource_not_found',
     });
     expect(error.message).toContain('form_abc');
     expect(error.details).toBeUndefined();

@@ -3,7 +3,18 @@ import { indexFieldsByRef } from '../../src/domain/forms/form-index.js';
 import { evaluateCondition } from '../../src/domain/logic/evaluate-condition.js';
 import type { Answers, Condition } from '../../src/domain/schema-types.js';
 import {
-  consent, date, email, hidden, longText, multipleChoice, number, rating, shortText, singleChoice, step, yesNo,
+  consent,
+  date,
+  email,
+  hidden,
+  longText,
+  multipleChoice,
+  number,
+  rating,
+  shortText,
+  singleChoice,
+  step,
+  yesNo,
 } from './fixtures.js';
 
 const fields = indexFieldsByRef([

@@ -8,45 +8,70 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { DomainEvent } from '../../src/domain/events.js';
 import { integrationEvents, subscriberEnvironments } from '../../src/domain/integrations/publisher.js';
-import { DELIVERY_TIMEOUT_MS, MAX_ATTEMPTS, defaultBackoff, retryDelayMs } from '../../src/domain/integrations/retry-schedule.js';
+import { DELIVERY_TIMEOUT_MS, defaultBackoff, MAX_ATTEMPTS, retryDelayMs } from '../../src/domain/integrations/retry-schedule.js';
 import { INTEGRATION_ISSUE_CODES } from '../../src/domain/integrations/service.js';
 import { generateSigningSecret, signingSecretHint } from '../../src/domain/integrations/signing-secret.js';
 import { describeNetworkFailure } from '../../src/domain/integrations/transport.js';
 import { addressRefusal, checkWebhookUrl, type ResolvedAddress } from '../../src/domain/integrations/webhook-url.js';
-import type { Store } from '../../src/store/types.js';
 import type { EventRecord, Subscribers } from '../../src/store/integration-store.js';
+import type { Store } from '../../src/store/types.js';
 
 const schema = (name: string): Record<string, any> =>
   parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/schemas/${name}.yaml`, import.meta.url)), 'utf8'));
 const response = (name: string): Record<string, any> =>
   parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/responses/${name}.yaml`, import.meta.url)), 'utf8'));
 
-const resolver = (table: Record<string, string[]>) => async (hostname: string): Promise<ResolvedAddress[]> => {
-  const addresses = table[hostname];
-  if (!addresses) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-  return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const resolver =
+  (table: Record<string, string[]>) =>
+  async (hostname: string): Promise<ResolvedAddress[]> => {
+    const addresses = table[hostname];
+    if (!addresses) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+const strict = {
+  allowPrivateAddresses: false,
+  resolveHost: resolver({ 'api.example.com': ['93.184.215.14'], 'lan.example.com': ['192.168.0.10'], 'empty.example.com': [] }),
 };
-const strict = { allowPrivateAddresses: false, resolveHost: resolver({ 'api.example.com': ['93.184.215.14'], 'lan.example.com': ['192.168.0.10'], 'empty.example.com': [] }) };
 const permissive = { ...strict, allowPrivateAddresses: true };
 
 describe('checkWebhookUrl', () => {
   it('when the URL is https on a public host, then it passes with the addresses to connect to', async () => {
-    expect(await checkWebhookUrl('https://api.example.com/hook', strict)).toEqual({ ok: true, addresses: [{ address: '93.184.215.14', family: 4 }] });
+    expect(await checkWebhookUrl('https://api.example.com/hook', strict)).toEqual({
+      ok: true,
+      addresses: [{ address: '93.184.215.14', family: 4 }],
+    });
     expect(await checkWebhookUrl('https://[2606:4700::1111]/hook', strict)).toMatchObject({ ok: true });
   });
 
-  it.each(['http://api.example.com/hook', 'ftp://api.example.com/', 'not a url', 'https://empty.example.com/', 'https://unknown.example.com/'])(
-    'when the URL is %s, then it is refused',
-    async (url) => {
-      expect(await checkWebhookUrl(url, strict)).toMatchObject({ ok: false });
-    },
-  );
+  it.each([
+    'http://api.example.com/hook',
+    'ftp://api.example.com/',
+    'not a url',
+    'https://empty.example.com/',
+    'https://unknown.example.com/',
+  ])('when the URL is %s, then it is refused', async (url) => {
+    expect(await checkWebhookUrl(url, strict)).toMatchObject({ ok: false });
+  });
 
   it.each([
-    ['127.0.0.1', 'loopback'], ['10.1.1.1', 'private'], ['172.16.5.4', 'private'], ['192.168.0.1', 'private'], ['169.254.169.254', 'linkLocal'],
-    ['100.64.1.1', 'carrierGradeNat'], ['0.0.0.0', 'unspecified'], ['224.0.0.251', 'multicast'], ['255.255.255.255', 'broadcast'],
-    ['::1', 'loopback'], ['::', 'unspecified'], ['fe80::1', 'linkLocal'], ['fc00::1', 'uniqueLocal'], ['ff02::1', 'multicast'],
-    ['::ffff:10.0.0.1', 'private'], ['64:ff9b::a00:1', 'rfc6052'], ['2002:a00:1::', '6to4'], ['::a00:1', 'IPv4-compatible'],
+    ['127.0.0.1', 'loopback'],
+    ['10.1.1.1', 'private'],
+    ['172.16.5.4', 'private'],
+    ['192.168.0.1', 'private'],
+    ['169.254.169.254', 'linkLocal'],
+    ['100.64.1.1', 'carrierGradeNat'],
+    ['0.0.0.0', 'unspecified'],
+    ['224.0.0.251', 'multicast'],
+    ['255.255.255.255', 'broadcast'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fe80::1', 'linkLocal'],
+    ['fc00::1', 'uniqueLocal'],
+    ['ff02::1', 'multicast'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['64:ff9b::a00:1', 'rfc6052'],
+    ['2002:a00:1::', '6to4'],
+    ['::a00:1', 'IPv4-compatible'],
     ['::7f00:1', 'IPv4-compatible'],
   ])('when an address is %s, then it is refused as %s', (address, range) => {
     expect(addressRefusal(address, { allowPrivateAddresses: false })).toContain(range);
@@ -66,7 +91,13 @@ describe('checkWebhookUrl', () => {
 
   it('when an IP literal is given, then DNS is not asked', async () => {
     let asked = 0;
-    const counting = { allowPrivateAddresses: false, resolveHost: async () => (asked++, []) };
+    const counting = {
+      allowPrivateAddresses: false,
+      resolveHost: async () => {
+        asked++;
+        return [];
+      },
+    };
     await checkWebhookUrl('https://93.184.215.14/', counting);
     await checkWebhookUrl('https://[::1]/', counting);
     expect(asked).toBe(0);
@@ -103,7 +134,13 @@ describe('describeNetworkFailure', () => {
 });
 
 describe('integrationEvents', () => {
-  const event: DomainEvent = { workspaceId: 'ws_1', environment: 'test', type: 'form.created', formId: 'form_1', data: { object: { id: 'form_1' } } };
+  const event: DomainEvent = {
+    workspaceId: 'ws_1',
+    environment: 'test',
+    type: 'form.created',
+    formId: 'form_1',
+    data: { object: { id: 'form_1' } },
+  };
 
   function fakeStore(publish: (event: EventRecord, subscribers: Subscribers) => Promise<number>, subscribed = true): Store {
     return { integrations: { publish, hasSubscribers: async () => subscribed } } as unknown as Store;
@@ -111,10 +148,23 @@ describe('integrationEvents', () => {
 
   it('when an event is published, then the stored body is the envelope, test mode reaching live and test integrations as mocks', async () => {
     const calls: Array<[EventRecord, Subscribers]> = [];
-    const publisher = integrationEvents(fakeStore(async (...args) => (calls.push(args), 0)), { now: () => new Date('2026-01-02T03:04:05.678Z') });
+    const publisher = integrationEvents(
+      fakeStore(async (...args) => {
+        calls.push(args);
+        return 0;
+      }),
+      { now: () => new Date('2026-01-02T03:04:05.678Z') },
+    );
     await publisher.publish(event);
     const [record, subscribers] = calls[0]!;
-    expect(JSON.parse(record.body)).toEqual({ id: record.id, object: 'event', type: 'form.created', created_at: '2026-01-02T03:04:05.678Z', test: true, data: event.data });
+    expect(JSON.parse(record.body)).toEqual({
+      id: record.id,
+      object: 'event',
+      type: 'form.created',
+      created_at: '2026-01-02T03:04:05.678Z',
+      test: true,
+      data: event.data,
+    });
     expect(record).toMatchObject({ workspaceId: 'ws_1', environment: 'test', formId: 'form_1' });
     expect(subscribers).toEqual({ environments: ['live', 'test'], mock: true });
     expect(subscriberEnvironments('live')).toEqual(['live']);
@@ -122,25 +172,35 @@ describe('integrationEvents', () => {
 
   it('when no integration subscribes to the event, then nothing is built or stored', async () => {
     const calls: unknown[] = [];
-    const publisher = integrationEvents(fakeStore(async (...args) => (calls.push(args), 0), false));
+    const publisher = integrationEvents(
+      fakeStore(async (...args) => {
+        calls.push(args);
+        return 0;
+      }, false),
+    );
     await publisher.publish(event);
     expect(calls).toEqual([]);
   });
 
   it('when storing the event fails, then publish does not throw and the failure is reported', async () => {
     const reported: unknown[] = [];
-    const publisher = integrationEvents(fakeStore(async () => { throw new Error('disk full'); }), { onError: (error) => reported.push(error) });
+    const publisher = integrationEvents(
+      fakeStore(async () => {
+        throw new Error('disk full');
+      }),
+      { onError: (error) => reported.push(error) },
+    );
     await expect(publisher.publish(event)).resolves.toBeUndefined();
     expect(reported).toHaveLength(1);
   });
 });
 
 describe('the integrations module agrees with the OpenAPI document', () => {
-  it('when attempts are counted, then the limit is IntegrationLog.attempt\'s maximum', () => {
+  it("when attempts are counted, then the limit is IntegrationLog.attempt's maximum", () => {
     expect(MAX_ATTEMPTS).toBe(schema('IntegrationLog').properties.attempt.maximum);
   });
 
-  it('when an attempt times out, then the timeout is IntegrationLog.duration_ms\'s maximum', () => {
+  it("when an attempt times out, then the timeout is IntegrationLog.duration_ms's maximum", () => {
     expect(DELIVERY_TIMEOUT_MS).toBe(schema('IntegrationLog').properties.duration_ms.maximum);
   });
 

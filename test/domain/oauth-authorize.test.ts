@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type AppError, isAppError } from '../../src/domain/errors.js';
 import { noEvents } from '../../src/domain/events.js';
-import { isAppError, type AppError } from '../../src/domain/errors.js';
-import { authorizeOAuthClient, type AuthorizationRequest } from '../../src/domain/oauth/authorize.js';
+import { type AuthorizationRequest, authorizeOAuthClient } from '../../src/domain/oauth/authorize.js';
 import { redirectUriProblem, registerOAuthClient } from '../../src/domain/oauth/clients.js';
 import type { Services } from '../../src/domain/services.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
@@ -19,12 +19,24 @@ beforeEach(async () => {
   services = { store, now: () => new Date('2031-01-01T00:00:00.000Z'), events: noEvents };
   const workspace = await bootstrapWorkspace(services, { name: 'Big Co', plan: 'enterprise' });
   const client = await registerOAuthClient(services, { name: 'Partner', redirectUris: [redirectUri] });
-  request = { workspaceId: workspace.workspace_id, clientId: client.id, scope: 'read', redirectUri, codeChallenge: challenge, codeChallengeMethod: 'S256' };
+  request = {
+    workspaceId: workspace.workspace_id,
+    clientId: client.id,
+    scope: 'read',
+    redirectUri,
+    codeChallenge: challenge,
+    codeChallengeMethod: 'S256',
+  };
 });
-afterEach(async () => { await store.close(); });
+afterEach(async () => {
+  await store.close();
+});
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   if (!isAppError(error)) throw new Error(`expected an AppError, got ${String(error)}`);
   return error;
 }
@@ -48,7 +60,11 @@ describe('authorizing a client', () => {
   });
 
   it('when the redirect URI is not exactly a registered one, then it is refused', async () => {
-    for (const redirect of ['https://partner.example/callback', 'https://partner.example/callback?tenant=7&x=1', 'https://PARTNER.example/callback?tenant=7']) {
+    for (const redirect of [
+      'https://partner.example/callback',
+      'https://partner.example/callback?tenant=7&x=1',
+      'https://PARTNER.example/callback?tenant=7',
+    ]) {
       expect(await refusal(authorizeOAuthClient(services, { ...request, redirectUri: redirect }))).toMatchObject({
         details: { errors: [expect.objectContaining({ pointer: '/redirect_uri' })] },
       });
@@ -56,8 +72,12 @@ describe('authorizing a client', () => {
   });
 
   it('when the method is plain or the challenge is not an S256 value, then it is refused', async () => {
-    expect((await refusal(authorizeOAuthClient(services, { ...request, codeChallengeMethod: 'plain' }))).message).toMatch(/plain is refused/);
-    expect((await refusal(authorizeOAuthClient(services, { ...request, codeChallenge: 'too-short' }))).details?.errors?.[0]?.pointer).toBe('/code_challenge');
+    expect((await refusal(authorizeOAuthClient(services, { ...request, codeChallengeMethod: 'plain' }))).message).toMatch(
+      /plain is refused/,
+    );
+    expect((await refusal(authorizeOAuthClient(services, { ...request, codeChallenge: 'too-short' }))).details?.errors?.[0]?.pointer).toBe(
+      '/code_challenge',
+    );
   });
 
   it('when the client, workspace or scope is unknown, then it is refused naming the parameter', async () => {
@@ -82,7 +102,12 @@ describe('registering a client', () => {
 
   it('when a client is registered, then it gets a public client_id matching the contract and no secret', async () => {
     const client = await registerOAuthClient(services, { name: '  CRM  ', redirectUris: ['https://crm.example/cb'] });
-    expect(client).toEqual({ id: expect.stringMatching(/^client_[0-9A-Za-z]{24}$/), name: 'CRM', redirectUris: ['https://crm.example/cb'], createdAt: '2031-01-01T00:00:00.000Z' });
+    expect(client).toEqual({
+      id: expect.stringMatching(/^client_[0-9A-Za-z]{24}$/),
+      name: 'CRM',
+      redirectUris: ['https://crm.example/cb'],
+      createdAt: '2031-01-01T00:00:00.000Z',
+    });
     expect(await store.oauth.getClient(client.id)).toEqual(client);
   });
 

@@ -13,13 +13,20 @@ describe('token endpoint problems', () => {
 
   it('when the request failed validation, then it is invalid_request and keeps its details', () => {
     const issue = { location: 'body' as const, pointer: '/code_verifier', code: 'required', message: 'is required' };
-    const shaped = asOAuthProblem(badRequest('invalid_parameters', 'The request has 1 invalid value; see details.errors.', [issue]), { grant_type: 'authorization_code' });
-    expect(shaped.extra?.['error']).toBe('invalid_request');
+    const shaped = asOAuthProblem(badRequest('invalid_parameters', 'The request has 1 invalid value; see details.errors.', [issue]), {
+      grant_type: 'authorization_code',
+    });
+    expect(shaped.extra?.error).toBe('invalid_request');
     expect(shaped.details).toEqual({ errors: [issue] });
   });
 
   it('when grant_type names an unknown grant, then the validation failure becomes unsupported_grant_type', () => {
-    const discriminator = { location: 'body' as const, pointer: '', code: 'discriminator', message: 'value of tag "grant_type" must be in oneOf' };
+    const discriminator = {
+      location: 'body' as const,
+      pointer: '',
+      code: 'discriminator',
+      message: 'value of tag "grant_type" must be in oneOf',
+    };
     const shaped = asOAuthProblem(badRequest('invalid_parameters', 'x', [discriminator]), { grant_type: 'client_credentials' });
     expect(shaped).toMatchObject({ status: 400, code: 'unsupported_grant_type', extra: { error: 'unsupported_grant_type' } });
   });

@@ -4,15 +4,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateFormDefinition } from '../../src/domain/forms/validate-definition.js';
+import { isAnswered } from '../../src/domain/answers.js';
 import { indexFieldsByRef, locateFields } from '../../src/domain/forms/form-index.js';
+import { validateFormDefinition } from '../../src/domain/forms/validate-definition.js';
 import { evaluateCondition } from '../../src/domain/logic/evaluate-condition.js';
 import { walkPath, walkStepIndices } from '../../src/domain/logic/walk-path.js';
-import { isAnswered } from '../../src/domain/answers.js';
-import { scoreSubmission } from '../../src/domain/scoring/score-submission.js';
-import { gradeForScore } from '../../src/domain/scoring/grade-for-score.js';
-import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import type { Answers, FormDefinition } from '../../src/domain/schema-types.js';
+import { gradeForScore } from '../../src/domain/scoring/grade-for-score.js';
+import { scoreSubmission } from '../../src/domain/scoring/score-submission.js';
+import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import { answersArb, anyAnswersArb, anyDefinitionArb, conditionArb, reordered, validDefinitionArb } from './arbitraries.js';
 
 const runs = { numRuns: 300 };
@@ -44,9 +44,12 @@ describe('properties: the path', () => {
 
   it('when answers to skipped steps are dropped, then the path does not change', () => {
     fc.assert(
-      fc.property(validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true))), ([definition, { answers, hidden }]) => {
-        expect(walkPath(definition, onPathOnly(definition, answers, hidden), hidden)).toEqual(walkPath(definition, answers, hidden));
-      }),
+      fc.property(
+        validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true))),
+        ([definition, { answers, hidden }]) => {
+          expect(walkPath(definition, onPathOnly(definition, answers, hidden), hidden)).toEqual(walkPath(definition, answers, hidden));
+        },
+      ),
       runs,
     );
   });
@@ -64,10 +67,13 @@ describe('properties: form definitions', () => {
 
   it('when a definition is valid, then no logic rule can make the path revisit a step', () => {
     fc.assert(
-      fc.property(validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true))), ([definition, { answers, hidden }]) => {
-        const path = walkPath(definition, answers, hidden);
-        expect(new Set(path).size).toBe(path.length);
-      }),
+      fc.property(
+        validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true))),
+        ([definition, { answers, hidden }]) => {
+          const path = walkPath(definition, answers, hidden);
+          expect(new Set(path).size).toBe(path.length);
+        },
+      ),
       runs,
     );
   });
@@ -76,12 +82,15 @@ describe('properties: form definitions', () => {
 describe('properties: answers', () => {
   it('when fitting answers are given for the steps on their own path, then validateAnswers accepts them and reports that path', () => {
     fc.assert(
-      fc.property(validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, false))), ([definition, { answers, hidden }]) => {
-        // Fill every field so that required ones are answered, then keep only what the path reaches.
-        const onPath = onPathOnly(definition, answers, hidden);
-        const result = validateAnswers(definition, onPath, hidden, 'partial');
-        expect(result.issues).toEqual([]);
-      }),
+      fc.property(
+        validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, false))),
+        ([definition, { answers, hidden }]) => {
+          // Fill every field so that required ones are answered, then keep only what the path reaches.
+          const onPath = onPathOnly(definition, answers, hidden);
+          const result = validateAnswers(definition, onPath, hidden, 'partial');
+          expect(result.issues).toEqual([]);
+        },
+      ),
       runs,
     );
   });
@@ -90,7 +99,9 @@ describe('properties: answers', () => {
     let accepted = 0;
     fc.assert(
       fc.property(
-        validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true), fc.constantFrom('partial' as const, 'completed' as const))),
+        validDefinitionArb.chain((d) =>
+          fc.tuple(fc.constant(d), answersArb(d, true), fc.constantFrom('partial' as const, 'completed' as const)),
+        ),
         ([definition, { answers, hidden }, status]) => {
           const { visitedSteps, issues } = validateAnswers(definition, answers, hidden, status);
           if (issues.length > 0) return;
@@ -116,12 +127,15 @@ describe('properties: answers', () => {
 
   it('when a partial submission is accepted, then its visited steps are a prefix of the full path', () => {
     fc.assert(
-      fc.property(validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true))), ([definition, { answers, hidden }]) => {
-        const full = walkPath(definition, answers, hidden);
-        const { visitedSteps } = validateAnswers(definition, answers, hidden, 'partial');
-        expect(full.slice(0, visitedSteps.length)).toEqual(visitedSteps);
-        if (full.length > 0) expect(visitedSteps.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true))),
+        ([definition, { answers, hidden }]) => {
+          const full = walkPath(definition, answers, hidden);
+          const { visitedSteps } = validateAnswers(definition, answers, hidden, 'partial');
+          expect(full.slice(0, visitedSteps.length)).toEqual(visitedSteps);
+          if (full.length > 0) expect(visitedSteps.length).toBeGreaterThan(0);
+        },
+      ),
       runs,
     );
   });
@@ -131,7 +145,9 @@ describe('properties: answers', () => {
       fc.property(
         validDefinitionArb.chain((d) => answersArb(d, true).chain((a) => fc.tuple(fc.constant(d), fc.constant(a), reordered(a.answers)))),
         ([definition, { answers, hidden }, shuffled]) => {
-          expect(validateAnswers(definition, shuffled, hidden, 'completed')).toEqual(validateAnswers(definition, answers, hidden, 'completed'));
+          expect(validateAnswers(definition, shuffled, hidden, 'completed')).toEqual(
+            validateAnswers(definition, answers, hidden, 'completed'),
+          );
         },
       ),
       runs,
@@ -145,7 +161,16 @@ describe('properties: conditions', () => {
       fc.property(
         validDefinitionArb
           .filter((d) => d.steps.some((s) => s.fields.length > 0))
-          .chain((d) => fc.tuple(fc.constant(d), conditionArb(d.steps.flatMap((s) => s.fields), 1), answersArb(d, true))),
+          .chain((d) =>
+            fc.tuple(
+              fc.constant(d),
+              conditionArb(
+                d.steps.flatMap((s) => s.fields),
+                1,
+              ),
+              answersArb(d, true),
+            ),
+          ),
         ([definition, condition, { answers, hidden }]) => {
           if (!('op' in condition)) return;
           const values = { ...answers, ...hidden };
@@ -187,14 +212,17 @@ describe('properties: scoring', () => {
 
   it('when a submission is scored, then the score is the sum of the breakdown and the grade is the highest one reached', () => {
     fc.assert(
-      fc.property(validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true))), ([definition, { answers, hidden }]) => {
-        const { score, grade, breakdown } = scoreSubmission(definition, answers, hidden);
-        expect(score).toBe(breakdown.reduce((sum, part) => sum + part.points, 0));
-        expect(breakdown.every((part) => part.source === 'rule' || part.points !== 0)).toBe(true);
-        const reached = definition.scoring.grades.filter((g) => g.min_score <= score);
-        if (reached.length === 0) expect(grade).toBeNull();
-        else expect(grade).toBe(reached.reduce((best, g) => (g.min_score > best.min_score ? g : best)).label);
-      }),
+      fc.property(
+        validDefinitionArb.chain((d) => fc.tuple(fc.constant(d), answersArb(d, true))),
+        ([definition, { answers, hidden }]) => {
+          const { score, grade, breakdown } = scoreSubmission(definition, answers, hidden);
+          expect(score).toBe(breakdown.reduce((sum, part) => sum + part.points, 0));
+          expect(breakdown.every((part) => part.source === 'rule' || part.points !== 0)).toBe(true);
+          const reached = definition.scoring.grades.filter((g) => g.min_score <= score);
+          if (reached.length === 0) expect(grade).toBeNull();
+          else expect(grade).toBe(reached.reduce((best, g) => (g.min_score > best.min_score ? g : best)).label);
+        },
+      ),
       runs,
     );
   });
@@ -203,11 +231,13 @@ describe('properties: scoring', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: -100, max: 100 }),
-        fc.uniqueArray(fc.record({ label: fc.string({ minLength: 1, maxLength: 3 }), min_score: fc.integer({ min: -100, max: 100 }) }), {
-          selector: (g) => g.min_score,
-          maxLength: 6,
-        // Distinct labels too: the check below identifies the chosen grade by its label.
-        }).map((grades) => grades.map((grade, index) => ({ ...grade, label: `${grade.label}${index}` }))),
+        fc
+          .uniqueArray(fc.record({ label: fc.string({ minLength: 1, maxLength: 3 }), min_score: fc.integer({ min: -100, max: 100 }) }), {
+            selector: (g) => g.min_score,
+            maxLength: 6,
+            // Distinct labels too: the check below identifies the chosen grade by its label.
+          })
+          .map((grades) => grades.map((grade, index) => ({ ...grade, label: `${grade.label}${index}` }))),
         (score, grades) => {
           const label = gradeForScore(score, grades);
           const reached = grades.filter((g) => g.min_score <= score);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { FormDefinition } from '../../src/domain/schema-types.js';
 import { gradeForScore } from '../../src/domain/scoring/grade-for-score.js';
 import { scoreSubmission } from '../../src/domain/scoring/score-submission.js';
-import type { FormDefinition } from '../../src/domain/schema-types.js';
 import { form, hidden, multipleChoice, number, option, singleChoice, step, without } from './fixtures.js';
 
 const definition: FormDefinition = form(
@@ -50,7 +50,9 @@ describe('scoreSubmission', () => {
   });
 
   it('when a rule holds for 0 points, then it is still listed', () => {
-    expect(scoreSubmission(definition, { budget: 1 }, { utm: 'ads' }).breakdown).toEqual([{ source: 'rule', rule_id: 'from-ads', points: 0 }]);
+    expect(scoreSubmission(definition, { budget: 1 }, { utm: 'ads' }).breakdown).toEqual([
+      { source: 'rule', rule_id: 'from-ads', points: 0 },
+    ]);
   });
 
   it('when the score is below every grade, then the grade is null', () => {
@@ -104,7 +106,17 @@ describe('gradeForScore', () => {
   });
 
   it('when stored grades share a min_score, then the label that sorts first wins whatever the order', () => {
-    expect(gradeForScore(10, [{ label: 'Y', min_score: 5 }, { label: 'X', min_score: 5 }])).toBe('X');
-    expect(gradeForScore(10, [{ label: 'X', min_score: 5 }, { label: 'Y', min_score: 5 }])).toBe('X');
+    expect(
+      gradeForScore(10, [
+        { label: 'Y', min_score: 5 },
+        { label: 'X', min_score: 5 },
+      ]),
+    ).toBe('X');
+    expect(
+      gradeForScore(10, [
+        { label: 'X', min_score: 5 },
+        { label: 'Y', min_score: 5 },
+      ]),
+    ).toBe('X');
   });
 });

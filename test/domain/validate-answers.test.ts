@@ -1,8 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import type { Answers, Field, FormDefinition, SubmissionStatus } from '../../src/domain/schema-types.js';
+import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import {
-  consent, date, email, endForm, form, hidden, jump, longText, multipleChoice, number, phone, rating, shortText, singleChoice, step, website, without, yesNo,
+  consent,
+  date,
+  email,
+  endForm,
+  form,
+  hidden,
+  jump,
+  longText,
+  multipleChoice,
+  number,
+  phone,
+  rating,
+  shortText,
+  singleChoice,
+  step,
+  website,
+  without,
+  yesNo,
 } from './fixtures.js';
 
 const codes = (definition: FormDefinition, answers: Answers, hiddenValues: Answers = {}, status: SubmissionStatus = 'completed') =>
@@ -77,12 +94,20 @@ describe('validateAnswers: each answer against its field', () => {
 
   it('when an answer is wrong, then the issue has location body, a pointer into answers, a message and the field ref', () => {
     const [issue] = validateAnswers(single(number('budget', { maximum: 10 })), { budget: 11 }, {}, 'completed').issues;
-    expect(issue).toEqual({ location: 'body', pointer: '/answers/budget', code: 'too_large', message: expect.stringContaining('10'), field: 'budget' });
+    expect(issue).toEqual({
+      location: 'body',
+      pointer: '/answers/budget',
+      code: 'too_large',
+      message: expect.stringContaining('10'),
+      field: 'budget',
+    });
   });
 });
 
 describe('validateAnswers: required fields and status', () => {
-  const definition = form([step('a', shortText('name', { required: true }), multipleChoice('needs', ['x'], { required: true }), yesNo('ok'))]);
+  const definition = form([
+    step('a', shortText('name', { required: true }), multipleChoice('needs', ['x'], { required: true }), yesNo('ok')),
+  ]);
 
   it('when a completed submission lacks a required answer, then required', () => {
     expect(codes(definition, { needs: ['x'] })).toEqual(['required /answers/name']);
@@ -123,11 +148,7 @@ describe('validateAnswers: required fields and status', () => {
 
 describe('validateAnswers: keys and the path', () => {
   const definition = form(
-    [
-      step('intro', singleChoice('size', ['small', 'large']), hidden('utm')),
-      step('team', number('seats')),
-      step('contact', email('mail')),
-    ],
+    [step('intro', singleChoice('size', ['small', 'large']), hidden('utm')), step('team', number('seats')), step('contact', email('mail'))],
     { logic: [jump('small', 'intro', { field: 'size', op: 'equals', value: 'small' }, 'contact')] },
   );
 
@@ -147,7 +168,10 @@ describe('validateAnswers: keys and the path', () => {
   });
 
   it('when an answer names no field, then unknown_field', () => {
-    expect(codes(definition, { size: 'large', zeta: 1, alpha: 2 })).toEqual(['unknown_field /answers/alpha', 'unknown_field /answers/zeta']);
+    expect(codes(definition, { size: 'large', zeta: 1, alpha: 2 })).toEqual([
+      'unknown_field /answers/alpha',
+      'unknown_field /answers/zeta',
+    ]);
   });
 
   it('when a hidden field is sent in answers, then unknown_field at /answers', () => {
@@ -155,7 +179,10 @@ describe('validateAnswers: keys and the path', () => {
   });
 
   it('when a hidden key is not a hidden field, then unknown_field at /hidden', () => {
-    expect(codes(definition, { size: 'large' }, { size: 'large', nope: 'x' })).toEqual(['unknown_field /hidden/size', 'unknown_field /hidden/nope']);
+    expect(codes(definition, { size: 'large' }, { size: 'large', nope: 'x' })).toEqual([
+      'unknown_field /hidden/size',
+      'unknown_field /hidden/nope',
+    ]);
   });
 
   it('when a hidden value is not a string, then type at /hidden', () => {

@@ -3,7 +3,21 @@ import { AppError } from '../../src/domain/errors.js';
 import { assertValidFormDefinition, validateFormDefinition } from '../../src/domain/forms/validate-definition.js';
 import type { Condition, FormDefinition } from '../../src/domain/schema-types.js';
 import {
-  date, email, endForm, form, hidden, jump, longText, multipleChoice, number, rating, shortText, singleChoice, step, without, yesNo,
+  date,
+  email,
+  endForm,
+  form,
+  hidden,
+  jump,
+  longText,
+  multipleChoice,
+  number,
+  rating,
+  shortText,
+  singleChoice,
+  step,
+  without,
+  yesNo,
 } from './fixtures.js';
 
 const codesAt = (issues: { pointer: string; code: string }[]) => issues.map(({ pointer, code }) => `${code} ${pointer}`);
@@ -52,9 +66,11 @@ describe('validateFormDefinition: the definition', () => {
   });
 
   it('when min_length is above max_length, then invalid_range', () => {
-    expect(definitionIssuesOf(form([step('a', shortText('t', { min_length: 10, max_length: 5 }), longText('l', { min_length: 5, max_length: 5 }))]))).toEqual([
-      'invalid_range /steps/0/fields/0/min_length',
-    ]);
+    expect(
+      definitionIssuesOf(
+        form([step('a', shortText('t', { min_length: 10, max_length: 5 }), longText('l', { min_length: 5, max_length: 5 }))]),
+      ),
+    ).toEqual(['invalid_range /steps/0/fields/0/min_length']);
   });
 
   it('when max_length is omitted, then min_length is held against the schema default', () => {
@@ -64,9 +80,9 @@ describe('validateFormDefinition: the definition', () => {
   });
 
   it('when minimum is above maximum, then invalid_range', () => {
-    expect(definitionIssuesOf(form([step('a', number('n', { minimum: 3, maximum: 2 }), number('m', { minimum: 2, maximum: 2 }))]))).toEqual([
-      'invalid_range /steps/0/fields/0/minimum',
-    ]);
+    expect(definitionIssuesOf(form([step('a', number('n', { minimum: 3, maximum: 2 }), number('m', { minimum: 2, maximum: 2 }))]))).toEqual(
+      ['invalid_range /steps/0/fields/0/minimum'],
+    );
   });
 
   it('when min_selections is above max_selections or the number of options, then invalid_range', () => {
@@ -86,7 +102,12 @@ describe('validateFormDefinition: the definition', () => {
 
   it('when min_date is after max_date, then invalid_range; when a bound is not a calendar date, then invalid_date', () => {
     const definition = form([
-      step('a', date('d', { min_date: '2025-02-01', max_date: '2025-01-31' }), date('e', { min_date: '2025-02-30' }), date('f', { min_date: '2025-01-01', max_date: '2025-01-01' })),
+      step(
+        'a',
+        date('d', { min_date: '2025-02-01', max_date: '2025-01-31' }),
+        date('e', { min_date: '2025-02-30' }),
+        date('f', { min_date: '2025-01-01', max_date: '2025-01-01' }),
+      ),
     ]);
     expect(definitionIssuesOf(definition)).toEqual(['invalid_range /steps/0/fields/0/min_date', 'invalid_date /steps/0/fields/1/min_date']);
   });
@@ -96,32 +117,46 @@ describe('validateFormDefinition: scoring', () => {
   const scored = (scoring: FormDefinition['scoring']) => ({ ...funnel(), scoring });
 
   it('when a scoring rule names an unknown field, then unknown_field in the definition issues', () => {
-    const issues = validateFormDefinition(scored({ rules: [{ id: 'r', when: { field: 'nope', op: 'is_answered' }, points: 5 }], grades: [] }));
+    const issues = validateFormDefinition(
+      scored({ rules: [{ id: 'r', when: { field: 'nope', op: 'is_answered' }, points: 5 }], grades: [] }),
+    );
     expect(codesAt(issues.definitionIssues)).toEqual(['unknown_field /scoring/rules/0/when/field']);
     expect(issues.logicIssues).toEqual([]);
   });
 
   it('when a scoring rule names an option the field does not have, then unknown_option', () => {
-    expect(definitionIssuesOf(scored({ rules: [{ id: 'r', when: { any: [{ field: 'needs', op: 'contains', value: 'erp' }] }, points: 5 }], grades: [] }))).toEqual([
-      'unknown_option /scoring/rules/0/when/any/0/value',
-    ]);
+    expect(
+      definitionIssuesOf(
+        scored({ rules: [{ id: 'r', when: { any: [{ field: 'needs', op: 'contains', value: 'erp' }] }, points: 5 }], grades: [] }),
+      ),
+    ).toEqual(['unknown_option /scoring/rules/0/when/any/0/value']);
   });
 
   it('when a scoring rule uses an operator the field type lacks, then operator_mismatch', () => {
-    expect(definitionIssuesOf(scored({ rules: [{ id: 'r', when: { field: 'size', op: 'gt', value: 3 }, points: 5 }], grades: [] }))).toEqual([
-      'operator_mismatch /scoring/rules/0/when/op',
-    ]);
+    expect(
+      definitionIssuesOf(scored({ rules: [{ id: 'r', when: { field: 'size', op: 'gt', value: 3 }, points: 5 }], grades: [] })),
+    ).toEqual(['operator_mismatch /scoring/rules/0/when/op']);
   });
 
   it('when a scoring rule refers to a later step, then that is fine: scoring sees the whole submission', () => {
-    expect(definitionIssuesOf(scored({ rules: [{ id: 'r', when: { field: 'phone_note', op: 'is_answered' }, points: 1 }], grades: [] }))).toEqual([]);
+    expect(
+      definitionIssuesOf(scored({ rules: [{ id: 'r', when: { field: 'phone_note', op: 'is_answered' }, points: 1 }], grades: [] })),
+    ).toEqual([]);
   });
 
   it('when two scoring rules share an id, then duplicate_rule_id', () => {
     const when: Condition = { field: 'urgent', op: 'equals', value: true };
-    expect(definitionIssuesOf(scored({ rules: [{ id: 'r', when, points: 1 }, { id: 'r', when, points: 2 }], grades: [] }))).toEqual([
-      'duplicate_rule_id /scoring/rules/1/id',
-    ]);
+    expect(
+      definitionIssuesOf(
+        scored({
+          rules: [
+            { id: 'r', when, points: 1 },
+            { id: 'r', when, points: 2 },
+          ],
+          grades: [],
+        }),
+      ),
+    ).toEqual(['duplicate_rule_id /scoring/rules/1/id']);
   });
 
   it('when two grades share a label or a min_score, then duplicate_grade', () => {
@@ -131,35 +166,57 @@ describe('validateFormDefinition: scoring', () => {
       { label: 'B', min_score: 50 },
       { label: 'C', min_score: 0 },
     ];
-    expect(definitionIssuesOf(scored({ rules: [], grades }))).toEqual(['duplicate_grade /scoring/grades/1/label', 'duplicate_grade /scoring/grades/2/min_score']);
+    expect(definitionIssuesOf(scored({ rules: [], grades }))).toEqual([
+      'duplicate_grade /scoring/grades/1/label',
+      'duplicate_grade /scoring/grades/2/min_score',
+    ]);
   });
 });
 
 describe('validateFormDefinition: logic', () => {
   it('when a rule starts from an unknown step, then unknown_step at from_step', () => {
-    expect(logicIssuesOf(funnel(endForm('r', 'nowhere', { field: 'size', op: 'is_answered' })))).toEqual(['unknown_step /logic/0/from_step']);
-  });
-
-  it('when a rule jumps to an unknown step, then unknown_step at then/step', () => {
-    expect(logicIssuesOf(funnel(jump('r', 'about', { field: 'size', op: 'is_answered' }, 'nowhere')))).toEqual(['unknown_step /logic/0/then/step']);
-  });
-
-  it('when a rule jumps to its own step, then logic_cycle', () => {
-    expect(logicIssuesOf(funnel(jump('r', 'details', { field: 'urgent', op: 'equals', value: true }, 'details')))).toEqual(['logic_cycle /logic/0/then/step']);
-  });
-
-  it('when a rule jumps to an earlier step, then backward_jump', () => {
-    expect(logicIssuesOf(funnel(jump('r', 'contact', { field: 'urgent', op: 'equals', value: true }, 'about')))).toEqual(['backward_jump /logic/0/then/step']);
-  });
-
-  it('when a condition names an unknown field, then unknown_field', () => {
-    expect(logicIssuesOf(funnel(endForm('r', 'about', { all: [{ field: 'size', op: 'is_answered' }, { field: 'ghost', op: 'is_answered' }] })))).toEqual([
-      'unknown_field /logic/0/when/all/1/field',
+    expect(logicIssuesOf(funnel(endForm('r', 'nowhere', { field: 'size', op: 'is_answered' })))).toEqual([
+      'unknown_step /logic/0/from_step',
     ]);
   });
 
+  it('when a rule jumps to an unknown step, then unknown_step at then/step', () => {
+    expect(logicIssuesOf(funnel(jump('r', 'about', { field: 'size', op: 'is_answered' }, 'nowhere')))).toEqual([
+      'unknown_step /logic/0/then/step',
+    ]);
+  });
+
+  it('when a rule jumps to its own step, then logic_cycle', () => {
+    expect(logicIssuesOf(funnel(jump('r', 'details', { field: 'urgent', op: 'equals', value: true }, 'details')))).toEqual([
+      'logic_cycle /logic/0/then/step',
+    ]);
+  });
+
+  it('when a rule jumps to an earlier step, then backward_jump', () => {
+    expect(logicIssuesOf(funnel(jump('r', 'contact', { field: 'urgent', op: 'equals', value: true }, 'about')))).toEqual([
+      'backward_jump /logic/0/then/step',
+    ]);
+  });
+
+  it('when a condition names an unknown field, then unknown_field', () => {
+    expect(
+      logicIssuesOf(
+        funnel(
+          endForm('r', 'about', {
+            all: [
+              { field: 'size', op: 'is_answered' },
+              { field: 'ghost', op: 'is_answered' },
+            ],
+          }),
+        ),
+      ),
+    ).toEqual(['unknown_field /logic/0/when/all/1/field']);
+  });
+
   it('when a condition names a field of a later step than from_step, then forward_reference', () => {
-    expect(logicIssuesOf(funnel(endForm('r', 'about', { field: 'urgent', op: 'equals', value: true })))).toEqual(['forward_reference /logic/0/when/field']);
+    expect(logicIssuesOf(funnel(endForm('r', 'about', { field: 'urgent', op: 'equals', value: true })))).toEqual([
+      'forward_reference /logic/0/when/field',
+    ]);
   });
 
   it('when a condition names a field of the same or an earlier step, or a hidden field anywhere, then it is accepted', () => {
@@ -232,7 +289,9 @@ describe('validateFormDefinition: logic', () => {
   });
 
   it('when a date value is not a calendar date, then invalid_date', () => {
-    expect(logicIssuesOf(funnel(endForm('a', 'details', { field: 'start', op: 'lt', value: '2025-13-01' })))).toEqual(['invalid_date /logic/0/when/value']);
+    expect(logicIssuesOf(funnel(endForm('a', 'details', { field: 'start', op: 'lt', value: '2025-13-01' })))).toEqual([
+      'invalid_date /logic/0/when/value',
+    ]);
   });
 
   it('when a choice value is not one of the options, then unknown_option', () => {
@@ -255,7 +314,9 @@ describe('validateFormDefinition: logic', () => {
     const leaf: Condition = { field: 'size', op: 'is_answered' };
     const nest = (levels: number): Condition => (levels === 1 ? leaf : { all: [nest(levels - 1)] });
     expect(logicIssuesOf(funnel(endForm('ok', 'about', nest(5))))).toEqual([]);
-    expect(logicIssuesOf(funnel(endForm('deep', 'about', nest(6))))).toEqual(['condition_too_deep /logic/0/when/all/0/all/0/all/0/all/0/all/0']);
+    expect(logicIssuesOf(funnel(endForm('deep', 'about', nest(6))))).toEqual([
+      'condition_too_deep /logic/0/when/all/0/all/0/all/0/all/0/all/0',
+    ]);
   });
 
   it('when several rules are wrong, then every issue is listed', () => {
@@ -297,7 +358,10 @@ describe('assertValidFormDefinition', () => {
   });
 
   it('when both the definition and the logic are wrong, then 422 invalid_form with the definition issues first', () => {
-    const definition = { ...funnel(jump('r', 'contact', { field: 'size', op: 'is_answered' }, 'about')), steps: [...funnel().steps, step('about')] };
+    const definition = {
+      ...funnel(jump('r', 'contact', { field: 'size', op: 'is_answered' }, 'about')),
+      steps: [...funnel().steps, step('about')],
+    };
     const error = thrown(definition);
     expect(error.code).toBe('invalid_form');
     expect(codesAt(error.details?.errors ?? [])).toEqual(['duplicate_step_id /steps/3/id']);

@@ -43,7 +43,7 @@ describe('walkPath', () => {
     expect(walkPath(definition, { size: 'small' })).toEqual(['intro', 'needs', 'contact']);
   });
 
-  it('when rules of other steps come first in the list, then only the current step\'s rules count', () => {
+  it("when rules of other steps come first in the list, then only the current step's rules count", () => {
     const definition = withLogic(
       endForm('later', 'needs', { field: 'size', op: 'is_answered' }),
       jump('now', 'intro', { field: 'size', op: 'is_answered' }, 'needs'),

@@ -7,18 +7,18 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createFormFunnelClient,
-  FormFunnelError,
-  unwrap,
   type Form,
   type FormCreate,
   type FormFunnelClient,
+  FormFunnelError,
   type FormSummary,
   type Schema,
+  unwrap,
 } from '../../src/client/index.js';
 import type { FetchResultLike } from '../../src/client/unwrap.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
 import { requestExample } from '../contract/support/document.js';
 import { responseSchemaPointer, schemaErrors } from '../contract/support/schema-validator.js';
+import { createTestApi, type TestApi } from '../support/harness.js';
 import { fetchTrusting, type TrustingFetch } from './support/fetch-trusting.js';
 
 let api: TestApi;
@@ -114,12 +114,18 @@ describe('a partner manages forms with the typed client', () => {
 
   it('when a form is updated, then its version increments and both versions can be read', async () => {
     const updated = unwrap(
-      await documented('updateForm', 200, client.PATCH('/forms/{id}', { params: { path: { id: demo.id } }, body: { name: 'Demo request (2027)' } })),
+      await documented(
+        'updateForm',
+        200,
+        client.PATCH('/forms/{id}', { params: { path: { id: demo.id } }, body: { name: 'Demo request (2027)' } }),
+      ),
     );
     expect(updated).toMatchObject({ id: demo.id, name: 'Demo request (2027)', slug: demo.slug, version: 2 });
     expect(updated.updated_at >= demo.updated_at).toBe(true);
 
-    const versions = unwrap(await documented('listFormVersions', 200, client.GET('/forms/{id}/versions', { params: { path: { id: demo.id } } })));
+    const versions = unwrap(
+      await documented('listFormVersions', 200, client.GET('/forms/{id}/versions', { params: { path: { id: demo.id } } })),
+    );
     expect(versions.data.map((version) => [version.version, version.name])).toEqual([
       [2, 'Demo request (2027)'],
       [1, demo.name],
@@ -127,9 +133,20 @@ describe('a partner manages forms with the typed client', () => {
     expect(versions.has_more).toBe(false);
 
     const first = unwrap(
-      await documented('getFormVersion', 200, client.GET('/forms/{id}/versions/{version}', { params: { path: { id: demo.id, version: 1 } } })),
+      await documented(
+        'getFormVersion',
+        200,
+        client.GET('/forms/{id}/versions/{version}', { params: { path: { id: demo.id, version: 1 } } }),
+      ),
     );
-    expect(first).toMatchObject({ object: 'form_version', form_id: demo.id, version: 1, name: demo.name, slug: demo.slug, steps: demo.steps });
+    expect(first).toMatchObject({
+      object: 'form_version',
+      form_id: demo.id,
+      version: 1,
+      name: demo.name,
+      slug: demo.slug,
+      steps: demo.steps,
+    });
   });
 
   it('when a version does not exist, then unwrap throws FormFunnelError 404 resource_not_found', async () => {

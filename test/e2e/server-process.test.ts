@@ -2,7 +2,7 @@
  * The reference server as an operator runs it: `node --import tsx src/server.ts` in its own process, a data
  * directory of its own, the admin command for the first keys, and the typed client over real HTTPS.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,7 +43,11 @@ beforeAll(async () => {
     if (server.exitCode !== null || Date.now() - started > 60_000) throw new Error(`server did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const admin = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'bootstrap', '--workspace', 'Acme', '--plan', 'business', '--json'], { cwd: root, env });
+  const admin = await run(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/admin.ts', 'bootstrap', '--workspace', 'Acme', '--plan', 'business', '--json'],
+    { cwd: root, env },
+  );
   keys = JSON.parse(admin.stdout) as typeof keys;
   transport = fetchTrusting(readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'));
 });
@@ -85,7 +89,10 @@ describe('the server started with npm start', () => {
     const versions = unwrap(await api.GET('/forms/{id}/versions', { params: { path: { id: created[0]!.id } } }));
     expect(versions.data.map((version) => version.version)).toEqual([2, 1]);
     for (const form of created) unwrap(await api.DELETE('/forms/{id}', { params: { path: { id: form.id } } }));
-    const error = await api.GET('/forms/{id}', { params: { path: { id: created[0]!.id } } }).then(unwrap).catch((caught: unknown) => caught);
+    const error = await api
+      .GET('/forms/{id}', { params: { path: { id: created[0]!.id } } })
+      .then(unwrap)
+      .catch((caught: unknown) => caught);
     expect(isFormFunnelError(error) && error.code).toBe('resource_not_found');
   });
 
@@ -100,11 +107,18 @@ describe('the server started with npm start', () => {
     const lines = output.split('\n').filter((line) => line.startsWith('{') && line.includes('"msg":"request"'));
     expect(lines.length).toBeGreaterThan(5);
     const entry = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(entry).toMatchObject({ request_id: expect.stringMatching(/^req_/), status: expect.any(Number), duration_ms: expect.any(Number) });
+    expect(entry).toMatchObject({
+      request_id: expect.stringMatching(/^req_/),
+      status: expect.any(Number),
+      duration_ms: expect.any(Number),
+    });
     expect(output).toContain('"key_id":"key_');
     expect(output).not.toContain(keys.live_admin_key);
     expect(output).not.toContain(keys.live_admin_key.slice(9));
-    const logs = output.split('\n').filter((line) => line.startsWith('{')).join('\n');
+    const logs = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .join('\n');
     expect(logs.toLowerCase()).not.toContain('authorization');
     expect(logs).not.toContain('Bearer');
   });

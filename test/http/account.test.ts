@@ -3,7 +3,7 @@
  * headers an operator can switch on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEnvelopeHeaders, expectProblem, formBody, generousLimits, watchedApi, type WatchedApi } from '../support/http-checks.js';
+import { expectEnvelopeHeaders, expectProblem, formBody, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 let api: WatchedApi;
 beforeAll(async () => {
@@ -20,8 +20,14 @@ describe('GET /v1/me', () => {
     expect(res.status).toBe(200);
     expectEnvelopeHeaders(res);
     expect(res.body).toEqual({
-      object: 'me', id: expect.stringMatching(/^key_/), auth_type: 'api_key', name: 'First live admin key', environment: 'live', scope: 'admin',
-      attachment: { type: 'workspace' }, expires_at: null,
+      object: 'me',
+      id: expect.stringMatching(/^key_/),
+      auth_type: 'api_key',
+      name: 'First live admin key',
+      environment: 'live',
+      scope: 'admin',
+      attachment: { type: 'workspace' },
+      expires_at: null,
       workspace: { id: api.workspace.workspace_id, object: 'workspace', name: 'Acme', plan: 'business' },
       request_id: res.headers['x-request-id'],
     });
@@ -30,20 +36,37 @@ describe('GET /v1/me', () => {
   it('when called with an attached, expiring test key, then it says so', async () => {
     const form = await api.call('post', '/v1/forms').send(formBody('Me form'));
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const key = await api.createKey({ environment: 'test', scope: 'read', name: 'Widget', expires_at: expiresAt, attachment: { type: 'form', form_id: form.body.id } });
+    const key = await api.createKey({
+      environment: 'test',
+      scope: 'read',
+      name: 'Widget',
+      expires_at: expiresAt,
+      attachment: { type: 'form', form_id: form.body.id },
+    });
     const res = await api.call('get', '/v1/me', key.secret);
-    expect(res.body).toMatchObject({ id: key.id, name: 'Widget', environment: 'test', scope: 'read', attachment: { type: 'form', form_id: form.body.id }, expires_at: expiresAt });
+    expect(res.body).toMatchObject({
+      id: key.id,
+      name: 'Widget',
+      environment: 'test',
+      scope: 'read',
+      attachment: { type: 'form', form_id: form.body.id },
+      expires_at: expiresAt,
+    });
   });
 });
 
 describe('GET /v1/audit_events', () => {
-  it('when listed, then the bootstrap keys\' creation is there, by the system, newest first', async () => {
+  it("when listed, then the bootstrap keys' creation is there, by the system, newest first", async () => {
     const res = await api.call('get', '/v1/audit_events?type=api_key.created&limit=100');
     expect(res.status).toBe(200);
     const bootstrap = res.body.data.filter((event: { reason: string | null }) => event.reason === 'workspace bootstrap');
     expect(bootstrap).toHaveLength(2);
     expect(bootstrap.map((event: { environment: string }) => event.environment).sort()).toEqual(['live', 'test']);
-    expect(bootstrap[0]).toMatchObject({ object: 'audit_event', actor: { type: 'system', id: null, name: null }, target: { type: 'api_key' } });
+    expect(bootstrap[0]).toMatchObject({
+      object: 'audit_event',
+      actor: { type: 'system', id: null, name: null },
+      target: { type: 'api_key' },
+    });
     const times = res.body.data.map((event: { created_at: string }) => event.created_at);
     expect([...times].sort().reverse()).toEqual(times);
   });
@@ -54,7 +77,9 @@ describe('GET /v1/audit_events', () => {
 
   it('when another workspace acts, then its events are not in this log', async () => {
     const other = await api.otherWorkspace();
-    const theirs = await api.call('post', '/v1/api_keys', other.live_admin_key).send({ name: 'Theirs', environment: 'live', scope: 'read' });
+    const theirs = await api
+      .call('post', '/v1/api_keys', other.live_admin_key)
+      .send({ name: 'Theirs', environment: 'live', scope: 'read' });
     const log = await api.call('get', '/v1/audit_events?limit=100');
     expect(log.body.data.map((event: { target: { id: string } }) => event.target.id)).not.toContain(theirs.body.id);
   });
@@ -80,13 +105,16 @@ describe('DELETE /v1/test_data', () => {
       request_id: res.headers['x-request-id'],
     });
 
-    for (const form of testForms) expectProblem(await api.call('get', `/v1/forms/${form.id}`, testKey), 404, 'not_found', 'resource_not_found');
+    for (const form of testForms)
+      expectProblem(await api.call('get', `/v1/forms/${form.id}`, testKey), 404, 'not_found', 'resource_not_found');
     expectProblem(await api.call('get', `/v1/folders/${testFolder.id}`, testKey), 404, 'not_found', 'resource_not_found');
     expect((await api.call('get', `/v1/forms/${liveForm.id}`)).status).toBe(200);
     expect((await api.call('get', `/v1/folders/${liveFolder.id}`)).status).toBe(200);
     const left = (await api.call('get', '/v1/forms?limit=100', testKey)).body.data;
     expect(left.every((form: { test: boolean }) => !form.test)).toBe(true);
-    const versions = api.db.prepare('SELECT COUNT(*) AS n FROM form_versions WHERE form_id IN (?, ?)').get(testForms[0].id, testForms[1].id) as { n: number };
+    const versions = api.db
+      .prepare('SELECT COUNT(*) AS n FROM form_versions WHERE form_id IN (?, ?)')
+      .get(testForms[0].id, testForms[1].id) as { n: number };
     expect(versions.n).toBe(0);
 
     const audit = await api.call('get', '/v1/audit_events?type=test_data.reset');
@@ -102,7 +130,7 @@ describe('DELETE /v1/test_data', () => {
     expect((await api.call('get', `/v1/forms/${live.id}`)).status).toBe(200);
   });
 
-  it('when another workspace resets its test data, then this workspace\'s test data stays', async () => {
+  it("when another workspace resets its test data, then this workspace's test data stays", async () => {
     const mine = (await api.call('post', '/v1/forms', api.workspace.test_admin_key).send(formBody('My sandbox form'))).body;
     const other = await api.otherWorkspace();
     expect((await api.call('delete', '/v1/test_data', other.test_admin_key)).body.deleted.forms).toBe(0);
@@ -116,10 +144,14 @@ describe('deprecation headers', () => {
       deprecation: { at: '2027-01-01T00:00:00Z', sunset: '2029-01-01T00:00:00Z', successor: 'https://api.form-funnel.example/v2' },
     });
     try {
-      for (const res of [await deprecated.call('get', '/v1/me'), await deprecated.call('get', '/v1/forms', null), await deprecated.call('get', '/v1/forms?limit=0')]) {
-        expect(res.headers['deprecation']).toBe('@1798761600');
-        expect(res.headers['sunset']).toBe('Mon, 01 Jan 2029 00:00:00 GMT');
-        expect(res.headers['link']).toBe('<https://api.form-funnel.example/v2>; rel="successor-version"');
+      for (const res of [
+        await deprecated.call('get', '/v1/me'),
+        await deprecated.call('get', '/v1/forms', null),
+        await deprecated.call('get', '/v1/forms?limit=0'),
+      ]) {
+        expect(res.headers.deprecation).toBe('@1798761600');
+        expect(res.headers.sunset).toBe('Mon, 01 Jan 2029 00:00:00 GMT');
+        expect(res.headers.link).toBe('<https://api.form-funnel.example/v2>; rel="successor-version"');
       }
       deprecated.expectNoInternals();
     } finally {
@@ -129,8 +161,8 @@ describe('deprecation headers', () => {
 
   it('when the version is current, then no deprecation headers are sent', async () => {
     const res = await api.call('get', '/v1/me');
-    expect(res.headers['deprecation']).toBeUndefined();
-    expect(res.headers['sunset']).toBeUndefined();
-    expect(res.headers['link']).toBeUndefined();
+    expect(res.headers.deprecation).toBeUndefined();
+    expect(res.headers.sunset).toBeUndefined();
+    expect(res.headers.link).toBeUndefined();
   });
 });

@@ -18,7 +18,10 @@ let form: { id: string } & Record<string, any>;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  api = await createTestApi({ now: clock.now, rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 } });
+  api = await createTestApi({
+    now: clock.now,
+    rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 },
+  });
   form = await createForm(api);
   const at = async (time: string, name: string, body: Record<string, unknown>) => {
     clock.set(time);
@@ -27,11 +30,16 @@ beforeAll(async () => {
   await at('2026-03-01T09:00:00.000Z', 'A', { answers: anaAnswers() });
   await at('2026-03-01T12:00:00.000Z', 'B', { answers: noBudgetAnswers() });
   await at('2026-03-01T23:59:59.999Z', 'C', { answers: { full_name: 'C', email: 'c@c.example' }, status: 'partial' });
-  await at('2026-03-02T00:00:00.000Z', 'D', { answers: { full_name: 'D', email: 'd@d.example', company_size: '1_10', has_budget: true }, status: 'partial' });
+  await at('2026-03-02T00:00:00.000Z', 'D', {
+    answers: { full_name: 'D', email: 'd@d.example', company_size: '1_10', has_budget: true },
+    status: 'partial',
+  });
   await at('2026-03-02T10:00:00.000Z', 'E', { answers: budgetAnswers(10_000) });
   clock.set('2026-03-10T15:00:00.000Z');
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  await api.close();
+});
 
 const analytics = (query: string, key?: string) => api.call('get', `/v1/analytics?form_id=${form.id}&${query}`, key);
 
@@ -40,7 +48,11 @@ describe('GET /v1/analytics', () => {
     const res = await analytics('from=2026-03-01&to=2026-03-03');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      object: 'analytics', form_id: form.id, from: '2026-03-01', to: '2026-03-03', test: false,
+      object: 'analytics',
+      form_id: form.id,
+      from: '2026-03-01',
+      to: '2026-03-03',
+      test: false,
       submissions: { started: 5, completed: 3, completion_rate: 0.6 },
       steps: [
         { step_id: 'contact', title: 'Who are you?', reached: 5, dropped_off: 1, drop_off_rate: 0.2 },
@@ -48,7 +60,15 @@ describe('GET /v1/analytics', () => {
         { step_id: 'budget', title: 'Budget', reached: 2, dropped_off: 0, drop_off_rate: 0 },
         { step_id: 'finish', title: 'Anything else?', reached: 3, dropped_off: 0, drop_off_rate: 0 },
       ],
-      score: { average: 25, grades: [{ label: 'A', count: 1 }, { label: 'B', count: 0 }, { label: 'C', count: 2 }, { label: null, count: 0 }] },
+      score: {
+        average: 25,
+        grades: [
+          { label: 'A', count: 1 },
+          { label: 'B', count: 0 },
+          { label: 'C', count: 2 },
+          { label: null, count: 0 },
+        ],
+      },
       daily: [
         { date: '2026-03-01', started: 3, completed: 2 },
         { date: '2026-03-02', started: 2, completed: 1 },
@@ -86,7 +106,15 @@ describe('GET /v1/analytics', () => {
     const kept = await submit(api, { form_id: own.id, answers: anaAnswers() });
     const dropped = await submit(api, { form_id: own.id, answers: noBudgetAnswers() });
     const figures = async () => (await api.call('get', `/v1/analytics?form_id=${own.id}&from=2026-03-10&to=2026-03-10`)).body;
-    expect((await figures()).score).toEqual({ average: 37.5, grades: [{ label: 'A', count: 1 }, { label: 'B', count: 0 }, { label: 'C', count: 1 }, { label: null, count: 0 }] });
+    expect((await figures()).score).toEqual({
+      average: 37.5,
+      grades: [
+        { label: 'A', count: 1 },
+        { label: 'B', count: 0 },
+        { label: 'C', count: 1 },
+        { label: null, count: 0 },
+      ],
+    });
 
     expect((await api.call('delete', `/v1/submissions/${dropped.id}`)).status).toBe(200);
     const afterDelete = await figures();
@@ -94,18 +122,40 @@ describe('GET /v1/analytics', () => {
     expect(afterDelete.steps.map((step: { reached: number }) => step.reached)).toEqual([1, 1, 1, 1]);
 
     // New grades: the old label A stays listed after the current ones while submissions still carry it.
-    const scoring = { rules: [], grades: [{ label: 'Warm', min_score: 10 }, { label: 'Hot', min_score: 50 }] };
+    const scoring = {
+      rules: [],
+      grades: [
+        { label: 'Warm', min_score: 10 },
+        { label: 'Hot', min_score: 50 },
+      ],
+    };
     expect((await api.call('patch', `/v1/forms/${own.id}`).send({ scoring })).status).toBe(200);
-    expect((await figures()).score.grades).toEqual([{ label: 'Hot', count: 0 }, { label: 'Warm', count: 0 }, { label: 'A', count: 1 }, { label: null, count: 0 }]);
+    expect((await figures()).score.grades).toEqual([
+      { label: 'Hot', count: 0 },
+      { label: 'Warm', count: 0 },
+      { label: 'A', count: 1 },
+      { label: null, count: 0 },
+    ]);
     expect((await api.call('post', `/v1/submissions/${kept.id}/rescore`)).body.score).toBe(25);
-    expect((await figures()).score).toEqual({ average: 25, grades: [{ label: 'Hot', count: 0 }, { label: 'Warm', count: 1 }, { label: null, count: 0 }] });
+    expect((await figures()).score).toEqual({
+      average: 25,
+      grades: [
+        { label: 'Hot', count: 0 },
+        { label: 'Warm', count: 1 },
+        { label: null, count: 0 },
+      ],
+    });
     clock.set('2026-03-10T15:00:00.000Z');
   });
 
   it('when from is after to, then 422 invalid_value pointing at from', async () => {
     const res = await analytics('from=2026-03-05&to=2026-03-01');
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ type: 'validation_error', code: 'invalid_value', details: { errors: [{ location: 'query', pointer: '/from' }] } });
+    expect(res.body).toMatchObject({
+      type: 'validation_error',
+      code: 'invalid_value',
+      details: { errors: [{ location: 'query', pointer: '/from' }] },
+    });
   });
 
   it('when the range has 367 days, then 422 invalid_value; 366 days are accepted', async () => {

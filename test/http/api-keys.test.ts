@@ -4,7 +4,16 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { absentId, expectEnvelopeHeaders, expectProblem, formBody, generousLimits, issuesOf, watchedApi, type WatchedApi } from '../support/http-checks.js';
+import {
+  absentId,
+  expectEnvelopeHeaders,
+  expectProblem,
+  formBody,
+  generousLimits,
+  issuesOf,
+  type WatchedApi,
+  watchedApi,
+} from '../support/http-checks.js';
 
 let api: WatchedApi;
 let clock = new Date('2031-03-01T12:00:00.000Z');
@@ -25,10 +34,20 @@ describe('POST /v1/api_keys', () => {
     const res = await api.call('post', '/v1/api_keys').send({ name: 'CRM sync', environment: 'live', scope: 'read_write' });
     expect(res.status).toBe(201);
     expectEnvelopeHeaders(res);
-    expect(res.headers['location']).toBe(`/v1/api_keys/${res.body.id}`);
+    expect(res.headers.location).toBe(`/v1/api_keys/${res.body.id}`);
     expect(res.body).toMatchObject({
-      object: 'api_key', name: 'CRM sync', environment: 'live', scope: 'read_write', attachment: { type: 'workspace' },
-      status: 'active', expires_at: null, ip_allowlist: [], last_used_at: null, revoked_at: null, revocation_reason: null, revocation_cause: null,
+      object: 'api_key',
+      name: 'CRM sync',
+      environment: 'live',
+      scope: 'read_write',
+      attachment: { type: 'workspace' },
+      status: 'active',
+      expires_at: null,
+      ip_allowlist: [],
+      last_used_at: null,
+      revoked_at: null,
+      revocation_reason: null,
+      revocation_cause: null,
     });
     expect(res.body.id).toMatch(/^key_[0-9A-Za-z]{24}$/);
     expect(res.body.secret).toMatch(/^svc_live_[0-9A-Za-z]{32,}$/);
@@ -39,7 +58,7 @@ describe('POST /v1/api_keys', () => {
   it('when a test key is created, then its secret starts with svc_test_', async () => {
     const key = await api.createKey({ environment: 'test', scope: 'read' });
     expect(key.secret).toMatch(/^svc_test_[0-9A-Za-z]{32,}$/);
-    expect(key['secret_hint']).toBe(`svc_test_…${key.secret.slice(-4)}`);
+    expect(key.secret_hint).toBe(`svc_test_…${key.secret.slice(-4)}`);
   });
 
   it('when a key is read or listed afterwards, then the secret never appears again', async () => {
@@ -47,7 +66,7 @@ describe('POST /v1/api_keys', () => {
     const got = await api.call('get', `/v1/api_keys/${key.id}`);
     expect(got.status).toBe(200);
     expect(got.body).not.toHaveProperty('secret');
-    expect(got.body.secret_hint).toBe(key['secret_hint']);
+    expect(got.body.secret_hint).toBe(key.secret_hint);
     const list = await api.call('get', '/v1/api_keys?limit=100');
     const listed = list.body.data.find((item: { id: string }) => item.id === key.id);
     expect(listed).toBeDefined();
@@ -70,25 +89,33 @@ describe('POST /v1/api_keys', () => {
   });
 
   it('when a test-mode admin key creates a live key, then 403 live_resource', async () => {
-    const res = await api.call('post', '/v1/api_keys', api.workspace.test_admin_key).send({ name: 'Escalate', environment: 'live', scope: 'admin' });
+    const res = await api
+      .call('post', '/v1/api_keys', api.workspace.test_admin_key)
+      .send({ name: 'Escalate', environment: 'live', scope: 'admin' });
     expectProblem(res, 403, 'permission_error', 'live_resource');
   });
 
   it('when expires_at is in the past, then 422 invalid_value in_the_past', async () => {
-    const res = await api.call('post', '/v1/api_keys').send({ name: 'Old', environment: 'live', scope: 'read', expires_at: new Date(clock.getTime() - 1000).toISOString() });
+    const res = await api
+      .call('post', '/v1/api_keys')
+      .send({ name: 'Old', environment: 'live', scope: 'read', expires_at: new Date(clock.getTime() - 1000).toISOString() });
     expectProblem(res, 422, 'validation_error', 'invalid_value');
     expect(issuesOf(res)).toEqual(['body /expires_at in_the_past']);
   });
 
   it('when the attached form does not exist, then 422 invalid_value not_found', async () => {
-    const res = await api.call('post', '/v1/api_keys').send({ name: 'Nowhere', environment: 'live', scope: 'read', attachment: { type: 'form', form_id: absentId('form') } });
+    const res = await api
+      .call('post', '/v1/api_keys')
+      .send({ name: 'Nowhere', environment: 'live', scope: 'read', attachment: { type: 'form', form_id: absentId('form') } });
     expectProblem(res, 422, 'validation_error', 'invalid_value');
     expect(issuesOf(res)).toEqual(['body /attachment/form_id not_found']);
   });
 
   it('when a live key is attached to a test-mode form, then 422 (live keys cannot reach the sandbox)', async () => {
     const sandbox = await api.call('post', '/v1/forms', api.workspace.test_admin_key).send(formBody('Sandbox for keys'));
-    const res = await api.call('post', '/v1/api_keys').send({ name: 'Cross', environment: 'live', scope: 'read', attachment: { type: 'form', form_id: sandbox.body.id } });
+    const res = await api
+      .call('post', '/v1/api_keys')
+      .send({ name: 'Cross', environment: 'live', scope: 'read', attachment: { type: 'form', form_id: sandbox.body.id } });
     expectProblem(res, 422, 'validation_error', 'invalid_value');
   });
 
@@ -102,7 +129,13 @@ describe('POST /v1/api_keys', () => {
     const key = await api.createKey({ environment: 'live', scope: 'read', name: 'Audited' });
     const audit = await api.call('get', '/v1/audit_events?type=api_key.created&limit=100');
     const event = audit.body.data.find((item: { target: { id: string } }) => item.target.id === key.id);
-    expect(event).toMatchObject({ object: 'audit_event', type: 'api_key.created', environment: 'live', actor: { type: 'api_key' }, target: { type: 'api_key', id: key.id, name: 'Audited' } });
+    expect(event).toMatchObject({
+      object: 'audit_event',
+      type: 'api_key.created',
+      environment: 'live',
+      actor: { type: 'api_key' },
+      target: { type: 'api_key', id: key.id, name: 'Audited' },
+    });
   });
 });
 
@@ -111,7 +144,13 @@ describe('DELETE /v1/api_keys/{id}', () => {
     const key = await api.createKey({ environment: 'live', scope: 'read' });
     const res = await api.call('delete', `/v1/api_keys/${key.id}`).send({ reason: 'Leaked in a log' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: key.id, status: 'revoked', revocation_reason: 'Leaked in a log', revocation_cause: 'user', revoked_at: clock.toISOString() });
+    expect(res.body).toMatchObject({
+      id: key.id,
+      status: 'revoked',
+      revocation_reason: 'Leaked in a log',
+      revocation_cause: 'user',
+      revoked_at: clock.toISOString(),
+    });
     expect(res.body).not.toHaveProperty('secret');
     expectProblem(await api.call('get', '/v1/me', key.secret), 401, 'authentication_error', 'invalid_api_key');
 
@@ -138,13 +177,20 @@ describe('DELETE /v1/api_keys/{id}', () => {
 
   it('when a test key revokes a live key, then 403 live_resource and the key still works', async () => {
     const key = await api.createKey({ environment: 'live', scope: 'read' });
-    expectProblem(await api.call('delete', `/v1/api_keys/${key.id}`, api.workspace.test_admin_key), 403, 'permission_error', 'live_resource');
+    expectProblem(
+      await api.call('delete', `/v1/api_keys/${key.id}`, api.workspace.test_admin_key),
+      403,
+      'permission_error',
+      'live_resource',
+    );
     expect((await api.call('get', '/v1/me', key.secret)).status).toBe(200);
   });
 
   it('when a key of another workspace is named, then 404', async () => {
     const other = await api.otherWorkspace();
-    const theirs = await api.call('post', '/v1/api_keys', other.live_admin_key).send({ name: 'Theirs', environment: 'live', scope: 'read' });
+    const theirs = await api
+      .call('post', '/v1/api_keys', other.live_admin_key)
+      .send({ name: 'Theirs', environment: 'live', scope: 'read' });
     expectProblem(await api.call('get', `/v1/api_keys/${theirs.body.id}`), 404, 'not_found', 'resource_not_found');
     expectProblem(await api.call('delete', `/v1/api_keys/${theirs.body.id}`), 404, 'not_found', 'resource_not_found');
     expect((await api.call('get', '/v1/me', theirs.body.secret)).status).toBe(200);

@@ -13,7 +13,9 @@ beforeAll(async () => {
   formKey = (await api.createKey({ environment: 'live', scope: 'admin', attachment: { type: 'form', form_id: formId } })).secret;
   folderKey = (await api.createKey({ environment: 'live', scope: 'admin', attachment: { type: 'folder', folder_id: folderId } })).secret;
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  await api.close();
+});
 
 const administration: Array<[string, 'get' | 'post' | 'delete', string, Record<string, unknown>?]> = [
   ['create an API key', 'post', '/v1/api_keys', { name: 'escalate', environment: 'live', scope: 'admin' }],

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/domain/keys/authenticate.js';
 import { sweepExpiredKeys } from '../../src/domain/keys/service.js';
 import { loadContract } from '../../src/http/contract-document.js';
-import { expectEnvelopeHeaders, expectProblem, formBody, generousLimits, watchedApi, type WatchedApi } from '../support/http-checks.js';
+import { expectEnvelopeHeaders, expectProblem, formBody, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 let api: WatchedApi;
 let clock = new Date('2030-01-01T00:00:00.000Z');
@@ -74,7 +74,10 @@ describe('Authorization header', () => {
     const key = api.workspace.live_admin_key;
     const lastUsed = { record: () => undefined };
     for (const header of [`Bearer ${key} `, `Bearer ${key}\n`, `Bearer ${key}\r\n`, `Bearer ${key}\t`]) {
-      await expect(authenticate(api.services, header, '127.0.0.1', lastUsed)).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+      await expect(authenticate(api.services, header, '127.0.0.1', lastUsed)).rejects.toMatchObject({
+        status: 401,
+        code: 'invalid_api_key',
+      });
     }
     await expect(authenticate(api.services, `Bearer ${key}`, '127.0.0.1', lastUsed)).resolves.toMatchObject({ scope: 'admin' });
   });
@@ -83,7 +86,11 @@ describe('Authorization header', () => {
     const key = api.workspace.live_admin_key;
     const accepted = await rawRequest(`Authorization: Bearer ${key}\r\n`);
     expect(accepted.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
-    for (const head of [`Authorization: Bearer ${key}\n\r\n`, `Authorization: Bearer ${key}\r\r\n`, `Authorization: Bearer ${key}\r\n \r\n`]) {
+    for (const head of [
+      `Authorization: Bearer ${key}\n\r\n`,
+      `Authorization: Bearer ${key}\r\r\n`,
+      `Authorization: Bearer ${key}\r\n \r\n`,
+    ]) {
       const refused = await rawRequest(head);
       expect(refused.split('\r\n')[0]).toMatch(/^HTTP\/1\.1 4\d\d /);
       expect(refused).not.toContain('"object":"me"');
@@ -122,7 +129,12 @@ describe('revoked and expired keys', () => {
     expectProblem(await api.call('get', '/v1/me', key.secret), 401, 'authentication_error', 'invalid_api_key');
 
     const stored = await api.call('get', `/v1/api_keys/${key.id}`);
-    expect(stored.body).toMatchObject({ status: 'revoked', revocation_cause: 'expired', revoked_at: clock.toISOString(), revocation_reason: null });
+    expect(stored.body).toMatchObject({
+      status: 'revoked',
+      revocation_cause: 'expired',
+      revoked_at: clock.toISOString(),
+      revocation_reason: null,
+    });
     const audit = await api.call('get', '/v1/audit_events?type=api_key.expired&limit=100');
     expect(audit.status).toBe(200);
     const events = audit.body.data.filter((event: { target: { id: string } }) => event.target.id === key.id);
@@ -169,7 +181,12 @@ describe('environments (live and test)', () => {
   it('when a test key changes or deletes a live form, then 403 live_resource and the form is unchanged', async () => {
     const live = await createForm('Live, read-only to tests');
     const testKey = api.workspace.test_admin_key;
-    expectProblem(await api.call('patch', `/v1/forms/${live.id}`, testKey).send({ name: 'Changed' }), 403, 'permission_error', 'live_resource');
+    expectProblem(
+      await api.call('patch', `/v1/forms/${live.id}`, testKey).send({ name: 'Changed' }),
+      403,
+      'permission_error',
+      'live_resource',
+    );
     expectProblem(await api.call('delete', `/v1/forms/${live.id}`, testKey), 403, 'permission_error', 'live_resource');
     const after = await api.call('get', `/v1/forms/${live.id}`);
     expect(after.body).toMatchObject({ name: 'Live, read-only to tests', version: 1 });
@@ -191,7 +208,12 @@ describe('attached keys', () => {
     expect((await api.call('get', `/v1/forms/${mine.id}`, key.secret)).status).toBe(200);
     expect((await api.call('patch', `/v1/forms/${mine.id}`, key.secret).send({ name: 'Attached form, renamed' })).status).toBe(200);
     expectProblem(await api.call('get', `/v1/forms/${other.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
-    expectProblem(await api.call('patch', `/v1/forms/${other.id}`, key.secret).send({ name: 'x' }), 403, 'permission_error', 'form_not_attached');
+    expectProblem(
+      await api.call('patch', `/v1/forms/${other.id}`, key.secret).send({ name: 'x' }),
+      403,
+      'permission_error',
+      'form_not_attached',
+    );
     expectProblem(await api.call('delete', `/v1/forms/${other.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
     expectProblem(await api.call('get', `/v1/forms/${other.id}/versions`, key.secret), 403, 'permission_error', 'form_not_attached');
   });
@@ -217,16 +239,20 @@ describe('attached keys', () => {
       const small = await api.otherWorkspace(plan);
       const form = await api.call('post', '/v1/forms', small.live_admin_key).send(formBody(`On ${plan}`));
       expect(form.status).toBe(201);
-      const res = await api.call('post', '/v1/api_keys', small.live_admin_key)
+      const res = await api
+        .call('post', '/v1/api_keys', small.live_admin_key)
         .send({ name: 'attached', environment: 'live', scope: 'read', attachment: { type: 'form', form_id: form.body.id } });
       expectProblem(res, 403, 'permission_error', 'plan_required');
       expect(res.body.details).toEqual({ required_plan: 'business' });
       // A workspace-wide key is fine on any plan.
-      expect((await api.call('post', '/v1/api_keys', small.live_admin_key).send({ name: 'plain', environment: 'live', scope: 'read' })).status).toBe(201);
+      expect(
+        (await api.call('post', '/v1/api_keys', small.live_admin_key).send({ name: 'plain', environment: 'live', scope: 'read' })).status,
+      ).toBe(201);
     }
     const enterprise = await api.otherWorkspace('enterprise');
     const form = await api.call('post', '/v1/forms', enterprise.live_admin_key).send(formBody('On enterprise'));
-    const res = await api.call('post', '/v1/api_keys', enterprise.live_admin_key)
+    const res = await api
+      .call('post', '/v1/api_keys', enterprise.live_admin_key)
       .send({ name: 'attached', environment: 'live', scope: 'read', attachment: { type: 'form', form_id: form.body.id } });
     expect(res.status).toBe(201);
   });
@@ -253,13 +279,16 @@ describe('IP allowlists', () => {
     ['an IPv4 range, client seen as IPv4-mapped IPv6', ['198.51.100.0/24'], '::ffff:198.51.100.9', '::ffff:198.51.101.9'],
     ['an IPv4-mapped IPv6 range, client seen as IPv4', ['::ffff:192.0.2.0/120'], '192.0.2.77', '192.0.3.77'],
     ['several entries', ['10.1.2.3', '2001:db8::/32'], '2001:db8:ffff::1', '10.1.2.4'],
-  ])('when the allowlist has %s, then an address inside is let in and one outside gets 403 ip_not_allowed', async (_name, allowlist, inside, outside) => {
-    const key = await proxied.createKey({ environment: 'live', scope: 'read', ip_allowlist: allowlist });
-    const allowed = await from(key.secret, inside);
-    expect(allowed.status).toBe(200);
-    const refused = await from(key.secret, outside);
-    expectProblem(refused, 403, 'permission_error', 'ip_not_allowed');
-  });
+  ])(
+    'when the allowlist has %s, then an address inside is let in and one outside gets 403 ip_not_allowed',
+    async (_name, allowlist, inside, outside) => {
+      const key = await proxied.createKey({ environment: 'live', scope: 'read', ip_allowlist: allowlist });
+      const allowed = await from(key.secret, inside);
+      expect(allowed.status).toBe(200);
+      const refused = await from(key.secret, outside);
+      expectProblem(refused, 403, 'permission_error', 'ip_not_allowed');
+    },
+  );
 
   it('when X-Forwarded-For lists several hops, then the nearest hop that is not a trusted proxy is the client', async () => {
     const key = await proxied.createKey({ environment: 'live', scope: 'read', ip_allowlist: ['203.0.113.7'] });
@@ -278,7 +307,9 @@ describe('IP allowlists', () => {
   });
 
   it('when an allowlist entry is not an address or range, then 422 invalid_value pointing at it', async () => {
-    const res = await proxied.call('post', '/v1/api_keys').send({ name: 'bad', environment: 'live', scope: 'read', ip_allowlist: ['10.0.0.1', '999.1.1.1', '10.0.0.0/33'] });
+    const res = await proxied
+      .call('post', '/v1/api_keys')
+      .send({ name: 'bad', environment: 'live', scope: 'read', ip_allowlist: ['10.0.0.1', '999.1.1.1', '10.0.0.0/33'] });
     expectProblem(res, 422, 'validation_error', 'invalid_value');
     expect(res.body.details.errors.map((issue: { pointer: string; code: string }) => `${issue.pointer} ${issue.code}`)).toEqual([
       '/ip_allowlist/1 invalid_ip',
@@ -339,29 +370,28 @@ describe('scopes', () => {
     expect(new Set(cases.map((entry) => entry.scope))).toEqual(new Set(['read', 'read_write']));
   });
 
-  it.each(cases.map(({ scope, operation }) => [scope, operation.method.toUpperCase(), operation.path, operation.minScope!, operation] as const))(
-    'when a %s key calls %s %s, then 403 insufficient_scope (needs %s)',
-    async (scope, _method, _path, minScope, operation) => {
-      const path = `/v1${operation.path.replace('{version}', '1').replace(/\{[^}]+\}/g, 'form_AAAAAAAAAAAAAAAAAAAAAAAA')}`;
-      const res = await api.call(operation.method, path, keys[scope]!);
-      expectProblem(res, 403, 'permission_error', 'insufficient_scope');
-      expect(res.body.details).toEqual({ required_scope: minScope, granted_scope: scope });
-    },
-  );
+  it.each(
+    cases.map(({ scope, operation }) => [scope, operation.method.toUpperCase(), operation.path, operation.minScope!, operation] as const),
+  )('when a %s key calls %s %s, then 403 insufficient_scope (needs %s)', async (scope, _method, _path, minScope, operation) => {
+    const path = `/v1${operation.path.replace('{version}', '1').replace(/\{[^}]+\}/g, 'form_AAAAAAAAAAAAAAAAAAAAAAAA')}`;
+    const res = await api.call(operation.method, path, keys[scope]!);
+    expectProblem(res, 403, 'permission_error', 'insufficient_scope');
+    expect(res.body.details).toEqual({ required_scope: minScope, granted_scope: scope });
+  });
 
   it('when a read key reads, then it may', async () => {
-    const res = await api.call('get', '/v1/forms', keys['read']!);
+    const res = await api.call('get', '/v1/forms', keys.read!);
     expect(res.status).toBe(200);
     expectEnvelopeHeaders(res);
   });
 
   it('when a read_write key creates a form, then it may', async () => {
-    expect((await api.call('post', '/v1/forms', keys['read_write']!).send(formBody('By read_write'))).status).toBe(201);
+    expect((await api.call('post', '/v1/forms', keys.read_write!).send(formBody('By read_write'))).status).toBe(201);
   });
 
   it('when an admin key calls admin operations, then it may', async () => {
     for (const path of ['/v1/api_keys', '/v1/audit_events', '/v1/team/members', '/v1/team/invites']) {
-      const res = await api.call('get', path, keys['admin']!);
+      const res = await api.call('get', path, keys.admin!);
       expect(res.status, path).toBe(200);
     }
   });

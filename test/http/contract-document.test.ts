@@ -15,7 +15,9 @@ describe('what the server reads from the document', () => {
 
   it('when a path parameter is an integer in the document, then it is passed to the handler as a number', () => {
     expect([...operation('getFormVersion').integerPathParams]).toEqual(['version']);
-    expect(contract.operations.filter((candidate) => candidate.integerPathParams.size > 0).map((candidate) => candidate.operationId)).toEqual(['getFormVersion']);
+    expect(
+      contract.operations.filter((candidate) => candidate.integerPathParams.size > 0).map((candidate) => candidate.operationId),
+    ).toEqual(['getFormVersion']);
   });
 
   it('when scopes are compared, then their order is the Scope enum of the document', () => {

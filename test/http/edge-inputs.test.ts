@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApi, type TestApi } from '../support/harness.js';
 
 let api: TestApi;
-beforeAll(async () => { api = await createTestApi(); });
-afterAll(async () => { await api.close(); });
+beforeAll(async () => {
+  api = await createTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
 
 describe('inputs at the edge of the formats', () => {
   it('when a list filter names a leap second, then 400 invalid_parameters pointing at it', async () => {
@@ -15,7 +19,9 @@ describe('inputs at the edge of the formats', () => {
   });
 
   it('when a key would expire on a leap second, then 422 with a pointer to expires_at and no key is made', async () => {
-    const res = await api.call('post', '/v1/api_keys').send({ name: 'leap', environment: 'live', scope: 'read', expires_at: '2030-06-30T23:59:60Z' });
+    const res = await api
+      .call('post', '/v1/api_keys')
+      .send({ name: 'leap', environment: 'live', scope: 'read', expires_at: '2030-06-30T23:59:60Z' });
     expect([400, 422]).toContain(res.status);
     expect(JSON.stringify(res.body.details.errors)).toContain('/expires_at');
     const keys = await api.call('get', '/v1/api_keys?limit=100');

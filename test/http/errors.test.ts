@@ -6,7 +6,17 @@ import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
 import { handlers } from '../../src/http/handlers/index.js';
-import { absentId, expectEnvelopeHeaders, expectProblem, formBody, generousLimits, internals, issuesOf, watchedApi, type WatchedApi } from '../support/http-checks.js';
+import {
+  absentId,
+  expectEnvelopeHeaders,
+  expectProblem,
+  formBody,
+  generousLimits,
+  internals,
+  issuesOf,
+  type WatchedApi,
+  watchedApi,
+} from '../support/http-checks.js';
 
 let api: WatchedApi;
 let formId: string;
@@ -52,7 +62,7 @@ describe('request bodies', () => {
 
   it('when a nested value is wrong, then the pointer goes all the way down', async () => {
     const body = formBody('Nested');
-    (body['steps'] as Array<{ fields: Array<Record<string, unknown>> }>)[1]!.fields[0]!['ref'] = 'Bad Ref';
+    (body.steps as Array<{ fields: Array<Record<string, unknown>> }>)[1]!.fields[0]!.ref = 'Bad Ref';
     const res = await api.call('post', '/v1/forms').send(body);
     expectProblem(res, 400, 'validation_error', 'invalid_parameters');
     expect(issuesOf(res)).toContain('body /steps/1/fields/0/ref pattern');
@@ -71,21 +81,37 @@ describe('request bodies', () => {
 
   it('when an over-1 MiB body is streamed without a Content-Length, then 413 payload_too_large too', async () => {
     const { hostname, port } = new URL(api.baseUrl);
-    const res = await new Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }>((resolve, reject) => {
-      const req = https.request({
-        hostname, port, path: '/v1/forms', method: 'POST', ca: api.certificate, servername: 'localhost',
-        headers: { Authorization: `Bearer ${api.workspace.live_admin_key}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
-      }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text) as Record<string, unknown> }));
-      });
-      req.on('error', reject);
-      req.write('{"name":"Streamed","padding":"');
-      for (let i = 0; i < 18; i++) req.write('y'.repeat(64 * 1024));
-      req.end('"}');
-    });
+    const res = await new Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }>(
+      (resolve, reject) => {
+        const req = https.request(
+          {
+            hostname,
+            port,
+            path: '/v1/forms',
+            method: 'POST',
+            ca: api.certificate,
+            servername: 'localhost',
+            headers: {
+              Authorization: `Bearer ${api.workspace.live_admin_key}`,
+              'Content-Type': 'application/json',
+              'Transfer-Encoding': 'chunked',
+            },
+          },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (text += chunk));
+            response.on('end', () =>
+              resolve({ status: response.statusCode!, headers: response.headers, body: JSON.parse(text) as Record<string, unknown> }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.write('{"name":"Streamed","padding":"');
+        for (let i = 0; i < 18; i++) req.write('y'.repeat(64 * 1024));
+        req.end('"}');
+      },
+    );
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ type: 'invalid_request', code: 'payload_too_large', request_id: res.headers['x-request-id'] });
   });
@@ -170,7 +196,7 @@ describe('paths and methods', () => {
   it('when a form is sent with PUT, then 405 method_not_allowed with an Allow header, and the form is unchanged', async () => {
     const res = await api.call('put', `/v1/forms/${formId}`).send({ name: 'Replaced' });
     expectProblem(res, 405, 'invalid_request', 'method_not_allowed');
-    expect(res.headers['allow']).toBe('GET, PATCH, DELETE');
+    expect(res.headers.allow).toBe('GET, PATCH, DELETE');
     expect(res.body.details).toEqual({ allowed_methods: ['GET', 'PATCH', 'DELETE'] });
     expect((await api.call('get', `/v1/forms/${formId}`)).body.name).toBe('Errors fixture');
   });
@@ -178,7 +204,7 @@ describe('paths and methods', () => {
   it('when a collection gets a method it does not have, then 405 listing the ones it has', async () => {
     const res = await api.call('delete', '/v1/forms');
     expectProblem(res, 405, 'invalid_request', 'method_not_allowed');
-    expect(res.headers['allow']).toBe('GET, POST');
+    expect(res.headers.allow).toBe('GET, POST');
     const put = await api.call('put', '/v1/folders');
     expectProblem(put, 405, 'invalid_request', 'method_not_allowed');
   });
@@ -210,7 +236,10 @@ describe('every response carries X-Request-Id and rate-limit headers', () => {
     ['409', () => api.call('post', '/v1/forms').send({ name: 'Dup', slug: 'errors-fixture' })],
     ['413', () => api.call('post', '/v1/forms').send({ name: 'x'.repeat(1024 * 1024 + 1) })],
     ['415', () => api.call('post', '/v1/forms').set('Content-Type', 'text/plain').send('x')],
-    ['422', () => api.call('post', '/v1/api_keys').send({ name: 'k', environment: 'live', scope: 'read', expires_at: '2000-01-01T00:00:00Z' })],
+    [
+      '422',
+      () => api.call('post', '/v1/api_keys').send({ name: 'k', environment: 'live', scope: 'read', expires_at: '2000-01-01T00:00:00Z' }),
+    ],
   ] as const)('when the answer is %s, then the headers are there and X-Request-Id equals request_id', async (label, send) => {
     const res = await send();
     expect(String(res.status)).toBe(label.split(' ')[0]);
@@ -265,7 +294,10 @@ describe('no internals in responses', () => {
 
   it('when a handler answers with a body the contract does not allow, then 500 (responses are validated)', async () => {
     const broken = await watchedApi({
-      handlers: { ...handlers, getMe: (async () => ({ status: 200, body: { object: 'me', id: 'not-a-key-id' } })) as unknown as typeof handlers.getMe },
+      handlers: {
+        ...handlers,
+        getMe: (async () => ({ status: 200, body: { object: 'me', id: 'not-a-key-id' } })) as unknown as typeof handlers.getMe,
+      },
     });
     try {
       const res = await broken.call('get', '/v1/me');

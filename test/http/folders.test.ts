@@ -2,7 +2,15 @@
  * Folders: create, list, get, delete (only when empty), test-mode separation, and keys attached to a folder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { absentId, expectEnvelopeHeaders, expectProblem, formBody, generousLimits, watchedApi, type WatchedApi } from '../support/http-checks.js';
+import {
+  absentId,
+  expectEnvelopeHeaders,
+  expectProblem,
+  formBody,
+  generousLimits,
+  type WatchedApi,
+  watchedApi,
+} from '../support/http-checks.js';
 
 let api: WatchedApi;
 beforeAll(async () => {
@@ -31,7 +39,7 @@ describe('folders', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ object: 'folder', name: 'Marketing', test: false, form_count: 0 });
     expect(res.body.id).toMatch(/^fld_[0-9A-Za-z]{24}$/);
-    expect(res.headers['location']).toBe(`/v1/folders/${res.body.id}`);
+    expect(res.headers.location).toBe(`/v1/folders/${res.body.id}`);
     expectEnvelopeHeaders(res);
 
     const got = await api.call('get', `/v1/folders/${res.body.id}`);
@@ -87,7 +95,12 @@ describe('folders', () => {
 
   it('when a test key deletes a live folder, then 403 live_resource', async () => {
     const live = await createFolder('Live folder');
-    expectProblem(await api.call('delete', `/v1/folders/${live.id}`, api.workspace.test_admin_key), 403, 'permission_error', 'live_resource');
+    expectProblem(
+      await api.call('delete', `/v1/folders/${live.id}`, api.workspace.test_admin_key),
+      403,
+      'permission_error',
+      'live_resource',
+    );
     expect((await api.call('get', `/v1/folders/${live.id}`)).status).toBe(200);
   });
 });
@@ -116,7 +129,12 @@ describe('folder-attached keys', () => {
   it('when it reaches a form outside its folder, then 403 form_not_attached', async () => {
     expect((await api.call('get', `/v1/forms/${inside.id}`, key.secret)).status).toBe(200);
     expectProblem(await api.call('get', `/v1/forms/${outside.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
-    expectProblem(await api.call('patch', `/v1/forms/${outside.id}`, key.secret).send({ name: 'x' }), 403, 'permission_error', 'form_not_attached');
+    expectProblem(
+      await api.call('patch', `/v1/forms/${outside.id}`, key.secret).send({ name: 'x' }),
+      403,
+      'permission_error',
+      'form_not_attached',
+    );
   });
 
   it('when it creates a form, then the form goes into its folder; another folder gets 403', async () => {
@@ -145,7 +163,10 @@ describe('folder-attached keys', () => {
     expect((await api.call('get', '/v1/me', attached.secret)).status).toBe(200);
     expect((await api.call('delete', `/v1/folders/${doomed.id}`)).status).toBe(200);
     expectProblem(await api.call('get', '/v1/me', attached.secret), 401, 'authentication_error', 'invalid_api_key');
-    expect((await api.call('get', `/v1/api_keys/${attached.id}`)).body).toMatchObject({ status: 'revoked', revocation_cause: 'folder_deleted' });
+    expect((await api.call('get', `/v1/api_keys/${attached.id}`)).body).toMatchObject({
+      status: 'revoked',
+      revocation_cause: 'folder_deleted',
+    });
   });
 });
 

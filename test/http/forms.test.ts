@@ -3,7 +3,16 @@
  * and keyset pagination through a long list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { absentId, expectEnvelopeHeaders, expectProblem, formBody, generousLimits, issuesOf, watchedApi, type WatchedApi } from '../support/http-checks.js';
+import {
+  absentId,
+  expectEnvelopeHeaders,
+  expectProblem,
+  formBody,
+  generousLimits,
+  issuesOf,
+  type WatchedApi,
+  watchedApi,
+} from '../support/http-checks.js';
 
 let api: WatchedApi;
 beforeAll(async () => {
@@ -14,7 +23,16 @@ afterAll(async () => {
   await api.close();
 });
 
-type Form = { id: string; name: string; slug: string; version: number; updated_at: string; steps: unknown[]; logic: unknown[]; folder_id: string | null };
+type Form = {
+  id: string;
+  name: string;
+  slug: string;
+  version: number;
+  updated_at: string;
+  steps: unknown[];
+  logic: unknown[];
+  folder_id: string | null;
+};
 
 const create = async (body: Record<string, unknown>, key = api.workspace.live_admin_key): Promise<Form> => {
   const res = await api.call('post', '/v1/forms', key).send(body);
@@ -26,15 +44,22 @@ describe('POST /v1/forms', () => {
   it('when a form is created, then 201 with Location, the full form at version 1, and defaults filled in', async () => {
     const res = await api.call('post', '/v1/forms').send(formBody('Demo request'));
     expect(res.status).toBe(201);
-    expect(res.headers['location']).toBe(`/v1/forms/${res.body.id}`);
+    expect(res.headers.location).toBe(`/v1/forms/${res.body.id}`);
     expect(res.body).toMatchObject({
-      object: 'form', name: 'Demo request', slug: 'demo-request', version: 1, status: 'published', folder_id: null, test: false,
-      logic: [], scoring: { rules: [], grades: [] },
+      object: 'form',
+      name: 'Demo request',
+      slug: 'demo-request',
+      version: 1,
+      status: 'published',
+      folder_id: null,
+      test: false,
+      logic: [],
+      scoring: { rules: [], grades: [] },
     });
     expect(res.body.id).toMatch(/^form_[0-9A-Za-z]{24}$/);
     expect(res.body.steps[1].fields[0]).toMatchObject({ ref: 'company', required: false, max_length: 255 });
     expectEnvelopeHeaders(res);
-    const fetched = await api.call('get', res.headers['location']!);
+    const fetched = await api.call('get', res.headers.location!);
     expect(fetched.body).toEqual({ ...res.body, request_id: fetched.body.request_id });
   });
 
@@ -70,7 +95,7 @@ describe('POST /v1/forms', () => {
 
   it('when the definition has duplicate field refs, then 422 invalid_form', async () => {
     const body = formBody('Dupes');
-    (body['steps'] as Array<{ fields: Array<Record<string, unknown>> }>)[1]!.fields[0]!['ref'] = 'email';
+    (body.steps as Array<{ fields: Array<Record<string, unknown>> }>)[1]!.fields[0]!.ref = 'email';
     const res = await api.call('post', '/v1/forms').send(body);
     expectProblem(res, 422, 'validation_error', 'invalid_form');
     expect(issuesOf(res)).toEqual(['body /steps/1/fields/0/ref duplicate_ref']);
@@ -107,7 +132,14 @@ describe('form logic', () => {
   it('when a rule jumps to its own step, then 422 logic_cycle', async () => {
     const form = await create({ name: 'Loop via PATCH', steps });
     const res = await api.call('patch', `/v1/forms/${form.id}`).send({
-      logic: [{ id: 'loop', from_step: 's2', when: { field: 'budget', op: 'equals', value: false }, then: { action: 'jump_to_step', step: 's2' } }],
+      logic: [
+        {
+          id: 'loop',
+          from_step: 's2',
+          when: { field: 'budget', op: 'equals', value: false },
+          then: { action: 'jump_to_step', step: 's2' },
+        },
+      ],
     });
     expectProblem(res, 422, 'validation_error', 'invalid_form_logic');
     expect(issuesOf(res)).toEqual(['body /logic/0/then/step logic_cycle']);
@@ -115,7 +147,9 @@ describe('form logic', () => {
   });
 
   it('when the logic is consistent, then the form is stored with it', async () => {
-    const logic = [{ id: 'skip', from_step: 's1', when: { field: 'email', op: 'is_not_answered' }, then: { action: 'jump_to_step', step: 's3' } }];
+    const logic = [
+      { id: 'skip', from_step: 's1', when: { field: 'email', op: 'is_not_answered' }, then: { action: 'jump_to_step', step: 's3' } },
+    ];
     const form = await create({ name: 'Good logic', steps, logic });
     expect(form.logic).toEqual(logic);
   });
@@ -130,9 +164,19 @@ describe('PATCH /v1/forms/{id}', () => {
 
     const versions = await api.call('get', `/v1/forms/${form.id}/versions`);
     expect(versions.status).toBe(200);
-    expect(versions.body.data.map((v: { version: number; name: string }) => [v.version, v.name])).toEqual([[2, 'Patched'], [1, 'Patch me']]);
+    expect(versions.body.data.map((v: { version: number; name: string }) => [v.version, v.name])).toEqual([
+      [2, 'Patched'],
+      [1, 'Patch me'],
+    ]);
     const first = await api.call('get', `/v1/forms/${form.id}/versions/1`);
-    expect(first.body).toMatchObject({ object: 'form_version', form_id: form.id, version: 1, name: 'Patch me', slug: 'patch-me', steps: form.steps });
+    expect(first.body).toMatchObject({
+      object: 'form_version',
+      form_id: form.id,
+      version: 1,
+      name: 'Patch me',
+      slug: 'patch-me',
+      steps: form.steps,
+    });
   });
 
   it('when the update changes nothing, then the version and updated_at stay and no snapshot is added', async () => {
@@ -195,7 +239,8 @@ describe('DELETE /v1/forms/{id}', () => {
   it('when a form with versions is deleted, then 200 deleted, and the form and its snapshots are gone', async () => {
     const form = await create(formBody('Delete me'));
     await api.call('patch', `/v1/forms/${form.id}`).send({ name: 'Delete me v2' });
-    const countVersions = () => (api.db.prepare('SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ?').get(form.id) as { n: number }).n;
+    const countVersions = () =>
+      (api.db.prepare('SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ?').get(form.id) as { n: number }).n;
     expect(countVersions()).toBe(2);
 
     const res = await api.call('delete', `/v1/forms/${form.id}`);
@@ -222,7 +267,11 @@ describe('POST /v1/forms/{id}/transfer', () => {
     const res = await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: other.workspace_id });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      id: form.id, object: 'form_transfer', form_id: form.id, from_workspace_id: api.workspace.workspace_id, to_workspace_id: other.workspace_id,
+      id: form.id,
+      object: 'form_transfer',
+      form_id: form.id,
+      from_workspace_id: api.workspace.workspace_id,
+      to_workspace_id: other.workspace_id,
       revoked_api_key_ids: [attached.id],
     });
 
@@ -233,15 +282,19 @@ describe('POST /v1/forms/{id}/transfer', () => {
 
     expectProblem(await api.call('get', '/v1/me', attached.secret), 401, 'authentication_error', 'invalid_api_key');
     expect((await api.call('get', '/v1/me', unrelated.secret)).status).toBe(200);
-    expect((await api.call('get', `/v1/api_keys/${attached.id}`)).body).toMatchObject({ status: 'revoked', revocation_cause: 'form_transferred' });
+    expect((await api.call('get', `/v1/api_keys/${attached.id}`)).body).toMatchObject({
+      status: 'revoked',
+      revocation_cause: 'form_transferred',
+    });
 
     const audit = await api.call('get', '/v1/audit_events?limit=100');
-    const about = (type: string, id: string) => audit.body.data.filter((event: { type: string; target: { id: string } }) => event.type === type && event.target.id === id);
+    const about = (type: string, id: string) =>
+      audit.body.data.filter((event: { type: string; target: { id: string } }) => event.type === type && event.target.id === id);
     expect(about('form.transferred', form.id)).toHaveLength(1);
     expect(about('api_key.revoked_by_transfer', attached.id)).toHaveLength(1);
   });
 
-  it('when the destination is the form\'s own workspace, then 422 invalid_value same_workspace', async () => {
+  it("when the destination is the form's own workspace, then 422 invalid_value same_workspace", async () => {
     const form = await create(formBody('Staying'));
     const res = await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: api.workspace.workspace_id });
     expectProblem(res, 422, 'validation_error', 'invalid_value');
@@ -259,7 +312,9 @@ describe('POST /v1/forms/{id}/transfer', () => {
   it('when a test key transfers a form, then 403 live_resource', async () => {
     const other = await api.otherWorkspace();
     const form = await create(formBody('Not from the sandbox'));
-    const res = await api.call('post', `/v1/forms/${form.id}/transfer`, api.workspace.test_admin_key).send({ workspace_id: other.workspace_id });
+    const res = await api
+      .call('post', `/v1/forms/${form.id}/transfer`, api.workspace.test_admin_key)
+      .send({ workspace_id: other.workspace_id });
     expectProblem(res, 403, 'permission_error', 'live_resource');
     expect((await api.call('get', `/v1/forms/${form.id}`)).status).toBe(200);
   });
@@ -313,7 +368,10 @@ describe('pagination of GET /v1/forms', () => {
     const all = [...p1.ids, ...p2.ids, ...p3.ids];
     expect(new Set(all).size).toBe(45);
     // Newest first: created_at descending, then id descending among equal times.
-    const expected = created.map((id, i) => ({ id, at: Math.floor(i / 3) })).sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1)).map((entry) => entry.id);
+    const expected = created
+      .map((id, i) => ({ id, at: Math.floor(i / 3) }))
+      .sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1))
+      .map((entry) => entry.id);
     expect(all).toEqual(expected);
   });
 

@@ -3,7 +3,15 @@
  * the same key with another request is a conflict; keys belong to one API key and expire after 24 hours.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEnvelopeHeaders, expectProblem, formBody, generousLimits, issuesOf, watchedApi, type WatchedApi } from '../support/http-checks.js';
+import {
+  expectEnvelopeHeaders,
+  expectProblem,
+  formBody,
+  generousLimits,
+  issuesOf,
+  type WatchedApi,
+  watchedApi,
+} from '../support/http-checks.js';
 
 let api: WatchedApi;
 let clock = new Date('2032-01-01T00:00:00.000Z');
@@ -16,9 +24,14 @@ afterAll(async () => {
 });
 
 const post = (path: string, key: string, body: unknown, apiKey = api.workspace.live_admin_key) =>
-  api.call('post', path, apiKey).set('Idempotency-Key', key).send(body as object);
+  api
+    .call('post', path, apiKey)
+    .set('Idempotency-Key', key)
+    .send(body as object);
 const formsNamed = async (name: string, apiKey = api.workspace.live_admin_key) =>
-  ((await api.call('get', '/v1/forms?limit=100', apiKey)).body.data as Array<{ id: string; name: string }>).filter((form) => form.name === name);
+  ((await api.call('get', '/v1/forms?limit=100', apiKey)).body.data as Array<{ id: string; name: string }>).filter(
+    (form) => form.name === name,
+  );
 
 describe('Idempotency-Key', () => {
   it('when a create is retried with the same key and body, then the first response is replayed and only one form exists', async () => {
@@ -29,7 +42,7 @@ describe('Idempotency-Key', () => {
     const again = await post('/v1/forms', 'create-once-1', formBody('Once only'));
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.headers['location']).toBe(first.headers['location']);
+    expect(again.headers.location).toBe(first.headers.location);
     const { request_id: _a, ...firstBody } = first.body;
     const { request_id: _b, ...againBody } = again.body;
     expect(againBody).toEqual(firstBody);

@@ -11,11 +11,20 @@ import { verifyWebhookSignature } from '../../src/client/webhooks.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { MAX_ATTEMPTS } from '../../src/domain/integrations/retry-schedule.js';
 import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrations/transport.js';
-import { createDeliveryWorker, startDeliveryWorker, USER_AGENT, type DeliveryWorkerOptions } from '../../src/domain/integrations/worker.js';
+import { createDeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker, USER_AGENT } from '../../src/domain/integrations/worker.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import {
+  createForm,
+  createIntegration,
+  fakeResolver,
+  logsOf,
+  PUBLIC_URL,
+  schemaErrors,
+  startReceiver,
+  testClock,
+} from './integrations-support.js';
 import { anaAnswers, createForm as createDemoForm, submit } from './submissions-support.js';
-import { createForm, createIntegration, fakeResolver, logsOf, PUBLIC_URL, schemaErrors, startReceiver, testClock } from './integrations-support.js';
 
 const START = '2026-11-04T10:00:00.000Z';
 const HOUR = 3600_000;
@@ -79,23 +88,43 @@ describe('a live delivery', () => {
     expect(request.headers['x-service-event-type']).toBe('form.created');
     expect(request.headers['x-service-signature']).toMatch(/^t=[0-9]{1,12},v1=[0-9a-f]{64}$/);
     expect(request.headers['x-service-signature']).toContain(`t=${clock.seconds()},`);
-    expect(verifyWebhookSignature(request.body, request.headers['x-service-signature'] as string, integration.signing_secret, { now: clock.seconds() }))
-      .toEqual(event);
-    expect(() => verifyWebhookSignature(request.body, request.headers['x-service-signature'] as string, 'whsec_wrongwrongwrongwrongwrongwrong00', { now: clock.seconds() }))
-      .toThrow();
+    expect(
+      verifyWebhookSignature(request.body, request.headers['x-service-signature'] as string, integration.signing_secret, {
+        now: clock.seconds(),
+      }),
+    ).toEqual(event);
+    expect(() =>
+      verifyWebhookSignature(request.body, request.headers['x-service-signature'] as string, 'whsec_wrongwrongwrongwrongwrongwrong00', {
+        now: clock.seconds(),
+      }),
+    ).toThrow();
 
-    expect(event).toMatchObject({ object: 'event', type: 'form.created', created_at: START, test: false, data: { object: { id: form.id, object: 'form', version: 1 } } });
+    expect(event).toMatchObject({
+      object: 'event',
+      type: 'form.created',
+      created_at: START,
+      test: false,
+      data: { object: { id: form.id, object: 'form', version: 1 } },
+    });
     expect(event.id).toMatch(/^evt_[0-9A-Za-z]{24}$/);
     expect(schemaErrors('FormCreatedEvent', event)).toEqual([]);
     expect(JSON.stringify(request.headers)).not.toContain(integration.signing_secret);
 
     const [log] = await logsOf(api, integration.id);
     expect(log).toMatchObject({
-      event_id: event.id, event_type: 'form.created', attempt: 1, status: 'succeeded', url: receiver.url, mock: false,
-      response_status: 200, error: null, next_attempt_at: null, test: false,
+      event_id: event.id,
+      event_type: 'form.created',
+      attempt: 1,
+      status: 'succeeded',
+      url: receiver.url,
+      mock: false,
+      response_status: 200,
+      error: null,
+      next_attempt_at: null,
+      test: false,
     });
-    expect(log!['duration_ms']).toBeGreaterThanOrEqual(0);
-    expect(log!['duration_ms']).toBeLessThanOrEqual(10_000);
+    expect(log!.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(log!.duration_ms).toBeLessThanOrEqual(10_000);
     expect(schemaErrors('IntegrationLog', log)).toEqual([]);
   });
 
@@ -122,7 +151,11 @@ describe('a live delivery', () => {
     await workerFor(api, receiver).runDue();
     const sent = receiver.received[before]!;
     const event = JSON.parse(sent.body);
-    expect(event).toMatchObject({ id: ping.body.event_id, type: 'integration.ping', data: { object: { object: 'integration', id: integration.id } } });
+    expect(event).toMatchObject({
+      id: ping.body.event_id,
+      type: 'integration.ping',
+      data: { object: { object: 'integration', id: integration.id } },
+    });
     expect(schemaErrors('IntegrationPingEvent', event)).toEqual([]);
 
     clock.advance(60_000);
@@ -151,7 +184,7 @@ describe('a live delivery', () => {
     await createForm(api, 'By name');
     const before = receiver.received.length;
     await workerFor(api, receiver).runDue();
-    const byName = receiver.received.slice(before).filter((request) => request.headers['host'] === new URL(receiver.namedUrl).host);
+    const byName = receiver.received.slice(before).filter((request) => request.headers.host === new URL(receiver.namedUrl).host);
     expect(byName).toHaveLength(1);
     expect(await logsOf(api, integration.id)).toEqual([expect.objectContaining({ status: 'succeeded', url: receiver.namedUrl })]);
   });
@@ -165,13 +198,13 @@ describe('a live delivery', () => {
     expect(retry).toMatchObject({ attempt: 2, status: 'pending' });
   });
 
-  it('when the endpoint\'s certificate is not trusted, then the attempt fails with a TLS error', async () => {
+  it("when the endpoint's certificate is not trusted, then the attempt fails with a TLS error", async () => {
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
     await createForm(api, 'Untrusted');
     await workerFor(api, null).runDue();
     const [, failed] = await logsOf(api, integration.id);
     expect(failed).toMatchObject({ status: 'failed', response_status: null });
-    expect(failed!['error']).toMatch(/^TLS error: /);
+    expect(failed!.error).toMatch(/^TLS error: /);
   });
 
   it('when the URL resolves to a private address at delivery time, then nothing is sent and the attempt fails', async () => {
@@ -182,7 +215,7 @@ describe('a live delivery', () => {
     expect(calls).toEqual([]);
     const [, failed] = await logsOf(api, integration.id);
     expect(failed).toMatchObject({ status: 'failed', response_status: null, duration_ms: null });
-    expect(failed!['error']).toContain('public https');
+    expect(failed!.error).toContain('public https');
   });
 });
 
@@ -190,9 +223,16 @@ describe('submission events', () => {
   it('when a submission is created and rescored, then both events arrive matching their webhook schemas', async () => {
     const { api } = await setup();
     const receiver = await startReceiver([200]);
-    cleanup.push(() => receiver.close(), () => api.close());
+    cleanup.push(
+      () => receiver.close(),
+      () => api.close(),
+    );
     const form = await createDemoForm(api);
-    const integration = await createIntegration(api, { url: receiver.url, events: ['submission.created', 'submission.rescored'], form_id: form.id });
+    const integration = await createIntegration(api, {
+      url: receiver.url,
+      events: ['submission.created', 'submission.rescored'],
+      form_id: form.id,
+    });
     const submission = await submit(api, { form_id: form.id, answers: anaAnswers() });
     await api.call('post', `/v1/submissions/${submission.id}/rescore`).expect(200);
     expect(await workerFor(api, receiver).runDue()).toBe(2);
@@ -202,7 +242,7 @@ describe('submission events', () => {
     expect(created).toMatchObject({ data: { object: { id: submission.id, form_id: form.id } } });
     expect(schemaErrors('SubmissionCreatedEvent', created)).toEqual([]);
     expect(schemaErrors('SubmissionRescoredEvent', rescored)).toEqual([]);
-    expect((await logsOf(api, integration.id)).every((log) => log['status'] === 'succeeded')).toBe(true);
+    expect((await logsOf(api, integration.id)).every((log) => log.status === 'succeeded')).toBe(true);
   });
 
   it('when a form is deleted, then attempts still pending for its submissions are dropped, and attempts made stay logged', async () => {
@@ -217,9 +257,12 @@ describe('submission events', () => {
     clock.advance(1_000);
     await api.call('delete', `/v1/forms/${form.id}`).expect(200);
     const logs = await logsOf(api, integration.id);
-    expect(logs.map((log) => [log['event_type'], log['status']])).toEqual([['form.deleted', 'pending'], ['submission.created', 'succeeded']]);
+    expect(logs.map((log) => [log.event_type, log.status])).toEqual([
+      ['form.deleted', 'pending'],
+      ['submission.created', 'succeeded'],
+    ]);
     expect(sent.id).not.toBe(pending.id);
-    const replay = await api.call('post', `/v1/integrations/${integration.id}/dispatch`).send({ event_id: logs[1]!['event_id'] });
+    const replay = await api.call('post', `/v1/integrations/${integration.id}/dispatch`).send({ event_id: logs[1]!.event_id });
     expect(replay.status).toBe(422);
   });
 });
@@ -228,18 +271,24 @@ describe('retries', () => {
   it('when the endpoint answers 500 twice, then it is retried with backoff and the third attempt succeeds', async () => {
     const { api, clock } = await setup();
     const receiver = await startReceiver([500, 500, 204]);
-    cleanup.push(() => receiver.close(), () => api.close());
+    cleanup.push(
+      () => receiver.close(),
+      () => api.close(),
+    );
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
     await createForm(api, 'Flaky');
     const worker = workerFor(api, receiver);
 
     expect(await worker.runDue()).toBe(1);
     let logs = await logsOf(api, integration.id);
-    expect(logs.map((log) => [log['attempt'], log['status']])).toEqual([[2, 'pending'], [1, 'failed']]);
+    expect(logs.map((log) => [log.attempt, log.status])).toEqual([
+      [2, 'pending'],
+      [1, 'failed'],
+    ]);
     expect(logs[1]).toMatchObject({ response_status: 500, error: 'The endpoint answered 500.' });
     // Full jitter with random 0.5: half of the 5-minute ceiling after the first failure.
-    expect(Date.parse(logs[1]!['next_attempt_at']) - Date.parse(START)).toBe(150_000);
-    expect(logs[0]!['created_at']).toBe(logs[1]!['next_attempt_at']);
+    expect(Date.parse(logs[1]!.next_attempt_at) - Date.parse(START)).toBe(150_000);
+    expect(logs[0]!.created_at).toBe(logs[1]!.next_attempt_at);
 
     expect(await worker.runDue()).toBe(0);
     clock.advance(149_000);
@@ -248,13 +297,17 @@ describe('retries', () => {
     expect(await worker.runDue()).toBe(1);
     logs = await logsOf(api, integration.id);
     // Half of the 10-minute ceiling after the second failure.
-    expect(Date.parse(logs[1]!['next_attempt_at']) - clock.now().getTime()).toBe(300_000);
+    expect(Date.parse(logs[1]!.next_attempt_at) - clock.now().getTime()).toBe(300_000);
 
     clock.advance(300_000);
     expect(await worker.runDue()).toBe(1);
     logs = await logsOf(api, integration.id);
-    expect(logs.map((log) => [log['attempt'], log['status'], log['response_status']])).toEqual([[3, 'succeeded', 204], [2, 'failed', 500], [1, 'failed', 500]]);
-    expect(logs[0]!['next_attempt_at']).toBeNull();
+    expect(logs.map((log) => [log.attempt, log.status, log.response_status])).toEqual([
+      [3, 'succeeded', 204],
+      [2, 'failed', 500],
+      [1, 'failed', 500],
+    ]);
+    expect(logs[0]!.next_attempt_at).toBeNull();
     const ids = new Set(receiver.received.map((request) => request.headers['x-service-event-id']));
     expect(ids.size).toBe(1);
     expect(new Set(receiver.received.map((request) => request.body)).size).toBe(1);
@@ -278,10 +331,10 @@ describe('retries', () => {
     expect(sent).toHaveLength(MAX_ATTEMPTS);
     expect(sent[0]!.addresses).toEqual([{ address: '93.184.215.14', family: 4 }]);
     const logs = await logsOf(api, integration.id);
-    expect(logs.map((log) => log['attempt'])).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
-    expect(logs.every((log) => log['status'] === 'failed' && log['response_status'] === 503)).toBe(true);
-    expect(logs[0]!['next_attempt_at']).toBeNull();
-    expect(logs.slice(1).every((log) => log['next_attempt_at'] !== null)).toBe(true);
+    expect(logs.map((log) => log.attempt)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(logs.every((log) => log.status === 'failed' && log.response_status === 503)).toBe(true);
+    expect(logs[0]!.next_attempt_at).toBeNull();
+    expect(logs.slice(1).every((log) => log.next_attempt_at !== null)).toBe(true);
     expect(await logsOf(api, integration.id, undefined, '?status=pending')).toEqual([]);
   });
 });
@@ -296,13 +349,21 @@ describe('test mode', () => {
     await createForm(api, 'Sandbox form', test);
     const { calls, transport } = forbiddenTransport();
     let lookups = 0;
-    const worker = workerFor(api, null, { transport, resolveHost: async (host) => (lookups++, fakeResolver(host)) });
+    const worker = workerFor(api, null, {
+      transport,
+      resolveHost: async (host) => {
+        lookups++;
+        return fakeResolver(host);
+      },
+    });
     expect(await worker.runDue()).toBe(2);
     expect(calls).toEqual([]);
     expect(lookups).toBe(0);
     for (const id of [sandbox.id, live.id]) {
       const logs = await logsOf(api, id, test);
-      expect(logs).toEqual([expect.objectContaining({ status: 'succeeded', mock: true, test: true, url: PUBLIC_URL, attempt: 1, error: null })]);
+      expect(logs).toEqual([
+        expect.objectContaining({ status: 'succeeded', mock: true, test: true, url: PUBLIC_URL, attempt: 1, error: null }),
+      ]);
       expect(schemaErrors('IntegrationLog', logs[0])).toEqual([]);
     }
     expect(await logsOf(api, live.id)).toEqual([]);
@@ -339,7 +400,10 @@ describe('durability', () => {
   it('when a worker dies holding a lease, then the attempt is made again once the lease runs out', async () => {
     const { api, clock } = await setup(join(dir, 'lease.db'));
     const receiver = await startReceiver([200]);
-    cleanup.push(() => receiver.close(), () => api.close());
+    cleanup.push(
+      () => receiver.close(),
+      () => api.close(),
+    );
     await createIntegration(api, { url: receiver.url, events: ['form.created'] });
     await createForm(api, 'Leased');
     const now = clock.now();
@@ -357,7 +421,10 @@ describe('stopping', () => {
   it('when stopped while a request is in flight, then stop waits for it to be answered and recorded', async () => {
     const { api } = await setup();
     const receiver = await startReceiver([200], { delayMs: 300 });
-    cleanup.push(() => receiver.close(), () => api.close());
+    cleanup.push(
+      () => receiver.close(),
+      () => api.close(),
+    );
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
     await createForm(api, 'In flight');
     const worker = startDeliveryWorker(api.services, { extraCa: receiver.cert, pollIntervalMs: 10 });

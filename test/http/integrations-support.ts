@@ -10,8 +10,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import selfsigned from 'selfsigned';
 import { expect } from 'vitest';
+import { type ResolvedAddress, resolveWithDns } from '../../src/domain/integrations/webhook-url.js';
 import { bundledDocumentPath } from '../../src/http/contract-document.js';
-import { resolveWithDns, type ResolvedAddress } from '../../src/domain/integrations/webhook-url.js';
 import type { TestApi } from '../support/harness.js';
 
 export const PUBLIC_URL = 'https://hooks.example.com/form-funnel';
@@ -38,7 +38,9 @@ export function testClock(start: string) {
   let current = Date.parse(start);
   return {
     now: () => new Date(current),
-    advance: (ms: number) => void (current += ms),
+    advance: (ms: number) => {
+      current += ms;
+    },
     seconds: () => Math.floor(current / 1000),
   };
 }
@@ -53,8 +55,18 @@ export interface ReceivedRequest {
 /** An HTTPS endpoint on 127.0.0.1 answering with the statuses given, in order (the last one repeats). */
 export async function startReceiver(statuses: number[] = [200], options: { delayMs?: number } = {}) {
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec', algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 2, value: 'receiver.test' }, { type: 7, ip: '127.0.0.1' }] }],
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 2, value: 'receiver.test' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   const received: ReceivedRequest[] = [];
   const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
@@ -74,10 +86,11 @@ export async function startReceiver(statuses: number[] = [200], options: { delay
     namedUrl: `https://receiver.test:${port}/hooks/form-funnel`,
     cert: pems.cert,
     received,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

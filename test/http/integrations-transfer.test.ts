@@ -10,7 +10,9 @@ beforeAll(async () => {
   const store = createSqliteStore(':memory:');
   api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  await api.close();
+});
 
 describe('transferring a form with submission events', () => {
   it('when the form moves to another workspace, then its submission events can no longer be replayed and their pending deliveries are gone', async () => {

@@ -22,12 +22,20 @@ const issuesOf = (body: { details?: { errors?: Array<{ pointer: string; code: st
 
 describe('POST /v1/integrations', () => {
   it('when the URL is public https, then 201 with Location, the full integration and its signing secret, once', async () => {
-    const res = await api.call('post', '/v1/integrations').send({ url: PUBLIC_URL, events: ['submission.created', 'form.created'], description: 'CRM' });
+    const res = await api
+      .call('post', '/v1/integrations')
+      .send({ url: PUBLIC_URL, events: ['submission.created', 'form.created'], description: 'CRM' });
     expect(res.status).toBe(201);
-    expect(res.headers['location']).toBe(`/v1/integrations/${res.body.id}`);
+    expect(res.headers.location).toBe(`/v1/integrations/${res.body.id}`);
     expect(res.body).toMatchObject({
-      object: 'integration', type: 'webhook', url: PUBLIC_URL, events: ['submission.created', 'form.created'], enabled: true,
-      description: 'CRM', form_id: null, test: false,
+      object: 'integration',
+      type: 'webhook',
+      url: PUBLIC_URL,
+      events: ['submission.created', 'form.created'],
+      enabled: true,
+      description: 'CRM',
+      form_id: null,
+      test: false,
     });
     expect(res.body.id).toMatch(/^int_[0-9A-Za-z]{24}$/);
     expect(res.body.signing_secret).toMatch(/^whsec_[0-9A-Za-z]{32,64}$/);
@@ -88,9 +96,14 @@ describe('POST /v1/integrations', () => {
   });
 
   it('when form_id names no form and the URL is private too, then 422 lists both issues', async () => {
-    const res = await api.call('post', '/v1/integrations').send({ url: 'https://10.0.0.1/', events: ['form.created'], form_id: 'form_000000000000000000000000' });
+    const res = await api
+      .call('post', '/v1/integrations')
+      .send({ url: 'https://10.0.0.1/', events: ['form.created'], form_id: 'form_000000000000000000000000' });
     expect(res.status).toBe(422);
-    expect(issuesOf(res.body)).toEqual([{ pointer: '/url', code: 'not_public_https' }, { pointer: '/form_id', code: 'not_found' }]);
+    expect(issuesOf(res.body)).toEqual([
+      { pointer: '/url', code: 'not_public_https' },
+      { pointer: '/form_id', code: 'not_found' },
+    ]);
   });
 
   it('when events is empty or repeats a type, then 400', async () => {
@@ -108,7 +121,11 @@ describe('POST /v1/integrations', () => {
   });
 
   it('when the same Idempotency-Key is sent twice, then the first response (and secret) is replayed', async () => {
-    const send = () => api.call('post', '/v1/integrations').set('Idempotency-Key', 'int-create-1').send({ url: PUBLIC_URL, events: ['form.created'] });
+    const send = () =>
+      api
+        .call('post', '/v1/integrations')
+        .set('Idempotency-Key', 'int-create-1')
+        .send({ url: PUBLIC_URL, events: ['form.created'] });
     const first = await send();
     const second = await send();
     expect(second.status).toBe(201);
@@ -132,7 +149,10 @@ describe('GET /v1/integrations', () => {
   });
 
   it('when both cursors are given, then 400', async () => {
-    const res = await api.call('get', '/v1/integrations?starting_after=int_000000000000000000000000&ending_before=int_000000000000000000000000');
+    const res = await api.call(
+      'get',
+      '/v1/integrations?starting_after=int_000000000000000000000000&ending_before=int_000000000000000000000000',
+    );
     expect(res.status).toBe(400);
   });
 
@@ -169,7 +189,14 @@ describe('PATCH /v1/integrations/{id}', () => {
     const created = await createIntegration(api, { events: ['form.created', 'form.updated'], description: 'note' });
     const res = await api.call('patch', `/v1/integrations/${created.id}`).send({ enabled: false, events: ['submission.created'] });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: created.id, enabled: false, events: ['submission.created'], description: 'note', url: PUBLIC_URL, secret_hint: created.secret_hint });
+    expect(res.body).toMatchObject({
+      id: created.id,
+      enabled: false,
+      events: ['submission.created'],
+      description: 'note',
+      url: PUBLIC_URL,
+      secret_hint: created.secret_hint,
+    });
     const cleared = await api.call('patch', `/v1/integrations/${created.id}`).send({ description: null });
     expect(cleared.body.description).toBeNull();
     expect(cleared.body.enabled).toBe(false);
@@ -192,7 +219,7 @@ describe('PATCH /v1/integrations/{id}', () => {
     const created = await createIntegration(api, {});
     const res = await api.call('put', `/v1/integrations/${created.id}`).send({ url: PUBLIC_URL, events: ['form.created'] });
     expect(res.status).toBe(405);
-    expect(res.headers['allow']).toContain('PATCH');
+    expect(res.headers.allow).toContain('PATCH');
   });
 
   it('when the id is unknown, then 404', async () => {
@@ -219,8 +246,18 @@ describe('POST /v1/integrations/{id}/dispatch', () => {
     const res = await api.call('post', `/v1/integrations/${created.id}/dispatch`);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({
-      object: 'integration_log', integration_id: created.id, event_type: 'integration.ping', attempt: 1, status: 'pending',
-      url: PUBLIC_URL, mock: false, response_status: null, duration_ms: null, error: null, next_attempt_at: null, test: false,
+      object: 'integration_log',
+      integration_id: created.id,
+      event_type: 'integration.ping',
+      attempt: 1,
+      status: 'pending',
+      url: PUBLIC_URL,
+      mock: false,
+      response_status: null,
+      duration_ms: null,
+      error: null,
+      next_attempt_at: null,
+      test: false,
     });
     expect(res.body.id).toMatch(/^dlv_/);
     expect(res.body.event_id).toMatch(/^evt_/);
@@ -263,7 +300,7 @@ describe('POST /v1/integrations/{id}/dispatch', () => {
     expect(issuesOf(res.body)).toEqual([{ pointer: '/event_id', code: 'not_subscribed' }]);
   });
 
-  it('when the integration is limited to another form, then replaying this form\'s event gets 422 not_subscribed', async () => {
+  it("when the integration is limited to another form, then replaying this form's event gets 422 not_subscribed", async () => {
     const formA = await createForm(api, 'Form A');
     const formB = await createForm(api, 'Form B');
     const onA = await createIntegration(api, { events: ['form.updated'], form_id: formA.id });
@@ -297,14 +334,14 @@ describe('GET /v1/integrations/{id}/logs', () => {
     await createForm(api, 'Logged 2');
     await api.call('post', `/v1/integrations/${created.id}/dispatch`).expect(202);
     const all = await logsOf(api, created.id);
-    expect(all.map((log) => log['event_type'])).toEqual(['integration.ping', 'form.created', 'form.created']);
+    expect(all.map((log) => log.event_type)).toEqual(['integration.ping', 'form.created', 'form.created']);
     expect((await logsOf(api, created.id, undefined, '?event_type=form.created')).length).toBe(2);
     expect((await logsOf(api, created.id, undefined, '?status=pending')).length).toBe(3);
     expect((await logsOf(api, created.id, undefined, '?status=succeeded')).length).toBe(0);
     const page = await api.call('get', `/v1/integrations/${created.id}/logs?limit=2`);
     expect(page.body.has_more).toBe(true);
     const rest = await api.call('get', `/v1/integrations/${created.id}/logs?limit=2&starting_after=${page.body.data[1].id}`);
-    expect(rest.body).toMatchObject({ has_more: false, data: [{ id: all[2]!['id'] }] });
+    expect(rest.body).toMatchObject({ has_more: false, data: [{ id: all[2]!.id }] });
   });
 
   it('when a filter value is not in the enum, then 400', async () => {
@@ -328,10 +365,12 @@ describe('events fan out to subscribers only', () => {
     await createForm(api, 'Fan-out');
     expect(await logsOf(api, paused.id)).toEqual([]);
     expect(await logsOf(api, otherType.id)).toEqual([]);
-    expect(await logsOf(api, listening.id)).toEqual([expect.objectContaining({ event_type: 'form.created', status: 'pending', attempt: 1 })]);
+    expect(await logsOf(api, listening.id)).toEqual([
+      expect.objectContaining({ event_type: 'form.created', status: 'pending', attempt: 1 }),
+    ]);
   });
 
-  it('when a form limited integration\'s form is deleted, then the integration stays and gets form.deleted', async () => {
+  it("when a form limited integration's form is deleted, then the integration stays and gets form.deleted", async () => {
     const form = await createForm(api, 'Doomed');
     const created = await createIntegration(api, { events: ['form.deleted'], form_id: form.id });
     await api.call('delete', `/v1/forms/${form.id}`).expect(200);
@@ -352,7 +391,9 @@ describe('attached keys', () => {
     const noForm = await api.call('post', '/v1/integrations', key).send({ url: PUBLIC_URL, events: ['form.created'] });
     expect(noForm.status).toBe(403);
     expect(noForm.body.code).toBe('form_not_attached');
-    const otherForm = await api.call('post', '/v1/integrations', key).send({ url: PUBLIC_URL, events: ['form.created'], form_id: theirs.id });
+    const otherForm = await api
+      .call('post', '/v1/integrations', key)
+      .send({ url: PUBLIC_URL, events: ['form.created'], form_id: theirs.id });
     expect(otherForm.status).toBe(403);
     expect(otherForm.body.code).toBe('form_not_attached');
 
@@ -371,7 +412,8 @@ describe('attached keys', () => {
     expect(folder.status).toBe(201);
     const inFolder = await createForm(api, 'In folder', undefined, { folder_id: folder.body.id });
     const outside = await createForm(api, 'Outside folder');
-    const key = (await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'folder', folder_id: folder.body.id } })).secret;
+    const key = (await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'folder', folder_id: folder.body.id } }))
+      .secret;
     const inside = await createIntegration(api, { form_id: inFolder.id });
     const notInside = await createIntegration(api, { form_id: outside.id });
     const list = await api.call('get', '/v1/integrations?limit=100', key);
@@ -418,7 +460,9 @@ describe('test mode', () => {
     const live = await createIntegration(api, { events: ['form.created'] });
     await createForm(api, 'Live event');
     const [log] = await logsOf(api, live.id);
-    const res = await api.call('post', `/v1/integrations/${live.id}/dispatch`, api.workspace.test_admin_key).send({ event_id: log!.event_id });
+    const res = await api
+      .call('post', `/v1/integrations/${live.id}/dispatch`, api.workspace.test_admin_key)
+      .send({ event_id: log!.event_id });
     expect(res.status).toBe(422);
   });
 

@@ -19,7 +19,9 @@ const redirectUri = 'https://partner.example/callback';
 /** Runs `npm run admin -- <args>` (the script's command line) against the temporary data directory. */
 async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -44,28 +46,66 @@ describe('npm run admin -- oauth-client / oauth-authorize', () => {
   it('when an operator registers a client and records a consent, then the printed code can be exchanged and the token used', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const authorized = await admin('oauth-authorize', '--workspace', enterprise, '--client-id', clientId, '--scope', 'read read_write',
-      '--redirect-uri', redirectUri, '--code-challenge', challenge, '--state', 's1');
+    const authorized = await admin(
+      'oauth-authorize',
+      '--workspace',
+      enterprise,
+      '--client-id',
+      clientId,
+      '--scope',
+      'read read_write',
+      '--redirect-uri',
+      redirectUri,
+      '--code-challenge',
+      challenge,
+      '--state',
+      's1',
+    );
     expect(authorized.code).toBe(0);
     const redirect = new URL(authorized.stdout.trim());
     expect(redirect.searchParams.get('state')).toBe('s1');
 
     const api = await createTestApi({ store: createSqliteStore(join(dataDir, 'form-funnel.db')) });
     try {
-      const tokens = await api.call('post', '/v1/oauth/token', null).type('form').send(new URLSearchParams({
-        grant_type: 'authorization_code', code: redirect.searchParams.get('code')!, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier,
-      }).toString());
+      const tokens = await api
+        .call('post', '/v1/oauth/token', null)
+        .type('form')
+        .send(
+          new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: redirect.searchParams.get('code')!,
+            redirect_uri: redirectUri,
+            client_id: clientId,
+            code_verifier: verifier,
+          }).toString(),
+        );
       expect(tokens.status).toBe(200);
       const me = await api.call('get', '/v1/me', tokens.body.access_token);
-      expect(me.body).toMatchObject({ auth_type: 'oauth_token', name: 'Partner', scope: 'read_write', workspace: { id: enterprise, plan: 'enterprise' } });
+      expect(me.body).toMatchObject({
+        auth_type: 'oauth_token',
+        name: 'Partner',
+        scope: 'read_write',
+        workspace: { id: enterprise, plan: 'enterprise' },
+      });
     } finally {
       await api.close();
     }
   });
 
   it('when the workspace is not on the Enterprise plan, then the command fails with a clear message and exit code 1', async () => {
-    const refused = await admin('oauth-authorize', '--workspace', business, '--client-id', clientId, '--scope', 'read',
-      '--redirect-uri', redirectUri, '--code-challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    const refused = await admin(
+      'oauth-authorize',
+      '--workspace',
+      business,
+      '--client-id',
+      clientId,
+      '--scope',
+      'read',
+      '--redirect-uri',
+      redirectUri,
+      '--code-challenge',
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/enterprise plan only; workspace ws_\w+ is on the business plan/);
   });

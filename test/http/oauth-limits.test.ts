@@ -3,13 +3,26 @@ import { createTestApi, type TestApi } from '../support/harness.js';
 
 let api: TestApi;
 beforeAll(async () => {
-  api = await createTestApi({ plan: 'enterprise', rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 3 } });
+  api = await createTestApi({
+    plan: 'enterprise',
+    rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 3 },
+  });
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  await api.close();
+});
 
 const guess = () =>
-  api.call('post', '/v1/oauth/token', null).type('form')
-    .send(new URLSearchParams({ grant_type: 'refresh_token', refresh_token: `svc_ort_${'x'.repeat(40)}`, client_id: 'client_000000000000000000000000' }).toString());
+  api
+    .call('post', '/v1/oauth/token', null)
+    .type('form')
+    .send(
+      new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: `svc_ort_${'x'.repeat(40)}`,
+        client_id: 'client_000000000000000000000000',
+      }).toString(),
+    );
 
 describe('the token endpoint and the per-address budget', () => {
   it('when an address keeps presenting rejected tokens, then after the budget it gets 429 with Retry-After', async () => {

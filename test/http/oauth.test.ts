@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authorizeOAuthClient } from '../../src/domain/oauth/authorize.js';
-import { registerOAuthClient, type OAuthClient } from '../../src/domain/oauth/clients.js';
+import { type OAuthClient, registerOAuthClient } from '../../src/domain/oauth/clients.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 
@@ -26,10 +26,16 @@ beforeAll(async () => {
   });
   client = await registerOAuthClient(api.services, { name: 'Partner CRM', redirectUris: [redirectUri] });
 });
-afterAll(async () => { await api.close(); });
-beforeEach(() => { clock = new Date(clock.getTime() + 1000); });
+afterAll(async () => {
+  await api.close();
+});
+beforeEach(() => {
+  clock = new Date(clock.getTime() + 1000);
+});
 
-const advance = (ms: number) => { clock = new Date(clock.getTime() + ms); };
+const advance = (ms: number) => {
+  clock = new Date(clock.getTime() + ms);
+};
 
 /** A fresh PKCE pair, as a client makes one per authorization. */
 function pkce() {
@@ -41,8 +47,13 @@ function pkce() {
 async function authorize(scope = 'read read_write', options: { clientId?: string; workspaceId?: string; state?: string } = {}) {
   const { verifier, challenge } = pkce();
   const authorization = await authorizeOAuthClient(api.services, {
-    workspaceId: options.workspaceId ?? api.workspace.workspace_id, clientId: options.clientId ?? client.id, scope, redirectUri,
-    codeChallenge: challenge, codeChallengeMethod: 'S256', state: options.state,
+    workspaceId: options.workspaceId ?? api.workspace.workspace_id,
+    clientId: options.clientId ?? client.id,
+    scope,
+    redirectUri,
+    codeChallenge: challenge,
+    codeChallengeMethod: 'S256',
+    state: options.state,
   });
   const redirect = new URL(authorization.redirectUrl);
   return { code: redirect.searchParams.get('code')!, state: redirect.searchParams.get('state'), redirect, verifier };
@@ -52,7 +63,14 @@ const tokenRequest = (fields: Record<string, string>) =>
   api.call('post', '/v1/oauth/token', null).type('form').send(new URLSearchParams(fields).toString());
 
 const exchange = (code: string, verifier: string, overrides: Record<string, string> = {}) =>
-  tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: client.id, code_verifier: verifier, ...overrides });
+  tokenRequest({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    client_id: client.id,
+    code_verifier: verifier,
+    ...overrides,
+  });
 
 const refresh = (refreshToken: string, clientId = client.id) =>
   tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
@@ -64,10 +82,15 @@ async function tokensFor(scope = 'read read_write') {
   return res.body as { access_token: string; refresh_token: string; scope: string; expires_in: number };
 }
 
-function expectOAuthProblem(res: { status: number; body: Record<string, unknown>; headers: Record<string, string> }, status: number, error: string, code = error) {
+function expectOAuthProblem(
+  res: { status: number; body: Record<string, unknown>; headers: Record<string, string> },
+  status: number,
+  error: string,
+  code = error,
+) {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ code, error, error_description: res.body['message'], request_id: res.headers['x-request-id'] });
+  expect(res.body).toMatchObject({ code, error, error_description: res.body.message, request_id: res.headers['x-request-id'] });
 }
 
 describe('authorization code exchange', () => {
@@ -77,7 +100,7 @@ describe('authorization code exchange', () => {
     const res = await exchange(code, verifier);
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['pragma']).toBe('no-cache');
+    expect(res.headers.pragma).toBe('no-cache');
     expect(res.body).toEqual({
       access_token: expect.stringMatching(/^svc_oat_[0-9A-Za-z]{40}$/),
       token_type: 'Bearer',
@@ -165,7 +188,9 @@ describe('token endpoint errors', () => {
     const { code } = await authorize();
     const res = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: client.id });
     expectOAuthProblem(res, 400, 'invalid_request', 'invalid_parameters');
-    expect(res.body.details).toEqual({ errors: [expect.objectContaining({ location: 'body', pointer: '/code_verifier', code: 'required' })] });
+    expect(res.body.details).toEqual({
+      errors: [expect.objectContaining({ location: 'body', pointer: '/code_verifier', code: 'required' })],
+    });
   });
 
   it('when grant_type is missing or empty, then 400 invalid_request pointing at grant_type', async () => {
@@ -173,13 +198,19 @@ describe('token endpoint errors', () => {
     for (const fields of requests) {
       const res = await tokenRequest(fields);
       expectOAuthProblem(res, 400, 'invalid_request', 'invalid_parameters');
-      expect(res.body.details).toEqual({ errors: [{ location: 'body', pointer: '/grant_type', code: 'required', message: 'is required' }] });
+      expect(res.body.details).toEqual({
+        errors: [{ location: 'body', pointer: '/grant_type', code: 'required', message: 'is required' }],
+      });
     }
   });
 
   it('when a parameter is sent twice, then 400 invalid_request (RFC 6749 section 3.2)', async () => {
-    const res = await api.call('post', '/v1/oauth/token', null).type('form')
-      .send(`grant_type=refresh_token&grant_type=refresh_token&client_id=${client.id}&refresh_token=svc_ort_0000000000000000000000000000000000000000`);
+    const res = await api
+      .call('post', '/v1/oauth/token', null)
+      .type('form')
+      .send(
+        `grant_type=refresh_token&grant_type=refresh_token&client_id=${client.id}&refresh_token=svc_ort_0000000000000000000000000000000000000000`,
+      );
     expectOAuthProblem(res, 400, 'invalid_request', 'invalid_parameters');
   });
 
@@ -196,7 +227,12 @@ describe('token endpoint errors', () => {
   });
 
   it('when an unknown parameter is sent, then 400 invalid_request naming it', async () => {
-    const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: 'svc_ort_0000000000000000000000000000000000000000', client_id: client.id, scope: 'admin' });
+    const res = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: 'svc_ort_0000000000000000000000000000000000000000',
+      client_id: client.id,
+      scope: 'admin',
+    });
     expectOAuthProblem(res, 400, 'invalid_request', 'invalid_parameters');
     expect(res.body.details.errors).toEqual([expect.objectContaining({ pointer: '/scope', code: 'additional_property' })]);
   });
@@ -345,7 +381,11 @@ describe('storage', () => {
     const tokens = (await exchange(code, verifier)).body as { access_token: string; refresh_token: string };
     const dump = JSON.stringify(
       ['oauth_authorization_codes', 'oauth_access_tokens', 'oauth_refresh_tokens', 'oauth_grants'].flatMap((table) =>
-        db.prepare(`SELECT * FROM ${table}`).all().map((row) => Object.values(row as object).map(String))),
+        db
+          .prepare(`SELECT * FROM ${table}`)
+          .all()
+          .map((row) => Object.values(row as object).map(String)),
+      ),
     );
     for (const secret of [code, tokens.access_token, tokens.refresh_token, verifier]) expect(dump).not.toContain(secret);
     const sha = createHash('sha256').update(tokens.access_token).digest();
@@ -357,7 +397,11 @@ describe('idempotency across a token refresh', () => {
   it('when a POST is retried with the same Idempotency-Key after the access token was refreshed, then the first response is replayed', async () => {
     const first = await tokensFor('read_write');
     const create = (token: string) =>
-      api.call('post', '/v1/forms', null).set('Authorization', `Bearer ${token}`).set('Idempotency-Key', 'partner-retry-1').send({ name: 'Made once' });
+      api
+        .call('post', '/v1/forms', null)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Idempotency-Key', 'partner-retry-1')
+        .send({ name: 'Made once' });
     const original = await create(first.access_token);
     expect(original.status).toBe(201);
     const refreshed = await refresh(first.refresh_token);

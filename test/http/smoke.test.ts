@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApi, type TestApi } from '../support/harness.js';
 
 let api: TestApi;
-beforeAll(async () => { api = await createTestApi(); });
-afterAll(async () => { await api.close(); });
+beforeAll(async () => {
+  api = await createTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
 
 describe('GET /v1/me', () => {
   it('when called with the live admin key, then it describes that key', async () => {

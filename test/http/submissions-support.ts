@@ -24,22 +24,39 @@ export const anaHidden = (): Record<string, string> => example('SubmissionCreate
 
 /** A completed lead without a budget: the logic skips the budget step. */
 export const noBudgetAnswers = (companySize = '11_200'): Record<string, unknown> => ({
-  full_name: 'Tom Okafor', email: 'tom@brightdesk.example', company_size: companySize, has_budget: false, gdpr: true,
+  full_name: 'Tom Okafor',
+  email: 'tom@brightdesk.example',
+  company_size: companySize,
+  has_budget: false,
+  gdpr: true,
 });
 
 /** A completed lead with a budget of the given size. */
 export const budgetAnswers = (budget: number, companySize = '1_10'): Record<string, unknown> => ({
-  full_name: 'Kim Lee', email: 'kim@lee.example', company_size: companySize, has_budget: true, budget_usd: budget, gdpr: true,
+  full_name: 'Kim Lee',
+  email: 'kim@lee.example',
+  company_size: companySize,
+  has_budget: true,
+  budget_usd: budget,
+  gdpr: true,
 });
 
-export async function createForm(api: TestApi, key = api.workspace.live_admin_key, overrides: Record<string, unknown> = {}): Promise<{ id: string } & Record<string, any>> {
+export async function createForm(
+  api: TestApi,
+  key = api.workspace.live_admin_key,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string } & Record<string, any>> {
   const { slug: _slug, ...form } = demoForm();
   const res = await api.call('post', '/v1/forms', key).send({ ...form, ...overrides });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
-export async function submit(api: TestApi, body: Record<string, unknown>, key = api.workspace.live_admin_key): Promise<{ id: string } & Record<string, any>> {
+export async function submit(
+  api: TestApi,
+  body: Record<string, unknown>,
+  key = api.workspace.live_admin_key,
+): Promise<{ id: string } & Record<string, any>> {
   const res = await api.call('post', '/v1/submissions', key).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
@@ -56,6 +73,8 @@ export function testClock(start: string) {
   let current = new Date(start);
   return {
     now: () => new Date(current),
-    set: (at: string) => void (current = new Date(at)),
+    set: (at: string) => {
+      current = new Date(at);
+    },
   };
 }

@@ -17,7 +17,9 @@ beforeAll(async () => {
   live = api.workspace.live_admin_key;
   test = api.workspace.test_admin_key;
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  await api.close();
+});
 
 const idsIn = async (path: string, key: string): Promise<string[]> => {
   const res = await api.call('get', path, key);
@@ -32,8 +34,10 @@ const startedIn = async (formId: string, key: string): Promise<number> => {
 /** Aggregate rows of a form in one environment, read straight from the database. */
 const aggregateRows = (formId: string, environment: 'live' | 'test'): number => {
   const db = (api.store as unknown as { db: { prepare(sql: string): { get(...args: unknown[]): { n: number } } } }).db;
-  return ['submission_days', 'submission_step_days', 'submission_grade_days']
-    .reduce((sum, table) => sum + db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE form_id = ? AND environment = ?`).get(formId, environment).n, 0);
+  return ['submission_days', 'submission_step_days', 'submission_grade_days'].reduce(
+    (sum, table) => sum + db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE form_id = ? AND environment = ?`).get(formId, environment).n,
+    0,
+  );
 };
 
 describe('live and test submissions', () => {
@@ -42,7 +46,9 @@ describe('live and test submissions', () => {
     events.published.length = 0;
     const sandboxed = await submit(api, { form_id: form.id, answers: anaAnswers() }, test);
     expect(sandboxed).toMatchObject({ test: true, form_id: form.id, score: 65 });
-    expect(events.published).toMatchObject([{ type: 'submission.created', environment: 'test', data: { object: { id: sandboxed.id, test: true } } }]);
+    expect(events.published).toMatchObject([
+      { type: 'submission.created', environment: 'test', data: { object: { id: sandboxed.id, test: true } } },
+    ]);
 
     expect(await idsIn('/v1/submissions?limit=100', live)).not.toContain(sandboxed.id);
     expect(await idsIn(`/v1/submissions?form_id=${form.id}`, live)).toEqual([]);
@@ -58,7 +64,11 @@ describe('live and test submissions', () => {
     const real = await submit(api, { form_id: form.id, answers: anaAnswers() }, live);
     expect(await idsIn(`/v1/submissions?form_id=${form.id}`, test)).toEqual([]);
     expect(await idsIn('/v1/submissions?limit=100', test)).not.toContain(real.id);
-    for (const [method, path] of [['get', ''], ['post', '/rescore'], ['delete', '']] as const) {
+    for (const [method, path] of [
+      ['get', ''],
+      ['post', '/rescore'],
+      ['delete', ''],
+    ] as const) {
       const res = await api.call(method, `/v1/submissions/${real.id}${path}`, test);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.code).toBe('resource_not_found');

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import { anaAnswers, anaHidden, budgetAnswers, createForm, noBudgetAnswers, recordingEvents, submit, testClock } from './submissions-support.js';
+import {
+  anaAnswers,
+  anaHidden,
+  budgetAnswers,
+  createForm,
+  noBudgetAnswers,
+  recordingEvents,
+  submit,
+  testClock,
+} from './submissions-support.js';
 
 const clock = testClock('2026-03-02T09:00:00.000Z');
 const events = recordingEvents();
@@ -12,8 +21,12 @@ beforeAll(async () => {
   api = await createTestApi({ now: clock.now, events: events.publisher, rateLimits: highLimits });
   form = await createForm(api);
 });
-afterAll(async () => { await api.close(); });
-beforeEach(() => { events.published.length = 0; });
+afterAll(async () => {
+  await api.close();
+});
+beforeEach(() => {
+  events.published.length = 0;
+});
 
 describe('POST /v1/submissions', () => {
   it('when answers follow the form, then 201 with Location, the visited steps, the score, grade and breakdown', async () => {
@@ -21,14 +34,23 @@ describe('POST /v1/submissions', () => {
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`/v1/submissions/${res.body.id}`);
     expect(res.body).toMatchObject({
-      object: 'submission', form_id: form.id, form_version: 1, status: 'completed', test: false,
-      answers: anaAnswers(), hidden: { utm_source: 'linkedin' }, visited_steps: ['contact', 'company', 'budget', 'finish'],
-      score: 65, grade: 'A',
+      object: 'submission',
+      form_id: form.id,
+      form_version: 1,
+      status: 'completed',
+      test: false,
+      answers: anaAnswers(),
+      hidden: { utm_source: 'linkedin' },
+      visited_steps: ['contact', 'company', 'budget', 'finish'],
+      score: 65,
+      grade: 'A',
       score_breakdown: [
         { source: 'option', field: 'company_size', option: '201_plus', points: 25 },
         { source: 'rule', rule_id: 'big_budget', points: 40 },
       ],
-      scored_at: '2026-03-02T09:00:00.000Z', created_at: '2026-03-02T09:00:00.000Z', updated_at: '2026-03-02T09:00:00.000Z',
+      scored_at: '2026-03-02T09:00:00.000Z',
+      created_at: '2026-03-02T09:00:00.000Z',
+      updated_at: '2026-03-02T09:00:00.000Z',
       request_id: res.headers['x-request-id'],
     });
     expect(res.body.id).toMatch(/^sub_[0-9A-Za-z]{24}$/);
@@ -38,7 +60,13 @@ describe('POST /v1/submissions', () => {
     const created = await submit(api, { form_id: form.id, answers: anaAnswers() });
     expect(events.published).toHaveLength(1);
     const { request_id: _requestId, ...submission } = created;
-    expect(events.published[0]).toMatchObject({ type: 'submission.created', environment: 'live', formId: form.id, workspaceId: api.workspace.workspace_id, data: { object: submission } });
+    expect(events.published[0]).toMatchObject({
+      type: 'submission.created',
+      environment: 'live',
+      formId: form.id,
+      workspaceId: api.workspace.workspace_id,
+      data: { object: submission },
+    });
   });
 
   it('when the logic skips a step, then visited_steps leaves it out and its required field is not needed', async () => {
@@ -63,7 +91,11 @@ describe('POST /v1/submissions', () => {
   });
 
   it('when a partial submission stops early, then required fields are not enforced and the path ends at the last answered step', async () => {
-    const created = await submit(api, { form_id: form.id, answers: { full_name: 'Tom', email: 'tom@brightdesk.example' }, status: 'partial' });
+    const created = await submit(api, {
+      form_id: form.id,
+      answers: { full_name: 'Tom', email: 'tom@brightdesk.example' },
+      status: 'partial',
+    });
     expect(created).toMatchObject({ status: 'partial', visited_steps: ['contact'], score: 0, grade: 'C' });
   });
 
@@ -117,7 +149,10 @@ describe('POST /v1/submissions', () => {
     const list = await api.call('get', `/v1/submissions?form_id=${own.id}`);
     expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([first.body.id]);
 
-    const changed = await api.call('post', '/v1/submissions').set('Idempotency-Key', 'retry-1').send({ ...body, status: 'partial' });
+    const changed = await api
+      .call('post', '/v1/submissions')
+      .set('Idempotency-Key', 'retry-1')
+      .send({ ...body, status: 'partial' });
     expect(changed.status).toBe(409);
     expect(changed.body.code).toBe('idempotency_conflict');
   });
@@ -213,7 +248,10 @@ describe('GET /v1/submissions', () => {
     expect(await idsOf('status=partial')).toEqual([ids[0]]);
     expect(await idsOf('min_score=65')).toEqual([ids[0], ids[2], ids[4]]);
     const time = (value: string) => encodeURIComponent(value);
-    expect(await idsOf(`created_gte=${time('2026-03-01T10:01:00Z')}&created_lt=${time('2026-03-01T10:03:00.000Z')}`)).toEqual([ids[2], ids[3]]);
+    expect(await idsOf(`created_gte=${time('2026-03-01T10:01:00Z')}&created_lt=${time('2026-03-01T10:03:00.000Z')}`)).toEqual([
+      ids[2],
+      ids[3],
+    ]);
     // An offset is a time like any other: 11:02+01:00 is 10:02Z.
     expect(await idsOf(`created_gte=${time('2026-03-01T11:02:00+01:00')}&status=completed`)).toEqual([ids[1], ids[2]]);
   });
@@ -225,7 +263,10 @@ describe('GET /v1/submissions', () => {
   });
 
   it('when filter values are invalid, then 400 invalid_parameters names each one', async () => {
-    const res = await api.call('get', '/v1/submissions?status=done&min_score=high&created_gte=yesterday&limit=500&form_id=sub_000000000000000000000000');
+    const res = await api.call(
+      'get',
+      '/v1/submissions?status=done&min_score=high&created_gte=yesterday&limit=500&form_id=sub_000000000000000000000000',
+    );
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_parameters');
     const pointers = res.body.details.errors.map((issue: { pointer: string }) => issue.pointer);
@@ -235,7 +276,9 @@ describe('GET /v1/submissions', () => {
   it('when a query parameter is unknown, then 400 additional_property', async () => {
     const res = await api.call('get', '/v1/submissions?colour=red');
     expect(res.status).toBe(400);
-    expect(res.body.details.errors).toEqual([expect.objectContaining({ location: 'query', pointer: '/colour', code: 'additional_property' })]);
+    expect(res.body.details.errors).toEqual([
+      expect.objectContaining({ location: 'query', pointer: '/colour', code: 'additional_property' }),
+    ]);
   });
 
   it('when a key is attached to a form, then it lists only that form, and filtering on another form is 403', async () => {
@@ -282,7 +325,10 @@ describe('POST /v1/submissions/{id}/rescore', () => {
   it('when the scoring changed, then the stored score stays until rescored, and rescore returns the old and new score', async () => {
     const own = await createForm(api);
     const created = await submit(api, { form_id: own.id, answers: anaAnswers() });
-    const scoring = { rules: [{ id: 'big_budget', when: { field: 'budget_usd', op: 'gte', value: 50000 }, points: 10 }], grades: [{ label: 'Hot', min_score: 30 }] };
+    const scoring = {
+      rules: [{ id: 'big_budget', when: { field: 'budget_usd', op: 'gte', value: 50000 }, points: 10 }],
+      grades: [{ label: 'Hot', min_score: 30 }],
+    };
     const patched = await api.call('patch', `/v1/forms/${own.id}`).send({ scoring });
     expect(patched.body.version).toBe(2);
     expect((await api.call('get', `/v1/submissions/${created.id}`)).body).toMatchObject({ score: 65, grade: 'A', form_version: 1 });
@@ -293,13 +339,28 @@ describe('POST /v1/submissions/{id}/rescore', () => {
     clock.set('2026-03-02T09:00:00.000Z');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      id: created.id, score: 35, grade: 'Hot', form_version: 2, previous_score: 65, previous_grade: 'A', previous_form_version: 1,
-      score_breakdown: [{ source: 'option', field: 'company_size', option: '201_plus', points: 25 }, { source: 'rule', rule_id: 'big_budget', points: 10 }],
-      scored_at: '2026-03-02T12:00:00.000Z', updated_at: '2026-03-02T12:00:00.000Z', created_at: created.created_at,
-      answers: created.answers, visited_steps: created.visited_steps,
+      id: created.id,
+      score: 35,
+      grade: 'Hot',
+      form_version: 2,
+      previous_score: 65,
+      previous_grade: 'A',
+      previous_form_version: 1,
+      score_breakdown: [
+        { source: 'option', field: 'company_size', option: '201_plus', points: 25 },
+        { source: 'rule', rule_id: 'big_budget', points: 10 },
+      ],
+      scored_at: '2026-03-02T12:00:00.000Z',
+      updated_at: '2026-03-02T12:00:00.000Z',
+      created_at: created.created_at,
+      answers: created.answers,
+      visited_steps: created.visited_steps,
     });
     expect(events.published).toMatchObject([
-      { type: 'submission.rescored', data: { object: { id: created.id, score: 35 }, previous_attributes: { score: 65, grade: 'A', form_version: 1 } } },
+      {
+        type: 'submission.rescored',
+        data: { object: { id: created.id, score: 35 }, previous_attributes: { score: 65, grade: 'A', form_version: 1 } },
+      },
     ]);
     expect((await api.call('get', `/v1/submissions/${created.id}`)).body).toMatchObject({ score: 35, grade: 'Hot', form_version: 2 });
   });
@@ -308,7 +369,8 @@ describe('POST /v1/submissions/{id}/rescore', () => {
     const own = await createForm(api);
     const created = await submit(api, { form_id: own.id, answers: anaAnswers() });
     const steps = own.steps.map((step: { id: string; fields: Array<{ ref: string }> }) =>
-      step.id === 'company' ? { ...step, fields: step.fields.filter((field) => field.ref !== 'company_size') } : step);
+      step.id === 'company' ? { ...step, fields: step.fields.filter((field) => field.ref !== 'company_size') } : step,
+    );
     expect((await api.call('patch', `/v1/forms/${own.id}`).send({ steps })).status).toBe(200);
     const res = await api.call('post', `/v1/submissions/${created.id}/rescore`);
     expect(res.body).toMatchObject({ score: 40, grade: 'B', previous_score: 65, answers: anaAnswers() });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
-import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, watchedApi, type WatchedApi } from '../support/http-checks.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 let api: WatchedApi;
 beforeAll(async () => {
@@ -17,7 +17,8 @@ afterAll(async () => {
 
 type Member = { id: string; email: string; role: string };
 const members = async (): Promise<Member[]> => (await api.call('get', '/v1/team/members?limit=100')).body.data;
-const auditOf = async (type: string) => (await api.call('get', `/v1/audit_events?type=${type}&limit=100`)).body.data as Array<{ target: { id: string } }>;
+const auditOf = async (type: string) =>
+  (await api.call('get', `/v1/audit_events?type=${type}&limit=100`)).body.data as Array<{ target: { id: string } }>;
 
 describe('members', () => {
   it('when the team is listed, then the bootstrap admin is there', async () => {
@@ -32,7 +33,12 @@ describe('members', () => {
     expectProblem(await api.call('delete', `/v1/team/members/${owner!.id}`), 409, 'conflict_error', 'last_admin');
 
     await api.store.team.addMember(api.workspace.workspace_id, {
-      id: newId('mem'), object: 'member', email: 'second@acme.test', name: 'Second', role: 'admin', created_at: new Date().toISOString(),
+      id: newId('mem'),
+      object: 'member',
+      email: 'second@acme.test',
+      name: 'Second',
+      role: 'admin',
+      created_at: new Date().toISOString(),
     });
     const res = await api.call('delete', `/v1/team/members/${owner!.id}`);
     expect(res.status).toBe(200);
@@ -45,7 +51,14 @@ describe('members', () => {
   });
 
   it('when an editor is removed, then no admin count matters', async () => {
-    const editor = { id: newId('mem'), object: 'member' as const, email: 'editor@acme.test', name: null, role: 'editor' as const, created_at: new Date().toISOString() };
+    const editor = {
+      id: newId('mem'),
+      object: 'member' as const,
+      email: 'editor@acme.test',
+      name: null,
+      role: 'editor' as const,
+      created_at: new Date().toISOString(),
+    };
     await api.store.team.addMember(api.workspace.workspace_id, editor);
     expect((await api.call('delete', `/v1/team/members/${editor.id}`)).status).toBe(200);
   });
@@ -56,7 +69,12 @@ describe('members', () => {
 
   it('when a test key removes a member, then 403 live_resource', async () => {
     const [someone] = await members();
-    expectProblem(await api.call('delete', `/v1/team/members/${someone!.id}`, api.workspace.test_admin_key), 403, 'permission_error', 'live_resource');
+    expectProblem(
+      await api.call('delete', `/v1/team/members/${someone!.id}`, api.workspace.test_admin_key),
+      403,
+      'permission_error',
+      'live_resource',
+    );
     expect((await api.call('get', '/v1/team/members', api.workspace.test_admin_key)).status).toBe(200);
   });
 });
@@ -65,7 +83,7 @@ describe('invites', () => {
   it('when someone is invited, then 201 pending for 7 days with the email lowercased, and member.invited is audited', async () => {
     const res = await api.call('post', '/v1/team/invites').send({ email: 'Ana@Example.com', role: 'editor' });
     expect(res.status).toBe(201);
-    expect(res.headers['location']).toBe(`/v1/team/invites/${res.body.id}`);
+    expect(res.headers.location).toBe(`/v1/team/invites/${res.body.id}`);
     expect(res.body).toMatchObject({ object: 'invite', email: 'ana@example.com', role: 'editor', status: 'pending', revoked_at: null });
     expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)).toBe(7 * 24 * 3600 * 1000);
     expect((await auditOf('member.invited')).map((event) => event.target.id)).toContain(res.body.id);
@@ -73,12 +91,22 @@ describe('invites', () => {
 
   it('when the email already has a pending invite (any case), then 409 member_exists', async () => {
     expect((await api.call('post', '/v1/team/invites').send({ email: 'bo@example.com', role: 'viewer' })).status).toBe(201);
-    expectProblem(await api.call('post', '/v1/team/invites').send({ email: 'BO@example.com', role: 'admin' }), 409, 'conflict_error', 'member_exists');
+    expectProblem(
+      await api.call('post', '/v1/team/invites').send({ email: 'BO@example.com', role: 'admin' }),
+      409,
+      'conflict_error',
+      'member_exists',
+    );
   });
 
   it('when the email belongs to a member, then 409 member_exists', async () => {
     const [member] = await members();
-    expectProblem(await api.call('post', '/v1/team/invites').send({ email: member!.email, role: 'viewer' }), 409, 'conflict_error', 'member_exists');
+    expectProblem(
+      await api.call('post', '/v1/team/invites').send({ email: member!.email, role: 'viewer' }),
+      409,
+      'conflict_error',
+      'member_exists',
+    );
   });
 
   it('when an invite is revoked, then it is revoked, audited, and the email can be invited again', async () => {
@@ -97,7 +125,12 @@ describe('invites', () => {
 
   it('when a test key invites or revokes, then 403 live_resource', async () => {
     const testKey = api.workspace.test_admin_key;
-    expectProblem(await api.call('post', '/v1/team/invites', testKey).send({ email: 'dee@example.com', role: 'viewer' }), 403, 'permission_error', 'live_resource');
+    expectProblem(
+      await api.call('post', '/v1/team/invites', testKey).send({ email: 'dee@example.com', role: 'viewer' }),
+      403,
+      'permission_error',
+      'live_resource',
+    );
     const invite = (await api.call('post', '/v1/team/invites').send({ email: 'eve@example.com', role: 'viewer' })).body;
     expectProblem(await api.call('delete', `/v1/team/invites/${invite.id}`, testKey), 403, 'permission_error', 'live_resource');
   });

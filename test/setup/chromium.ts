@@ -9,9 +9,7 @@ export default function ensureChromium(): void {
   if (process.getuid?.() !== 0) {
     throw new Error(`${CHROMIUM_PATH} is missing: install the Debian package as root: apt-get install -y chromium`);
   }
-  console.log(
-    `[setup] ${CHROMIUM_PATH} is missing: installing it (apt-get update && apt-get install -y chromium), once per machine`,
-  );
+  console.log(`[setup] ${CHROMIUM_PATH} is missing: installing it (apt-get update && apt-get install -y chromium), once per machine`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Wait for another apt-get (another job on the same machine) instead of failing on its lock.
   const waitForLock = ['-o', 'DPkg::Lock::Timeout=600'];

@@ -6,10 +6,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import selfsigned from 'selfsigned';
 import request from 'supertest';
-import { bootstrapWorkspace, type BootstrappedWorkspace } from '../../src/domain/workspaces/bootstrap.js';
-import { buildApp, type AppOptions } from '../../src/http/app.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import type { Plan } from '../../src/contract.js';
+import { type BootstrappedWorkspace, bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { type AppOptions, buildApp } from '../../src/http/app.js';
+import { createSqliteStore } from '../../src/store/sqlite/index.js';
 
 let certificate: Promise<{ key: string; cert: string }> | undefined;
 export function testCertificate(): Promise<{ key: string; cert: string }> {
@@ -28,7 +28,11 @@ export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan
   const server = https.createServer({ key, cert }, built.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const workspace = await bootstrapWorkspace(built.services, { name: 'Acme', plan: options.plan ?? 'business', adminEmail: 'owner@acme.test' });
+  const workspace = await bootstrapWorkspace(built.services, {
+    name: 'Acme',
+    plan: options.plan ?? 'business',
+    adminEmail: 'owner@acme.test',
+  });
 
   /** A request with the given key (default: the live admin key); `null` sends no Authorization header. */
   const call = (method: 'get' | 'post' | 'patch' | 'delete' | 'put', path: string, key: string | null = workspace.live_admin_key) => {
@@ -37,7 +41,10 @@ export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan
   };
 
   /** Creates a key through the API and returns its secret and record. */
-  const createKey = async (body: Record<string, unknown>, adminKey = body['environment'] === 'test' ? workspace.test_admin_key : workspace.live_admin_key) => {
+  const createKey = async (
+    body: Record<string, unknown>,
+    adminKey = body.environment === 'test' ? workspace.test_admin_key : workspace.live_admin_key,
+  ) => {
     const res = await call('post', '/v1/api_keys', adminKey).send({ name: 'test key', ...body });
     if (res.status !== 201) throw new Error(`createKey failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as { id: string; secret: string } & Record<string, unknown>;
@@ -52,7 +59,8 @@ export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan
     call,
     createKey,
     /** Bootstraps another workspace in the same store. */
-    otherWorkspace: (plan: Plan = 'business'): Promise<BootstrappedWorkspace> => bootstrapWorkspace(built.services, { name: 'Other', plan }),
+    otherWorkspace: (plan: Plan = 'business'): Promise<BootstrappedWorkspace> =>
+      bootstrapWorkspace(built.services, { name: 'Other', plan }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => store.close()),
   };
 }

@@ -2,9 +2,10 @@
  * Checks shared by the HTTP tests: the problem+json shape of errors, the headers every response carries,
  * and a record of every body the app sends, so a file can assert that none leaked a stack trace or SQL.
  */
-import { expect } from 'vitest';
-import type { Response } from 'supertest';
+
 import type Database from 'better-sqlite3';
+import type { Response } from 'supertest';
+import { expect } from 'vitest';
 import { createTestApi, type TestApi } from './harness.js';
 
 /** Stack frames, source paths and SQL never belong in a response body. */

@@ -55,8 +55,7 @@ function narrowings(before = {}, after = {}) {
   return found;
 }
 
-const enumOf = (schema) =>
-  schema && Array.isArray(schema.enum) ? schema.enum : schema && 'const' in schema ? [schema.const] : null;
+const enumOf = (schema) => (schema && Array.isArray(schema.enum) ? schema.enum : schema && 'const' in schema ? [schema.const] : null);
 
 const operationIsKept = (_operation, context) => context.operation.change !== 'removed';
 

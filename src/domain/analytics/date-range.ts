@@ -3,8 +3,9 @@
  * GET /v1/analytics documents: `to` defaults to today, `from` to 29 days before `to` (30 days in all), and a
  * range must not be reversed nor longer than `MAX_RANGE_DAYS` (the most `Analytics.daily` holds).
  */
-import type { ValidationIssue } from '../schema-types.js';
+
 import { invalidValue } from '../errors.js';
+import type { ValidationIssue } from '../schema-types.js';
 
 export const MAX_RANGE_DAYS = 366;
 export const DEFAULT_RANGE_DAYS = 30;
@@ -28,10 +29,18 @@ export function resolveDayRange(query: { from?: string | undefined; to?: string 
   const to = query.to ?? today;
   const from = query.from ?? dayText(dayNumber(to) - (DEFAULT_RANGE_DAYS - 1));
   const length = dayNumber(to) - dayNumber(from) + 1;
-  const issue = (message: string): ValidationIssue => ({ location: 'query', pointer: query.from === undefined ? '/to' : '/from', code: 'invalid_range', message });
+  const issue = (message: string): ValidationIssue => ({
+    location: 'query',
+    pointer: query.from === undefined ? '/to' : '/from',
+    code: 'invalid_range',
+    message,
+  });
   if (length < 1) throw invalidValue([issue(`from (${from}) is after to (${to})`)], 'The date range is reversed; see details.errors.');
   if (length > MAX_RANGE_DAYS) {
-    throw invalidValue([issue(`the range ${from}..${to} has ${length} days; at most ${MAX_RANGE_DAYS} are allowed`)], `The date range is longer than ${MAX_RANGE_DAYS} days; see details.errors.`);
+    throw invalidValue(
+      [issue(`the range ${from}..${to} has ${length} days; at most ${MAX_RANGE_DAYS} are allowed`)],
+      `The date range is longer than ${MAX_RANGE_DAYS} days; see details.errors.`,
+    );
   }
   const start = dayNumber(from);
   return { from, to, days: Array.from({ length }, (_, offset) => dayText(start + offset)) };

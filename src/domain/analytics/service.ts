@@ -18,7 +18,12 @@ export interface AnalyticsQuery {
 export async function getAnalytics(services: Services, principal: Principal, query: AnalyticsQuery): Promise<Schema<'Analytics'>> {
   const { form } = await findVisibleForm(services, principal, query.formId);
   const range = resolveDayRange(query, utcDayOf(services.now()));
-  const totals = await services.store.submissions.funnel({ formId: form.id, environment: principal.environment, from: range.from, to: range.to });
+  const totals = await services.store.submissions.funnel({
+    formId: form.id,
+    environment: principal.environment,
+    from: range.from,
+    to: range.to,
+  });
   return {
     object: 'analytics',
     form_id: form.id,

@@ -3,7 +3,7 @@ import type { FolderRecord, PageRequest } from '../../store/types.js';
 import { actorOf, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { timestamp, type Services } from '../services.js';
+import { type Services, timestamp } from '../services.js';
 
 /** Folders are definitions like forms: test keys see the live ones too, and change only their own. */
 async function findVisibleFolder(services: Services, principal: Principal, id: string): Promise<FolderRecord> {
@@ -26,14 +26,20 @@ export async function listFolders(services: Services, principal: Principal, page
   return services.store.folders.list(principal.workspace.id, definitionEnvironments(principal), page);
 }
 
-export const getFolder = async (services: Services, principal: Principal, id: string) => (await findVisibleFolder(services, principal, id)).folder;
+export const getFolder = async (services: Services, principal: Principal, id: string) =>
+  (await findVisibleFolder(services, principal, id)).folder;
 
 export async function createFolder(services: Services, principal: Principal, input: Schema<'FolderCreate'>): Promise<Schema<'Folder'>> {
   if (principal.attachment.type !== 'workspace') {
     throw forbidden('form_not_attached', `This key is attached to a ${principal.attachment.type} and cannot create folders.`);
   }
   const folder: Schema<'Folder'> = {
-    id: newId('fld'), object: 'folder', name: input.name, test: principal.environment === 'test', form_count: 0, created_at: timestamp(services),
+    id: newId('fld'),
+    object: 'folder',
+    name: input.name,
+    test: principal.environment === 'test',
+    form_count: 0,
+    created_at: timestamp(services),
   };
   await services.store.folders.create({ folder, workspaceId: principal.workspace.id, environment: principal.environment });
   return folder;
@@ -45,10 +51,23 @@ export async function deleteFolder(services: Services, principal: Principal, id:
   const at = timestamp(services);
   const actor = actorOf(principal);
   const deleted = await services.store.folders.delete(id, at, {
-    folder: { workspaceId: principal.workspace.id, environment, type: 'folder.deleted', actor, target: { type: 'folder', id, name: folder.name }, reason: null, at },
+    folder: {
+      workspaceId: principal.workspace.id,
+      environment,
+      type: 'folder.deleted',
+      actor,
+      target: { type: 'folder', id, name: folder.name },
+      reason: null,
+      at,
+    },
     revokedKey: (key) => ({
-      workspaceId: principal.workspace.id, environment: key.environment, type: 'api_key.revoked', actor,
-      target: { type: 'api_key', id: key.id, name: key.name }, reason: `folder ${id} was deleted`, at,
+      workspaceId: principal.workspace.id,
+      environment: key.environment,
+      type: 'api_key.revoked',
+      actor,
+      target: { type: 'api_key', id: key.id, name: key.name },
+      reason: `folder ${id} was deleted`,
+      at,
     }),
   });
   if (!deleted) throw conflict('folder_not_empty', `The folder still holds ${folder.form_count} forms; move or delete them first.`);

@@ -47,7 +47,10 @@ function checkField(field: Field, at: string): ValidationIssue[] {
     case 'single_choice':
       return duplicateOptions(field.options, at);
     case 'multiple_choice':
-      return [...duplicateOptions(field.options, at), ...selectionBounds(field.min_selections, field.max_selections, field.options.length, at)];
+      return [
+        ...duplicateOptions(field.options, at),
+        ...selectionBounds(field.min_selections, field.max_selections, field.options.length, at),
+      ];
     case 'date':
       return dateBounds(field.min_date, field.max_date, at);
     default:
@@ -60,7 +63,13 @@ function duplicateOptions(options: readonly { value: string }[], at: string): Va
   const issues: ValidationIssue[] = [];
   options.forEach((option, optionIndex) => {
     if (seen.has(option.value)) {
-      issues.push(bodyIssue(`${at}/options/${optionIndex}/value`, 'duplicate_option', `Another option of this field already has the value \`${option.value}\`.`));
+      issues.push(
+        bodyIssue(
+          `${at}/options/${optionIndex}/value`,
+          'duplicate_option',
+          `Another option of this field already has the value \`${option.value}\`.`,
+        ),
+      );
     }
     seen.add(option.value);
   });

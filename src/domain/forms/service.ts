@@ -9,7 +9,7 @@ import { actorOf, assertFormVisible, assertMayChange, assertWorkspaceWide, defin
 import { AppError, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { newId } from '../ids.js';
-import { timestamp, type Services } from '../services.js';
+import { type Services, timestamp } from '../services.js';
 import { slugify } from './slug.js';
 import { assertValidFormDefinition } from './validate-definition.js';
 
@@ -40,7 +40,9 @@ async function assertUsableFolder(services: Services, principal: Principal, fold
   if (folderId === null) return;
   const folder = await services.store.folders.get(principal.workspace.id, folderId);
   if (!folder || (folder.environment === 'test' && principal.environment === 'live')) {
-    throw invalidValue([{ location: 'body', pointer: '/folder_id', code: 'not_found', message: `no folder ${folderId} in this workspace` }]);
+    throw invalidValue([
+      { location: 'body', pointer: '/folder_id', code: 'not_found', message: `no folder ${folderId} in this workspace` },
+    ]);
   }
 }
 
@@ -98,7 +100,8 @@ export async function updateForm(services: Services, principal: Principal, id: s
     scoring: changes.scoring ?? form.scoring,
   };
   if (next.folder_id !== form.folder_id) {
-    if (principal.attachment.type === 'folder') throw forbidden('form_not_attached', 'This key is attached to a folder and cannot move forms out of it.');
+    if (principal.attachment.type === 'folder')
+      throw forbidden('form_not_attached', 'This key is attached to a folder and cannot move forms out of it.');
     await assertUsableFolder(services, principal, next.folder_id);
   }
   // An update that changes nothing publishes nothing: no new version, no new snapshot.
@@ -116,8 +119,13 @@ export async function deleteForm(services: Services, principal: Principal, id: s
   const at = timestamp(services);
   await services.store.forms.delete(record.form.id, at, {
     revokedKey: (key) => ({
-      workspaceId: record.workspaceId, environment: key.environment, type: 'api_key.revoked', actor: actorOf(principal),
-      target: { type: 'api_key', id: key.id, name: key.name }, reason: `form ${record.form.id} was deleted`, at,
+      workspaceId: record.workspaceId,
+      environment: key.environment,
+      type: 'api_key.revoked',
+      actor: actorOf(principal),
+      target: { type: 'api_key', id: key.id, name: key.name },
+      reason: `form ${record.form.id} was deleted`,
+      at,
     }),
   });
   await published(services, record, 'form.deleted', { object: { id: record.form.id, object: 'form', deleted: true } });
@@ -135,21 +143,45 @@ export async function getFormVersion(services: Services, principal: Principal, i
   return snapshot;
 }
 
-export async function transferForm(services: Services, principal: Principal, id: string, toWorkspaceId: string): Promise<Schema<'FormTransfer'>> {
+export async function transferForm(
+  services: Services,
+  principal: Principal,
+  id: string,
+  toWorkspaceId: string,
+): Promise<Schema<'FormTransfer'>> {
   assertWorkspaceWide(principal, 'transfer forms');
   const { form } = await findVisibleForm(services, principal, id);
   if (principal.environment === 'test') throw forbidden('live_resource', 'Test-mode keys cannot transfer forms.');
   const from = principal.workspace.id;
   const target = await services.store.workspaces.get(toWorkspaceId);
   if (toWorkspaceId === from) {
-    throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'same_workspace', message: 'the form is already in this workspace' }]);
+    throw invalidValue([
+      { location: 'body', pointer: '/workspace_id', code: 'same_workspace', message: 'the form is already in this workspace' },
+    ]);
   }
-  if (!target) throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'not_found', message: `no workspace ${toWorkspaceId}` }]);
+  if (!target)
+    throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'not_found', message: `no workspace ${toWorkspaceId}` }]);
   const at = timestamp(services);
   const actor = actorOf(principal);
   const revoked = await services.store.forms.transfer(form.id, toWorkspaceId, at, {
-    form: { workspaceId: from, environment: 'live', type: 'form.transferred', actor, target: { type: 'form', id: form.id, name: form.name }, reason: `transferred to ${toWorkspaceId}`, at },
-    revokedKey: (key) => ({ workspaceId: from, environment: key.environment, type: 'api_key.revoked_by_transfer', actor, target: { type: 'api_key', id: key.id, name: key.name }, reason: `form ${form.id} was transferred`, at }),
+    form: {
+      workspaceId: from,
+      environment: 'live',
+      type: 'form.transferred',
+      actor,
+      target: { type: 'form', id: form.id, name: form.name },
+      reason: `transferred to ${toWorkspaceId}`,
+      at,
+    },
+    revokedKey: (key) => ({
+      workspaceId: from,
+      environment: key.environment,
+      type: 'api_key.revoked_by_transfer',
+      actor,
+      target: { type: 'api_key', id: key.id, name: key.name },
+      reason: `form ${form.id} was transferred`,
+      at,
+    }),
   });
   return {
     id: form.id,

@@ -12,7 +12,7 @@ import type { Store } from '../../store/types.js';
 import type { DomainEvent, EventPublisher } from '../events.js';
 import { newId } from '../ids.js';
 import type { Services } from '../services.js';
-import { resolveWithDns, strictWebhookUrls, type ResolvedAddress, type WebhookUrlPolicy } from './webhook-url.js';
+import { type ResolvedAddress, resolveWithDns, strictWebhookUrls, type WebhookUrlPolicy } from './webhook-url.js';
 
 export interface IntegrationEvents extends EventPublisher {
   readonly webhookUrls: WebhookUrlPolicy;
@@ -37,19 +37,33 @@ export function eventRecord(
 ): EventRecord {
   // `data` is typed by each webhook's schema; the envelope's own schema leaves it open.
   const envelope: Omit<Schema<'Event'>, 'data'> & { data: Record<string, unknown> } = {
-    id: newId('evt'), object: 'event', type: event.type, created_at: createdAt, test: event.environment === 'test', data: event.data,
+    id: newId('evt'),
+    object: 'event',
+    type: event.type,
+    created_at: createdAt,
+    test: event.environment === 'test',
+    data: event.data,
   };
   return {
-    id: envelope.id, workspaceId: event.workspaceId, environment: event.environment, type: event.type, formId: event.formId, createdAt,
+    id: envelope.id,
+    workspaceId: event.workspaceId,
+    environment: event.environment,
+    type: event.type,
+    formId: event.formId,
+    createdAt,
     body: JSON.stringify(envelope),
   };
 }
 
 export function integrationEvents(store: Store, options: IntegrationEventsOptions = {}): IntegrationEvents {
   const now = options.now ?? (() => new Date());
-  const onError = options.onError ?? ((error: unknown, event: DomainEvent) => {
-    process.emitWarning(`An ${event.type} event could not be stored for delivery: ${error instanceof Error ? error.message : String(error)}`);
-  });
+  const onError =
+    options.onError ??
+    ((error: unknown, event: DomainEvent) => {
+      process.emitWarning(
+        `An ${event.type} event could not be stored for delivery: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
   return {
     webhookUrls: { allowPrivateAddresses: options.allowPrivateWebhookUrls ?? false, resolveHost: options.resolveHost ?? resolveWithDns },
     async publish(event) {

@@ -20,7 +20,11 @@ export interface BackoffPolicy {
 export const defaultBackoff: BackoffPolicy = { baseMs: 5 * 60_000, capMs: 6 * 3600_000, minMs: 1_000 };
 
 /** Delay before the attempt after `failedAttempt`, or null when that was the last one. */
-export function retryDelayMs(failedAttempt: number, policy: BackoffPolicy = defaultBackoff, random: () => number = Math.random): number | null {
+export function retryDelayMs(
+  failedAttempt: number,
+  policy: BackoffPolicy = defaultBackoff,
+  random: () => number = Math.random,
+): number | null {
   if (failedAttempt >= MAX_ATTEMPTS) return null;
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** (failedAttempt - 1));
   return Math.max(policy.minMs, Math.floor(random() * ceiling));

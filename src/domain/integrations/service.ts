@@ -11,8 +11,8 @@ import type { PageRequest } from '../../store/types.js';
 import { assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { timestamp, type Services } from '../services.js';
 import type { ValidationIssue } from '../schema-types.js';
+import { type Services, timestamp } from '../services.js';
 import { eventRecord, webhookUrlPolicyOf } from './publisher.js';
 import { generateSigningSecret, signingSecretHint } from './signing-secret.js';
 import { checkWebhookUrl } from './webhook-url.js';
@@ -28,7 +28,10 @@ async function assertReachable(services: Services, principal: Principal, formId:
   const { attachment } = principal;
   if (attachment.type === 'workspace') return;
   if (formId === null) {
-    throw forbidden('form_not_attached', `This key is attached to a ${attachment.type} and reaches only integrations limited to its forms.`);
+    throw forbidden(
+      'form_not_attached',
+      `This key is attached to a ${attachment.type} and reaches only integrations limited to its forms.`,
+    );
   }
   if (attachment.type === 'form' && attachment.form_id === formId) return;
   if (attachment.type === 'folder') {
@@ -46,11 +49,21 @@ async function findVisibleIntegration(services: Services, principal: Principal, 
 }
 
 /** The issues of a URL and a form id given in a create or update (both checked, so both are reported). */
-async function settingIssues(services: Services, principal: Principal, changes: { url?: string | undefined; formId?: string | null | undefined }): Promise<ValidationIssue[]> {
+async function settingIssues(
+  services: Services,
+  principal: Principal,
+  changes: { url?: string | undefined; formId?: string | null | undefined },
+): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (changes.url !== undefined) {
     const verdict = await checkWebhookUrl(changes.url, webhookUrlPolicyOf(services));
-    if (!verdict.ok) issues.push({ location: 'body', pointer: '/url', code: 'not_public_https', message: `must be a public https URL: ${verdict.reason}` });
+    if (!verdict.ok)
+      issues.push({
+        location: 'body',
+        pointer: '/url',
+        code: 'not_public_https',
+        message: `must be a public https URL: ${verdict.reason}`,
+      });
   }
   if (changes.formId !== undefined && changes.formId !== null) {
     const form = await services.store.forms.get(principal.workspace.id, changes.formId);
@@ -97,11 +110,21 @@ export async function createIntegration(
     created_at: now,
     updated_at: now,
   };
-  await services.store.integrations.create({ integration, workspaceId: principal.workspace.id, environment: principal.environment, signingSecret });
+  await services.store.integrations.create({
+    integration,
+    workspaceId: principal.workspace.id,
+    environment: principal.environment,
+    signingSecret,
+  });
   return { ...integration, signing_secret: signingSecret };
 }
 
-export async function updateIntegration(services: Services, principal: Principal, id: string, changes: Schema<'IntegrationUpdate'>): Promise<Integration> {
+export async function updateIntegration(
+  services: Services,
+  principal: Principal,
+  id: string,
+  changes: Schema<'IntegrationUpdate'>,
+): Promise<Integration> {
   const record = await findVisibleIntegration(services, principal, id);
   const { integration } = record;
   assertMayChange(principal, integration);
@@ -145,20 +168,34 @@ export async function dispatchIntegration(
   const eventId = input?.event_id;
   if (eventId === undefined) {
     const ping = eventRecord(
-      { workspaceId: principal.workspace.id, environment, type: 'integration.ping', formId: null, data: { object: { object: 'integration', id: integration.id } } },
+      {
+        workspaceId: principal.workspace.id,
+        environment,
+        type: 'integration.ping',
+        formId: null,
+        data: { object: { object: 'integration', id: integration.id } },
+      },
       at,
     );
     return services.store.integrations.dispatch(integration.id, ping, { newEvent: true, mock, at });
   }
   const event = await services.store.integrations.getEvent(principal.workspace.id, environment, eventId);
-  if (!event) throw invalidValue([{ location: 'body', pointer: '/event_id', code: 'not_found', message: `no event ${eventId} in this environment` }]);
-  const subscribed = event.type === 'integration.ping'
-    || (integration.events.includes(event.type) && (integration.form_id === null || integration.form_id === event.formId));
+  if (!event)
+    throw invalidValue([{ location: 'body', pointer: '/event_id', code: 'not_found', message: `no event ${eventId} in this environment` }]);
+  const subscribed =
+    event.type === 'integration.ping' ||
+    (integration.events.includes(event.type) && (integration.form_id === null || integration.form_id === event.formId));
   if (!subscribed) {
-    throw invalidValue([{
-      location: 'body', pointer: '/event_id', code: 'not_subscribed',
-      message: integration.events.includes(event.type) ? `the event is not of form ${integration.form_id}` : `the integration does not subscribe to ${event.type}`,
-    }]);
+    throw invalidValue([
+      {
+        location: 'body',
+        pointer: '/event_id',
+        code: 'not_subscribed',
+        message: integration.events.includes(event.type)
+          ? `the event is not of form ${integration.form_id}`
+          : `the integration does not subscribe to ${event.type}`,
+      },
+    ]);
   }
   return services.store.integrations.dispatch(integration.id, event, { newEvent: false, mock, at });
 }

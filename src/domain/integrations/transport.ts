@@ -4,8 +4,9 @@
  * connection kept, and an answer required within the timeout. The worker takes any `WebhookTransport`, so
  * tests can count or fake requests.
  */
-import https from 'node:https';
+
 import type { LookupAddress, LookupOptions } from 'node:dns';
+import https from 'node:https';
 import tls from 'node:tls';
 import type { ResolvedAddress } from './webhook-url.js';
 
@@ -44,7 +45,11 @@ export function httpsTransport(options: HttpsTransportOptions = {}): WebhookTran
       ): void => {
         const family = lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : undefined;
         const addresses = request.addresses.filter((entry) => family === undefined || entry.family === family);
-        if (lookupOptions.all) callback(null, addresses.map(({ address, family: f }) => ({ address, family: f })));
+        if (lookupOptions.all)
+          callback(
+            null,
+            addresses.map(({ address, family: f }) => ({ address, family: f })),
+          );
         else if (addresses[0]) callback(null, addresses[0].address, addresses[0].family);
         else callback(Object.assign(new Error('no approved address'), { code: 'ENOTFOUND' }), '', 0);
       };

@@ -9,7 +9,7 @@ import { signWebhookPayload } from '../../client/webhooks.js';
 import type { AttemptResult, DueDelivery } from '../../store/integration-store.js';
 import type { Services } from '../services.js';
 import { webhookUrlPolicyOf } from './publisher.js';
-import { DELIVERY_TIMEOUT_MS, defaultBackoff, retryDelayMs, type BackoffPolicy } from './retry-schedule.js';
+import { type BackoffPolicy, DELIVERY_TIMEOUT_MS, defaultBackoff, retryDelayMs } from './retry-schedule.js';
 import { describeNetworkFailure, httpsTransport, type WebhookTransport } from './transport.js';
 import { checkWebhookUrl, type ResolvedAddress, type WebhookUrlPolicy } from './webhook-url.js';
 
@@ -42,7 +42,10 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-export function createDeliveryWorker(services: Pick<Services, 'store' | 'now' | 'events'>, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+export function createDeliveryWorker(
+  services: Pick<Services, 'store' | 'now' | 'events'>,
+  options: DeliveryWorkerOptions = {},
+): DeliveryWorker {
   const inherited = webhookUrlPolicyOf(services);
   const policy: WebhookUrlPolicy = {
     allowPrivateAddresses: options.allowPrivateWebhookUrls ?? inherited.allowPrivateAddresses,
@@ -70,7 +73,12 @@ export function createDeliveryWorker(services: Pick<Services, 'store' | 'now' | 
     if (delivery.mock) return outcome({ status: 'succeeded', responseStatus: 200, durationMs: 0, error: null });
     const verdict = await checkWebhookUrl(url, policy);
     if (!verdict.ok) {
-      return outcome({ status: 'failed', responseStatus: null, durationMs: null, error: `Not sent: the URL must be public https (${verdict.reason}).` });
+      return outcome({
+        status: 'failed',
+        responseStatus: null,
+        durationMs: null,
+        error: `Not sent: the URL must be public https (${verdict.reason}).`,
+      });
     }
     const timestampSeconds = Math.floor(services.now().getTime() / 1000);
     const headers = {
@@ -83,13 +91,25 @@ export function createDeliveryWorker(services: Pick<Services, 'store' | 'now' | 
     const started = monotonicMs();
     const elapsed = () => Math.min(DELIVERY_TIMEOUT_MS, Math.max(0, Math.round(monotonicMs() - started)));
     try {
-      const response = await transport({ url, headers, body: delivery.event.body, addresses: verdict.addresses, timeoutMs: DELIVERY_TIMEOUT_MS });
+      const response = await transport({
+        url,
+        headers,
+        body: delivery.event.body,
+        addresses: verdict.addresses,
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+      });
       const durationMs = elapsed();
-      if (response.status >= 200 && response.status < 300) return outcome({ status: 'succeeded', responseStatus: response.status, durationMs, error: null });
+      if (response.status >= 200 && response.status < 300)
+        return outcome({ status: 'succeeded', responseStatus: response.status, durationMs, error: null });
       const responseStatus = response.status >= 100 && response.status <= 599 ? response.status : null;
       return outcome({ status: 'failed', responseStatus, durationMs, error: `The endpoint answered ${response.status}.` });
     } catch (error) {
-      return outcome({ status: 'failed', responseStatus: null, durationMs: elapsed(), error: describeNetworkFailure(error, DELIVERY_TIMEOUT_MS) });
+      return outcome({
+        status: 'failed',
+        responseStatus: null,
+        durationMs: elapsed(),
+        error: describeNetworkFailure(error, DELIVERY_TIMEOUT_MS),
+      });
     }
   }
 
@@ -131,9 +151,14 @@ export function createDeliveryWorker(services: Pick<Services, 'store' | 'now' | 
 }
 
 /** Starts polling for due attempts; `stop()` finishes the attempts in flight. */
-export function startDeliveryWorker(services: Pick<Services, 'store' | 'now' | 'events'>, options: DeliveryWorkerOptions = {}): { stop(): Promise<void> } {
+export function startDeliveryWorker(
+  services: Pick<Services, 'store' | 'now' | 'events'>,
+  options: DeliveryWorkerOptions = {},
+): { stop(): Promise<void> } {
   const worker = createDeliveryWorker(services, options);
-  const onError = options.onError ?? ((error: unknown) => process.emitWarning(`Webhook delivery failed: ${error instanceof Error ? error.message : String(error)}`));
+  const onError =
+    options.onError ??
+    ((error: unknown) => process.emitWarning(`Webhook delivery failed: ${error instanceof Error ? error.message : String(error)}`));
   const timer = setInterval(() => void worker.runDue().catch(onError), options.pollIntervalMs ?? 1000);
   return {
     async stop() {

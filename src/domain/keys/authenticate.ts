@@ -8,8 +8,8 @@ import { forbidden, unauthorized } from '../errors.js';
 import { accessTokenPattern, authenticateAccessToken } from '../oauth/authenticate-token.js';
 import type { Services } from '../services.js';
 import { isAddressAllowed } from './ip-allowlist.js';
-import { expireApiKey } from './service.js';
 import { hashesMatch, hashSecret, secretPattern } from './secret.js';
+import { expireApiKey } from './service.js';
 
 /** Exactly `Bearer`, one space, the key, nothing after it (seed 5.1: no trailing whitespace or newline). */
 const bearer = /^Bearer ([^\s]+)$/;

@@ -7,7 +7,7 @@ import type { PageRequest } from '../../store/types.js';
 import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { timestamp, type Services } from '../services.js';
+import { type Services, timestamp } from '../services.js';
 import { parseAllowlistEntry } from './ip-allowlist.js';
 import { generateSecret, hashSecret, secretHint } from './secret.js';
 
@@ -17,16 +17,24 @@ type ValidationIssue = Schema<'ValidationIssue'>;
 /** Plans on which a key can be attached to one form or folder (seed 2.4: "Business plan and above"). */
 const plansWithAttachedKeys: ReadonlySet<Schema<'Plan'>> = new Set(['business', 'enterprise']);
 
-export async function createApiKey(services: Services, principal: Principal, input: Schema<'ApiKeyCreate'>): Promise<ApiKey & { secret: string }> {
+export async function createApiKey(
+  services: Services,
+  principal: Principal,
+  input: Schema<'ApiKeyCreate'>,
+): Promise<ApiKey & { secret: string }> {
   assertWorkspaceWide(principal, 'manage API keys');
   if (principal.environment === 'test' && input.environment === 'live') {
     throw forbidden('live_resource', 'Test-mode keys can create only test keys.');
   }
   const attachment = input.attachment ?? { type: 'workspace' };
   if (attachment.type !== 'workspace' && !plansWithAttachedKeys.has(principal.workspace.plan)) {
-    throw forbidden('plan_required', `Form- and folder-attached keys need the business plan or above; this workspace is on ${principal.workspace.plan}.`, {
-      required_plan: 'business',
-    });
+    throw forbidden(
+      'plan_required',
+      `Form- and folder-attached keys need the business plan or above; this workspace is on ${principal.workspace.plan}.`,
+      {
+        required_plan: 'business',
+      },
+    );
   }
   const issues: ValidationIssue[] = [];
   const now = timestamp(services);
@@ -39,18 +47,33 @@ export async function createApiKey(services: Services, principal: Principal, inp
   }
   (input.ip_allowlist ?? []).forEach((entry, index) => {
     if (!parseAllowlistEntry(entry)) {
-      issues.push({ location: 'body', pointer: `/ip_allowlist/${index}`, code: 'invalid_ip', message: `${entry} is not an IPv4/IPv6 address or CIDR range` });
+      issues.push({
+        location: 'body',
+        pointer: `/ip_allowlist/${index}`,
+        code: 'invalid_ip',
+        message: `${entry} is not an IPv4/IPv6 address or CIDR range`,
+      });
     }
   });
   if (attachment.type === 'form') {
     const form = await services.store.forms.get(principal.workspace.id, attachment.form_id);
     if (!form || (form.environment === 'test' && input.environment === 'live')) {
-      issues.push({ location: 'body', pointer: '/attachment/form_id', code: 'not_found', message: `no form ${attachment.form_id} in this workspace` });
+      issues.push({
+        location: 'body',
+        pointer: '/attachment/form_id',
+        code: 'not_found',
+        message: `no form ${attachment.form_id} in this workspace`,
+      });
     }
   } else if (attachment.type === 'folder') {
     const folder = await services.store.folders.get(principal.workspace.id, attachment.folder_id);
     if (!folder || (folder.environment === 'test' && input.environment === 'live')) {
-      issues.push({ location: 'body', pointer: '/attachment/folder_id', code: 'not_found', message: `no folder ${attachment.folder_id} in this workspace` });
+      issues.push({
+        location: 'body',
+        pointer: '/attachment/folder_id',
+        code: 'not_found',
+        message: `no folder ${attachment.folder_id} in this workspace`,
+      });
     }
   }
   if (issues.length > 0) throw invalidValue(issues);
@@ -73,10 +96,18 @@ export async function createApiKey(services: Services, principal: Principal, inp
     last_used_at: null,
     created_at: now,
   };
-  await services.store.apiKeys.create({ key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) }, {
-    workspaceId: principal.workspace.id, environment: key.environment, type: 'api_key.created', actor: actorOf(principal),
-    target: { type: 'api_key', id: key.id, name: key.name }, reason: null, at: now,
-  });
+  await services.store.apiKeys.create(
+    { key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) },
+    {
+      workspaceId: principal.workspace.id,
+      environment: key.environment,
+      type: 'api_key.created',
+      actor: actorOf(principal),
+      target: { type: 'api_key', id: key.id, name: key.name },
+      reason: null,
+      at: now,
+    },
+  );
   return { ...key, secret };
 }
 
@@ -87,7 +118,12 @@ export async function getApiKey(services: Services, principal: Principal, id: st
   return record.key;
 }
 
-export function listApiKeys(services: Services, principal: Principal, filter: { status?: ApiKey['status'] | undefined }, page: PageRequest) {
+export function listApiKeys(
+  services: Services,
+  principal: Principal,
+  filter: { status?: ApiKey['status'] | undefined },
+  page: PageRequest,
+) {
   assertWorkspaceWide(principal, 'manage API keys');
   return services.store.apiKeys.list(principal.workspace.id, filter, page);
 }
@@ -97,20 +133,38 @@ export async function revokeApiKey(services: Services, principal: Principal, id:
   assertMayChange(principal, { test: key.environment === 'test' });
   if (key.status === 'revoked') return key;
   const at = timestamp(services);
-  const revoked = await services.store.apiKeys.revoke(id, { at, reason, cause: 'user' }, {
-    workspaceId: principal.workspace.id, environment: key.environment, type: 'api_key.revoked', actor: actorOf(principal),
-    target: { type: 'api_key', id: key.id, name: key.name }, reason, at,
-  });
+  const revoked = await services.store.apiKeys.revoke(
+    id,
+    { at, reason, cause: 'user' },
+    {
+      workspaceId: principal.workspace.id,
+      environment: key.environment,
+      type: 'api_key.revoked',
+      actor: actorOf(principal),
+      target: { type: 'api_key', id: key.id, name: key.name },
+      reason,
+      at,
+    },
+  );
   return revoked ?? key;
 }
 
 /** Revokes a key whose expiry has passed (on first use after it, and from the periodic sweep). */
 export async function expireApiKey(services: Services, key: ApiKey, workspaceId: string): Promise<void> {
   const at = timestamp(services);
-  await services.store.apiKeys.revoke(key.id, { at, reason: null, cause: 'expired' }, {
-    workspaceId, environment: key.environment, type: 'api_key.expired', actor: { type: 'system', id: null, name: null },
-    target: { type: 'api_key', id: key.id, name: key.name }, reason: `expired at ${key.expires_at}`, at,
-  });
+  await services.store.apiKeys.revoke(
+    key.id,
+    { at, reason: null, cause: 'expired' },
+    {
+      workspaceId,
+      environment: key.environment,
+      type: 'api_key.expired',
+      actor: { type: 'system', id: null, name: null },
+      target: { type: 'api_key', id: key.id, name: key.name },
+      reason: `expired at ${key.expires_at}`,
+      at,
+    },
+  );
 }
 
 export async function sweepExpiredKeys(services: Services): Promise<number> {

@@ -28,9 +28,11 @@ export function checkCondition(condition: Condition, pointer: string, scope: Con
       issues.push(bodyIssue(at, 'condition_too_deep', `Conditions nest at most ${MAX_CONDITION_DEPTH} levels deep.`));
       return;
     }
-    if ('all' in node) node.all.forEach((nested, i) => visit(nested, `${at}/all/${i}`, depth + 1));
-    else if ('any' in node) node.any.forEach((nested, i) => visit(nested, `${at}/any/${i}`, depth + 1));
-    else issues.push(...checkFieldCondition(node, at, scope));
+    if ('all' in node) {
+      for (const [i, nested] of node.all.entries()) visit(nested, `${at}/all/${i}`, depth + 1);
+    } else if ('any' in node) {
+      for (const [i, nested] of node.any.entries()) visit(nested, `${at}/any/${i}`, depth + 1);
+    } else issues.push(...checkFieldCondition(node, at, scope));
   };
   visit(condition, pointer, 1);
   return issues;

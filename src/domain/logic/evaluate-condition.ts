@@ -7,23 +7,15 @@
 import { isAnswered, readAnswer } from '../answers.js';
 import { compareCalendarDates, isCalendarDate } from '../calendar-date.js';
 import type { Answers, Condition, Field, FieldCondition } from '../schema-types.js';
-import { answerKindOf, type AnswerKind } from './answer-kinds.js';
+import { type AnswerKind, answerKindOf } from './answer-kinds.js';
 
-export function evaluateCondition(
-  condition: Condition,
-  answers: Answers,
-  fieldsByRef: ReadonlyMap<string, Field>,
-): boolean {
+export function evaluateCondition(condition: Condition, answers: Answers, fieldsByRef: ReadonlyMap<string, Field>): boolean {
   if ('all' in condition) return condition.all.every((nested) => evaluateCondition(nested, answers, fieldsByRef));
   if ('any' in condition) return condition.any.some((nested) => evaluateCondition(nested, answers, fieldsByRef));
   return evaluateFieldCondition(condition, answers, fieldsByRef);
 }
 
-function evaluateFieldCondition(
-  condition: FieldCondition,
-  answers: Answers,
-  fieldsByRef: ReadonlyMap<string, Field>,
-): boolean {
+function evaluateFieldCondition(condition: FieldCondition, answers: Answers, fieldsByRef: ReadonlyMap<string, Field>): boolean {
   const answer = readAnswer(answers, condition.field);
   if (condition.op === 'is_answered') return isAnswered(answer);
   if (condition.op === 'is_not_answered') return !isAnswered(answer);

@@ -9,7 +9,7 @@
  * it would report to the client as `error=` on the redirect.
  */
 import type { Plan, Scope, ValidationIssue } from '../../contract.js';
-import { forbidden, invalidValue, type AppError } from '../errors.js';
+import { type AppError, forbidden, invalidValue } from '../errors.js';
 import type { Services } from '../services.js';
 import { codeChallengePattern, supportedChallengeMethods } from './pkce.js';
 import { parseScopes, scopeList } from './scopes.js';
@@ -51,14 +51,22 @@ export async function authorizeOAuthClient(services: Services, request: Authoriz
   const client = await store.oauth.getClient(request.clientId);
   if (!client) throw invalidParameter('client_id', 'not_found', 'names no registered OAuth client');
   if (!client.redirectUris.includes(request.redirectUri)) {
-    throw invalidParameter('redirect_uri', 'not_found', `is not registered for this client (exact match required; registered: ${client.redirectUris.join(', ')})`);
+    throw invalidParameter(
+      'redirect_uri',
+      'not_found',
+      `is not registered for this client (exact match required; registered: ${client.redirectUris.join(', ')})`,
+    );
   }
   const workspace = await store.workspaces.get(request.workspaceId);
   if (!workspace) throw invalidParameter('workspace', 'not_found', 'names no workspace');
   if (workspace.plan !== oauthPlan) {
-    throw forbidden('plan_required', `OAuth 2.0 is available on the ${oauthPlan} plan only; workspace ${workspace.id} is on the ${workspace.plan} plan.`, {
-      required_plan: oauthPlan,
-    });
+    throw forbidden(
+      'plan_required',
+      `OAuth 2.0 is available on the ${oauthPlan} plan only; workspace ${workspace.id} is on the ${workspace.plan} plan.`,
+      {
+        required_plan: oauthPlan,
+      },
+    );
   }
   const scopes = parseScopes(request.scope);
   if (!scopes) throw invalidParameter('scope', 'enum', `must be one or more of ${scopeList()}, separated by spaces`);
@@ -66,7 +74,11 @@ export async function authorizeOAuthClient(services: Services, request: Authoriz
     throw invalidParameter('code_challenge_method', 'enum', `must be ${supportedChallengeMethods.join(', ')} (plain is refused)`);
   }
   if (!codeChallengePattern.test(request.codeChallenge)) {
-    throw invalidParameter('code_challenge', 'pattern', 'must be the base64url SHA-256 of the code_verifier, 43 characters without padding');
+    throw invalidParameter(
+      'code_challenge',
+      'pattern',
+      'must be the base64url SHA-256 of the code_verifier, 43 characters without padding',
+    );
   }
   if (request.state !== undefined && !statePattern.test(request.state)) {
     throw invalidParameter('state', 'pattern', 'must be 1 to 500 printable ASCII characters');

@@ -4,9 +4,9 @@
  * hold no secret and prove the flow with PKCE instead, so registration returns only the `client_id`.
  */
 import type { ValidationIssue } from '../../contract.js';
-import { invalidValue } from '../errors.js';
-import { timestamp, type Services } from '../services.js';
 import type { OAuthClient } from '../../store/oauth-store.js';
+import { invalidValue } from '../errors.js';
+import { type Services, timestamp } from '../services.js';
 import { newOAuthId } from './secrets.js';
 
 export type { OAuthClient };
@@ -35,11 +35,19 @@ export function redirectUriProblem(uri: string): string | undefined {
   return 'must use https (http only on the loopback interface)';
 }
 
-export async function registerOAuthClient(services: Services, input: { name: string; redirectUris: readonly string[] }): Promise<OAuthClient> {
+export async function registerOAuthClient(
+  services: Services,
+  input: { name: string; redirectUris: readonly string[] },
+): Promise<OAuthClient> {
   const name = input.name.trim();
   const issues: ValidationIssue[] = [];
   if (name.length === 0 || name.length > 200) {
-    issues.push({ location: 'body', pointer: '/name', code: name.length === 0 ? 'min_length' : 'max_length', message: 'must be 1 to 200 characters' });
+    issues.push({
+      location: 'body',
+      pointer: '/name',
+      code: name.length === 0 ? 'min_length' : 'max_length',
+      message: 'must be 1 to 200 characters',
+    });
   }
   if (input.redirectUris.length === 0 || input.redirectUris.length > maxRedirectUris) {
     const code = input.redirectUris.length === 0 ? 'min_items' : 'max_items';
@@ -50,7 +58,12 @@ export async function registerOAuthClient(services: Services, input: { name: str
     if (problem) issues.push({ location: 'body', pointer: `/redirect_uris/${index}`, code: 'format', message: `${uri} ${problem}` });
   });
   if (issues.length > 0) throw invalidValue(issues, 'The OAuth client cannot be registered.');
-  const client: OAuthClient = { id: newOAuthId('client'), name, redirectUris: [...new Set(input.redirectUris)], createdAt: timestamp(services) };
+  const client: OAuthClient = {
+    id: newOAuthId('client'),
+    name,
+    redirectUris: [...new Set(input.redirectUris)],
+    createdAt: timestamp(services),
+  };
   await services.store.oauth.createClient(client);
   return client;
 }

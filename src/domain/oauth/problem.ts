@@ -26,7 +26,10 @@ export function asOAuthProblem(error: AppError, requestBody: unknown): AppError 
   const shaped = error.code === 'invalid_parameters' ? explainInvalidRequest(error, requestBody) : error;
   const name = oauthErrors[shaped.code] ?? (shaped.status === 401 ? 'invalid_client' : 'invalid_request');
   return new AppError({
-    status: shaped.status, type: shaped.type, code: shaped.code, message: shaped.message,
+    status: shaped.status,
+    type: shaped.type,
+    code: shaped.code,
+    message: shaped.message,
     ...(shaped.details ? { details: shaped.details } : {}),
     extra: { error: name, error_description: errorDescription(shaped.message) },
   });
@@ -42,10 +45,13 @@ export const missingRequestBody = (): AppError =>
  * `unsupported_grant_type` (RFC 6749 section 5.2), a missing one a missing parameter.
  */
 function explainInvalidRequest(error: AppError, requestBody: unknown): AppError {
-  const grantType = typeof requestBody === 'object' && requestBody !== null ? (requestBody as Record<string, unknown>)['grant_type'] : undefined;
+  const grantType =
+    typeof requestBody === 'object' && requestBody !== null ? (requestBody as Record<string, unknown>).grant_type : undefined;
   if (typeof grantType === 'string' && grantType !== '' && !Object.hasOwn(grantTypes, grantType)) {
     return new AppError({
-      status: 400, type: 'validation_error', code: 'unsupported_grant_type',
+      status: 400,
+      type: 'validation_error',
+      code: 'unsupported_grant_type',
       message: `grant_type must be ${Object.keys(grantTypes).join(' or ')}.`,
     });
   }
@@ -61,5 +67,9 @@ function explainInvalidRequest(error: AppError, requestBody: unknown): AppError 
 
 /** RFC 6749's character set for `error_description`: printable ASCII without `"` and `\`. */
 function errorDescription(message: string): string {
-  return message.replace(/"/g, "'").replace(/\\/g, '/').replace(/[^\x20-\x7E]/g, '?').slice(0, 1000);
+  return message
+    .replace(/"/g, "'")
+    .replace(/\\/g, '/')
+    .replace(/[^\x20-\x7E]/g, '?')
+    .slice(0, 1000);
 }

@@ -12,8 +12,16 @@ import type { Services } from '../services.js';
 import { oauthPlan } from './authorize.js';
 import { verifierMatchesChallenge } from './pkce.js';
 import {
-  accessTokenLifetimeSeconds, authorizationCodePattern, generateAccessToken, generateRefreshToken, hashesMatch, hashToken, newOAuthId,
-  refreshTokenLifetimeSeconds, refreshTokenPattern, secondsAfter,
+  accessTokenLifetimeSeconds,
+  authorizationCodePattern,
+  generateAccessToken,
+  generateRefreshToken,
+  hashesMatch,
+  hashToken,
+  newOAuthId,
+  refreshTokenLifetimeSeconds,
+  refreshTokenPattern,
+  secondsAfter,
 } from './secrets.js';
 
 export interface IssuedTokens {
@@ -54,7 +62,8 @@ export async function exchangeAuthorizationCode(
   // A code issued to another client is refused like an unknown one (RFC 6749 section 4.1.3).
   if (code.grant.clientId !== request.clientId || code.grant.revokedAt !== null) throw unusableCode();
   if (Date.parse(code.expiresAt) <= now.getTime()) throw unusableCode();
-  if (request.redirectUri !== code.redirectUri) throw invalidGrant('redirect_uri does not match the redirect_uri of the authorization request.');
+  if (request.redirectUri !== code.redirectUri)
+    throw invalidGrant('redirect_uri does not match the redirect_uri of the authorization request.');
   if (!verifierMatchesChallenge(request.codeVerifier, code.codeChallenge)) {
     throw invalidGrant('code_verifier does not match the code_challenge of the authorization request.');
   }
@@ -72,7 +81,8 @@ export async function refreshAccessToken(services: Services, request: { clientId
   if (!record || !hashesMatch(record.hash, hash) || record.grant.clientId !== request.clientId) throw unusableRefreshToken();
   const now = services.now();
   if (record.rotatedAt !== null) return reuseDetected(services, record.grant, now);
-  if (record.revokedAt !== null || record.grant.revokedAt !== null || Date.parse(record.expiresAt) <= now.getTime()) throw unusableRefreshToken();
+  if (record.revokedAt !== null || record.grant.revokedAt !== null || Date.parse(record.expiresAt) <= now.getTime())
+    throw unusableRefreshToken();
   await assertWorkspaceMayUseOAuth(services, record.grant);
   const { tokens, issued } = newTokenPair(now, record.grant.scopes);
   // Losing the race to a concurrent use of the same token is a reuse as well.
@@ -88,7 +98,8 @@ async function reuseDetected(services: Services, grant: OAuthGrant, now: Date): 
 /** A workspace that has left the Enterprise plan keeps its grants on record but gets no new tokens. */
 async function assertWorkspaceMayUseOAuth(services: Services, grant: OAuthGrant): Promise<void> {
   const workspace = await services.store.workspaces.get(grant.workspaceId);
-  if (workspace?.plan !== oauthPlan) throw invalidGrant(`OAuth 2.0 needs the ${oauthPlan} plan, which the workspace of this grant is no longer on.`);
+  if (workspace?.plan !== oauthPlan)
+    throw invalidGrant(`OAuth 2.0 needs the ${oauthPlan} plan, which the workspace of this grant is no longer on.`);
 }
 
 function newTokenPair(now: Date, scopes: Scope[]): { tokens: TokenPair; issued: IssuedTokens } {

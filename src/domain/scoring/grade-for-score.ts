@@ -9,11 +9,7 @@ export function gradeForScore(score: number, grades: readonly Grade[]): string |
   let best: Grade | undefined;
   for (const grade of grades) {
     if (grade.min_score > score) continue;
-    if (
-      best === undefined ||
-      grade.min_score > best.min_score ||
-      (grade.min_score === best.min_score && grade.label < best.label)
-    ) {
+    if (best === undefined || grade.min_score > best.min_score || (grade.min_score === best.min_score && grade.label < best.label)) {
       best = grade;
     }
   }

@@ -17,7 +17,8 @@ export type AskedField = Exclude<Field, { type: 'hidden' }>;
 
 // Pragmatic, not RFC 5322: what a lead form can use. Dot-atom local part, and a domain of at least two
 // DNS labels (an address without a dot in its domain is not reachable from the internet).
-const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const EMAIL =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const EMAIL_MAX_LENGTH = 254; // RFC 5321 path limit
 
 // E.164: a plus, a country code that does not start with 0, at most 15 digits in all.

@@ -13,14 +13,20 @@ import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
 import { newId } from '../ids.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
-import { timestamp, type Services } from '../services.js';
+import { type Services, timestamp } from '../services.js';
 import { validateAnswers } from './validate-answers.js';
 
 type Submission = Schema<'Submission'>;
 
 const partitionOf = (principal: Principal) => ({ workspaceId: principal.workspace.id, environment: principal.environment });
 
-async function publish(services: Services, principal: Principal, submission: Submission, type: DomainEvent['type'], data: DomainEvent['data']): Promise<void> {
+async function publish(
+  services: Services,
+  principal: Principal,
+  submission: Submission,
+  type: DomainEvent['type'],
+  data: DomainEvent['data'],
+): Promise<void> {
   await services.events.publish({ ...partitionOf(principal), type, formId: submission.form_id, data });
 }
 
@@ -30,7 +36,11 @@ export async function createSubmission(services: Services, principal: Principal,
   const hidden = input.hidden ?? {};
   const { visitedSteps, issues } = validateAnswers(form, input.answers, hidden, status);
   if (issues.length > 0) {
-    throw unprocessable('invalid_answers', issues, `${issues.length} ${issues.length === 1 ? 'answer is' : 'answers are'} invalid; see details.errors.`);
+    throw unprocessable(
+      'invalid_answers',
+      issues,
+      `${issues.length} ${issues.length === 1 ? 'answer is' : 'answers are'} invalid; see details.errors.`,
+    );
   }
   const { score, grade, breakdown } = scoreSubmission(form, input.answers, hidden);
   const now = timestamp(services);
@@ -75,7 +85,11 @@ export async function listSubmissions(services: Services, principal: Principal, 
   await assertFilterReachable(services, principal, filter.formId);
   return services.store.submissions.list(
     { ...partitionOf(principal), attachment: principal.attachment },
-    { ...filter, createdGte: normalisedTimestamp(filter.createdGte, 'created_gte'), createdLt: normalisedTimestamp(filter.createdLt, 'created_lt') },
+    {
+      ...filter,
+      createdGte: normalisedTimestamp(filter.createdGte, 'created_gte'),
+      createdLt: normalisedTimestamp(filter.createdLt, 'created_lt'),
+    },
     page,
   );
 }
@@ -95,7 +109,11 @@ async function assertFilterReachable(services: Services, principal: Principal, f
 }
 
 /** The submission in the caller's partition, and its form as it is now (for the attachment check and rescoring). */
-async function findVisibleSubmission(services: Services, principal: Principal, id: string): Promise<{ record: SubmissionRecord; form: FormRecord }> {
+async function findVisibleSubmission(
+  services: Services,
+  principal: Principal,
+  id: string,
+): Promise<{ record: SubmissionRecord; form: FormRecord }> {
   const record = await services.store.submissions.get(partitionOf(principal), id);
   const form = record && (await services.store.forms.get(record.workspaceId, record.submission.form_id));
   if (!record || !form) throw notFound('submission', id);
@@ -117,7 +135,13 @@ export async function rescoreSubmission(services: Services, principal: Principal
   const { record, form } = await findVisibleSubmission(services, principal, id);
   const { answers, hidden } = record.submission;
   const { score, grade, breakdown } = scoreSubmission(form.form, answers, hidden);
-  const result = await services.store.submissions.rescore(id, { score, grade, scoreBreakdown: breakdown, formVersion: form.form.version, at: timestamp(services) });
+  const result = await services.store.submissions.rescore(id, {
+    score,
+    grade,
+    scoreBreakdown: breakdown,
+    formVersion: form.form.version,
+    at: timestamp(services),
+  });
   if (!result) throw notFound('submission', id);
   const { submission, previous } = result;
   await publish(services, principal, submission, 'submission.rescored', { object: submission, previous_attributes: previous });

@@ -5,11 +5,11 @@
  */
 import { hasAnswerKey, isAnswered, readAnswer } from '../answers.js';
 import { isRequired } from '../forms/field-defaults.js';
-import { locateFields, type FieldLocation } from '../forms/form-index.js';
+import { type FieldLocation, locateFields } from '../forms/form-index.js';
 import { walkStepIndices } from '../logic/walk-path.js';
 import type { Answers, FormDefinition, SubmissionStatus, ValidationIssue } from '../schema-types.js';
 import { bodyIssue, jsonPointer } from '../validation-issue.js';
-import { checkAnswer, type AskedField } from './check-answer.js';
+import { type AskedField, checkAnswer } from './check-answer.js';
 
 export interface AnswersCheck {
   /** Ids of the visited steps, in order; for `partial`, cut after the last step that has an answer. */
@@ -17,12 +17,7 @@ export interface AnswersCheck {
   issues: ValidationIssue[];
 }
 
-export function validateAnswers(
-  definition: FormDefinition,
-  answers: Answers,
-  hidden: Answers,
-  status: SubmissionStatus,
-): AnswersCheck {
+export function validateAnswers(definition: FormDefinition, answers: Answers, hidden: Answers, status: SubmissionStatus): AnswersCheck {
   const fields = locateFields(definition.steps);
   const path = walkStepIndices(definition, answers, hidden);
   const visited = new Set(path);
@@ -41,7 +36,9 @@ export function validateAnswers(
 function checkHiddenField(ref: string, answers: Answers, hidden: Answers): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (hasAnswerKey(answers, ref)) {
-    issues.push(bodyIssue(jsonPointer('answers', ref), 'unknown_field', `\`${ref}\` is a hidden field: pass its value in \`hidden\`.`, ref));
+    issues.push(
+      bodyIssue(jsonPointer('answers', ref), 'unknown_field', `\`${ref}\` is a hidden field: pass its value in \`hidden\`.`, ref),
+    );
   }
   const value = readAnswer(hidden, ref);
   if (value !== undefined && typeof value !== 'string') {
@@ -60,7 +57,9 @@ function checkAskedField(
   const { ref } = field;
   const issues: ValidationIssue[] = [];
   if (hasAnswerKey(hidden, ref)) {
-    issues.push(bodyIssue(jsonPointer('hidden', ref), 'unknown_field', `\`${ref}\` is not a hidden field: pass its answer in \`answers\`.`, ref));
+    issues.push(
+      bodyIssue(jsonPointer('hidden', ref), 'unknown_field', `\`${ref}\` is not a hidden field: pass its answer in \`answers\`.`, ref),
+    );
   }
 
   const at = jsonPointer('answers', ref);

@@ -3,7 +3,7 @@ import type { AuditEventInput, PageRequest } from '../../store/types.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { timestamp, type Services } from '../services.js';
+import { type Services, timestamp } from '../services.js';
 
 const inviteLifetimeMs = 7 * 24 * 3600 * 1000;
 
@@ -14,7 +14,13 @@ function assertLive(principal: Principal): void {
 }
 
 const audit = (principal: Principal, type: AuditEventInput['type'], target: AuditEventInput['target'], at: string): AuditEventInput => ({
-  workspaceId: principal.workspace.id, environment: principal.environment, type, actor: actorOf(principal), target, reason: null, at,
+  workspaceId: principal.workspace.id,
+  environment: principal.environment,
+  type,
+  actor: actorOf(principal),
+  target,
+  reason: null,
+  at,
 });
 
 export function listMembers(services: Services, principal: Principal, page: PageRequest) {
@@ -26,12 +32,21 @@ export async function removeMember(services: Services, principal: Principal, id:
   assertLive(principal);
   const member = await services.store.team.getMember(principal.workspace.id, id);
   if (!member) throw notFound('member', id);
-  const outcome = await services.store.team.removeMember(principal.workspace.id, id, audit(principal, 'member.removed', { type: 'member', id, name: member.email }, timestamp(services)));
+  const outcome = await services.store.team.removeMember(
+    principal.workspace.id,
+    id,
+    audit(principal, 'member.removed', { type: 'member', id, name: member.email }, timestamp(services)),
+  );
   if (outcome === 'not_found') throw notFound('member', id);
   if (outcome === 'last_admin') throw conflict('last_admin', "The workspace's only admin cannot be removed.");
 }
 
-export function listInvites(services: Services, principal: Principal, filter: { status?: Schema<'Invite'>['status'] | undefined }, page: PageRequest) {
+export function listInvites(
+  services: Services,
+  principal: Principal,
+  filter: { status?: Schema<'Invite'>['status'] | undefined },
+  page: PageRequest,
+) {
   assertWorkspaceWide(principal, 'read the team');
   return services.store.team.listInvites(principal.workspace.id, filter, page);
 }
@@ -40,11 +55,22 @@ export async function createInvite(services: Services, principal: Principal, inp
   assertLive(principal);
   const now = services.now();
   const invite: Schema<'Invite'> = {
-    id: newId('inv'), object: 'invite', email: input.email.toLowerCase(), role: input.role, status: 'pending',
-    expires_at: new Date(now.getTime() + inviteLifetimeMs).toISOString(), revoked_at: null, created_at: now.toISOString(),
+    id: newId('inv'),
+    object: 'invite',
+    email: input.email.toLowerCase(),
+    role: input.role,
+    status: 'pending',
+    expires_at: new Date(now.getTime() + inviteLifetimeMs).toISOString(),
+    revoked_at: null,
+    created_at: now.toISOString(),
   };
-  const outcome = await services.store.team.createInvite(principal.workspace.id, invite, audit(principal, 'member.invited', { type: 'invite', id: invite.id, name: invite.email }, invite.created_at));
-  if (outcome === 'member_exists') throw conflict('member_exists', `${invite.email} is already a member of this workspace or has a pending invite.`);
+  const outcome = await services.store.team.createInvite(
+    principal.workspace.id,
+    invite,
+    audit(principal, 'member.invited', { type: 'invite', id: invite.id, name: invite.email }, invite.created_at),
+  );
+  if (outcome === 'member_exists')
+    throw conflict('member_exists', `${invite.email} is already a member of this workspace or has a pending invite.`);
   return invite;
 }
 
@@ -53,6 +79,11 @@ export async function revokeInvite(services: Services, principal: Principal, id:
   const invite = await services.store.team.getInvite(principal.workspace.id, id);
   if (!invite) throw notFound('invite', id);
   const at = timestamp(services);
-  const revoked = await services.store.team.revokeInvite(principal.workspace.id, id, at, audit(principal, 'invite.revoked', { type: 'invite', id, name: invite.email }, at));
+  const revoked = await services.store.team.revokeInvite(
+    principal.workspace.id,
+    id,
+    at,
+    audit(principal, 'invite.revoked', { type: 'invite', id, name: invite.email }, at),
+  );
   return revoked ?? invite;
 }

@@ -5,7 +5,7 @@
 import type { Plan, Schema } from '../../contract.js';
 import { newId } from '../ids.js';
 import { generateSecret, hashSecret, secretHint } from '../keys/secret.js';
-import { timestamp, type Services } from '../services.js';
+import { type Services, timestamp } from '../services.js';
 
 export interface BootstrappedWorkspace {
   workspace_id: string;
@@ -21,21 +21,48 @@ export async function bootstrapWorkspace(
   const workspaceId = newId('ws');
   await services.store.workspaces.create({ id: workspaceId, name: input.name, plan: input.plan, createdAt: now });
   if (input.adminEmail) {
-    await services.store.team.addMember(workspaceId, { id: newId('mem'), object: 'member', email: input.adminEmail, name: null, role: 'admin', created_at: now });
+    await services.store.team.addMember(workspaceId, {
+      id: newId('mem'),
+      object: 'member',
+      email: input.adminEmail,
+      name: null,
+      role: 'admin',
+      created_at: now,
+    });
   }
   const secrets = { live: '', test: '' };
   for (const environment of ['live', 'test'] as const) {
     const secret = generateSecret(environment);
     secrets[environment] = secret;
     const key: Schema<'ApiKey'> = {
-      id: newId('key'), object: 'api_key', name: `First ${environment} admin key`, environment, scope: 'admin',
-      attachment: { type: 'workspace' }, expires_at: null, ip_allowlist: [], status: 'active', revoked_at: null,
-      revocation_reason: null, revocation_cause: null, secret_hint: secretHint(secret), last_used_at: null, created_at: now,
+      id: newId('key'),
+      object: 'api_key',
+      name: `First ${environment} admin key`,
+      environment,
+      scope: 'admin',
+      attachment: { type: 'workspace' },
+      expires_at: null,
+      ip_allowlist: [],
+      status: 'active',
+      revoked_at: null,
+      revocation_reason: null,
+      revocation_cause: null,
+      secret_hint: secretHint(secret),
+      last_used_at: null,
+      created_at: now,
     };
-    await services.store.apiKeys.create({ key, workspaceId, secretHash: hashSecret(secret) }, {
-      workspaceId, environment, type: 'api_key.created', actor: { type: 'system', id: null, name: null },
-      target: { type: 'api_key', id: key.id, name: key.name }, reason: 'workspace bootstrap', at: now,
-    });
+    await services.store.apiKeys.create(
+      { key, workspaceId, secretHash: hashSecret(secret) },
+      {
+        workspaceId,
+        environment,
+        type: 'api_key.created',
+        actor: { type: 'system', id: null, name: null },
+        target: { type: 'api_key', id: key.id, name: key.name },
+        reason: 'workspace bootstrap',
+        at: now,
+      },
+    );
   }
   return { workspace_id: workspaceId, live_admin_key: secrets.live, test_admin_key: secrets.test };
 }

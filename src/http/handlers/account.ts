@@ -1,6 +1,6 @@
 import { describeCaller, listAuditEvents as listAudit, resetTestData as reset } from '../../domain/account.js';
-import type { Handler } from './types.js';
 import { listBody, pageOf } from './pagination.js';
+import type { Handler } from './types.js';
 
 export const getMe: Handler<'getMe'> = async ({ principal }) => ({ status: 200, body: describeCaller(principal) });
 

@@ -1,6 +1,6 @@
 import * as keys from '../../domain/keys/service.js';
-import type { Handler } from './types.js';
 import { listBody, pageOf } from './pagination.js';
+import type { Handler } from './types.js';
 
 export const listApiKeys: Handler<'listApiKeys'> = async ({ services, principal, query }) => ({
   status: 200,

@@ -1,6 +1,6 @@
 import * as folders from '../../domain/folders/service.js';
-import type { Handler } from './types.js';
 import { listBody, pageOf } from './pagination.js';
+import type { Handler } from './types.js';
 
 export const listFolders: Handler<'listFolders'> = async ({ services, principal, query }) => ({
   status: 200,

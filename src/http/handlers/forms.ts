@@ -1,6 +1,6 @@
 import * as forms from '../../domain/forms/service.js';
-import type { Handler } from './types.js';
 import { listBody, pageOf } from './pagination.js';
+import type { Handler } from './types.js';
 
 export const listForms: Handler<'listForms'> = async ({ services, principal, query }) => ({
   status: 200,

@@ -3,10 +3,10 @@
  * handler a compile error: an implementer replacing one keeps the same signature.
  */
 import { getMe, listAuditEvents, resetTestData } from './account.js';
+import * as analytics from './analytics.js';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import { createFolder, deleteFolder, getFolder, listFolders } from './folders.js';
-import { createForm, deleteForm, getForm, getFormVersion, listFormVersions, listForms, transferForm, updateForm } from './forms.js';
-import * as analytics from './analytics.js';
+import { createForm, deleteForm, getForm, getFormVersion, listForms, listFormVersions, transferForm, updateForm } from './forms.js';
 import * as integrations from './integrations.js';
 import * as oauth from './oauth.js';
 import * as submissions from './submissions.js';
@@ -14,11 +14,30 @@ import { createInvite, listInvites, listMembers, removeMember, revokeInvite } fr
 import type { Handlers } from './types.js';
 
 export const handlers = {
-  listForms, createForm, getForm, updateForm, deleteForm, listFormVersions, getFormVersion, transferForm,
-  listFolders, createFolder, getFolder, deleteFolder,
-  listApiKeys, createApiKey, getApiKey, revokeApiKey,
-  getMe, listAuditEvents, resetTestData,
-  listMembers, removeMember, listInvites, createInvite, revokeInvite,
+  listForms,
+  createForm,
+  getForm,
+  updateForm,
+  deleteForm,
+  listFormVersions,
+  getFormVersion,
+  transferForm,
+  listFolders,
+  createFolder,
+  getFolder,
+  deleteFolder,
+  listApiKeys,
+  createApiKey,
+  getApiKey,
+  revokeApiKey,
+  getMe,
+  listAuditEvents,
+  resetTestData,
+  listMembers,
+  removeMember,
+  listInvites,
+  createInvite,
+  revokeInvite,
   ...submissions,
   ...analytics,
   ...integrations,

@@ -1,6 +1,6 @@
 import * as integrations from '../../domain/integrations/service.js';
-import type { Handler } from './types.js';
 import { listBody, pageOf } from './pagination.js';
+import type { Handler } from './types.js';
 
 export const listIntegrations: Handler<'listIntegrations'> = async ({ services, principal, query }) => ({
   status: 200,
@@ -34,5 +34,13 @@ export const dispatchIntegration: Handler<'dispatchIntegration'> = async ({ serv
 
 export const listIntegrationLogs: Handler<'listIntegrationLogs'> = async ({ services, principal, params, query }) => ({
   status: 200,
-  body: listBody(await integrations.listIntegrationLogs(services, principal, params.id, { status: query.status, eventType: query.event_type }, pageOf(query))),
+  body: listBody(
+    await integrations.listIntegrationLogs(
+      services,
+      principal,
+      params.id,
+      { status: query.status, eventType: query.event_type },
+      pageOf(query),
+    ),
+  ),
 });

@@ -9,11 +9,15 @@ export const createOAuthToken: Handler<'createOAuthToken'> = async ({ body, serv
   // The validator lets an absent body through; the form parser leaves none when nothing was sent.
   const request = body as RequestBody<'createOAuthToken'> | undefined;
   if (request === undefined) throw missingRequestBody();
-  const issued = request.grant_type === 'authorization_code'
-    ? await exchangeAuthorizationCode(services, {
-      clientId: request.client_id, code: request.code, redirectUri: request.redirect_uri, codeVerifier: request.code_verifier,
-    })
-    : await refreshAccessToken(services, { clientId: request.client_id, refreshToken: request.refresh_token });
+  const issued =
+    request.grant_type === 'authorization_code'
+      ? await exchangeAuthorizationCode(services, {
+          clientId: request.client_id,
+          code: request.code,
+          redirectUri: request.redirect_uri,
+          codeVerifier: request.code_verifier,
+        })
+      : await refreshAccessToken(services, { clientId: request.client_id, refreshToken: request.refresh_token });
   return {
     status: 200,
     headers: noStore,

@@ -1,6 +1,6 @@
 import * as submissions from '../../domain/submissions/service.js';
-import type { Handler } from './types.js';
 import { listBody, pageOf } from './pagination.js';
+import type { Handler } from './types.js';
 
 export const listSubmissions: Handler<'listSubmissions'> = async ({ services, principal, query }) => {
   const filter = {

@@ -1,6 +1,6 @@
 import * as team from '../../domain/team/service.js';
-import type { Handler } from './types.js';
 import { listBody, pageOf } from './pagination.js';
+import type { Handler } from './types.js';
 
 export const listMembers: Handler<'listMembers'> = async ({ services, principal, query }) => ({
   status: 200,

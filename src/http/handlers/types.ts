@@ -20,11 +20,12 @@ type BodyOf<RequestBody> = RequestBody extends { content: infer Content }
       : never
   : undefined;
 
-export type RequestBody<K extends OperationId> = Op<K> extends { requestBody: infer RB }
-  ? BodyOf<RB>
-  : Op<K> extends { requestBody?: infer RB }
-    ? BodyOf<NonNullable<RB>> | undefined
-    : undefined;
+export type RequestBody<K extends OperationId> =
+  Op<K> extends { requestBody: infer RB }
+    ? BodyOf<RB>
+    : Op<K> extends { requestBody?: infer RB }
+      ? BodyOf<NonNullable<RB>> | undefined
+      : undefined;
 
 type Parameters<K extends OperationId> = Op<K>['parameters'];
 export type PathParams<K extends OperationId> = Parameters<K> extends { path: infer P } ? P : Record<string, never>;

@@ -79,15 +79,28 @@ export function selectApiKeyRow(db: Database.Database, id: string): ApiKeyRow | 
 export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
   return {
     async create({ key, workspaceId, secretHash }, audit) {
-      const attachmentId = key.attachment.type === 'form' ? key.attachment.form_id : key.attachment.type === 'folder' ? key.attachment.folder_id : null;
+      const attachmentId =
+        key.attachment.type === 'form' ? key.attachment.form_id : key.attachment.type === 'folder' ? key.attachment.folder_id : null;
       db.transaction(() => {
         statement(
           db,
           `INSERT INTO api_keys (id, workspace_id, name, environment, scope, attachment_type, attachment_id, expires_at,
              ip_allowlist, status, secret_hash, secret_hint, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
-        ).run(key.id, workspaceId, key.name, key.environment, key.scope, key.attachment.type, attachmentId, key.expires_at,
-          JSON.stringify(key.ip_allowlist), secretHash, key.secret_hint, key.created_at);
+        ).run(
+          key.id,
+          workspaceId,
+          key.name,
+          key.environment,
+          key.scope,
+          key.attachment.type,
+          attachmentId,
+          key.expires_at,
+          JSON.stringify(key.ip_allowlist),
+          secretHash,
+          key.secret_hint,
+          key.created_at,
+        );
         insertAuditEvent(db, audit);
       })();
     },
@@ -96,9 +109,7 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
       return row && toRecord(row);
     },
     async get(workspaceId, id) {
-      const row = statement(db, 'SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
-        | ApiKeyRow
-        | undefined;
+      const row = statement(db, 'SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as ApiKeyRow | undefined;
       return row && toRecord(row);
     },
     async list(workspaceId, filter, page) {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { newId } from '../../domain/ids.js';
 import type { Schema } from '../../contract.js';
+import { newId } from '../../domain/ids.js';
 import type { AuditEventInput, AuditEventStore } from '../types.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
@@ -32,7 +32,16 @@ export function insertAuditEvent(db: Database.Database, event: AuditEventInput):
     db,
     `INSERT INTO audit_events (id, workspace_id, environment, type, actor, target, reason, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(newId('aud'), event.workspaceId, event.environment, event.type, JSON.stringify(event.actor), JSON.stringify(event.target), event.reason, event.at);
+  ).run(
+    newId('aud'),
+    event.workspaceId,
+    event.environment,
+    event.type,
+    JSON.stringify(event.actor),
+    JSON.stringify(event.target),
+    event.reason,
+    event.at,
+  );
 }
 
 export function sqliteAuditEvents(db: Database.Database): AuditEventStore {
@@ -47,7 +56,14 @@ export function sqliteAuditEvents(db: Database.Database): AuditEventStore {
         where.push('a.type = ?');
         params.push(filter.type);
       }
-      const result = keysetPage<AuditRow>(db, { from: 'audit_events a', alias: 'a', select: 'a.*', where: where.join(' AND '), params, page });
+      const result = keysetPage<AuditRow>(db, {
+        from: 'audit_events a',
+        alias: 'a',
+        select: 'a.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
       return { data: result.data.map(toAuditEvent), hasMore: result.hasMore };
     },
   };

@@ -3,12 +3,12 @@ import type { Environment, Schema } from '../../contract.js';
 import { conflict } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import type { FormRecord, FormStore } from '../types.js';
-import { revokeKeyRow, toApiKey, type ApiKeyRow } from './api-keys.js';
+import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
-import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
+import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
 
 type Form = Schema<'Form'>;
 type Definition = Pick<Form, 'steps' | 'logic' | 'scoring'>;
@@ -84,7 +84,14 @@ function slugTaken(error: unknown): boolean {
 export function sqliteForms(db: Database.Database): FormStore {
   const insertSnapshot = (form: Form): void => {
     statement(db, 'INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      newId('fv'), form.id, form.version, form.name, form.slug, definitionOf(form), form.updated_at);
+      newId('fv'),
+      form.id,
+      form.version,
+      form.name,
+      form.slug,
+      definitionOf(form),
+      form.updated_at,
+    );
   };
   const writeOrConflict = (write: () => void, slug: string): void => {
     try {
@@ -116,7 +123,14 @@ export function sqliteForms(db: Database.Database): FormStore {
         where.push('f.folder_id = ?');
         params.push(filter.folderId);
       }
-      const result = keysetPage<FormRow>(db, { from: 'forms f', alias: 'f', select: summaryColumns, where: where.join(' AND '), params, page });
+      const result = keysetPage<FormRow>(db, {
+        from: 'forms f',
+        alias: 'f',
+        select: summaryColumns,
+        where: where.join(' AND '),
+        params,
+        page,
+      });
       return { data: result.data.map(toSummary), hasMore: result.hasMore };
     },
     async get(workspaceId, id) {
@@ -129,35 +143,69 @@ export function sqliteForms(db: Database.Database): FormStore {
           db,
           `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(form.id, workspaceId, environment, form.folder_id, form.name, form.slug, form.version, definitionOf(form), form.created_at, form.updated_at);
+        ).run(
+          form.id,
+          workspaceId,
+          environment,
+          form.folder_id,
+          form.name,
+          form.slug,
+          form.version,
+          definitionOf(form),
+          form.created_at,
+          form.updated_at,
+        );
         insertSnapshot(form);
       }, form.slug);
     },
     async update({ form }) {
       writeOrConflict(() => {
-        statement(
-          db,
-          `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`,
-        ).run(form.folder_id, form.name, form.slug, form.version, definitionOf(form), form.updated_at, form.id);
+        statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
+          form.folder_id,
+          form.name,
+          form.slug,
+          form.version,
+          definitionOf(form),
+          form.updated_at,
+          form.id,
+        );
         insertSnapshot(form);
       }, form.slug);
     },
     async delete(id, at, audit) {
       db.transaction(() => {
         // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
-        const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`).all(id) as ApiKeyRow[];
+        const attached = statement(
+          db,
+          `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`,
+        ).all(id) as ApiKeyRow[];
         for (const row of attached) revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
         for (const sql of deleteFormCascade) statement(db, sql).run(id);
       })();
     },
     async listVersions(formId, page) {
-      const result = keysetPage<{ id: string; form_id: string; version: number; name: string; slug: string; definition: string; created_at: string }>(db, {
-        from: 'form_versions v', alias: 'v', select: 'v.*', where: 'v.form_id = ?', params: [formId], page,
+      const result = keysetPage<{
+        id: string;
+        form_id: string;
+        version: number;
+        name: string;
+        slug: string;
+        definition: string;
+        created_at: string;
+      }>(db, {
+        from: 'form_versions v',
+        alias: 'v',
+        select: 'v.*',
+        where: 'v.form_id = ?',
+        params: [formId],
+        page,
       });
       return { data: result.data.map(toVersion), hasMore: result.hasMore };
     },
     async getVersion(formId, version) {
-      const row = statement(db, 'SELECT * FROM form_versions WHERE form_id = ? AND version = ?').get(formId, version) as Parameters<typeof toVersion>[0] | undefined;
+      const row = statement(db, 'SELECT * FROM form_versions WHERE form_id = ? AND version = ?').get(formId, version) as
+        | Parameters<typeof toVersion>[0]
+        | undefined;
       return row && toVersion(row);
     },
     async transfer(formId, to, at, audit) {
@@ -168,7 +216,10 @@ export function sqliteForms(db: Database.Database): FormStore {
         // no pending retries) just as they would if the form were deleted there.
         for (const sql of integrationFormCascade) statement(db, sql).run(formId);
         insertAuditEvent(db, audit.form);
-        const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`).all(formId) as ApiKeyRow[];
+        const attached = statement(
+          db,
+          `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`,
+        ).all(formId) as ApiKeyRow[];
         return attached
           .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
           .map((row) => row.id);
@@ -177,14 +228,23 @@ export function sqliteForms(db: Database.Database): FormStore {
         return move();
       } catch (error) {
         // The destination's own form with this slug wins; the transaction has moved nothing.
-        if (slugTaken(error)) throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
+        if (slugTaken(error))
+          throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
         throw error;
       }
     },
   };
 }
 
-const toVersion = (row: { id: string; form_id: string; version: number; name: string; slug: string; definition: string; created_at: string }): Schema<'FormVersion'> => ({
+const toVersion = (row: {
+  id: string;
+  form_id: string;
+  version: number;
+  name: string;
+  slug: string;
+  definition: string;
+  created_at: string;
+}): Schema<'FormVersion'> => ({
   id: row.id,
   object: 'form_version',
   form_id: row.form_id,

@@ -8,8 +8,8 @@ import { sqliteForms } from './forms.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
-import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { statement } from './statements.js';
+import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
 import { sqliteWorkspaces } from './workspaces.js';
 
@@ -17,10 +17,16 @@ import { sqliteWorkspaces } from './workspaces.js';
  * Test-mode rows of a workspace, deleted by "Reset test data", children before parents. Later migrations
  * modules contribute their own statements (submissions, integrations). Each entry: the count it reports and its DELETE.
  */
-export const testDataTables: Array<{ counts: 'forms' | 'folders' | 'submissions' | 'integrations' | 'integration_logs' | null; sql: string }> = [
+export const testDataTables: Array<{
+  counts: 'forms' | 'folders' | 'submissions' | 'integrations' | 'integration_logs' | null;
+  sql: string;
+}> = [
   ...submissionTestData,
   ...integrationTestData,
-  { counts: null, sql: `DELETE FROM form_versions WHERE form_id IN (SELECT id FROM forms WHERE workspace_id = ? AND environment = 'test')` },
+  {
+    counts: null,
+    sql: `DELETE FROM form_versions WHERE form_id IN (SELECT id FROM forms WHERE workspace_id = ? AND environment = 'test')`,
+  },
   { counts: 'forms', sql: `DELETE FROM forms WHERE workspace_id = ? AND environment = 'test'` },
   { counts: 'folders', sql: `DELETE FROM folders WHERE workspace_id = ? AND environment = 'test'` },
 ];
@@ -40,15 +46,17 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     integrations: sqliteIntegrations(db),
     oauth: sqliteOAuth(db),
     async resetTestData(workspaceId, audit) {
-      return db.transaction(() => {
-        const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };
-        for (const { counts, sql } of testDataTables) {
-          const changes = statement(db, sql).run(workspaceId).changes;
-          if (counts) deleted[counts] += changes;
-        }
-        insertAuditEvent(db, audit);
-        return deleted;
-      }).immediate();
+      return db
+        .transaction(() => {
+          const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };
+          for (const { counts, sql } of testDataTables) {
+            const changes = statement(db, sql).run(workspaceId).changes;
+            if (counts) deleted[counts] += changes;
+          }
+          insertAuditEvent(db, audit);
+          return deleted;
+        })
+        .immediate();
     },
     async close() {
       db.close();

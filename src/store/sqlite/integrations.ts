@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
 import { notFound } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
-import type { DueDelivery, EventRecord, IntegrationRecord, IntegrationStore } from '../integration-store.js';
+import type { DueDelivery, EventRecord, IntegrationStore } from '../integration-store.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -133,16 +133,42 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
     ).all(workspaceId, ...environments, type, formId) as Array<{ id: string; url: string }>;
   const insertEvent = (event: EventRecord): void => {
     statement(db, 'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      event.id, event.workspaceId, event.environment, event.type, event.formId, event.body, event.createdAt);
+      event.id,
+      event.workspaceId,
+      event.environment,
+      event.type,
+      event.formId,
+      event.body,
+      event.createdAt,
+    );
   };
 
   /** A first attempt, due at once (`at`: when it was queued). */
-  const queueFirstAttempt = (integration: { id: string; url: string }, event: EventRecord, at: string, mock: boolean, dispatched: boolean): DeliveryRow => {
+  const queueFirstAttempt = (
+    integration: { id: string; url: string },
+    event: EventRecord,
+    at: string,
+    mock: boolean,
+    dispatched: boolean,
+  ): DeliveryRow => {
     const row: DeliveryRow = {
-      id: newId('dlv'), workspace_id: event.workspaceId, environment: event.environment, integration_id: integration.id,
-      event_id: event.id, event_type: event.type, attempt: 1, status: 'pending', url: integration.url, mock: mock ? 1 : 0,
-      dispatched: dispatched ? 1 : 0, response_status: null, duration_ms: null, error: null, next_attempt_at: null,
-      due_at: at, created_at: at,
+      id: newId('dlv'),
+      workspace_id: event.workspaceId,
+      environment: event.environment,
+      integration_id: integration.id,
+      event_id: event.id,
+      event_type: event.type,
+      attempt: 1,
+      status: 'pending',
+      url: integration.url,
+      mock: mock ? 1 : 0,
+      dispatched: dispatched ? 1 : 0,
+      response_status: null,
+      duration_ms: null,
+      error: null,
+      next_attempt_at: null,
+      due_at: at,
+      created_at: at,
     };
     insertDelivery(row);
     return row;
@@ -154,8 +180,25 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       `INSERT INTO deliveries (id, workspace_id, environment, integration_id, event_id, event_type, attempt, status, url, mock, dispatched,
          response_status, duration_ms, error, next_attempt_at, due_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(row.id, row.workspace_id, row.environment, row.integration_id, row.event_id, row.event_type, row.attempt, row.status, row.url,
-      row.mock, row.dispatched, row.response_status, row.duration_ms, row.error, row.next_attempt_at, row.due_at, row.created_at);
+    ).run(
+      row.id,
+      row.workspace_id,
+      row.environment,
+      row.integration_id,
+      row.event_id,
+      row.event_type,
+      row.attempt,
+      row.status,
+      row.url,
+      row.mock,
+      row.dispatched,
+      row.response_status,
+      row.duration_ms,
+      row.error,
+      row.next_attempt_at,
+      row.due_at,
+      row.created_at,
+    );
   };
 
   return {
@@ -171,13 +214,29 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         where.push('i.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ?)');
         params.push(attachment.folder_id);
       }
-      const result = keysetPage<IntegrationRow>(db, { from: 'integrations i', alias: 'i', select: 'i.*', where: where.join(' AND '), params, page });
+      const result = keysetPage<IntegrationRow>(db, {
+        from: 'integrations i',
+        alias: 'i',
+        select: 'i.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
       return { data: result.data.map(toIntegration), hasMore: result.hasMore };
     },
 
     async get(workspaceId, id) {
-      const row = statement(db, 'SELECT * FROM integrations WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as IntegrationRow | undefined;
-      return row && { integration: toIntegration(row), workspaceId: row.workspace_id, environment: row.environment, signingSecret: row.signing_secret };
+      const row = statement(db, 'SELECT * FROM integrations WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
+        | IntegrationRow
+        | undefined;
+      return (
+        row && {
+          integration: toIntegration(row),
+          workspaceId: row.workspace_id,
+          environment: row.environment,
+          signingSecret: row.signing_secret,
+        }
+      );
     },
 
     async create({ integration: i, workspaceId, environment, signingSecret }) {
@@ -185,13 +244,27 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         db,
         `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(i.id, workspaceId, environment, i.url, JSON.stringify(i.events), i.enabled ? 1 : 0, i.description, i.form_id, signingSecret,
-        i.secret_hint, i.created_at, i.updated_at);
+      ).run(
+        i.id,
+        workspaceId,
+        environment,
+        i.url,
+        JSON.stringify(i.events),
+        i.enabled ? 1 : 0,
+        i.description,
+        i.form_id,
+        signingSecret,
+        i.secret_hint,
+        i.created_at,
+        i.updated_at,
+      );
     },
 
     async update({ integration: i }) {
-      statement(db, 'UPDATE integrations SET url = ?, events = ?, enabled = ?, description = ?, form_id = ?, updated_at = ? WHERE id = ?').run(
-        i.url, JSON.stringify(i.events), i.enabled ? 1 : 0, i.description, i.form_id, i.updated_at, i.id);
+      statement(
+        db,
+        'UPDATE integrations SET url = ?, events = ?, enabled = ?, description = ?, form_id = ?, updated_at = ? WHERE id = ?',
+      ).run(i.url, JSON.stringify(i.events), i.enabled ? 1 : 0, i.description, i.form_id, i.updated_at, i.id);
     },
 
     async delete(id) {
@@ -207,29 +280,39 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
 
     async publish(event, subscribers) {
       const { environments } = subscribers;
-      return db.transaction(() => {
-        const integrations = subscribersOf(event.workspaceId, environments, event.type, event.formId);
-        // An event no integration subscribes to is not kept: nothing can be delivered or replayed from it, and
-        // storing every submission's payload a second time would double the write cost of the busiest path.
-        if (integrations.length === 0) return 0;
-        insertEvent(event);
-        for (const integration of integrations) queueFirstAttempt(integration, event, event.createdAt, subscribers.mock, false);
-        return integrations.length;
-      }).immediate();
+      return db
+        .transaction(() => {
+          const integrations = subscribersOf(event.workspaceId, environments, event.type, event.formId);
+          // An event no integration subscribes to is not kept: nothing can be delivered or replayed from it, and
+          // storing every submission's payload a second time would double the write cost of the busiest path.
+          if (integrations.length === 0) return 0;
+          insertEvent(event);
+          for (const integration of integrations) queueFirstAttempt(integration, event, event.createdAt, subscribers.mock, false);
+          return integrations.length;
+        })
+        .immediate();
     },
 
     async getEvent(workspaceId, environment, id) {
-      const row = statement(db, 'SELECT * FROM events WHERE id = ? AND workspace_id = ? AND environment = ?').get(id, workspaceId, environment) as EventRow | undefined;
+      const row = statement(db, 'SELECT * FROM events WHERE id = ? AND workspace_id = ? AND environment = ?').get(
+        id,
+        workspaceId,
+        environment,
+      ) as EventRow | undefined;
       return row && toEvent(row);
     },
 
     async dispatch(integrationId, event, { newEvent, mock, at }) {
-      return db.transaction(() => {
-        const integration = statement(db, 'SELECT id, url FROM integrations WHERE id = ?').get(integrationId) as { id: string; url: string } | undefined;
-        if (!integration) throw notFound('integration', integrationId);
-        if (newEvent) insertEvent(event);
-        return toLog(queueFirstAttempt(integration, event, at, mock, true));
-      }).immediate();
+      return db
+        .transaction(() => {
+          const integration = statement(db, 'SELECT id, url FROM integrations WHERE id = ?').get(integrationId) as
+            | { id: string; url: string }
+            | undefined;
+          if (!integration) throw notFound('integration', integrationId);
+          if (newEvent) insertEvent(event);
+          return toLog(queueFirstAttempt(integration, event, at, mock, true));
+        })
+        .immediate();
     },
 
     async listLogs(integrationId, environment, filter, page) {
@@ -243,35 +326,53 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         where.push('d.event_type = ?');
         params.push(filter.eventType);
       }
-      const result = keysetPage<DeliveryRow>(db, { from: 'deliveries d', alias: 'd', select: 'd.*', where: where.join(' AND '), params, page });
+      const result = keysetPage<DeliveryRow>(db, {
+        from: 'deliveries d',
+        alias: 'd',
+        select: 'd.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
       return { data: result.data.map(toLog), hasMore: result.hasMore };
     },
 
     async claimDue(now, leaseUntil, limit) {
-      return db.transaction(() => {
-        const rows = statement(
-          db,
-          `SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.url, i.signing_secret, e.id AS event_id, e.type AS event_type, e.body
+      return db
+        .transaction(() => {
+          const rows = statement(
+            db,
+            `SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.url, i.signing_secret, e.id AS event_id, e.type AS event_type, e.body
            FROM deliveries d
            JOIN integrations i ON i.id = d.integration_id
            JOIN events e ON e.id = d.event_id
            WHERE d.status = 'pending' AND d.due_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) AND (i.enabled = 1 OR d.dispatched = 1)
            ORDER BY d.due_at, d.id
            LIMIT ?`,
-        ).all(now, now, limit) as Array<{
-          id: string; attempt: number; mock: number; integration_id: string; url: string; signing_secret: string;
-          event_id: string; event_type: Schema<'EventType'>; body: string;
-        }>;
-        const lease = statement(db, 'UPDATE deliveries SET lease_until = ? WHERE id = ?');
-        for (const row of rows) lease.run(leaseUntil, row.id);
-        return rows.map((row): DueDelivery => ({
-          id: row.id,
-          attempt: row.attempt,
-          mock: row.mock === 1,
-          integration: { id: row.integration_id, url: row.url, signingSecret: row.signing_secret },
-          event: { id: row.event_id, type: row.event_type, body: row.body },
-        }));
-      }).immediate();
+          ).all(now, now, limit) as Array<{
+            id: string;
+            attempt: number;
+            mock: number;
+            integration_id: string;
+            url: string;
+            signing_secret: string;
+            event_id: string;
+            event_type: Schema<'EventType'>;
+            body: string;
+          }>;
+          const lease = statement(db, 'UPDATE deliveries SET lease_until = ? WHERE id = ?');
+          for (const row of rows) lease.run(leaseUntil, row.id);
+          return rows.map(
+            (row): DueDelivery => ({
+              id: row.id,
+              attempt: row.attempt,
+              mock: row.mock === 1,
+              integration: { id: row.integration_id, url: row.url, signingSecret: row.signing_secret },
+              event: { id: row.event_id, type: row.event_type, body: row.body },
+            }),
+          );
+        })
+        .immediate();
     },
 
     async recordAttempt(id, result) {
@@ -284,8 +385,16 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         if (changed === 0 || result.nextAttemptAt === null) return;
         const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
         insertDelivery({
-          ...row, id: newId('dlv'), attempt: row.attempt + 1, status: 'pending', response_status: null, duration_ms: null, error: null,
-          next_attempt_at: null, due_at: result.nextAttemptAt, created_at: result.nextAttemptAt,
+          ...row,
+          id: newId('dlv'),
+          attempt: row.attempt + 1,
+          status: 'pending',
+          response_status: null,
+          duration_ms: null,
+          error: null,
+          next_attempt_at: null,
+          due_at: result.nextAttemptAt,
+          created_at: result.nextAttemptAt,
         });
       }).immediate();
     },

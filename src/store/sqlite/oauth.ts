@@ -27,9 +27,19 @@ const toGrant = (row: GrantColumns): OAuthGrant => ({
 
 function insertTokens(db: Database.Database, grantId: string, { access, refresh, issuedAt }: TokenPair): void {
   statement(db, 'INSERT INTO oauth_access_tokens (id, grant_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    access.id, grantId, access.hash, access.expiresAt, issuedAt);
+    access.id,
+    grantId,
+    access.hash,
+    access.expiresAt,
+    issuedAt,
+  );
   statement(db, 'INSERT INTO oauth_refresh_tokens (id, grant_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    refresh.id, grantId, refresh.hash, refresh.expiresAt, issuedAt);
+    refresh.id,
+    grantId,
+    refresh.hash,
+    refresh.expiresAt,
+    issuedAt,
+  );
 }
 
 const grantIsActive = (db: Database.Database, grantId: string): boolean =>
@@ -39,7 +49,11 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
   return {
     async createClient(client) {
       statement(db, 'INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)').run(
-        client.id, client.name, JSON.stringify(client.redirectUris), client.createdAt);
+        client.id,
+        client.name,
+        JSON.stringify(client.redirectUris),
+        client.createdAt,
+      );
     },
 
     async getClient(id) {
@@ -52,7 +66,12 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     async createGrant(grant, code) {
       db.transaction(() => {
         statement(db, 'INSERT INTO oauth_grants (id, client_id, workspace_id, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
-          grant.id, grant.clientId, grant.workspaceId, grant.scopes.join(' '), grant.createdAt);
+          grant.id,
+          grant.clientId,
+          grant.workspaceId,
+          grant.scopes.join(' '),
+          grant.createdAt,
+        );
         statement(
           db,
           `INSERT INTO oauth_authorization_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at, created_at)
@@ -62,30 +81,37 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     },
 
     async redeemCode(hash, at) {
-      return db.transaction(() => {
-        const row = statement(
-          db,
-          `SELECT c.redirect_uri, c.code_challenge, c.expires_at, c.redeemed_at, ${grantColumns}
+      return db
+        .transaction(() => {
+          const row = statement(
+            db,
+            `SELECT c.redirect_uri, c.code_challenge, c.expires_at, c.redeemed_at, ${grantColumns}
            FROM oauth_authorization_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
-        ).get(hash) as (GrantColumns & { redirect_uri: string; code_challenge: string; expires_at: string; redeemed_at: string | null }) | undefined;
-        if (!row) return undefined;
-        if (row.redeemed_at === null) statement(db, 'UPDATE oauth_authorization_codes SET redeemed_at = ? WHERE code_hash = ?').run(at, hash);
-        return {
-          grant: toGrant(row),
-          redirectUri: row.redirect_uri,
-          codeChallenge: row.code_challenge,
-          expiresAt: row.expires_at,
-          previouslyRedeemedAt: row.redeemed_at,
-        };
-      }).immediate();
+          ).get(hash) as
+            | (GrantColumns & { redirect_uri: string; code_challenge: string; expires_at: string; redeemed_at: string | null })
+            | undefined;
+          if (!row) return undefined;
+          if (row.redeemed_at === null)
+            statement(db, 'UPDATE oauth_authorization_codes SET redeemed_at = ? WHERE code_hash = ?').run(at, hash);
+          return {
+            grant: toGrant(row),
+            redirectUri: row.redirect_uri,
+            codeChallenge: row.code_challenge,
+            expiresAt: row.expires_at,
+            previouslyRedeemedAt: row.redeemed_at,
+          };
+        })
+        .immediate();
     },
 
     async issueTokens(grantId, tokens) {
-      return db.transaction(() => {
-        if (!grantIsActive(db, grantId)) return false;
-        insertTokens(db, grantId, tokens);
-        return true;
-      }).immediate();
+      return db
+        .transaction(() => {
+          if (!grantIsActive(db, grantId)) return false;
+          insertTokens(db, grantId, tokens);
+          return true;
+        })
+        .immediate();
     },
 
     async findRefreshToken(hash) {
@@ -96,24 +122,33 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
       ).get(hash) as
         | (GrantColumns & { id: string; token_hash: Buffer; expires_at: string; rotated_at: string | null; revoked_at: string | null })
         | undefined;
-      return row && {
-        id: row.id, hash: row.token_hash, expiresAt: row.expires_at, rotatedAt: row.rotated_at, revokedAt: row.revoked_at, grant: toGrant(row),
-      };
+      return (
+        row && {
+          id: row.id,
+          hash: row.token_hash,
+          expiresAt: row.expires_at,
+          rotatedAt: row.rotated_at,
+          revokedAt: row.revoked_at,
+          grant: toGrant(row),
+        }
+      );
     },
 
     async rotateRefreshToken(id, tokens) {
-      return db.transaction(() => {
-        const rotated = statement(
-          db,
-          `UPDATE oauth_refresh_tokens SET rotated_at = ?
+      return db
+        .transaction(() => {
+          const rotated = statement(
+            db,
+            `UPDATE oauth_refresh_tokens SET rotated_at = ?
            WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL
              AND grant_id IN (SELECT id FROM oauth_grants WHERE revoked_at IS NULL)
            RETURNING grant_id`,
-        ).get(tokens.issuedAt, id) as { grant_id: string } | undefined;
-        if (!rotated) return false;
-        insertTokens(db, rotated.grant_id, tokens);
-        return true;
-      }).immediate();
+          ).get(tokens.issuedAt, id) as { grant_id: string } | undefined;
+          if (!rotated) return false;
+          insertTokens(db, rotated.grant_id, tokens);
+          return true;
+        })
+        .immediate();
     },
 
     async findAccessToken(hash) {
@@ -122,15 +157,28 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
         `SELECT t.id, t.token_hash, t.expires_at, t.revoked_at, c.name AS client_name, ${grantColumns}
          FROM oauth_access_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN oauth_clients c ON c.id = g.client_id
          WHERE t.token_hash = ?`,
-      ).get(hash) as (GrantColumns & { id: string; token_hash: Buffer; expires_at: string; revoked_at: string | null; client_name: string }) | undefined;
-      return row && {
-        id: row.id, hash: row.token_hash, expiresAt: row.expires_at, revokedAt: row.revoked_at, grant: toGrant(row), clientName: row.client_name,
-      };
+      ).get(hash) as
+        | (GrantColumns & { id: string; token_hash: Buffer; expires_at: string; revoked_at: string | null; client_name: string })
+        | undefined;
+      return (
+        row && {
+          id: row.id,
+          hash: row.token_hash,
+          expiresAt: row.expires_at,
+          revokedAt: row.revoked_at,
+          grant: toGrant(row),
+          clientName: row.client_name,
+        }
+      );
     },
 
     async revokeGrant(grantId, at, reason) {
       db.transaction(() => {
-        statement(db, 'UPDATE oauth_grants SET revoked_at = ?, revocation_reason = ? WHERE id = ? AND revoked_at IS NULL').run(at, reason, grantId);
+        statement(db, 'UPDATE oauth_grants SET revoked_at = ?, revocation_reason = ? WHERE id = ? AND revoked_at IS NULL').run(
+          at,
+          reason,
+          grantId,
+        );
         statement(db, 'UPDATE oauth_access_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL').run(at, grantId);
         statement(db, 'UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL').run(at, grantId);
       }).immediate();

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { statement } from './statements.js';
 import { badRequest } from '../../domain/errors.js';
 import type { Page, PageRequest } from '../types.js';
+import { statement } from './statements.js';
 
 export interface KeysetQuery {
   /** Table (or join) holding `created_at` and `id` columns under `alias`. */
@@ -26,9 +26,15 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
   const take = page.limit + 1;
   let rows: Row[];
   if (cursorId === undefined) {
-    rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ?`).all(...params, take) as Row[];
+    rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ?`).all(
+      ...params,
+      take,
+    ) as Row[];
   } else {
-    const cursor = statement(db, `SELECT ${alias}.created_at AS created_at, ${alias}.id AS id FROM ${from} WHERE ${where} AND ${alias}.id = ?`).get(...params, cursorId) as { created_at: string; id: string } | undefined;
+    const cursor = statement(
+      db,
+      `SELECT ${alias}.created_at AS created_at, ${alias}.id AS id FROM ${from} WHERE ${where} AND ${alias}.id = ?`,
+    ).get(...params, cursorId) as { created_at: string; id: string } | undefined;
     if (!cursor) {
       const name = page.startingAfter !== undefined ? 'starting_after' : 'ending_before';
       throw badRequest('invalid_cursor', `${name} names an object that is not in this list.`, [
@@ -36,15 +42,17 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
       ]);
     }
     if (page.startingAfter !== undefined) {
-      rows = statement(db, 
-          `SELECT ${select} FROM ${from} WHERE ${where} AND ${alias}.created_at <= ? AND (${alias}.created_at < ? OR ${alias}.id < ?)
+      rows = statement(
+        db,
+        `SELECT ${select} FROM ${from} WHERE ${where} AND ${alias}.created_at <= ? AND (${alias}.created_at < ? OR ${alias}.id < ?)
            ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ?`,
-        ).all(...params, cursor.created_at, cursor.created_at, cursor.id, take) as Row[];
+      ).all(...params, cursor.created_at, cursor.created_at, cursor.id, take) as Row[];
     } else {
-      rows = statement(db, 
-          `SELECT ${select} FROM ${from} WHERE ${where} AND ${alias}.created_at >= ? AND (${alias}.created_at > ? OR ${alias}.id > ?)
+      rows = statement(
+        db,
+        `SELECT ${select} FROM ${from} WHERE ${where} AND ${alias}.created_at >= ? AND (${alias}.created_at > ? OR ${alias}.id > ?)
            ORDER BY ${alias}.created_at ASC, ${alias}.id ASC LIMIT ?`,
-        ).all(...params, cursor.created_at, cursor.created_at, cursor.id, take) as Row[];
+      ).all(...params, cursor.created_at, cursor.created_at, cursor.id, take) as Row[];
       const hasMore = rows.length > page.limit;
       return { data: rows.slice(0, page.limit).reverse(), hasMore };
     }

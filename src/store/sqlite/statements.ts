@@ -5,8 +5,14 @@ const caches = new WeakMap<Database.Database, Map<string, Database.Statement>>()
 /** A prepared statement, compiled once per database and SQL text (preparing costs more than running). */
 export function statement(db: Database.Database, sql: string): Database.Statement {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
   let prepared = cache.get(sql);
-  if (!prepared) cache.set(sql, (prepared = db.prepare(sql)));
+  if (!prepared) {
+    prepared = db.prepare(sql);
+    cache.set(sql, prepared);
+  }
   return prepared;
 }

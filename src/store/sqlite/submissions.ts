@@ -75,7 +75,9 @@ const gradeKey = (grade: string | null): string => grade ?? '';
 function countInFunnel(db: Database.Database, environment: Environment, facts: FunnelFacts, sign: 1 | -1): void {
   const day = dayOf(facts.created_at);
   const completed = facts.status === 'completed' ? 1 : 0;
-  statement(db, `INSERT INTO submission_days (form_id, environment, day, started, completed, score_sum, score_count) VALUES (?, ?, ?, ?, ?, ?, ?)
+  statement(
+    db,
+    `INSERT INTO submission_days (form_id, environment, day, started, completed, score_sum, score_count) VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed,
       score_sum = score_sum + excluded.score_sum, score_count = score_count + excluded.score_count`,
   ).run(facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed);
@@ -83,7 +85,9 @@ function countInFunnel(db: Database.Database, environment: Environment, facts: F
   facts.visited_steps.forEach((stepId, index) => {
     // A submission that did not complete dropped off at the last step it reached.
     const droppedOff = !completed && index === last ? sign : 0;
-    statement(db, `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off) VALUES (?, ?, ?, ?, ?, ?)
+    statement(
+      db,
+      `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, dropped_off = dropped_off + excluded.dropped_off`,
     ).run(facts.form_id, environment, day, stepId, sign, droppedOff);
   });
@@ -91,7 +95,9 @@ function countInFunnel(db: Database.Database, environment: Environment, facts: F
 }
 
 function countGrade(db: Database.Database, environment: Environment, facts: FunnelFacts, grade: string | null, sign: 1 | -1): void {
-  statement(db, `INSERT INTO submission_grade_days (form_id, environment, day, grade, completed) VALUES (?, ?, ?, ?, ?)
+  statement(
+    db,
+    `INSERT INTO submission_grade_days (form_id, environment, day, grade, completed) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT DO UPDATE SET completed = completed + excluded.completed`,
   ).run(facts.form_id, environment, dayOf(facts.created_at), gradeKey(grade), sign);
 }
@@ -101,10 +107,27 @@ function countGrade(db: Database.Database, environment: Environment, facts: Funn
  * (the benchmark seeds a million rows in batches of one transaction each).
  */
 export function insertSubmissionRow(db: Database.Database, { submission: s, workspaceId, environment }: SubmissionRecord): void {
-  statement(db, `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
+  statement(
+    db,
+    `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
       score, grade, score_breakdown, scored_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(s.id, workspaceId, environment, s.form_id, s.form_version, s.status, JSON.stringify(s.answers), JSON.stringify(s.hidden),
-    JSON.stringify(s.visited_steps), s.score, s.grade, JSON.stringify(s.score_breakdown), s.scored_at, s.created_at, s.updated_at);
+  ).run(
+    s.id,
+    workspaceId,
+    environment,
+    s.form_id,
+    s.form_version,
+    s.status,
+    JSON.stringify(s.answers),
+    JSON.stringify(s.hidden),
+    JSON.stringify(s.visited_steps),
+    s.score,
+    s.grade,
+    JSON.stringify(s.score_breakdown),
+    s.scored_at,
+    s.created_at,
+    s.updated_at,
+  );
   countInFunnel(db, environment, s, 1);
 }
 
@@ -136,13 +159,22 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       if (filter.createdGte !== undefined) add('s.created_at >= ?', filter.createdGte);
       if (filter.createdLt !== undefined) add('s.created_at < ?', filter.createdLt);
       if (filter.minScore !== undefined) add('s.score >= ?', filter.minScore);
-      const result = keysetPage<SubmissionRow>(db, { from: 'submissions s', alias: 's', select: 's.*', where: where.join(' AND '), params, page });
+      const result = keysetPage<SubmissionRow>(db, {
+        from: 'submissions s',
+        alias: 's',
+        select: 's.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
       return { data: result.data.map(toSubmission), hasMore: result.hasMore };
     },
     async get({ workspaceId, environment }, id) {
-      const row = statement(db, 'SELECT * FROM submissions WHERE id = ? AND workspace_id = ? AND environment = ?').get(id, workspaceId, environment) as
-        | SubmissionRow
-        | undefined;
+      const row = statement(db, 'SELECT * FROM submissions WHERE id = ? AND workspace_id = ? AND environment = ?').get(
+        id,
+        workspaceId,
+        environment,
+      ) as SubmissionRow | undefined;
       return row && { submission: toSubmission(row), workspaceId: row.workspace_id, environment: row.environment };
     },
     async delete(id) {
@@ -161,12 +193,18 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         const before = toSubmission(row);
         if (before.status === 'completed') {
           statement(db, 'UPDATE submission_days SET score_sum = score_sum + ? WHERE form_id = ? AND environment = ? AND day = ?').run(
-            change.score - before.score, before.form_id, row.environment, dayOf(before.created_at));
+            change.score - before.score,
+            before.form_id,
+            row.environment,
+            dayOf(before.created_at),
+          );
           countGrade(db, row.environment, before, before.grade, -1);
           countGrade(db, row.environment, before, change.grade, 1);
         }
-        statement(db, 'UPDATE submissions SET score = ?, grade = ?, score_breakdown = ?, form_version = ?, scored_at = ?, updated_at = ? WHERE id = ?').run(
-          change.score, change.grade, JSON.stringify(change.scoreBreakdown), change.formVersion, change.at, change.at, id);
+        statement(
+          db,
+          'UPDATE submissions SET score = ?, grade = ?, score_breakdown = ?, form_version = ?, scored_at = ?, updated_at = ? WHERE id = ?',
+        ).run(change.score, change.grade, JSON.stringify(change.scoreBreakdown), change.formVersion, change.at, change.at, id);
         return {
           submission: toSubmission(getRow(db, id)!),
           previous: { score: before.score, grade: before.grade, form_version: before.form_version },
@@ -177,15 +215,23 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       const range = [formId, environment, from, to];
       const inRange = 'form_id = ? AND environment = ? AND day >= ? AND day <= ?';
       // One read transaction: the three tables are read at the same snapshot.
-      return db.transaction((): FunnelTotals => ({
-        days: (statement(db, `SELECT day, started, completed, score_sum AS scoreSum, score_count AS scoreCount FROM submission_days WHERE ${inRange} ORDER BY day`)
-          .all(...range) as FunnelTotals['days']),
-        steps: statement(db, `SELECT step_id AS stepId, SUM(reached) AS reached, SUM(dropped_off) AS droppedOff FROM submission_step_days WHERE ${inRange} GROUP BY step_id`)
-          .all(...range) as FunnelTotals['steps'],
-        grades: (statement(db, `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`)
-          .all(...range) as Array<{ grade: string; completed: number }>)
-          .map((row) => ({ grade: row.grade === '' ? null : row.grade, completed: row.completed })),
-      }))();
+      return db.transaction(
+        (): FunnelTotals => ({
+          days: statement(
+            db,
+            `SELECT day, started, completed, score_sum AS scoreSum, score_count AS scoreCount FROM submission_days WHERE ${inRange} ORDER BY day`,
+          ).all(...range) as FunnelTotals['days'],
+          steps: statement(
+            db,
+            `SELECT step_id AS stepId, SUM(reached) AS reached, SUM(dropped_off) AS droppedOff FROM submission_step_days WHERE ${inRange} GROUP BY step_id`,
+          ).all(...range) as FunnelTotals['steps'],
+          grades: (
+            statement(db, `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`).all(
+              ...range,
+            ) as Array<{ grade: string; completed: number }>
+          ).map((row) => ({ grade: row.grade === '' ? null : row.grade, completed: row.completed })),
+        }),
+      )();
     },
   };
 }

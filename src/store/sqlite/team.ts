@@ -8,22 +8,60 @@ import { statement } from './statements.js';
 type Member = Schema<'Member'>;
 type Invite = Schema<'Invite'>;
 
-interface MemberRow { id: string; email: string; name: string | null; role: Member['role']; created_at: string }
-interface InviteRow { id: string; email: string; role: Invite['role']; status: Invite['status']; expires_at: string; revoked_at: string | null; created_at: string }
+interface MemberRow {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Member['role'];
+  created_at: string;
+}
+interface InviteRow {
+  id: string;
+  email: string;
+  role: Invite['role'];
+  status: Invite['status'];
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}
 
-const toMember = (row: MemberRow): Member => ({ id: row.id, object: 'member', email: row.email, name: row.name, role: row.role, created_at: row.created_at });
+const toMember = (row: MemberRow): Member => ({
+  id: row.id,
+  object: 'member',
+  email: row.email,
+  name: row.name,
+  role: row.role,
+  created_at: row.created_at,
+});
 const toInvite = (row: InviteRow): Invite => ({
-  id: row.id, object: 'invite', email: row.email, role: row.role, status: row.status, expires_at: row.expires_at, revoked_at: row.revoked_at, created_at: row.created_at,
+  id: row.id,
+  object: 'invite',
+  email: row.email,
+  role: row.role,
+  status: row.status,
+  expires_at: row.expires_at,
+  revoked_at: row.revoked_at,
+  created_at: row.created_at,
 });
 
 export function sqliteTeam(db: Database.Database): TeamStore {
   // Invites past their expiry are reported as expired; the row is brought up to date when read.
   const expireInvites = (workspaceId: string): void => {
-    statement(db, `UPDATE invites SET status = 'expired' WHERE workspace_id = ? AND status = 'pending' AND expires_at <= ?`).run(workspaceId, new Date().toISOString());
+    statement(db, `UPDATE invites SET status = 'expired' WHERE workspace_id = ? AND status = 'pending' AND expires_at <= ?`).run(
+      workspaceId,
+      new Date().toISOString(),
+    );
   };
   return {
     async listMembers(workspaceId, page) {
-      const result = keysetPage<MemberRow>(db, { from: 'members m', alias: 'm', select: 'm.*', where: 'm.workspace_id = ?', params: [workspaceId], page });
+      const result = keysetPage<MemberRow>(db, {
+        from: 'members m',
+        alias: 'm',
+        select: 'm.*',
+        where: 'm.workspace_id = ?',
+        params: [workspaceId],
+        page,
+      });
       return { data: result.data.map(toMember), hasMore: result.hasMore };
     },
     async getMember(workspaceId, id) {
@@ -32,20 +70,32 @@ export function sqliteTeam(db: Database.Database): TeamStore {
     },
     async addMember(workspaceId, member) {
       statement(db, 'INSERT INTO members (id, workspace_id, email, name, role, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-        member.id, workspaceId, member.email.toLowerCase(), member.name, member.role, member.created_at);
+        member.id,
+        workspaceId,
+        member.email.toLowerCase(),
+        member.name,
+        member.role,
+        member.created_at,
+      );
     },
     async removeMember(workspaceId, id, audit) {
-      return db.transaction(() => {
-        const row = statement(db, 'SELECT * FROM members WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as MemberRow | undefined;
-        if (!row) return 'not_found' as const;
-        if (row.role === 'admin') {
-          const admins = statement(db, `SELECT COUNT(*) AS n FROM members WHERE workspace_id = ? AND role = 'admin'`).get(workspaceId) as { n: number };
-          if (admins.n <= 1) return 'last_admin' as const;
-        }
-        statement(db, 'DELETE FROM members WHERE id = ?').run(id);
-        insertAuditEvent(db, audit);
-        return 'removed' as const;
-      }).immediate();
+      return db
+        .transaction(() => {
+          const row = statement(db, 'SELECT * FROM members WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
+            | MemberRow
+            | undefined;
+          if (!row) return 'not_found' as const;
+          if (row.role === 'admin') {
+            const admins = statement(db, `SELECT COUNT(*) AS n FROM members WHERE workspace_id = ? AND role = 'admin'`).get(
+              workspaceId,
+            ) as { n: number };
+            if (admins.n <= 1) return 'last_admin' as const;
+          }
+          statement(db, 'DELETE FROM members WHERE id = ?').run(id);
+          insertAuditEvent(db, audit);
+          return 'removed' as const;
+        })
+        .immediate();
     },
     async listInvites(workspaceId, filter, page) {
       expireInvites(workspaceId);
@@ -64,25 +114,39 @@ export function sqliteTeam(db: Database.Database): TeamStore {
       return row && toInvite(row);
     },
     async createInvite(workspaceId, invite, audit) {
-      return db.transaction(() => {
-        expireInvites(workspaceId);
-        const email = invite.email.toLowerCase();
-        const member = statement(db, 'SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(workspaceId, email);
-        const pending = statement(db, `SELECT 1 FROM invites WHERE workspace_id = ? AND email = ? AND status = 'pending'`).get(workspaceId, email);
-        if (member || pending) return 'member_exists' as const;
-        statement(db, `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`).run(
-          invite.id, workspaceId, email, invite.role, invite.expires_at, invite.created_at);
-        insertAuditEvent(db, audit);
-        return 'created' as const;
-      }).immediate();
+      return db
+        .transaction(() => {
+          expireInvites(workspaceId);
+          const email = invite.email.toLowerCase();
+          const member = statement(db, 'SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(workspaceId, email);
+          const pending = statement(db, `SELECT 1 FROM invites WHERE workspace_id = ? AND email = ? AND status = 'pending'`).get(
+            workspaceId,
+            email,
+          );
+          if (member || pending) return 'member_exists' as const;
+          statement(
+            db,
+            `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+          ).run(invite.id, workspaceId, email, invite.role, invite.expires_at, invite.created_at);
+          insertAuditEvent(db, audit);
+          return 'created' as const;
+        })
+        .immediate();
     },
     async revokeInvite(workspaceId, id, at, audit) {
-      return db.transaction(() => {
-        const changed = statement(db, `UPDATE invites SET status = 'revoked', revoked_at = ? WHERE id = ? AND workspace_id = ? AND status = 'pending'`).run(at, id, workspaceId).changes;
-        if (changed === 1) insertAuditEvent(db, audit);
-        const row = statement(db, 'SELECT * FROM invites WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as InviteRow | undefined;
-        return row && toInvite(row);
-      }).immediate();
+      return db
+        .transaction(() => {
+          const changed = statement(
+            db,
+            `UPDATE invites SET status = 'revoked', revoked_at = ? WHERE id = ? AND workspace_id = ? AND status = 'pending'`,
+          ).run(at, id, workspaceId).changes;
+          if (changed === 1) insertAuditEvent(db, audit);
+          const row = statement(db, 'SELECT * FROM invites WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
+            | InviteRow
+            | undefined;
+          return row && toInvite(row);
+        })
+        .immediate();
     },
   };
 }

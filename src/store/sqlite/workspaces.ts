@@ -7,7 +7,11 @@ export function sqliteWorkspaces(db: Database.Database): WorkspaceStore {
   return {
     async create(workspace) {
       statement(db, 'INSERT INTO workspaces (id, name, plan, created_at) VALUES (?, ?, ?, ?)').run(
-        workspace.id, workspace.name, workspace.plan, workspace.createdAt);
+        workspace.id,
+        workspace.name,
+        workspace.plan,
+        workspace.createdAt,
+      );
     },
     async get(id) {
       const row = statement(db, 'SELECT * FROM workspaces WHERE id = ?').get(id) as

@@ -107,7 +107,7 @@ export function requestExample<Body>(operationId: string, name?: string): Body {
 
 /** The first `examples` entry of a component schema, e.g. an id of the right shape. */
 export function schemaExample<Value>(schemaName: string): Value {
-  const examples = document.components.schemas[schemaName]?.['examples'];
+  const examples = document.components.schemas[schemaName]?.examples;
   if (!Array.isArray(examples) || examples.length === 0) throw new Error(`Schema ${schemaName} has no examples`);
   return examples[0] as Value;
 }

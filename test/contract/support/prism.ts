@@ -4,7 +4,7 @@
  * come back as a 500 problem instead of a mere `sl-violations` header, so no contract test passes by accident.
  * Prism serves the paths without the `/v1` base path: `url` is what the typed client takes as `baseUrl`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 

@@ -52,9 +52,6 @@ export function responseSchemaPointer(operationId: string, status: number): stri
   const response = op.responses[String(status)];
   if (!response) throw new Error(`${operationId} does not document a ${status} response`);
   const { mediaType } = responseContent(operationId, status);
-  const base =
-    '$ref' in response
-      ? refSegments(response.$ref)
-      : ['paths', op.path, op.method.toLowerCase(), 'responses', String(status)];
+  const base = '$ref' in response ? refSegments(response.$ref) : ['paths', op.path, op.method.toLowerCase(), 'responses', String(status)];
   return pointer([...base, 'content', mediaType, 'schema']);
 }
