@@ -22,15 +22,15 @@ import {
   authenticateCaller,
   deprecationHeaders,
   identifyConnection,
-  parseBody,
   reportAddressLimits,
   requireHttps,
   requireScope,
   routeOperation,
 } from './pipeline.js';
 import { memoryRateLimits, type RateLimitPolicy, type RateLimitSettings } from './rate-limits.js';
+import { parseBody } from './request-body.js';
 import { requestLog } from './request-log.js';
-import { openApiValidator } from './validation.js';
+import { openApiValidator, requirePlainNumbers } from './validation.js';
 
 export interface AppOptions {
   store: Store;
@@ -91,6 +91,7 @@ export function buildApp(options: AppOptions): App {
     authenticateCaller(services, limits, lastUsed),
     requireScope(contract),
     parseBody(),
+    requirePlainNumbers(),
   );
   app.use('/v1', v1);
   app.use(openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }));

@@ -1,13 +1,12 @@
 /**
  * The one place that turns any error into a response: application errors keep their status and code,
- * validator and body-parser errors are translated, and everything else is a 500 whose details go to the
- * log only, never to the client.
+ * validator errors are translated (body-parser errors already are, in `request-body.ts`), and everything
+ * else is a 500 whose details go to the log only, never to the client.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { AppError, badRequest } from '../domain/errors.js';
+import { AppError } from '../domain/errors.js';
 import { stateOf } from './locals.js';
-import { payloadTooLarge } from './pipeline.js';
 import { sendProblem } from './problem.js';
 import { fromValidatorError, isValidatorError } from './validation.js';
 
@@ -21,17 +20,6 @@ const internalError = (): AppError =>
 
 function toAppError(error: unknown, log: Logger): AppError {
   if (error instanceof AppError) return error;
-  const type = typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
-  if (type === 'entity.parse.failed') return badRequest('invalid_json', 'The request body is not valid JSON.');
-  if (type === 'entity.too.large') return payloadTooLarge();
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new AppError({
-      status: 415,
-      type: 'invalid_request',
-      code: 'unsupported_media_type',
-      message: 'Send the request body as UTF-8 JSON.',
-    });
-  }
   if (isValidatorError(error) && (error.status === 400 || error.status === 415)) return fromValidatorError(error);
   // A 500 from the response validator means the server broke the contract: loud in the log.
   if (isValidatorError(error)) log.error({ violation: error.errors, message: error.message }, 'response broke the contract');

@@ -1,10 +1,11 @@
 /**
  * The request stages before the handler, in order: request id → HTTPS → route (404/405) → failed-auth
- * budget → authentication → per-key and per-workspace limits → scope → body parsing. Authentication comes
+ * budget → authentication → per-key and per-workspace limits → scope; then body parsing (`request-body.ts`) and
+ * the parameter and schema checks (`validation.ts`). Authentication comes
  * before the key and workspace limits because those limits are counted per key and per workspace; the
  * per-address budget for failed authentications is checked first, without touching the database.
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { RequestHandler } from 'express';
 import type { Scope } from '../contract.js';
 import { AppError, forbidden } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -14,8 +15,6 @@ import { connectionInfo } from './client-address.js';
 import { type Contract, matchOperation } from './contract-document.js';
 import { stateOf } from './locals.js';
 import { checkFailedAuthBudget, consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
-
-export const maxBodyBytes = 1024 * 1024;
 
 export function assignRequestId(): RequestHandler {
   return (_req, res, next) => {
@@ -125,39 +124,3 @@ export function requireScope(contract: Contract): RequestHandler {
     next();
   };
 }
-
-const hasBody = (req: Request): boolean =>
-  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
-
-/** Parses JSON (or the OAuth form encoding) only for operations that take a body, up to 1 MiB. */
-export function parseBody(): RequestHandler {
-  const json = express.json({ limit: maxBodyBytes, type: 'application/json', strict: false });
-  const form = express.urlencoded({ limit: maxBodyBytes, extended: false });
-  return (req: Request, res: Response, next: NextFunction) => {
-    const { operation } = stateOf(res);
-    if (!operation?.hasRequestBody || !hasBody(req)) return next();
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBodyBytes) return next(payloadTooLarge());
-    const isForm = operation.operationId === 'createOAuthToken';
-    if (!req.is(isForm ? 'application/x-www-form-urlencoded' : 'application/json')) {
-      return next(
-        new AppError({
-          status: 415,
-          type: 'invalid_request',
-          code: 'unsupported_media_type',
-          message: isForm ? 'Send the request body as application/x-www-form-urlencoded.' : 'Send the request body as application/json.',
-        }),
-      );
-    }
-    (isForm ? form : json)(req, res, next);
-  };
-}
-
-export const payloadTooLarge = (): AppError =>
-  new AppError({
-    status: 413,
-    type: 'invalid_request',
-    code: 'payload_too_large',
-    message: `The request body is larger than ${maxBodyBytes} bytes.`,
-    details: { max_body_bytes: maxBodyBytes },
-  });
