@@ -846,8 +846,8 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
-         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON. |
-         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema; `details.errors` lists every issue. |
+         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
+         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
          *     | `invalid_form` | 422 | `validation_error` | The form's definition is inconsistent (duplicate step ids or field refs, scoring that names an unknown field or option). |
          *     | `invalid_form_logic` | 422 | `validation_error` | A logic rule names an unknown step or field, jumps backwards or forms a cycle. |
@@ -877,7 +877,8 @@ export interface components {
             /**
              * @description What is wrong, for programs. Schema issues: `required`, `type`, `format`, `pattern`, `enum`, `const`,
              *     `min_length`, `max_length`, `minimum`, `maximum`, `min_items`, `max_items`, `unique_items`,
-             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Form definitions: `duplicate_step_id`,
+             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Body text: `max_depth`,
+             *     `control_character` (U+0000), `lone_surrogate`, `invalid_utf8`. Form definitions: `duplicate_step_id`,
              *     `duplicate_ref`, `duplicate_option`, `duplicate_rule_id`, `duplicate_grade`, `invalid_range` (a minimum above its
              *     maximum), `unknown_step`, `unknown_field`, `unknown_option`, `forward_reference` (a condition on a field of a
              *     later step), `backward_jump`, `logic_cycle`, `operator_mismatch`, `condition_too_deep`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
@@ -954,6 +955,11 @@ export interface components {
          */
         FieldRef: string;
         /**
+         * @description The question as shown to the respondent; one line of text, without control characters.
+         * @example Your work email
+         */
+        FieldLabel: string;
+        /**
          * ShortTextField
          * @description A single line of text.
          */
@@ -964,8 +970,7 @@ export interface components {
              */
             type: "short_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -996,8 +1001,7 @@ export interface components {
              */
             type: "long_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1028,8 +1032,7 @@ export interface components {
              */
             type: "email";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1049,8 +1052,7 @@ export interface components {
              */
             type: "phone";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1070,8 +1072,7 @@ export interface components {
              */
             type: "number";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1093,7 +1094,7 @@ export interface components {
         ChoiceOption: {
             /** @description Stored in answers; unique in the field. */
             value: string;
-            /** @description Shown to the respondent. */
+            /** @description Shown to the respondent; one line of text, without control characters. */
             label: string;
             /**
              * Format: int32
@@ -1113,8 +1114,7 @@ export interface components {
              */
             type: "single_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1135,8 +1135,7 @@ export interface components {
              */
             type: "multiple_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1167,8 +1166,7 @@ export interface components {
              */
             type: "yes_no";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1188,8 +1186,7 @@ export interface components {
              */
             type: "rating";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1215,8 +1212,7 @@ export interface components {
              */
             type: "date";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1246,8 +1242,7 @@ export interface components {
              */
             type: "website";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1267,8 +1262,7 @@ export interface components {
              */
             type: "consent";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1288,8 +1282,7 @@ export interface components {
              */
             type: "hidden";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
         };
@@ -1298,7 +1291,7 @@ export interface components {
         /** @description One page of the funnel. */
         Step: {
             id: components["schemas"]["StepId"];
-            /** @description Heading of the step. */
+            /** @description Heading of the step; one line of text, without control characters. */
             title: string;
             /** @description Text under the heading. */
             description?: string;
@@ -2062,7 +2055,7 @@ export interface components {
         IntegrationId: string;
         /**
          * Format: uri
-         * @description The HTTPS address events are POSTed to. It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
+         * @description The HTTPS address events are POSTed to, without credentials (`user:password@` is refused: put a secret in the path or verify the signature instead). It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
          * @example https://hooks.acme-crm.example/form-funnel
          */
         WebhookUrl: string;
