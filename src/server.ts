@@ -14,7 +14,7 @@ import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
-import { idempotencyTtlSeconds } from './http/dispatch.js';
+import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {

@@ -1,5 +1,6 @@
 import { badRequest } from '../../domain/errors.js';
 import type { Page, PageRequest } from '../../store/types.js';
+import { defaultPageSize } from '../documented-limits.js';
 
 interface PageQuery {
   limit?: number;
@@ -14,7 +15,7 @@ export function pageOf(query: PageQuery): PageRequest {
       { location: 'query', pointer: '/ending_before', code: 'mutually_exclusive', message: 'cannot be combined with starting_after' },
     ]);
   }
-  return { limit: query.limit ?? 20, startingAfter: query.starting_after, endingBefore: query.ending_before };
+  return { limit: query.limit ?? defaultPageSize, startingAfter: query.starting_after, endingBefore: query.ending_before };
 }
 
 export const listBody = <T>(page: Page<T>) => ({ object: 'list' as const, data: page.data, has_more: page.hasMore });
