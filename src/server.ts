@@ -14,6 +14,7 @@ import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
+import { loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel });
+  const contract = await loadOrBundleContract();
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
   const events = integrationEvents(store, {
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
   });
   const { app, services, flushLastUsed } = buildApp({
     store,
+    contract,
     logger: log,
     events,
     trustedProxies: config.trustedProxies,
