@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
     onError: (error, event) => log.error({ err: error, type: event.type }, 'event not stored for delivery'),
   });
-  const { app, services, flushLastUsed } = buildApp({
+  const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
     contract,
     logger: log,
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     [
       '',
       `Form-Funnel API listening on ${base}/v1`,
-      `  reference docs  ${base}/docs`,
+      servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
       `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
       '',
       'First admin key: there is no dashboard, so create a workspace and its keys with',

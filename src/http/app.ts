@@ -52,6 +52,8 @@ export interface App {
   services: Services;
   /** Writes coalesced `last_used_at` times; call on a timer and before closing the store. */
   flushLastUsed(): Promise<void>;
+  /** Whether `npm run docs` had built the reference docs when the app was built (they are served at /docs). */
+  servesDocs: boolean;
 }
 
 const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -84,7 +86,8 @@ export function buildApp(options: AppOptions): App {
   const documentYaml = stringifyYaml(contract.document, { lineWidth: 0 });
   app.get('/openapi.json', (_req, res) => void res.type('application/json').send(documentJson));
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(documentYaml));
-  if (existsSync(`${distDir}docs/index.html`))
+  const servesDocs = existsSync(`${distDir}docs/index.html`);
+  if (servesDocs)
     app.get(['/docs', '/docs/'], (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
 
   // The pipeline, in order. Each stage may end the request with a problem; `errorHandler` is the only place
@@ -115,5 +118,5 @@ export function buildApp(options: AppOptions): App {
   app.use('/v1', v1);
   app.use(unknownPath);
   app.use(errorHandler(log));
-  return { app, services, flushLastUsed: () => lastUsed.flush() };
+  return { app, services, flushLastUsed: () => lastUsed.flush(), servesDocs };
 }
