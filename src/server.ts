@@ -14,7 +14,7 @@ import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
-import { loadOrBundleContract } from './http/contract-document.js';
+import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
@@ -72,7 +72,15 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel });
-  const contract = await loadOrBundleContract();
+  let contract: Contract;
+  try {
+    contract = await loadOrBundleContract();
+  } catch (error) {
+    // Without the document there is nothing to serve: one line saying what to run, not a stack trace.
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
   const events = integrationEvents(store, {

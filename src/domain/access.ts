@@ -24,7 +24,7 @@ export interface Principal {
   idempotencyOwner: string;
 }
 
-/** Test keys read the live definitions as well as the sandbox's own (seed 5.4: "identical form definitions"). */
+/** Test keys read the live definitions as well as the sandbox's own: test mode runs against the same forms. */
 export const definitionEnvironments = (principal: Principal): readonly Environment[] =>
   principal.environment === 'test' ? ['live', 'test'] : ['live'];
 

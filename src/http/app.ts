@@ -87,8 +87,7 @@ export function buildApp(options: AppOptions): App {
   app.get('/openapi.json', (_req, res) => void res.type('application/json').send(documentJson));
   app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(documentYaml));
   const servesDocs = existsSync(`${distDir}docs/index.html`);
-  if (servesDocs)
-    app.get(['/docs', '/docs/'], (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
+  if (servesDocs) app.get(['/docs', '/docs/'], (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
 
   // The pipeline, in order. Each stage may end the request with a problem; `errorHandler` is the only place
   // that turns one into a response.
