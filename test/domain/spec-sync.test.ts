@@ -33,7 +33,7 @@ const tableRows = (description: string): string[][] =>
         .map((cell) => cell.trim().replace(/`/g, '')),
     );
 
-describe('the domain agrees with the OpenAPI document', () => {
+describe('the code agrees with the OpenAPI document', () => {
   it('when a field property has a schema default, then the domain falls back to the same value', () => {
     expect(SCHEMA_DEFAULTS.short_text.max_length).toBe(schema('ShortTextField').properties.max_length.default);
     expect(SCHEMA_DEFAULTS.long_text.max_length).toBe(schema('LongTextField').properties.max_length.default);
