@@ -5,7 +5,8 @@
  * (test/domain/spec-sync.test.ts compares the two), so a status cannot disagree with its type or code.
  * Every error the service raises has a factory below; nothing else builds an `AppError`.
  */
-import type { ErrorCode, ErrorType, ProblemDetails, ValidationIssue } from './schema-types.js';
+import type { ErrorCode, ErrorType, ValidationIssue } from '../contract.js';
+import type { ProblemDetails } from './schema-types.js';
 
 /** `ProblemDetails.errors` has `maxItems: 100`; a longer list would break the response contract. */
 export const MAX_REPORTED_ISSUES = 100;
