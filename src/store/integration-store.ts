@@ -67,11 +67,6 @@ export interface IntegrationStore {
   update(record: IntegrationRecord): Promise<void>;
   /** Deletes the integration with its deliveries, pending or made, in one transaction. */
   delete(id: string): Promise<void>;
-  /**
-   * Stores the event and, in the same transaction, queues a first attempt for every enabled integration of the
-   * workspace and the given environments that subscribes to its type (and, when limited to a form, is of that
-   * form). Returns how many attempts were queued.
-   */
   /** Whether any enabled integration would receive such an event: publishers skip building events nobody gets. */
   hasSubscribers(
     workspaceId: string,
@@ -79,6 +74,11 @@ export interface IntegrationStore {
     type: Schema<'EventType'>,
     formId: string | null,
   ): Promise<boolean>;
+  /**
+   * Stores the event and, in the same transaction, queues a first attempt for every enabled integration of the
+   * workspace and the given environments that subscribes to its type (and, when limited to a form, is of that
+   * form). Returns how many attempts were queued.
+   */
   publish(event: EventRecord, subscribers: Subscribers): Promise<number>;
   getEvent(workspaceId: string, environment: Environment, id: string): Promise<EventRecord | undefined>;
   /**
