@@ -5,22 +5,14 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { AppError } from '../domain/errors.js';
+import { AppError, internalError, routeNotFound } from '../domain/errors.js';
 import { stateOf } from './locals.js';
 import { sendProblem } from './problem.js';
 import { fromValidatorError, isValidatorError } from './validation.js';
 
-const internalError = (): AppError =>
-  new AppError({
-    status: 500,
-    type: 'server_error',
-    code: 'internal_error',
-    message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.',
-  });
-
-function toAppError(error: unknown, log: Logger): AppError {
+function toAppError(error: unknown, expectedMediaType: string, log: Logger): AppError {
   if (error instanceof AppError) return error;
-  if (isValidatorError(error) && (error.status === 400 || error.status === 415)) return fromValidatorError(error);
+  if (isValidatorError(error) && (error.status === 400 || error.status === 415)) return fromValidatorError(error, expectedMediaType);
   // A 500 from the response validator means the server broke the contract: loud in the log.
   if (isValidatorError(error)) log.error({ violation: error.errors, message: error.message }, 'response broke the contract');
   else log.error({ err: error }, 'unhandled error');
@@ -29,12 +21,12 @@ function toAppError(error: unknown, log: Logger): AppError {
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const appError = toAppError(error, log);
+    const appError = toAppError(error, stateOf(res).operation?.requestMediaType ?? 'application/json', log);
     if (res.headersSent) return;
     sendProblem(res, appError, stateOf(res).requestId);
   };
 }
 
 export const unknownPath: RequestHandler = (req) => {
-  throw new AppError({ status: 404, type: 'not_found', code: 'route_not_found', message: `No operation has the path ${req.path}.` });
+  throw routeNotFound(req.path);
 };

@@ -6,12 +6,7 @@
  */
 import type { ValidationIssue } from '../contract.js';
 import { jsonPointer } from '../domain/validation-issue.js';
-
-/**
- * How deep objects and arrays may nest in a request body. The deepest valid form definition (conditions
- * nested 5 levels inside a logic or scoring rule) needs about 16.
- */
-export const maxBodyDepth = 64;
+import { maxBodyDepth } from './documented-limits.js';
 
 /** Issues beyond this many are not worth walking for: the client has a class of problem to fix. */
 const maxIssues = 20;

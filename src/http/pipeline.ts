@@ -1,16 +1,13 @@
 /**
- * The request stages before the handler, in order: request id → HTTPS → route (404/405) → failed-auth
- * budget → authentication → per-key and per-workspace limits → scope; then body parsing (`request-body.ts`) and
- * the parameter and schema checks (`validation.ts`). Authentication comes
- * before the key and workspace limits because those limits are counted per key and per workspace; the
- * per-address budget for failed authentications is checked first, without touching the database.
+ * The request stages that run before the handler. `buildApp` in app.ts puts them in order; the reasons for
+ * that order sit beside it.
  */
 import type { RequestHandler } from 'express';
 import type { Scope } from '../contract.js';
-import { AppError, forbidden } from '../domain/errors.js';
-import { newId } from '../domain/ids.js';
+import { AppError, forbidden, methodNotAllowed, routeNotFound } from '../domain/errors.js';
 import { authenticate, type LastUsedRecorder } from '../domain/keys/authenticate.js';
 import type { Services } from '../domain/services.js';
+import { newId } from '../ids.js';
 import { connectionInfo } from './client-address.js';
 import { type Contract, matchOperation } from './contract-document.js';
 import { stateOf } from './locals.js';
@@ -64,20 +61,10 @@ export function deprecationHeaders(deprecation: { at: string; sunset: string; su
 export function routeOperation(contract: Contract): RequestHandler {
   return (req, res, next) => {
     const match = matchOperation(contract.operations, req.method, req.path);
-    if (!match) {
-      throw new AppError({ status: 404, type: 'not_found', code: 'route_not_found', message: `No operation has the path ${req.path}.` });
-    }
+    if (!match) throw routeNotFound(req.path);
     if ('allowed' in match) {
-      const allow = match.allowed.join(', ');
-      res.setHeader('Allow', allow);
-      const hint = req.method === 'PUT' && match.allowed.includes('PATCH') ? ' Update with PATCH; omitted fields are left unchanged.' : '';
-      throw new AppError({
-        status: 405,
-        type: 'invalid_request',
-        code: 'method_not_allowed',
-        message: `${req.method} is not allowed on this path. Allowed: ${allow}.${hint}`,
-        details: { allowed_methods: match.allowed as Array<'GET' | 'POST' | 'PATCH' | 'DELETE'> },
-      });
+      res.setHeader('Allow', match.allowed.join(', '));
+      throw methodNotAllowed(req.method, match.allowed);
     }
     const names = [...match.operation.path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!);
     const state = stateOf(res);

@@ -6,7 +6,7 @@
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ValidationIssue } from '../contract.js';
-import { AppError, badRequest } from '../domain/errors.js';
+import { type AppError, badRequest, internalError, unsupportedMediaType } from '../domain/errors.js';
 import type { NumericParameter, OpenApiDocument } from './contract-document.js';
 import { stateOf } from './locals.js';
 
@@ -164,22 +164,10 @@ function toIssue(entry: { path: string; message: string; errorCode?: string }): 
 }
 
 /** Request validation failures (400, 415) become problems; anything else from the validator is ours to fix. */
-export function fromValidatorError(error: ValidatorError): AppError {
-  if (error.status === 415) {
-    return new AppError({
-      status: 415,
-      type: 'invalid_request',
-      code: 'unsupported_media_type',
-      message: 'Send the request body as application/json.',
-    });
-  }
+export function fromValidatorError(error: ValidatorError, expectedMediaType: string): AppError {
+  if (error.status === 415) return unsupportedMediaType(expectedMediaType);
   if (error.status === 400) {
     return invalidParameters((error.errors ?? []).map(toIssue));
   }
-  return new AppError({
-    status: 500,
-    type: 'server_error',
-    code: 'internal_error',
-    message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.',
-  });
+  return internalError();
 }

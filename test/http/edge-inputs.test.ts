@@ -9,8 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkWebhookUrl } from '../../src/domain/integrations/webhook-url.js';
 import { loadContract } from '../../src/http/contract-document.js';
-import { maxBodyDepth } from '../../src/http/json-hygiene.js';
-import { maxBodyBytes } from '../../src/http/request-body.js';
+import { maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
 import { absentId, expectProblem, formBody, generousLimits, issuesOf, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 let api: WatchedApi;
