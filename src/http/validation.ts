@@ -49,9 +49,10 @@ const plainDecimal: Record<NumericParameter['type'], { grammar: RegExp; represen
  * text with `Number()` semantics (it forces Ajv's `coerceTypes` on for parameters, whatever the options say), so
  * `0x10`, ` 5` and `1e2` would pass as 16, 5 and 100; and `1e309` or `Infinity` become Infinity, which Ajv's
  * `strictNumbers` then treats as "not a number" and skips `minimum`/`maximum` for, so it reached the store.
- * Checking the text first leaves the validator only values it converts exactly.
+ * The text is checked first; the issues found wait for the validator's, so the client gets every issue at once
+ * (`fromValidatorError` merges them, `rejectImpreciseNumbers` reports them when the validator found nothing).
  */
-export function requirePlainNumbers(): RequestHandler {
+export function checkPlainNumbers(): RequestHandler {
   return (req, res, next) => {
     const state = stateOf(res);
     const issues: ValidationIssue[] = [];
@@ -68,7 +69,16 @@ export function requirePlainNumbers(): RequestHandler {
         message: `must be ${words} in plain decimal digits (no exponent, hexadecimal, spaces or Infinity)`,
       });
     }
-    if (issues.length > 0) throw invalidParameters(issues);
+    if (issues.length > 0) state.parameterIssues = issues;
+    next();
+  };
+}
+
+/** After the validator passed: the parameter issues it could not see (it had coerced their text). */
+export function rejectImpreciseNumbers(): RequestHandler {
+  return (_req, res, next) => {
+    const issues = stateOf(res).parameterIssues;
+    if (issues && issues.length > 0) throw invalidParameters(issues);
     next();
   };
 }
@@ -164,10 +174,12 @@ function toIssue(entry: { path: string; message: string; errorCode?: string }): 
 }
 
 /** Request validation failures (400, 415) become problems; anything else from the validator is ours to fix. */
-export function fromValidatorError(error: ValidatorError, expectedMediaType: string): AppError {
+export function fromValidatorError(error: ValidatorError, expectedMediaType: string, earlier: readonly ValidationIssue[] = []): AppError {
   if (error.status === 415) return unsupportedMediaType(expectedMediaType);
   if (error.status === 400) {
-    return invalidParameters((error.errors ?? []).map(toIssue));
+    const issues = (error.errors ?? []).map(toIssue);
+    const seen = new Set(earlier.map((issue) => `${issue.location} ${issue.pointer}`));
+    return invalidParameters([...earlier, ...issues.filter((issue) => !seen.has(`${issue.location} ${issue.pointer}`))]);
   }
   return internalError();
 }
