@@ -3,6 +3,7 @@ import type { FolderRecord, PageRequest } from '../../store/types.js';
 import { actorOf, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 
 /** Folders are definitions like forms: test keys see the live ones too, and change only their own. */
@@ -41,7 +42,10 @@ export async function createFolder(services: Services, principal: Principal, inp
     form_count: 0,
     created_at: timestamp(services),
   };
-  await services.store.folders.create({ folder, workspaceId: principal.workspace.id, environment: principal.environment });
+  await services.store.folders.create(
+    { folder, workspaceId: principal.workspace.id, environment: principal.environment },
+    outboxOf(services, () => ({ returns: folder })),
+  );
   return folder;
 }
 

@@ -7,6 +7,7 @@ import type { PageRequest } from '../../store/types.js';
 import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { parseAllowlistEntry } from './ip-allowlist.js';
 import { generateSecret, hashSecret, secretHint } from './secret.js';
@@ -96,6 +97,7 @@ export async function createApiKey(
     last_used_at: null,
     created_at: now,
   };
+  const created = { ...key, secret };
   await services.store.apiKeys.create(
     { key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) },
     {
@@ -107,8 +109,10 @@ export async function createApiKey(
       reason: null,
       at: now,
     },
+    // The replayed response holds the secret: sealed with the Idempotency-Key, it is shown only to that key's holder.
+    outboxOf(services, () => ({ returns: created })),
   );
-  return { ...key, secret };
+  return created;
 }
 
 export async function getApiKey(services: Services, principal: Principal, id: string): Promise<ApiKey> {

@@ -3,6 +3,7 @@ import type { AuditEventInput, PageRequest } from '../../store/types.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 
 const inviteLifetimeMs = 7 * 24 * 3600 * 1000;
@@ -68,6 +69,7 @@ export async function createInvite(services: Services, principal: Principal, inp
     principal.workspace.id,
     invite,
     audit(principal, 'member.invited', { type: 'invite', id: invite.id, name: invite.email }, invite.created_at),
+    outboxOf(services, (outcome) => (outcome === 'created' ? { returns: invite } : undefined)),
   );
   if (outcome === 'member_exists')
     throw conflict('member_exists', `${invite.email} is already a member of this workspace or has a pending invite.`);
