@@ -9,6 +9,7 @@ import type { Schema } from '../../src/contract.js';
 import type { EventRecord, IdempotentResponse, Outbox } from '../../src/store/outbox.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import type { AuditEventInput, Store } from '../../src/store/types.js';
+import { snapshot } from '../support/db-snapshot.js';
 
 const at = '2031-05-01T10:00:00.000Z';
 const day = 24 * 3600;
@@ -67,24 +68,6 @@ const eventOf = (id: string, type: Schema<'EventType'>): EventRecord => ({
   createdAt: at,
   body: JSON.stringify({ id, type }),
 });
-
-/** Every row of every table: what "nothing of the change is visible" is checked against. */
-function snapshot(db: Database.Database): Record<string, string[]> {
-  const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as Array<{
-    name: string;
-  }>;
-  // Sorted as text: some tables have no rowid to order by, and only the set of rows matters.
-  return Object.fromEntries(
-    tables.map(({ name }) => [
-      name,
-      db
-        .prepare(`SELECT * FROM "${name}"`)
-        .all()
-        .map((row) => JSON.stringify(row))
-        .sort(),
-    ]),
-  );
-}
 
 const count = (db: Database.Database, table: string): number =>
   (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
