@@ -8,9 +8,10 @@
  * policy: the use cases that check URLs on create and update read it from here (`webhookUrlPolicyOf`).
  */
 import type { Environment, Schema } from '../../contract.js';
+import { newId } from '../../ids.js';
 import type { EventRecord } from '../../store/integration-store.js';
+import { definitionEnvironments } from '../access.js';
 import type { EventPublisher } from '../events.js';
-import { newId } from '../ids.js';
 import type { Services } from '../services.js';
 import { type ResolvedAddress, resolveWithDns, strictWebhookUrls, type WebhookUrlPolicy } from './webhook-url.js';
 
@@ -24,10 +25,6 @@ export interface IntegrationEventsOptions {
   allowPrivateWebhookUrls?: boolean | undefined;
   resolveHost?: ((hostname: string) => Promise<ResolvedAddress[]>) | undefined;
 }
-
-/** Test-mode activity also reaches the live integrations, as the sandbox's clone of them (always mocked). */
-export const subscriberEnvironments = (environment: Environment): readonly Environment[] =>
-  environment === 'test' ? ['live', 'test'] : ['live'];
 
 export function eventRecord(
   event: { workspaceId: string; environment: Environment; type: Schema<'EventType'>; formId: string | null; data: Record<string, unknown> },
@@ -59,7 +56,7 @@ export function integrationEvents(options: IntegrationEventsOptions = {}): Integ
     webhookUrls: { allowPrivateAddresses: options.allowPrivateWebhookUrls ?? false, resolveHost: options.resolveHost ?? resolveWithDns },
     outboxEvent: (event) => ({
       event: eventRecord(event, now().toISOString()),
-      subscribers: { environments: subscriberEnvironments(event.environment), mock: event.environment === 'test' },
+      subscribers: { environments: definitionEnvironments(event.environment), mock: event.environment === 'test' },
     }),
   };
 }

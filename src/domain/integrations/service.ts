@@ -5,15 +5,15 @@
  * Attached keys reach only integrations limited to a form they reach.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Schema } from '../../contract.js';
+import type { Schema, ValidationIssue } from '../../contract.js';
+import { newId } from '../../ids.js';
 import type { IntegrationRecord } from '../../store/integration-store.js';
-import type { PageRequest } from '../../store/types.js';
+import type { PageRequest } from '../../store/page.js';
 import { assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
-import { newId } from '../ids.js';
 import { outboxOf } from '../outbox.js';
-import type { ValidationIssue } from '../schema-types.js';
 import { type Services, timestamp } from '../services.js';
+import { rethrowAsNotFound } from '../store-refusals.js';
 import { eventRecord, webhookUrlPolicyOf } from './publisher.js';
 import { generateSigningSecret, signingSecretHint } from './signing-secret.js';
 import { checkWebhookUrl } from './webhook-url.js';
@@ -77,7 +77,7 @@ async function settingIssues(
 
 export async function listIntegrations(services: Services, principal: Principal, page: PageRequest) {
   return services.store.integrations.list(
-    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal), attachment: principal.attachment },
+    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal.environment), attachment: principal.attachment },
     page,
   );
 }
@@ -180,7 +180,9 @@ export async function dispatchIntegration(
       },
       at,
     );
-    return services.store.integrations.dispatch(integration.id, ping, { newEvent: true, mock, at }, returnsLog(services));
+    return services.store.integrations
+      .dispatch(integration.id, ping, { newEvent: true, mock, at }, returnsLog(services))
+      .catch(rethrowAsNotFound);
   }
   const event = await services.store.integrations.getEvent(principal.workspace.id, environment, eventId);
   if (!event)
@@ -200,7 +202,9 @@ export async function dispatchIntegration(
       },
     ]);
   }
-  return services.store.integrations.dispatch(integration.id, event, { newEvent: false, mock, at }, returnsLog(services));
+  return services.store.integrations
+    .dispatch(integration.id, event, { newEvent: false, mock, at }, returnsLog(services))
+    .catch(rethrowAsNotFound);
 }
 
 export async function listIntegrationLogs(

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
-import { conflict } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
+import { newId } from '../../ids.js';
+import { StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
 import type { FormRecord, FormStore } from '../types.js';
 import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
@@ -95,15 +95,11 @@ export function sqliteForms(db: Database.Database): FormStore {
       form.updated_at,
     );
   };
-  const writeOrConflict = (outbox: Outbox<void> | undefined, write: () => void, slug: string): void => {
+  const writeOrConflict = (outbox: Outbox<void> | undefined, write: () => void): void => {
     try {
       withOutbox(db, outbox, write);
     } catch (error) {
-      if (slugTaken(error)) {
-        throw conflict('slug_taken', `Another form of this workspace already has the slug ${slug}.`, [
-          { location: 'body', pointer: '/slug', code: 'slug_taken', message: 'is already used by another form' },
-        ]);
-      }
+      if (slugTaken(error)) throw new StoreConflict('slug_taken');
       throw error;
     }
   };
@@ -140,47 +136,39 @@ export function sqliteForms(db: Database.Database): FormStore {
       return row && toRecord(row);
     },
     async create({ form, workspaceId, environment }, outbox) {
-      writeOrConflict(
-        outbox,
-        () => {
-          statement(
-            db,
-            `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
+      writeOrConflict(outbox, () => {
+        statement(
+          db,
+          `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).run(
-            form.id,
-            workspaceId,
-            environment,
-            form.folder_id,
-            form.name,
-            form.slug,
-            form.version,
-            definitionOf(form),
-            form.created_at,
-            form.updated_at,
-          );
-          insertSnapshot(form);
-        },
-        form.slug,
-      );
+        ).run(
+          form.id,
+          workspaceId,
+          environment,
+          form.folder_id,
+          form.name,
+          form.slug,
+          form.version,
+          definitionOf(form),
+          form.created_at,
+          form.updated_at,
+        );
+        insertSnapshot(form);
+      });
     },
     async update({ form }, outbox) {
-      writeOrConflict(
-        outbox,
-        () => {
-          statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
-            form.folder_id,
-            form.name,
-            form.slug,
-            form.version,
-            definitionOf(form),
-            form.updated_at,
-            form.id,
-          );
-          insertSnapshot(form);
-        },
-        form.slug,
-      );
+      writeOrConflict(outbox, () => {
+        statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
+          form.folder_id,
+          form.name,
+          form.slug,
+          form.version,
+          definitionOf(form),
+          form.updated_at,
+          form.id,
+        );
+        insertSnapshot(form);
+      });
     },
     async delete(id, at, audit, outbox) {
       withOutbox(db, outbox, () => {
@@ -239,8 +227,7 @@ export function sqliteForms(db: Database.Database): FormStore {
         return move();
       } catch (error) {
         // The destination's own form with this slug wins; the transaction has moved nothing.
-        if (slugTaken(error))
-          throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
+        if (slugTaken(error)) throw new StoreConflict('slug_taken');
         throw error;
       }
     },

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
-import { notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
+import { newId } from '../../ids.js';
+import { RecordNotFound } from '../errors.js';
 import type { DueDelivery, EventRecord, IntegrationStore } from '../integration-store.js';
 import { type DeliveryRow, insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
@@ -195,7 +195,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         const integration = statement(db, 'SELECT id, url FROM integrations WHERE id = ?').get(integrationId) as
           | { id: string; url: string }
           | undefined;
-        if (!integration) throw notFound('integration', integrationId);
+        if (!integration) throw new RecordNotFound('integration', integrationId);
         if (newEvent) insertEvent(db, event);
         return toLog(queueFirstAttempt(db, integration, event, at, mock, true));
       });

@@ -4,9 +4,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
-import { newId } from '../../domain/ids.js';
-import type { EventRecord, Subscribers } from '../integration-store.js';
-import type { Outbox, OutboxEntries } from '../outbox.js';
+import { newId } from '../../ids.js';
+import type { EventRecord, Outbox, OutboxEntries, Subscribers } from '../outbox.js';
 import { completeClaim } from './idempotency.js';
 import { statement } from './statements.js';
 
