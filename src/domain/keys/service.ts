@@ -14,8 +14,8 @@ import { generateSecret, hashSecret, secretHint } from './secret.js';
 
 type ApiKey = Schema<'ApiKey'>;
 
-/** Plans on which a key can be attached to one form or folder (seed 2.4: "Business plan and above"). */
-const plansWithAttachedKeys: ReadonlySet<Schema<'Plan'>> = new Set(['business', 'enterprise']);
+/** Plans on which a key can be attached to one form or folder, in ascending order: `Plan` says `business` or above. */
+export const plansWithAttachedKeys: readonly [Schema<'Plan'>, ...Schema<'Plan'>[]] = ['business', 'enterprise'];
 
 export async function createApiKey(
   services: Services,
@@ -27,13 +27,12 @@ export async function createApiKey(
     throw forbidden('live_resource', 'Test-mode keys can create only test keys.');
   }
   const attachment = input.attachment ?? { type: 'workspace' };
-  if (attachment.type !== 'workspace' && !plansWithAttachedKeys.has(principal.workspace.plan)) {
+  if (attachment.type !== 'workspace' && !plansWithAttachedKeys.includes(principal.workspace.plan)) {
+    const [requiredPlan] = plansWithAttachedKeys;
     throw forbidden(
       'plan_required',
-      `Form- and folder-attached keys need the business plan or above; this workspace is on ${principal.workspace.plan}.`,
-      {
-        required_plan: 'business',
-      },
+      `Form- and folder-attached keys need the ${requiredPlan} plan or above; this workspace is on ${principal.workspace.plan}.`,
+      { required_plan: requiredPlan },
     );
   }
   const issues: ValidationIssue[] = [];
