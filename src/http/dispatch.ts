@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, conflict } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
+import { isStoreConflict } from '../store/errors.js';
 import type { IdempotentResponse } from '../store/outbox.js';
 import type { Operation } from './contract-document.js';
 import type { HandlerInput, HandlerResult, Handlers, OperationId } from './handlers/types.js';
@@ -103,13 +104,11 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
       sealedResponse: sealResponse(owner, idempotencyKey, outcome),
     });
     const claim = await idempotency.claim(owner, keyHash, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
+    const inProgress = () => conflict('idempotency_conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
     if (claim.outcome === 'conflict') {
-      throw conflict(
-        'idempotency_conflict',
-        claim.reason === 'in_progress'
-          ? 'A request with this Idempotency-Key is still in progress; retry later.'
-          : 'This Idempotency-Key was already used with a different request.',
-      );
+      throw claim.reason === 'in_progress'
+        ? inProgress()
+        : conflict('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
     }
     if (claim.outcome === 'replay') {
       res.setHeader('Idempotent-Replayed', 'true');
@@ -119,6 +118,9 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     try {
       outcome = await run(sealed);
     } catch (error) {
+      // This request was taken for abandoned and another one now answers the key: its change was not made, and the
+      // key is not this request's to release.
+      if (isStoreConflict(error, 'idempotency_claim_lost')) throw inProgress();
       if (!(error instanceof AppError) || error.status >= 500) {
         await idempotency.release(owner, keyHash);
         throw error;

@@ -272,7 +272,7 @@ describe('a change and its outbox', () => {
       const outbox = await claimedOutbox('h6');
       await store.idempotency.complete('key_1', 'h6', 'the other response');
       const before = snapshot(store.db);
-      await expect(change(outbox)).rejects.toThrow('no longer held');
+      await expect(change(outbox)).rejects.toMatchObject({ name: 'StoreConflict', reason: 'idempotency_claim_lost' });
       expect(snapshot(store.db)).toEqual(before);
       expect(keyState(store.db, 'h6')).toEqual({ state: 'done', sealed_response: 'the other response' });
     });

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
+import { StoreConflict } from '../errors.js';
 import type { EventRecord, Outbox, OutboxEntries, Subscribers } from '../outbox.js';
 import { completeClaim } from './idempotency.js';
 import { statement } from './statements.js';
@@ -48,7 +49,7 @@ function writeOutbox(db: Database.Database, { events = [], response }: OutboxEnt
   if (response && !completeClaim(db, response)) {
     // Another request holds or has answered this key (ours was taken over as abandoned): making the change too
     // would make it twice. Throwing rolls it back; the client's retry gets the other request's response.
-    throw new Error('The Idempotency-Key claim is no longer held by this request; its change was not made.');
+    throw new StoreConflict('idempotency_claim_lost');
   }
 }
 
