@@ -3,8 +3,8 @@
  * implementer who keeps data elsewhere implements these interfaces and passes the result to `buildApp`.
  * Methods are shaped by use case (a cascade or an aggregate update is one call) so that every change that
  * must be atomic is one transaction in the implementation. A lookup that finds nothing returns `undefined`;
- * a write that cannot be made throws one of the classes in `./errors.ts` (nothing else, and never an API error). A method that ends a use case's change takes an optional `Outbox` (see
- * ./outbox.ts) that commits with it.
+ * a write that cannot be made throws one of the classes in `./errors.ts` (nothing else, and never an API error).
+ * A method that ends a use case's change takes an optional `Outbox` (see ./outbox.ts) that commits with it.
  */
 import type { Attachment, Environment, Plan, Schema } from '../contract.js';
 import type { IntegrationStore } from './integration-store.js';
