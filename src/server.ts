@@ -83,10 +83,7 @@ async function main(): Promise<void> {
   }
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
-  const events = integrationEvents(store, {
-    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
-    onError: (error, event) => log.error({ err: error, type: event.type }, 'event not stored for delivery'),
-  });
+  const events = integrationEvents({ allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
   const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
     contract,
