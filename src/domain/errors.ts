@@ -41,13 +41,8 @@ export function isAppError(error: unknown): error is AppError {
 }
 
 /** 404 `resource_not_found`: also for things the caller may not see, so existence is never revealed. */
-export function notFound(resource: string, id: string): AppError {
-  return new AppError({
-    status: 404,
-    type: 'not_found',
-    code: 'resource_not_found',
-    message: `No ${resource} ${id} exists, or this key cannot see it.`,
-  });
+export function notFound(resource: string, id: string, message = `No ${resource} ${id} exists, or this key cannot see it.`): AppError {
+  return new AppError({ status: 404, type: 'not_found', code: 'resource_not_found', message });
 }
 
 /** 401 `invalid_api_key`: one code for every authentication failure, so callers learn nothing about keys. */

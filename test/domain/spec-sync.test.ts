@@ -7,12 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
+import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { SCHEMA_DEFAULTS } from '../../src/domain/forms/field-defaults.js';
+import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
 import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
 
-const schema = (name: string): Record<string, any> =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/schemas/${name}.yaml`, import.meta.url)), 'utf8'));
+const openapiFile = (path: string): Record<string, any> =>
+  parse(readFileSync(fileURLToPath(new URL(`../../openapi/${path}.yaml`, import.meta.url)), 'utf8'));
+const schema = (name: string): Record<string, any> => openapiFile(`components/schemas/${name}`);
 
 /**
  * Codes the domain needs that ValidationIssue.code does not list yet. Each must be added to the spec's
@@ -35,6 +38,18 @@ describe('the domain agrees with the OpenAPI document', () => {
 
   it('when conditions nest, then the limit is the one Condition describes', () => {
     expect(schema('Condition').description).toContain(`at most ${MAX_CONDITION_DEPTH} levels deep`);
+  });
+
+  it('when a form definition is measured, then the limit is the one createForm, updateForm and FormVersionSummary state', () => {
+    expect(schema('FormVersionSummary').properties.definition_bytes.maximum).toBe(MAX_DEFINITION_BYTES);
+    expect(openapiFile('paths/forms').post.description).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
+    expect(openapiFile('paths/forms_{id}').patch.description).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
+    expect(schema('ErrorCode').description).toContain(`larger than ${MAX_DEFINITION_BYTES} bytes`);
+  });
+
+  it('when versions are pruned, then the number kept is the one listFormVersions and getFormVersion state', () => {
+    expect(openapiFile('paths/forms_{id}_versions').get.description).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
+    expect(openapiFile('paths/forms_{id}_versions_{version}').get.description).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
   });
 
   it('when the domain reports an issue code, then ValidationIssue.code documents it ', () => {

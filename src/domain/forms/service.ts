@@ -10,10 +10,17 @@ import { AppError, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { newId } from '../ids.js';
 import { type Services, timestamp } from '../services.js';
+import { assertDefinitionFits } from './definition-size.js';
 import { slugify } from './slug.js';
 import { assertValidFormDefinition } from './validate-definition.js';
 
 type Form = Schema<'Form'>;
+
+/**
+ * Versions kept per form: with definitions of up to 256 KiB, an unbounded history would let one busy form
+ * grow without limit. An update that publishes a new version deletes the ones that fall out of this window.
+ */
+export const KEPT_VERSIONS = 100;
 
 async function published(services: Services, record: FormRecord, type: DomainEvent['type'], data: DomainEvent['data']): Promise<Form> {
   await services.events.publish({ workspaceId: record.workspaceId, environment: record.environment, type, formId: record.form.id, data });
@@ -55,6 +62,7 @@ export async function createForm(services: Services, principal: Principal, input
   }
   await assertUsableFolder(services, principal, folderId);
   const definition = { steps: input.steps ?? [], logic: input.logic ?? [], scoring: input.scoring ?? { rules: [], grades: [] } };
+  assertDefinitionFits(definition);
   assertValidFormDefinition(definition);
   const now = timestamp(services);
   const form: Form = {
@@ -106,10 +114,11 @@ export async function updateForm(services: Services, principal: Principal, id: s
   }
   // An update that changes nothing publishes nothing: no new version, no new snapshot.
   if (isDeepStrictEqual(next, form)) return form;
+  assertDefinitionFits(next);
   assertValidFormDefinition(next);
   const updated = { ...next, version: form.version + 1, updated_at: timestamp(services) };
   const record = { form: updated, workspaceId, environment };
-  await services.store.forms.update(record);
+  await services.store.forms.update(record, { keepVersions: KEPT_VERSIONS });
   return published(services, record, 'form.updated', { object: updated, previous_version: form.version });
 }
 
@@ -138,6 +147,13 @@ export async function listFormVersions(services: Services, principal: Principal,
 
 export async function getFormVersion(services: Services, principal: Principal, id: string, version: number) {
   const { form } = await findVisibleForm(services, principal, id);
+  if (version <= form.version - KEPT_VERSIONS) {
+    throw notFound(
+      'version of this form',
+      String(version),
+      `Version ${version} of this form is no longer kept: only the latest ${KEPT_VERSIONS} are.`,
+    );
+  }
   const snapshot = await services.store.forms.getVersion(form.id, version);
   if (!snapshot) throw notFound('version of this form', String(version));
   return snapshot;
