@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests `npm run mutate` runs against each mutant of src/domain: the plain unit tests, without the global setup
+// (bundle, docs page, Chromium) the HTTP and docs tests need. Stryker picks, for each mutant, only the tests that
+// executed its code in the first run.
+export default defineConfig({
+  test: {
+    include: ['test/domain/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+  },
+});
