@@ -13,7 +13,8 @@ export function strykerConfig(name) {
     clearTextReporter: { allowColor: true, logTests: false, reportMutants: true, reportScoreTable: true },
     htmlReporter: { fileName: `dist/mutation/${name}.html` },
     jsonReporter: { fileName: `dist/mutation/${name}.json` },
-    // `-- --incremental` re-tests only the mutants whose code or tests changed since the last run.
+    // Re-test only the mutants whose code or tests changed since the last run; `-- --force` tests them all.
+    incremental: true,
     incrementalFile: `dist/mutation/${name}-incremental.json`,
     // The copy Stryker tests in needs the sources, the document and the tests, not build output or local data.
     ignorePatterns: ['dist', 'data', 'coverage', '*.log'],

@@ -6,7 +6,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/domain/**/*.test.ts'],
-    pool: 'forks',
+    // Stryker switches mutants at run time, so one module graph serves every run: not re-importing the modules for
+    // each test file makes a mutant's run several times faster.
+    isolate: false,
     testTimeout: 30_000,
   },
 });
