@@ -20,6 +20,7 @@ import type { Handlers } from './handlers/types.js';
 import {
   assignRequestId,
   authenticateCaller,
+  countFailedAuthentication,
   deprecationHeaders,
   identifyConnection,
   parseBody,
@@ -96,6 +97,6 @@ export function buildApp(options: AppOptions): App {
   app.use(openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }));
   app.use('/v1', dispatch(options.handlers ?? defaultHandlers, services));
   app.use(unknownPath);
-  app.use(errorHandler(log));
+  app.use(countFailedAuthentication(limits), errorHandler(log));
   return { app, services, flushLastUsed: () => lastUsed.flush() };
 }

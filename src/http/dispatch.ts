@@ -74,7 +74,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     if (idempotencyKey === undefined || !state.principal) return send(res, await run(), state.requestId);
 
     const { idempotency } = services.store;
-    const owner = state.principal.idempotencyOwner;
+    const owner = state.principal.credentialId;
     const keyHash = idempotencyKeyHash(owner, idempotencyKey);
     const claim = await idempotency.claim(owner, keyHash, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
     if (claim.outcome === 'conflict') {

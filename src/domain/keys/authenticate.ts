@@ -52,6 +52,6 @@ export async function authenticate(
     scope: key.scope,
     attachment: key.attachment,
     expiresAt: key.expires_at,
-    idempotencyOwner: key.id,
+    credentialId: key.id,
   };
 }

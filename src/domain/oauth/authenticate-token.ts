@@ -35,6 +35,6 @@ export async function authenticateAccessToken(services: Services, token: string)
     scope: highestScope(record.grant.scopes),
     attachment: { type: 'workspace' },
     expiresAt: record.expiresAt,
-    idempotencyOwner: record.grant.id,
+    credentialId: record.grant.id,
   };
 }
