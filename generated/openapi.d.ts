@@ -55,6 +55,8 @@ export interface paths {
         /**
          * Update a form
          * @description Changes the fields given and leaves the others as they are; `steps`, `logic` and `scoring` are replaced whole. An update that changes something increments `version` and stores a snapshot; an update that changes nothing returns the form as it is. Use PATCH: PUT gets 405. Test-mode keys can change only test-only forms (403 `live_resource`).
+         *
+         *     Changing `folder_id` moves the form between folders, which changes what folder-attached keys reach: it needs a workspace key. A key attached to a form or a folder gets 403 `form_not_attached` for it, and may change the form's other fields.
          */
         patch: operations["updateForm"];
         trace?: never;
@@ -317,6 +319,8 @@ export interface paths {
          * @description Creates a key and returns its secret. The secret is shown only in this response and stored only as a hash: keep it now, it cannot be retrieved later (create a new key instead). To rotate without downtime, create the new key with the same scope, switch over, then revoke the old one.
          *
          *     A test-mode admin key can create only test keys (403 `live_resource`). A form or folder attachment below the Business plan gets 403 `plan_required`. An `expires_at` in the past, a malformed address or CIDR range, or an attachment to an unknown form or folder gets 422 `invalid_value`. Writes an `api_key.created` audit event.
+         *
+         *     OAuth access tokens cannot create API keys, whatever their scope (403 `api_key_required`): a key would outlive the grant it came from, turning an hour-long token into a permanent credential. Partners act through their grant; keys are created with an admin API key.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -829,13 +833,14 @@ export interface components {
          *
          *     | code | status | type | when |
          *     |---|---|---|---|
-         *     | `invalid_api_key` | 401 | `authentication_error` | The `Authorization` header is missing or not exactly `Bearer <key>`, or the key (or OAuth access token) is unknown, expired or revoked. |
+         *     | `invalid_api_key` | 401 | `authentication_error` | The `Authorization` header is missing or not exactly `Bearer <key>`, or the key (or OAuth access token) is unknown, expired or revoked. The status, type and code are the same for each; the `message` says when a real key or token was revoked or has expired. |
          *     | `insufficient_scope` | 403 | `permission_error` | The key is valid but its scope is below the operation's minimum scope. |
          *     | `ip_not_allowed` | 403 | `permission_error` | The caller's address is outside the key's IP allowlist. |
          *     | `form_not_attached` | 403 | `permission_error` | The key is attached to a form or folder and the request reaches another form. |
          *     | `live_resource` | 403 | `permission_error` | A test-mode key tried to change a live resource. |
          *     | `plan_required` | 403 | `permission_error` | The feature needs a higher plan (form- or folder-attached keys: Business). |
          *     | `https_required` | 403 | `permission_error` | The request came over plain HTTP. |
+         *     | `api_key_required` | 403 | `permission_error` | The operation needs an API key, not an OAuth access token (creating API keys, which would outlive the grant). |
          *     | `resource_not_found` | 404 | `not_found` | The resource does not exist or this key cannot see it. |
          *     | `route_not_found` | 404 | `not_found` | No operation has this path. |
          *     | `method_not_allowed` | 405 | `invalid_request` | The path exists but not with this method; see the `Allow` header. |
@@ -861,7 +866,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**

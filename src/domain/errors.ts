@@ -50,7 +50,10 @@ export function notFound(resource: string, id: string): AppError {
   });
 }
 
-/** 401 `invalid_api_key`: one code for every authentication failure, so callers learn nothing about keys. */
+/**
+ * 401 `invalid_api_key`: one status, type and code for every authentication failure. The default message is
+ * for a missing, malformed or unknown key; a revoked or expired one gets its own message (see authenticate.ts).
+ */
 export function unauthorized(message = 'Send a valid API key as `Authorization: Bearer <key>`.'): AppError {
   return new AppError({ status: 401, type: 'authentication_error', code: 'invalid_api_key', message });
 }

@@ -100,8 +100,11 @@ export async function updateForm(services: Services, principal: Principal, id: s
     scoring: changes.scoring ?? form.scoring,
   };
   if (next.folder_id !== form.folder_id) {
-    if (principal.attachment.type === 'folder')
-      throw forbidden('form_not_attached', 'This key is attached to a folder and cannot move forms out of it.');
+    // Moving a form between folders changes what every folder-attached key reaches: that is workspace
+    // administration, not something a key limited to one form or folder may decide.
+    if (principal.attachment.type !== 'workspace') {
+      throw forbidden('form_not_attached', `This key is attached to a ${principal.attachment.type} and cannot move forms between folders.`);
+    }
     await assertUsableFolder(services, principal, next.folder_id);
   }
   // An update that changes nothing publishes nothing: no new version, no new snapshot.
