@@ -90,13 +90,41 @@ export interface FormStore {
   delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<void>;
   listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersion'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
-  /** Moves the form to another workspace and revokes the keys attached to it, with their audit events. */
-  transfer(
-    formId: string,
-    to: string,
+}
+
+type FormTransfer = Schema<'FormTransfer'>;
+
+/**
+ * Form transfers between workspaces. A pending transfer whose `expires_at` has passed at `now` is reported,
+ * and stored, as `expired`.
+ */
+export interface TransferStore {
+  /** Stores a pending transfer and its audit events, unless the form already has a pending one: then its id. */
+  create(transfer: FormTransfer, now: string, audit: readonly AuditEventInput[]): Promise<{ pendingId: string } | undefined>;
+  /** A transfer the workspace sent or received. */
+  get(workspaceId: string, id: string, now: string): Promise<FormTransfer | undefined>;
+  list(
+    workspaceId: string,
+    filter: { direction?: 'incoming' | 'outgoing' | undefined },
+    now: string,
+    page: PageRequest,
+  ): Promise<Page<FormTransfer>>;
+  /**
+   * Declines or cancels a pending transfer and records the audit events, in one transaction; undefined when it
+   * was no longer pending.
+   */
+  close(id: string, status: 'declined' | 'canceled', at: string, audit: readonly AuditEventInput[]): Promise<FormTransfer | undefined>;
+  /**
+   * Accepts a pending transfer in one transaction: moves the form with its rows, revokes the keys attached to it
+   * (one audit event each, from `revokedKey`) and records `audit`. `not_pending` when it was answered, canceled or
+   * expired first; `form_gone` (and the transfer canceled) when the form left its workspace. A destination form
+   * with the same slug throws the `slug_taken` conflict and moves nothing.
+   */
+  accept(
+    id: string,
     at: string,
-    audit: { form: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
-  ): Promise<string[]>;
+    audit: { events: readonly AuditEventInput[]; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
+  ): Promise<{ outcome: 'accepted' | 'not_pending' | 'form_gone'; transfer: FormTransfer }>;
 }
 
 export interface FolderStore {
@@ -155,6 +183,7 @@ export interface Store {
   workspaces: WorkspaceStore;
   apiKeys: ApiKeyStore;
   forms: FormStore;
+  transfers: TransferStore;
   folders: FolderStore;
   auditEvents: AuditEventStore;
   idempotency: IdempotencyStore;

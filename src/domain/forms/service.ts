@@ -1,5 +1,5 @@
 /**
- * Form use cases: who may see and change a form, versioning on update, cascades and transfer. Storage is
+ * Form use cases: who may see and change a form, versioning on update and cascades. Storage is
  * behind `Services.store`; validation of the definition is in `validate-definition.ts`.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -144,55 +144,4 @@ export async function getFormVersion(services: Services, principal: Principal, i
   const snapshot = await services.store.forms.getVersion(form.id, version);
   if (!snapshot) throw notFound('version of this form', String(version));
   return snapshot;
-}
-
-export async function transferForm(
-  services: Services,
-  principal: Principal,
-  id: string,
-  toWorkspaceId: string,
-): Promise<Schema<'FormTransfer'>> {
-  assertWorkspaceWide(principal, 'transfer forms');
-  const { form } = await findVisibleForm(services, principal, id);
-  if (principal.environment === 'test') throw forbidden('live_resource', 'Test-mode keys cannot transfer forms.');
-  const from = principal.workspace.id;
-  const target = await services.store.workspaces.get(toWorkspaceId);
-  if (toWorkspaceId === from) {
-    throw invalidValue([
-      { location: 'body', pointer: '/workspace_id', code: 'same_workspace', message: 'the form is already in this workspace' },
-    ]);
-  }
-  if (!target)
-    throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'not_found', message: `no workspace ${toWorkspaceId}` }]);
-  const at = timestamp(services);
-  const actor = actorOf(principal);
-  const revoked = await services.store.forms.transfer(form.id, toWorkspaceId, at, {
-    form: {
-      workspaceId: from,
-      environment: 'live',
-      type: 'form.transferred',
-      actor,
-      target: { type: 'form', id: form.id, name: form.name },
-      reason: `transferred to ${toWorkspaceId}`,
-      at,
-    },
-    revokedKey: (key) => ({
-      workspaceId: from,
-      environment: key.environment,
-      type: 'api_key.revoked_by_transfer',
-      actor,
-      target: { type: 'api_key', id: key.id, name: key.name },
-      reason: `form ${form.id} was transferred`,
-      at,
-    }),
-  });
-  return {
-    id: form.id,
-    object: 'form_transfer',
-    form_id: form.id,
-    from_workspace_id: from,
-    to_workspace_id: toWorkspaceId,
-    revoked_api_key_ids: revoked,
-    transferred_at: at,
-  };
 }

@@ -36,8 +36,3 @@ export const getFormVersion: Handler<'getFormVersion'> = async ({ services, prin
   status: 200,
   body: await forms.getFormVersion(services, principal, params.id, params.version),
 });
-
-export const transferForm: Handler<'transferForm'> = async ({ services, principal, params, body }) => ({
-  status: 200,
-  body: await forms.transferForm(services, principal, params.id, body.workspace_id),
-});

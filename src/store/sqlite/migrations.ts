@@ -3,6 +3,7 @@ import { coreSchema } from './schema/core.js';
 import { integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
+import { transfersSchema } from './schema/transfers.js';
 
 /**
  * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
@@ -12,7 +13,7 @@ import { submissionsSchema } from './schema/submissions.js';
  * of the same tables, so a query that forgets the environment is visible in review, not silently shared.
  * Lists are paged by keyset on (created_at, id), hence the composite indexes.
  */
-const migrations: readonly string[] = [coreSchema, submissionsSchema, integrationsSchema, oauthSchema];
+const migrations: readonly string[] = [coreSchema, submissionsSchema, integrationsSchema, oauthSchema, transfersSchema];
 
 export function migrate(db: Database.Database): void {
   const applied = db.pragma('user_version', { simple: true }) as number;
