@@ -193,7 +193,7 @@ export interface paths {
          * Accept a form transfer
          * @description Accepts a pending transfer this workspace received: the form, its versions and its submissions move into this workspace at once, keeping the form's id; it arrives outside any folder. Every API key of the sending workspace attached to the form is revoked (`revocation_cause: form_transferred`, one `api_key.revoked_by_transfer` audit event each there). Both workspaces record a `form.transferred` audit event.
          *
-         *     If a form of this workspace already has the incoming form's slug, the answer is 409 `slug_taken` and nothing moves: accept again with a new `slug` for the incoming form, or change your own form's slug first. A transfer that is no longer pending (accepted, declined, canceled or expired) gets 409 `transfer_not_pending`; a transfer this workspace sent, or one it cannot see, gets 404. Test-mode keys get 403 `live_resource`.
+         *     If a form of this workspace already has the incoming form's slug, the answer is 409 `slug_taken` and nothing moves: change the slug of your own form (or ask the sender to change theirs), then accept again. A transfer that is no longer pending (accepted, declined, canceled or expired) gets 409 `transfer_not_pending`; a transfer this workspace sent, or one it cannot see, gets 404. Test-mode keys get 403 `live_resource`. Takes no body.
          */
         post: operations["acceptTransfer"];
         delete?: never;
@@ -1669,11 +1669,6 @@ export interface components {
             /** @description True when more objects exist beyond this page. */
             has_more: boolean;
             request_id: components["schemas"]["RequestId"];
-        };
-        /** @description How to receive the form. Send an empty object (or no body) to keep the form's slug. */
-        FormTransferAccept: {
-            /** @description A new slug for the incoming form, when a form of this workspace already has its slug (409 `slug_taken` otherwise). */
-            slug?: components["schemas"]["Slug"];
         };
         /** @description A folder of forms. A key attached to a folder reaches every form in it. */
         Folder: {
@@ -3841,12 +3836,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Optional. Send it as JSON with `Content-Type: application/json`, or send no body. */
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["FormTransferAccept"];
-            };
-        };
+        requestBody?: never;
         responses: {
             200: components["responses"]["FormTransfer"];
             400: components["responses"]["BadRequest"];
@@ -3854,8 +3844,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
