@@ -6,11 +6,13 @@
  * test-mode keys may read them but not change them.
  */
 import type { Schema } from '../../contract.js';
-import type { AuditEventInput, PageRequest } from '../../store/types.js';
+import { newId } from '../../ids.js';
+import { isStoreConflict } from '../../store/errors.js';
+import type { PageRequest } from '../../store/page.js';
+import type { AuditEventInput } from '../../store/types.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import { findVisibleForm } from '../forms/service.js';
-import { newId } from '../ids.js';
 import type { Services } from '../services.js';
 
 type FormTransfer = Schema<'FormTransfer'>;
@@ -121,7 +123,7 @@ export async function acceptTransfer(services: Services, principal: Principal, i
   const transfer = await findTransfer(services, principal, id, 'incoming');
   const at = services.now().toISOString();
   const from = transfer.from_workspace_id;
-  const { outcome, transfer: after } = await services.store.transfers.accept(id, at, {
+  const accepted = services.store.transfers.accept(id, at, {
     events: auditBoth(
       principal,
       transfer,
@@ -138,6 +140,16 @@ export async function acceptTransfer(services: Services, principal: Principal, i
       reason: `form ${transfer.form_id} was transferred to workspace ${principal.workspace.id}`,
       at,
     }),
+  });
+  // The destination's own form with this slug wins; the store has moved nothing.
+  const { outcome, transfer: after } = await accepted.catch((error: unknown) => {
+    if (isStoreConflict(error, 'slug_taken')) {
+      throw conflict(
+        'slug_taken',
+        'A form of this workspace already has the slug of the incoming form; change that slug, then accept again.',
+      );
+    }
+    throw error;
   });
   if (outcome === 'form_gone') {
     throw conflict('transfer_not_pending', `Form ${transfer.form_id} was deleted or moved since; transfer ${id} is canceled.`);

@@ -9,7 +9,7 @@ export const transferForm: Handler<'transferForm'> = async ({ services, principa
 
 export const listTransfers: Handler<'listTransfers'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await transfers.listTransfers(services, principal, { direction: query.direction }, pageOf(query))),
+  body: await listBody(transfers.listTransfers(services, principal, { direction: query.direction }, pageOf(query))),
 });
 
 export const getTransfer: Handler<'getTransfer'> = async ({ services, principal, params }) => ({

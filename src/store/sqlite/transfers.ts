@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
-import { conflict } from '../../domain/errors.js';
+import { StoreConflict } from '../errors.js';
 import type { TransferStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { moveFormRows, slugTaken } from './forms.js';
@@ -126,12 +126,7 @@ export function sqliteTransfers(db: Database.Database): TransferStore {
         return accept.immediate();
       } catch (error) {
         // The destination's own form with this slug wins; the transaction has moved nothing.
-        if (slugTaken(error)) {
-          throw conflict(
-            'slug_taken',
-            'A form of this workspace already has the slug of the incoming form; change that slug, then accept again.',
-          );
-        }
+        if (slugTaken(error)) throw new StoreConflict('slug_taken');
         throw error;
       }
     },
