@@ -4,10 +4,12 @@
  * Methods are shaped by use case (a cascade or an aggregate update is one call) so that every change that
  * must be atomic is one transaction in the implementation. A lookup that finds nothing returns `undefined`;
  * a write that cannot be made throws one of the classes in `./errors.ts` (nothing else, and never an API error).
+ * A method that ends a use case's change takes an optional `Outbox` (see ./outbox.ts) that commits with it.
  */
 import type { Attachment, Environment, Plan, Schema } from '../contract.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
+import type { Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
 import type { SubmissionStore } from './submission-store.js';
 
@@ -61,7 +63,7 @@ export interface WorkspaceStore {
 
 export interface ApiKeyStore {
   /** Stores the key and its `api_key.created` audit event in one transaction. */
-  create(record: ApiKeyRecord, audit: AuditEventInput): Promise<void>;
+  create(record: ApiKeyRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   findBySecretHash(hash: Buffer): Promise<ApiKeyRecord | undefined>;
   get(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of both environments: keys are not sandboxed data, and admins manage them all in one place. */
@@ -82,16 +84,21 @@ export interface FormStore {
   list(visibility: FormVisibility, filter: { folderId?: string | undefined }, page: PageRequest): Promise<Page<Schema<'FormSummary'>>>;
   get(workspaceId: string, id: string): Promise<FormRecord | undefined>;
   /** Inserts the form and its version-1 snapshot; `StoreConflict('slug_taken')` when the slug is taken. */
-  create(record: FormRecord): Promise<void>;
-  /** Replaces the form and stores the snapshot of its new version; `StoreConflict('slug_taken')` as for `create`. */
-  update(record: FormRecord): Promise<void>;
+  create(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
+  /**
+   * Replaces the form and stores the snapshot of its new version; snapshots older than the latest
+   * `keepVersions` are deleted. `StoreConflict('slug_taken')` as for `create`.
+   */
+  update(record: FormRecord, retention: { keepVersions: number }, outbox?: Outbox<void>): Promise<void>;
   /** Deletes the form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in one transaction. */
-  delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<void>;
-  listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersion'>>>;
+  delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }, outbox?: Outbox<void>): Promise<void>;
+  /** Summaries only: a page of full definitions could be tens of megabytes. */
+  listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersionSummary'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
 }
 
 type FormTransfer = Schema<'FormTransfer'>;
+export type TransferAcceptance = { outcome: 'accepted' | 'not_pending' | 'form_gone'; transfer: FormTransfer };
 
 /**
  * Form transfers between workspaces. A pending transfer whose `expires_at` has passed at `now` is reported,
@@ -99,7 +106,12 @@ type FormTransfer = Schema<'FormTransfer'>;
  */
 export interface TransferStore {
   /** Stores a pending transfer and its audit events, unless the form already has a pending one: then its id. */
-  create(transfer: FormTransfer, now: string, audit: readonly AuditEventInput[]): Promise<{ pendingId: string } | undefined>;
+  create(
+    transfer: FormTransfer,
+    now: string,
+    audit: readonly AuditEventInput[],
+    outbox?: Outbox<{ pendingId: string } | undefined>,
+  ): Promise<{ pendingId: string } | undefined>;
   /** A transfer the workspace sent or received. */
   get(workspaceId: string, id: string, now: string): Promise<FormTransfer | undefined>;
   list(
@@ -112,7 +124,13 @@ export interface TransferStore {
    * Declines or cancels a pending transfer and records the audit events, in one transaction; undefined when it
    * was no longer pending.
    */
-  close(id: string, status: 'declined' | 'canceled', at: string, audit: readonly AuditEventInput[]): Promise<FormTransfer | undefined>;
+  close(
+    id: string,
+    status: 'declined' | 'canceled',
+    at: string,
+    audit: readonly AuditEventInput[],
+    outbox?: Outbox<FormTransfer | undefined>,
+  ): Promise<FormTransfer | undefined>;
   /**
    * Accepts a pending transfer in one transaction: moves the form with its rows, revokes the keys attached to it
    * (one audit event each, from `revokedKey`) and records `audit`. `not_pending` when it was answered, canceled or
@@ -123,13 +141,14 @@ export interface TransferStore {
     id: string,
     at: string,
     audit: { events: readonly AuditEventInput[]; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
-  ): Promise<{ outcome: 'accepted' | 'not_pending' | 'form_gone'; transfer: FormTransfer }>;
+    outbox?: Outbox<TransferAcceptance>,
+  ): Promise<TransferAcceptance>;
 }
 
 export interface FolderStore {
   list(workspaceId: string, environments: readonly Environment[], page: PageRequest): Promise<Page<Schema<'Folder'>>>;
   get(workspaceId: string, id: string): Promise<FolderRecord | undefined>;
-  create(record: FolderRecord): Promise<void>;
+  create(record: FolderRecord, outbox?: Outbox<void>): Promise<void>;
   /**
    * Deletes an empty folder and revokes the keys attached to it (a folder already gone is not an error);
    * `StoreConflict('folder_not_empty')` when it still holds forms.
@@ -150,7 +169,9 @@ export type IdempotencyClaim =
 
 /**
  * Idempotency keys, stored by hash with the response sealed by the caller (see src/http/sealed-response.ts):
- * the store never sees a key or a response in the clear.
+ * the store never sees a key or a response in the clear. A request that changes something completes its claim
+ * in the change's own transaction (`OutboxEntries.response`); `complete` and `release` are for the others, and
+ * leave a claim that is already done as it is.
  */
 export interface IdempotencyStore {
   /** Claims the key for this request, or reports the stored response or a conflict, atomically. */
@@ -176,7 +197,7 @@ export interface TeamStore {
   ): Promise<Page<Schema<'Invite'>>>;
   getInvite(workspaceId: string, id: string): Promise<Schema<'Invite'> | undefined>;
   /** Creates a pending invite; `StoreConflict('member_exists')` when the email is a member or already invited. */
-  createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput): Promise<void>;
+  createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   revokeInvite(workspaceId: string, id: string, at: string, audit: AuditEventInput): Promise<Schema<'Invite'> | undefined>;
 }
 

@@ -11,16 +11,26 @@ import type { FormRecord } from '../../store/types.js';
 import { actorOf, assertFormVisible, assertMayChange, assertWorkspaceWide, definitionEnvironments, type Principal } from '../access.js';
 import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
+import { assertDefinitionFits } from './definition-size.js';
 import { slugify } from './slug.js';
 import { assertValidFormDefinition } from './validate-definition.js';
 
 type Form = Schema<'Form'>;
 
-async function published(services: Services, record: FormRecord, type: DomainEvent['type'], data: DomainEvent['data']): Promise<Form> {
-  await services.events.publish({ workspaceId: record.workspaceId, environment: record.environment, type, formId: record.form.id, data });
-  return record.form;
-}
+/** The outbox of a change to the form: its event, and what the use case returns. */
+const formOutbox = (services: Services, record: FormRecord, event: Pick<DomainEvent, 'type' | 'data'>, returns: unknown) =>
+  outboxOf<void>(services, () => ({
+    events: [{ workspaceId: record.workspaceId, environment: record.environment, formId: record.form.id, ...event }],
+    returns,
+  }));
+
+/**
+ * Versions kept per form: with definitions of up to 256 KiB, an unbounded history would let one busy form
+ * grow without limit. An update that publishes a new version deletes the ones that fall out of this window.
+ */
+export const KEPT_VERSIONS = 100;
 
 export async function findVisibleForm(services: Services, principal: Principal, id: string): Promise<FormRecord> {
   const record = await services.store.forms.get(principal.workspace.id, id);
@@ -57,6 +67,7 @@ export async function createForm(services: Services, principal: Principal, input
   }
   await assertUsableFolder(services, principal, folderId);
   const definition = { steps: input.steps ?? [], logic: input.logic ?? [], scoring: input.scoring ?? { rules: [], grades: [] } };
+  assertDefinitionFits(definition);
   assertValidFormDefinition(definition);
   const now = timestamp(services);
   const form: Form = {
@@ -73,15 +84,16 @@ export async function createForm(services: Services, principal: Principal, input
     ...definition,
   };
   const record = { form, workspaceId: principal.workspace.id, environment: principal.environment };
+  const outbox = formOutbox(services, record, { type: 'form.created', data: { object: form } }, form);
   if (input.slug !== undefined) {
-    await services.store.forms.create(record).catch(rethrowSlugTaken(form.slug));
-    return published(services, record, 'form.created', { object: form });
+    await services.store.forms.create(record, outbox).catch(rethrowSlugTaken(form.slug));
+    return form;
   }
   // A derived slug that is taken gets a numeric suffix: only a slug the caller chose is a conflict.
   for (let attempt = 1; ; attempt++) {
     try {
-      await services.store.forms.create(record);
-      return published(services, record, 'form.created', { object: form });
+      await services.store.forms.create(record, outbox);
+      return form;
     } catch (error) {
       if (!isStoreConflict(error, 'slug_taken') || attempt >= 50) rethrowSlugTaken(form.slug)(error);
       form.slug = `${slugify(input.name)}-${attempt + 1}`;
@@ -122,29 +134,45 @@ export async function updateForm(services: Services, principal: Principal, id: s
   }
   // An update that changes nothing publishes nothing: no new version, no new snapshot.
   if (isDeepStrictEqual(next, form)) return form;
+  assertDefinitionFits(next);
   assertValidFormDefinition(next);
   const updated = { ...next, version: form.version + 1, updated_at: timestamp(services) };
   const record = { form: updated, workspaceId, environment };
-  await services.store.forms.update(record).catch(rethrowSlugTaken(updated.slug));
-  return published(services, record, 'form.updated', { object: updated, previous_version: form.version });
+  await services.store.forms
+    .update(
+      record,
+      { keepVersions: KEPT_VERSIONS },
+      formOutbox(services, record, { type: 'form.updated', data: { object: updated, previous_version: form.version } }, updated),
+    )
+    .catch(rethrowSlugTaken(updated.slug));
+  return updated;
 }
 
 export async function deleteForm(services: Services, principal: Principal, id: string): Promise<void> {
   const record = await findVisibleForm(services, principal, id);
   assertMayChange(principal, record.form);
   const at = timestamp(services);
-  await services.store.forms.delete(record.form.id, at, {
-    revokedKey: (key) => ({
-      workspaceId: record.workspaceId,
-      environment: key.environment,
-      type: 'api_key.revoked',
-      actor: actorOf(principal),
-      target: { type: 'api_key', id: key.id, name: key.name },
-      reason: `form ${record.form.id} was deleted`,
-      at,
-    }),
-  });
-  await published(services, record, 'form.deleted', { object: { id: record.form.id, object: 'form', deleted: true } });
+  await services.store.forms.delete(
+    record.form.id,
+    at,
+    {
+      revokedKey: (key) => ({
+        workspaceId: record.workspaceId,
+        environment: key.environment,
+        type: 'api_key.revoked',
+        actor: actorOf(principal),
+        target: { type: 'api_key', id: key.id, name: key.name },
+        reason: `form ${record.form.id} was deleted`,
+        at,
+      }),
+    },
+    formOutbox(
+      services,
+      record,
+      { type: 'form.deleted', data: { object: { id: record.form.id, object: 'form', deleted: true } } },
+      undefined,
+    ),
+  );
 }
 
 export async function listFormVersions(services: Services, principal: Principal, id: string, page: PageRequest) {
@@ -154,6 +182,13 @@ export async function listFormVersions(services: Services, principal: Principal,
 
 export async function getFormVersion(services: Services, principal: Principal, id: string, version: number) {
   const { form } = await findVisibleForm(services, principal, id);
+  if (version <= form.version - KEPT_VERSIONS) {
+    throw notFound(
+      'version of this form',
+      String(version),
+      `Version ${version} of this form is no longer kept: only the latest ${KEPT_VERSIONS} are.`,
+    );
+  }
   const snapshot = await services.store.forms.getVersion(form.id, version);
   if (!snapshot) throw notFound('version of this form', String(version));
   return snapshot;

@@ -13,6 +13,7 @@ import type { AuditEventInput } from '../../store/types.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import { findVisibleForm } from '../forms/service.js';
+import { outboxOf } from '../outbox.js';
 import type { Services } from '../services.js';
 
 type FormTransfer = Schema<'FormTransfer'>;
@@ -83,7 +84,12 @@ export async function requestTransfer(
     { own: `offered to workspace ${toWorkspaceId}`, other: `offered by workspace ${from}` },
     transfer.created_at,
   );
-  const existing = await services.store.transfers.create(transfer, transfer.created_at, await existingWorkspaces(services, audit));
+  const existing = await services.store.transfers.create(
+    transfer,
+    transfer.created_at,
+    await existingWorkspaces(services, audit),
+    outboxOf(services, (pending) => (pending ? undefined : { returns: transfer })),
+  );
   if (existing) {
     throw conflict('transfer_pending', `Form ${form.id} already has a pending transfer, ${existing.pendingId}; cancel it first.`);
   }
@@ -123,24 +129,29 @@ export async function acceptTransfer(services: Services, principal: Principal, i
   const transfer = await findTransfer(services, principal, id, 'incoming');
   const at = services.now().toISOString();
   const from = transfer.from_workspace_id;
-  const accepted = services.store.transfers.accept(id, at, {
-    events: auditBoth(
-      principal,
-      transfer,
-      'form.transferred',
-      { own: `accepted from workspace ${from}`, other: `transferred to workspace ${principal.workspace.id}` },
-      at,
-    ),
-    revokedKey: (key) => ({
-      workspaceId: from,
-      environment: key.environment,
-      type: 'api_key.revoked_by_transfer',
-      actor: { type: 'system', id: null, name: null },
-      target: { type: 'api_key', id: key.id, name: key.name },
-      reason: `form ${transfer.form_id} was transferred to workspace ${principal.workspace.id}`,
-      at,
-    }),
-  });
+  const accepted = services.store.transfers.accept(
+    id,
+    at,
+    {
+      events: auditBoth(
+        principal,
+        transfer,
+        'form.transferred',
+        { own: `accepted from workspace ${from}`, other: `transferred to workspace ${principal.workspace.id}` },
+        at,
+      ),
+      revokedKey: (key) => ({
+        workspaceId: from,
+        environment: key.environment,
+        type: 'api_key.revoked_by_transfer',
+        actor: { type: 'system', id: null, name: null },
+        target: { type: 'api_key', id: key.id, name: key.name },
+        reason: `form ${transfer.form_id} was transferred to workspace ${principal.workspace.id}`,
+        at,
+      }),
+    },
+    outboxOf(services, (result) => (result.outcome === 'accepted' ? { returns: result.transfer } : undefined)),
+  );
   // The destination's own form with this slug wins; the store has moved nothing.
   const { outcome, transfer: after } = await accepted.catch((error: unknown) => {
     if (isStoreConflict(error, 'slug_taken')) {
@@ -165,7 +176,13 @@ async function closeTransfer(services: Services, principal: Principal, id: strin
   const type = status === 'declined' ? 'form.transfer_declined' : 'form.transfer_canceled';
   const verb = status === 'declined' ? 'declined' : 'canceled';
   const audit = auditBoth(principal, transfer, type, { own: `${verb} here`, other: `${verb} by workspace ${principal.workspace.id}` }, at);
-  const closed = await services.store.transfers.close(id, status, at, await existingWorkspaces(services, audit));
+  const closed = await services.store.transfers.close(
+    id,
+    status,
+    at,
+    await existingWorkspaces(services, audit),
+    outboxOf(services, (result) => (result ? { returns: result } : undefined)),
+  );
   if (!closed) throw notPending((await services.store.transfers.get(principal.workspace.id, id, at)) ?? transfer);
   return closed;
 }

@@ -2,10 +2,12 @@ import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
+import type { Outbox } from '../outbox.js';
 import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
 import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
@@ -82,20 +84,30 @@ export function slugTaken(error: unknown): boolean {
 }
 
 export function sqliteForms(db: Database.Database): FormStore {
-  const insertSnapshot = (form: Form): void => {
-    statement(db, 'INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+  const insertSnapshot = (form: Form, definition: string): void => {
+    statement(
+      db,
+      `INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at,
+         step_count, field_count, logic_rule_count, scoring_rule_count, definition_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
       newId('fv'),
       form.id,
       form.version,
       form.name,
       form.slug,
-      definitionOf(form),
+      definition,
       form.updated_at,
+      form.steps.length,
+      form.steps.reduce((sum, step) => sum + step.fields.length, 0),
+      form.logic.length,
+      form.scoring.rules.length,
+      Buffer.byteLength(definition, 'utf8'),
     );
   };
-  const writeOrConflict = (write: () => void): void => {
+  const writeOrConflict = (outbox: Outbox<void> | undefined, write: () => void): void => {
     try {
-      db.transaction(write)();
+      withOutbox(db, outbox, write);
     } catch (error) {
       if (slugTaken(error)) throw new StoreConflict('slug_taken');
       throw error;
@@ -133,8 +145,9 @@ export function sqliteForms(db: Database.Database): FormStore {
       const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
       return row && toRecord(row);
     },
-    async create({ form, workspaceId, environment }) {
-      writeOrConflict(() => {
+    async create({ form, workspaceId, environment }, outbox) {
+      const definition = definitionOf(form);
+      writeOrConflict(outbox, () => {
         statement(
           db,
           `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
@@ -147,29 +160,31 @@ export function sqliteForms(db: Database.Database): FormStore {
           form.name,
           form.slug,
           form.version,
-          definitionOf(form),
+          definition,
           form.created_at,
           form.updated_at,
         );
-        insertSnapshot(form);
+        insertSnapshot(form, definition);
       });
     },
-    async update({ form }) {
-      writeOrConflict(() => {
+    async update({ form }, { keepVersions }, outbox) {
+      const definition = definitionOf(form);
+      writeOrConflict(outbox, () => {
         statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
           form.folder_id,
           form.name,
           form.slug,
           form.version,
-          definitionOf(form),
+          definition,
           form.updated_at,
           form.id,
         );
-        insertSnapshot(form);
+        insertSnapshot(form, definition);
+        statement(db, 'DELETE FROM form_versions WHERE form_id = ? AND version <= ?').run(form.id, form.version - keepVersions);
       });
     },
-    async delete(id, at, audit) {
-      db.transaction(() => {
+    async delete(id, at, audit, outbox) {
+      withOutbox(db, outbox, () => {
         // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
         const attached = statement(
           db,
@@ -182,26 +197,18 @@ export function sqliteForms(db: Database.Database): FormStore {
           id,
         );
         for (const sql of deleteFormCascade) statement(db, sql).run(id);
-      })();
+      });
     },
     async listVersions(formId, page) {
-      const result = keysetPage<{
-        id: string;
-        form_id: string;
-        version: number;
-        name: string;
-        slug: string;
-        definition: string;
-        created_at: string;
-      }>(db, {
+      const result = keysetPage<Omit<Schema<'FormVersionSummary'>, 'object'>>(db, {
         from: 'form_versions v',
         alias: 'v',
-        select: 'v.*',
+        select: versionSummaryColumns,
         where: 'v.form_id = ?',
         params: [formId],
         page,
       });
-      return { data: result.data.map(toVersion), hasMore: result.hasMore };
+      return { data: result.data.map(({ id, ...row }) => ({ id, object: 'form_version' as const, ...row })), hasMore: result.hasMore };
     },
     async getVersion(formId, version) {
       const row = statement(db, 'SELECT * FROM form_versions WHERE form_id = ? AND version = ?').get(formId, version) as
@@ -211,6 +218,21 @@ export function sqliteForms(db: Database.Database): FormStore {
     },
   };
 }
+
+/** Everything a version summary shows; never the definition, which can be 256 KiB per row. */
+const versionSummaryColumns = [
+  'v.id',
+  'v.form_id',
+  'v.version',
+  'v.name',
+  'v.slug',
+  'v.step_count',
+  'v.field_count',
+  'v.logic_rule_count',
+  'v.scoring_rule_count',
+  'v.definition_bytes',
+  'v.created_at',
+].join(', ');
 
 const toVersion = (row: {
   id: string;
