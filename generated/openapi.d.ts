@@ -967,8 +967,8 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
-         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON. |
-         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema; `details.errors` lists every issue. |
+         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
+         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
          *     | `invalid_form` | 422 | `validation_error` | The form's definition is inconsistent (duplicate step ids or field refs, scoring that names an unknown field or option). |
          *     | `form_too_large` | 422 | `validation_error` | The form's definition (`steps`, `logic`, `scoring` serialized as JSON) is larger than 262144 bytes; the issue's pointer names the largest part. |
@@ -999,7 +999,8 @@ export interface components {
             /**
              * @description What is wrong, for programs. Schema issues: `required`, `type`, `format`, `pattern`, `enum`, `const`,
              *     `min_length`, `max_length`, `minimum`, `maximum`, `min_items`, `max_items`, `unique_items`,
-             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Form definitions: `duplicate_step_id`,
+             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Body text: `max_depth`,
+             *     `control_character` (U+0000), `lone_surrogate`, `invalid_utf8`. Form definitions: `duplicate_step_id`,
              *     `duplicate_ref`, `duplicate_option`, `duplicate_rule_id`, `duplicate_grade`, `invalid_range` (a minimum above its
              *     maximum), `unknown_step`, `unknown_field`, `unknown_option`, `forward_reference` (a condition on a field of a
              *     later step), `backward_jump`, `logic_cycle`, `operator_mismatch`, `condition_too_deep`, `definition_too_large`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
@@ -1076,6 +1077,11 @@ export interface components {
          */
         FieldRef: string;
         /**
+         * @description The question as shown to the respondent; one line of text, without control characters.
+         * @example Your work email
+         */
+        FieldLabel: string;
+        /**
          * ShortTextField
          * @description A single line of text.
          */
@@ -1086,8 +1092,7 @@ export interface components {
              */
             type: "short_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1118,8 +1123,7 @@ export interface components {
              */
             type: "long_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1150,8 +1154,7 @@ export interface components {
              */
             type: "email";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1171,8 +1174,7 @@ export interface components {
              */
             type: "phone";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1192,8 +1194,7 @@ export interface components {
              */
             type: "number";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1215,7 +1216,7 @@ export interface components {
         ChoiceOption: {
             /** @description Stored in answers; unique in the field. */
             value: string;
-            /** @description Shown to the respondent. */
+            /** @description Shown to the respondent; one line of text, without control characters. */
             label: string;
             /**
              * Format: int32
@@ -1235,8 +1236,7 @@ export interface components {
              */
             type: "single_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1257,8 +1257,7 @@ export interface components {
              */
             type: "multiple_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1289,8 +1288,7 @@ export interface components {
              */
             type: "yes_no";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1310,8 +1308,7 @@ export interface components {
              */
             type: "rating";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1337,8 +1334,7 @@ export interface components {
              */
             type: "date";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1368,8 +1364,7 @@ export interface components {
              */
             type: "website";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1389,8 +1384,7 @@ export interface components {
              */
             type: "consent";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1410,8 +1404,7 @@ export interface components {
              */
             type: "hidden";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
         };
@@ -1420,7 +1413,7 @@ export interface components {
         /** @description One page of the funnel. */
         Step: {
             id: components["schemas"]["StepId"];
-            /** @description Heading of the step. */
+            /** @description Heading of the step; one line of text, without control characters. */
             title: string;
             /** @description Text under the heading. */
             description?: string;
@@ -2244,7 +2237,7 @@ export interface components {
         IntegrationId: string;
         /**
          * Format: uri
-         * @description The HTTPS address events are POSTed to. It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
+         * @description The HTTPS address events are POSTed to, without credentials (`user:password@` is refused: put a secret in the path or verify the signature instead). It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
          * @example https://hooks.acme-crm.example/form-funnel
          */
         WebhookUrl: string;
