@@ -9,6 +9,8 @@ import https from 'node:https';
 import { join } from 'node:path';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
+import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
+import { httpsTransport } from './adapters/webhook-transport.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
@@ -72,15 +74,14 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: config.logLevel });
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
-  // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
   const events = integrationEvents(store, {
-    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
     onError: (error, event) => log.error({ err: error, type: event.type }, 'event not stored for delivery'),
   });
   const { app, services, flushLastUsed } = buildApp({
     store,
     logger: log,
     events,
+    webhookUrls: dnsWebhookUrlPolicy(config.allowPrivateWebhookUrls),
     trustedProxies: config.trustedProxies,
     rateLimits: config.rateLimits,
     validateResponses: config.validateResponses,
@@ -101,7 +102,10 @@ async function main(): Promise<void> {
     }, 3600_000),
   ];
   await sweepExpiredKeys(services);
-  const deliveries = startDeliveryWorker(services, { onError: (error) => log.error({ err: error }, 'webhook delivery failed') });
+  const deliveries = startDeliveryWorker(services, {
+    transport: httpsTransport(),
+    onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
+  });
 
   const base = config.publicBaseUrl ?? `https://localhost:${port}`;
   log.info({ port, httpPort: config.httpPort }, 'listening');

@@ -10,7 +10,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import selfsigned from 'selfsigned';
 import { expect } from 'vitest';
-import { type ResolvedAddress, resolveWithDns } from '../../src/domain/integrations/webhook-url.js';
+import { resolveWithDns } from '../../src/adapters/dns-resolver.js';
+import type { ResolvedAddress, WebhookUrlPolicy } from '../../src/domain/integrations/webhook-url.js';
 import { bundledDocumentPath } from '../../src/http/contract-document.js';
 import type { TestApi } from '../support/harness.js';
 
@@ -33,6 +34,9 @@ export async function fakeResolver(hostname: string): Promise<ResolvedAddress[]>
   if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 }
+
+/** The URL policy of the tests: the table above; `allowPrivateAddresses` as ALLOW_PRIVATE_WEBHOOK_URLS sets it. */
+export const testWebhookUrls = (allowPrivateAddresses = false): WebhookUrlPolicy => ({ allowPrivateAddresses, resolveHost: fakeResolver });
 
 export function testClock(start: string) {
   let current = Date.parse(start);

@@ -2,27 +2,16 @@
  * The store-backed `EventPublisher`: each domain event becomes a stored event (the envelope the webhook
  * schemas describe) and one pending delivery per subscribed integration, in one transaction. The delivery
  * worker sends them later; nothing is sent from the request that caused the event.
- *
- * The publisher is this module's one seam in `Services`, so it also carries the operator's webhook URL
- * policy: the use cases that check URLs on create and update read it from here (`webhookUrlPolicyOf`).
+
  */
 import type { Environment, Schema } from '../../contract.js';
 import type { EventRecord } from '../../store/integration-store.js';
 import type { Store } from '../../store/types.js';
 import type { DomainEvent, EventPublisher } from '../events.js';
 import { newId } from '../ids.js';
-import type { Services } from '../services.js';
-import { type ResolvedAddress, resolveWithDns, strictWebhookUrls, type WebhookUrlPolicy } from './webhook-url.js';
-
-export interface IntegrationEvents extends EventPublisher {
-  readonly webhookUrls: WebhookUrlPolicy;
-}
 
 export interface IntegrationEventsOptions {
   now?: (() => Date) | undefined;
-  /** ALLOW_PRIVATE_WEBHOOK_URLS: accept loopback and private targets (local testing only). */
-  allowPrivateWebhookUrls?: boolean | undefined;
-  resolveHost?: ((hostname: string) => Promise<ResolvedAddress[]>) | undefined;
   /** Publishing never fails the caller's request (its change is stored already); failures are reported here. */
   onError?: ((error: unknown, event: DomainEvent) => void) | undefined;
 }
@@ -55,7 +44,7 @@ export function eventRecord(
   };
 }
 
-export function integrationEvents(store: Store, options: IntegrationEventsOptions = {}): IntegrationEvents {
+export function integrationEvents(store: Store, options: IntegrationEventsOptions = {}): EventPublisher {
   const now = options.now ?? (() => new Date());
   const onError =
     options.onError ??
@@ -65,7 +54,6 @@ export function integrationEvents(store: Store, options: IntegrationEventsOption
       );
     });
   return {
-    webhookUrls: { allowPrivateAddresses: options.allowPrivateWebhookUrls ?? false, resolveHost: options.resolveHost ?? resolveWithDns },
     async publish(event) {
       try {
         const environments = subscriberEnvironments(event.environment);
@@ -78,7 +66,3 @@ export function integrationEvents(store: Store, options: IntegrationEventsOption
     },
   };
 }
-
-/** The URL policy the app was built with; public addresses only when its publisher carries none. */
-export const webhookUrlPolicyOf = (services: Pick<Services, 'events'>): WebhookUrlPolicy =>
-  'webhookUrls' in services.events ? (services.events as IntegrationEvents).webhookUrls : strictWebhookUrls;

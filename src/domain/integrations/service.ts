@@ -13,7 +13,7 @@ import { forbidden, invalidValue, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ValidationIssue } from '../schema-types.js';
 import { type Services, timestamp } from '../services.js';
-import { eventRecord, webhookUrlPolicyOf } from './publisher.js';
+import { eventRecord } from './publisher.js';
 import { generateSigningSecret, signingSecretHint } from './signing-secret.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
@@ -56,7 +56,7 @@ async function settingIssues(
 ): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (changes.url !== undefined) {
-    const verdict = await checkWebhookUrl(changes.url, webhookUrlPolicyOf(services));
+    const verdict = await checkWebhookUrl(changes.url, services.webhookUrls);
     if (!verdict.ok)
       issues.push({
         location: 'body',

@@ -5,24 +5,22 @@
  * one stopped, and a crashed one's leased attempts are made again when their lease runs out.
  */
 import { performance } from 'node:perf_hooks';
-import { signWebhookPayload } from '../../client/webhooks.js';
 import type { AttemptResult, DueDelivery } from '../../store/integration-store.js';
+import { signWebhookPayload } from '../../webhook-signature.js';
 import type { Services } from '../services.js';
-import { webhookUrlPolicyOf } from './publisher.js';
+import { DeliveryFailure, type WebhookTransport } from './delivery-transport.js';
 import { type BackoffPolicy, DELIVERY_TIMEOUT_MS, defaultBackoff, retryDelayMs } from './retry-schedule.js';
-import { describeNetworkFailure, httpsTransport, type WebhookTransport } from './transport.js';
 import { checkWebhookUrl, type ResolvedAddress, type WebhookUrlPolicy } from './webhook-url.js';
 
 export const USER_AGENT = 'Form-Funnel-Webhooks/1.0';
 
 export interface DeliveryWorkerOptions {
-  /** ALLOW_PRIVATE_WEBHOOK_URLS; defaults to the policy of the app's event publisher. */
+  /** How requests are sent: the HTTPS adapter (`src/adapters/webhook-transport.ts`) in the server, a fake in tests. */
+  transport: WebhookTransport;
+  /** Overrides `services.webhookUrls.allowPrivateAddresses` (ALLOW_PRIVATE_WEBHOOK_URLS). */
   allowPrivateWebhookUrls?: boolean | undefined;
+  /** Overrides `services.webhookUrls.resolveHost`. */
   resolveHost?: ((hostname: string) => Promise<ResolvedAddress[]>) | undefined;
-  /** How requests are sent; default: HTTPS pinned to the checked addresses. */
-  transport?: WebhookTransport | undefined;
-  /** Certificates the default transport trusts besides the public roots (tests' local receiver). */
-  extraCa?: string | Buffer | undefined;
   backoff?: BackoffPolicy | undefined;
   random?: (() => number) | undefined;
   /** Milliseconds for measuring durations; default `performance.now`. */
@@ -43,15 +41,14 @@ export interface DeliveryWorker {
 }
 
 export function createDeliveryWorker(
-  services: Pick<Services, 'store' | 'now' | 'events'>,
-  options: DeliveryWorkerOptions = {},
+  services: Pick<Services, 'store' | 'now' | 'webhookUrls'>,
+  options: DeliveryWorkerOptions,
 ): DeliveryWorker {
-  const inherited = webhookUrlPolicyOf(services);
   const policy: WebhookUrlPolicy = {
-    allowPrivateAddresses: options.allowPrivateWebhookUrls ?? inherited.allowPrivateAddresses,
-    resolveHost: options.resolveHost ?? inherited.resolveHost,
+    allowPrivateAddresses: options.allowPrivateWebhookUrls ?? services.webhookUrls.allowPrivateAddresses,
+    resolveHost: options.resolveHost ?? services.webhookUrls.resolveHost,
   };
-  const transport = options.transport ?? httpsTransport({ extraCa: options.extraCa });
+  const { transport } = options;
   const backoff = options.backoff ?? defaultBackoff;
   const random = options.random ?? Math.random;
   const monotonicMs = options.monotonicMs ?? (() => performance.now());
@@ -108,7 +105,7 @@ export function createDeliveryWorker(
         status: 'failed',
         responseStatus: null,
         durationMs: elapsed(),
-        error: describeNetworkFailure(error, DELIVERY_TIMEOUT_MS),
+        error: error instanceof DeliveryFailure ? error.message : 'The request failed.',
       });
     }
   }
@@ -152,8 +149,8 @@ export function createDeliveryWorker(
 
 /** Starts polling for due attempts; `stop()` finishes the attempts in flight. */
 export function startDeliveryWorker(
-  services: Pick<Services, 'store' | 'now' | 'events'>,
-  options: DeliveryWorkerOptions = {},
+  services: Pick<Services, 'store' | 'now' | 'webhookUrls'>,
+  options: DeliveryWorkerOptions,
 ): { stop(): Promise<void> } {
   const worker = createDeliveryWorker(services, options);
   const onError =
