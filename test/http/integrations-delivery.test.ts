@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
 import { httpsTransport } from '../../src/adapters/webhook-transport.js';
 import { verifyWebhookSignature } from '../../src/client/webhooks.js';
+import { noEvents } from '../../src/domain/events.js';
 import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrations/delivery-transport.js';
 import { MAX_ATTEMPTS } from '../../src/domain/integrations/retry-schedule.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker, USER_AGENT } from '../../src/domain/integrations/worker.js';
@@ -393,7 +394,7 @@ describe('durability', () => {
     const store = createSqliteStore(file);
     cleanup.push(() => store.close());
     const clock = testClock(START);
-    const services = { store, now: clock.now, webhookUrls: dnsWebhookUrlPolicy(true) };
+    const services = { store, now: clock.now, events: noEvents, webhookUrls: dnsWebhookUrlPolicy(true) };
     expect(await createDeliveryWorker(services, { transport: httpsTransport({ extraCa: receiver.cert }) }).runDue()).toBe(1);
     expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'form.created' });
@@ -411,7 +412,13 @@ describe('durability', () => {
     await createIntegration(api, { url: receiver.url, events: ['form.created'] });
     await createForm(api, 'Leased');
     const now = clock.now();
-    const leased = await api.store.integrations.claimDue(now.toISOString(), new Date(now.getTime() + 60_000).toISOString(), 10);
+    const leased = await api.store.integrations.claimDue({
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + 60_000).toISOString(),
+      limit: 10,
+      perIntegration: 5,
+      perWorkspace: 10,
+    });
     expect(leased).toHaveLength(1);
     const worker = workerFor(api, receiver);
     expect(await worker.runDue()).toBe(0);

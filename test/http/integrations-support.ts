@@ -56,8 +56,11 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** An HTTPS endpoint on 127.0.0.1 answering with the statuses given, in order (the last one repeats). */
-export async function startReceiver(statuses: number[] = [200], options: { delayMs?: number } = {}) {
+/**
+ * An HTTPS endpoint on 127.0.0.1 answering with the statuses given, in order (the last one repeats); with `hang`,
+ * it reads each request and never answers.
+ */
+export async function startReceiver(statuses: number[] = [200], options: { delayMs?: number; hang?: boolean } = {}) {
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
@@ -78,6 +81,7 @@ export async function startReceiver(statuses: number[] = [200], options: { delay
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      if (options.hang) return;
       const status = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
       setTimeout(() => res.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok'), options.delayMs ?? 0);
     });
