@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError } from '../domain/errors.js';
+import { AppError, conflict } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import type { Operation } from './contract-document.js';
 import type { HandlerInput, Handlers, OperationId } from './handlers/types.js';
@@ -14,11 +14,10 @@ import type { HandlerInput, Handlers, OperationId } from './handlers/types.js';
 /** A handler seen from the dispatcher, which only moves its result to the wire. */
 type AnyHandler = (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 
+import { idempotencyTtlSeconds } from './documented-limits.js';
 import { stateOf } from './locals.js';
 import { problemBody } from './problem.js';
 import { idempotencyKeyHash, openResponse, type ReplayableResponse, sealResponse } from './sealed-response.js';
-
-export const idempotencyTtlSeconds = 24 * 3600;
 
 /** Same method, path and JSON body (key order aside) make the same request. */
 function fingerprint(req: Request): string {
@@ -78,15 +77,12 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const keyHash = idempotencyKeyHash(owner, idempotencyKey);
     const claim = await idempotency.claim(owner, keyHash, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
     if (claim.outcome === 'conflict') {
-      throw new AppError({
-        status: 409,
-        type: 'conflict_error',
-        code: 'idempotency_conflict',
-        message:
-          claim.reason === 'in_progress'
-            ? 'A request with this Idempotency-Key is still in progress; retry later.'
-            : 'This Idempotency-Key was already used with a different request.',
-      });
+      throw conflict(
+        'idempotency_conflict',
+        claim.reason === 'in_progress'
+          ? 'A request with this Idempotency-Key is still in progress; retry later.'
+          : 'This Idempotency-Key was already used with a different request.',
+      );
     }
     if (claim.outcome === 'replay') {
       res.setHeader('Idempotent-Replayed', 'true');

@@ -1,6 +1,6 @@
 /** Persistence of integrations, the events sent to them and their deliveries (the integration log). */
-import type { Environment, Schema } from '../contract.js';
-import type { Attachment, Page, PageRequest } from './page.js';
+import type { Attachment, Environment, Schema } from '../contract.js';
+import type { Page, PageRequest } from './page.js';
 
 type Integration = Schema<'Integration'>;
 type IntegrationLog = Schema<'IntegrationLog'>;
@@ -94,11 +94,6 @@ export interface IntegrationStore {
   update(record: IntegrationRecord, options?: { resetCircuit?: boolean }): Promise<void>;
   /** Deletes the integration with its deliveries, pending or made, in one transaction. */
   delete(id: string): Promise<void>;
-  /**
-   * Stores the event and, in the same transaction, queues a first attempt for every enabled integration of the
-   * workspace and the given environments that subscribes to its type (and, when limited to a form, is of that
-   * form). Returns how many attempts were queued.
-   */
   /** Whether any enabled integration would receive such an event: publishers skip building events nobody gets. */
   hasSubscribers(
     workspaceId: string,
@@ -106,11 +101,16 @@ export interface IntegrationStore {
     type: Schema<'EventType'>,
     formId: string | null,
   ): Promise<boolean>;
+  /**
+   * Stores the event and, in the same transaction, queues a first attempt for every enabled integration of the
+   * workspace and the given environments that subscribes to its type (and, when limited to a form, is of that
+   * form). Returns how many attempts were queued.
+   */
   publish(event: EventRecord, subscribers: Subscribers): Promise<number>;
   getEvent(workspaceId: string, environment: Environment, id: string): Promise<EventRecord | undefined>;
   /**
    * Queues a first attempt of the event to one integration, enabled or not (dispatch), due at `at`; `newEvent`
-   * stores the event first. Returns the pending log entry.
+   * stores the event first. Returns the pending log entry; `RecordNotFound` when the integration is gone.
    */
   dispatch(integrationId: string, event: EventRecord, options: { newEvent: boolean; mock: boolean; at: string }): Promise<IntegrationLog>;
   listLogs(

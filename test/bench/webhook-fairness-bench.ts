@@ -17,11 +17,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import selfsigned from 'selfsigned';
 import { httpsTransport } from '../../src/adapters/webhook-transport.js';
-import { newId } from '../../src/domain/ids.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { startDeliveryWorker } from '../../src/domain/integrations/worker.js';
 import type { Services } from '../../src/domain/services.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { newId } from '../../src/ids.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 
 const HANGING_DELIVERIES = Number(process.env.HANGING_DELIVERIES ?? 100);

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { describeNetworkFailure } from '../../src/adapters/webhook-transport.js';
+import { definitionEnvironments } from '../../src/domain/access.js';
 import type { DomainEvent } from '../../src/domain/events.js';
 import { defaultCircuitPolicy, disabledNow, nextCircuitState } from '../../src/domain/integrations/circuit-breaker.js';
-import { integrationEvents, subscriberEnvironments } from '../../src/domain/integrations/publisher.js';
+import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { DELIVERY_TIMEOUT_MS, defaultBackoff, MAX_ATTEMPTS, retryDelayMs } from '../../src/domain/integrations/retry-schedule.js';
 import { INTEGRATION_ISSUE_CODES } from '../../src/domain/integrations/service.js';
 import { generateSigningSecret, signingSecretHint } from '../../src/domain/integrations/signing-secret.js';
@@ -229,7 +230,7 @@ describe('integrationEvents', () => {
     });
     expect(record).toMatchObject({ workspaceId: 'ws_1', environment: 'test', formId: 'form_1' });
     expect(subscribers).toEqual({ environments: ['live', 'test'], mock: true });
-    expect(subscriberEnvironments('live')).toEqual(['live']);
+    expect(definitionEnvironments('live')).toEqual(['live']);
   });
 
   it('when no integration subscribes to the event, then nothing is built or stored', async () => {

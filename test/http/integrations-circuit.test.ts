@@ -6,11 +6,11 @@
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpsTransport } from '../../src/adapters/webhook-transport.js';
-import { newId } from '../../src/domain/ids.js';
 import type { CircuitPolicy } from '../../src/domain/integrations/circuit-breaker.js';
 import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrations/delivery-transport.js';
 import type { BackoffPolicy } from '../../src/domain/integrations/retry-schedule.js';
 import { createDeliveryWorker, defaultConcurrency, startDeliveryWorker } from '../../src/domain/integrations/worker.js';
+import { newId } from '../../src/ids.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import {

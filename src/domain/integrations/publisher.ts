@@ -2,23 +2,19 @@
  * The store-backed `EventPublisher`: each domain event becomes a stored event (the envelope the webhook
  * schemas describe) and one pending delivery per subscribed integration, in one transaction. The delivery
  * worker sends them later; nothing is sent from the request that caused the event.
-
  */
 import type { Environment, Schema } from '../../contract.js';
+import { newId } from '../../ids.js';
 import type { EventRecord } from '../../store/integration-store.js';
 import type { Store } from '../../store/types.js';
+import { definitionEnvironments } from '../access.js';
 import type { DomainEvent, EventPublisher } from '../events.js';
-import { newId } from '../ids.js';
 
 export interface IntegrationEventsOptions {
   now?: (() => Date) | undefined;
   /** Publishing never fails the caller's request (its change is stored already); failures are reported here. */
   onError?: ((error: unknown, event: DomainEvent) => void) | undefined;
 }
-
-/** Test-mode activity also reaches the live integrations, as the sandbox's clone of them (always mocked). */
-export const subscriberEnvironments = (environment: Environment): readonly Environment[] =>
-  environment === 'test' ? ['live', 'test'] : ['live'];
 
 export function eventRecord(
   event: { workspaceId: string; environment: Environment; type: Schema<'EventType'>; formId: string | null; data: Record<string, unknown> },
@@ -56,7 +52,7 @@ export function integrationEvents(store: Store, options: IntegrationEventsOption
   return {
     async publish(event) {
       try {
-        const environments = subscriberEnvironments(event.environment);
+        const environments = definitionEnvironments(event.environment);
         if (!(await store.integrations.hasSubscribers(event.workspaceId, environments, event.type, event.formId))) return;
         const record = eventRecord(event, now().toISOString());
         await store.integrations.publish(record, { environments, mock: event.environment === 'test' });
