@@ -84,9 +84,7 @@ async function main(): Promise<void> {
     return;
   }
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
-  const events = integrationEvents(store, {
-    onError: (error, event) => log.error({ err: error, type: event.type }, 'event not stored for delivery'),
-  });
+  const events = integrationEvents();
   const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
     contract,

@@ -1,3 +1,4 @@
+import type { IdempotentResponse } from '../store/outbox.js';
 import type { Store } from '../store/types.js';
 import type { EventPublisher } from './events.js';
 import type { WebhookUrlPolicy } from './integrations/webhook-url.js';
@@ -9,6 +10,12 @@ export interface Services {
   events: EventPublisher;
   /** Which webhook URLs are accepted (on create and update, and again before every delivery) and how hosts resolve. */
   webhookUrls: WebhookUrlPolicy;
+  /**
+   * Set for one request by a caller that holds an Idempotency-Key: the response it will give for what the use
+   * case returns, sealed for replay. Use cases pass it to their change's outbox (`outboxOf`), so the key is
+   * answered in the same transaction as the change it made.
+   */
+  idempotentResponse?: ((returned: unknown) => IdempotentResponse) | undefined;
 }
 
 export const timestamp = (services: Pick<Services, 'now'>): string => services.now().toISOString();

@@ -55,7 +55,7 @@ const store = createSqliteStore(':memory:');
 const services: Services = {
   store,
   now: () => new Date(),
-  events: integrationEvents(store),
+  events: integrationEvents(),
   webhookUrls: { allowPrivateAddresses: true, resolveHost: async () => [] },
 };
 
@@ -86,14 +86,17 @@ async function workspaceWithIntegration(name: string, url: string) {
   return workspaceId;
 }
 
-const publish = (workspaceId: string) =>
-  services.events.publish({
+/** A form.created event, stored as a change's outbox stores it. */
+async function publish(workspaceId: string): Promise<void> {
+  const entry = services.events.outboxEvent({
     workspaceId,
     environment: 'live',
     type: 'form.created',
     formId: null,
     data: { object: { object: 'form', id: newId('form') } },
   });
+  if (entry) await store.integrations.publish(entry.event, entry.subscribers);
+}
 
 const a = await workspaceWithIntegration('A', hanging.url);
 const b = await workspaceWithIntegration('B', healthy.url);

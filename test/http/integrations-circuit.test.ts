@@ -40,13 +40,14 @@ describe('fairness', () => {
     );
     const stuck = await createIntegration(api, { url: hanging.url, events: ['form.created'] });
     for (let i = 0; i < 100; i++) {
-      await api.services.events.publish({
+      const entry = api.services.events.outboxEvent({
         workspaceId: api.workspace.workspace_id,
         environment: 'live',
         type: 'form.created',
         formId: null,
         data: { object: { object: 'form', id: newId('form') } },
-      });
+      })!;
+      await api.store.integrations.publish(entry.event, entry.subscribers);
     }
     const other = await api.otherWorkspace();
     await createIntegration(api, { url: healthy.url, events: ['form.created'] }, other.live_admin_key);

@@ -10,7 +10,7 @@
  * places for the 10 s timeout, and its circuit breaker (`circuit-breaker.ts`) soon holds its attempts back.
  */
 import { performance } from 'node:perf_hooks';
-import type { AttemptResult, DueDelivery } from '../../store/integration-store.js';
+import type { AttemptResult, CircuitUpdate, DueDelivery } from '../../store/integration-store.js';
 import { signWebhookPayload } from '../../webhook-signature.js';
 import type { Services } from '../services.js';
 import { type CircuitPolicy, defaultCircuitPolicy, disabledNow, nextCircuitState } from './circuit-breaker.js';
@@ -148,29 +148,30 @@ function deliveryScheduler(services: WorkerServices, options: DeliveryWorkerOpti
     }
   }
 
-  /** Publishes `integration.disabled` to the workspace's other integrations that subscribe to it. */
-  async function announceDisabled(delivery: DueDelivery): Promise<void> {
-    const record = await store.get(delivery.integration.workspaceId, delivery.integration.id);
-    if (!record) return;
-    await services.events.publish({
-      workspaceId: record.workspaceId,
-      environment: record.environment,
-      type: 'integration.disabled',
-      formId: record.integration.form_id,
-      data: { object: record.integration },
-    });
-  }
+  /**
+   * Moves the integration's breaker with the attempt's outcome. When that disables it, `integration.disabled`
+   * (to the workspace's other integrations that subscribe to it) is written in the same transaction.
+   */
+  const circuitUpdate = (outcome: AttemptResult['status']): CircuitUpdate => ({
+    next: (current) => nextCircuitState(current, outcome, services.now(), circuit),
+    outbox: ({ before, after, integration }) => {
+      if (!disabledNow(before, after)) return {};
+      const event = services.events.outboxEvent({
+        workspaceId: integration.workspaceId,
+        environment: integration.environment,
+        type: 'integration.disabled',
+        formId: integration.integration.form_id,
+        data: { object: integration.integration },
+      });
+      return { events: event ? [event] : [] };
+    },
+  });
 
   async function deliver(delivery: DueDelivery): Promise<void> {
     try {
       const result = await attempt(delivery);
       // Mock attempts say nothing about the endpoint, so they leave the breaker alone.
-      const moved = await store.recordAttempt(
-        delivery.id,
-        result,
-        delivery.mock ? undefined : (current) => nextCircuitState(current, result.status, services.now(), circuit),
-      );
-      if (moved && disabledNow(moved.before, moved.after)) await announceDisabled(delivery);
+      await store.recordAttempt(delivery.id, result, delivery.mock ? undefined : circuitUpdate(result.status));
     } catch (error) {
       // The lease runs out and the attempt is made again: deliveries are at least once.
       onError(error);

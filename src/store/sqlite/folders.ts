@@ -4,6 +4,7 @@ import { StoreConflict } from '../errors.js';
 import type { FolderStore } from '../types.js';
 import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -48,14 +49,16 @@ export function sqliteFolders(db: Database.Database): FolderStore {
         | undefined;
       return row && { folder: toFolder(row), workspaceId: row.workspace_id, environment: row.environment };
     },
-    async create({ folder, workspaceId, environment }) {
-      statement(db, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES (?, ?, ?, ?, ?)').run(
-        folder.id,
-        workspaceId,
-        environment,
-        folder.name,
-        folder.created_at,
-      );
+    async create({ folder, workspaceId, environment }, outbox) {
+      withOutbox(db, outbox, () => {
+        statement(db, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES (?, ?, ?, ?, ?)').run(
+          folder.id,
+          workspaceId,
+          environment,
+          folder.name,
+          folder.created_at,
+        );
+      });
     },
     async delete(id, at, audit) {
       return db.transaction(() => {
