@@ -866,8 +866,8 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
-         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON. |
-         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema; `details.errors` lists every issue. |
+         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
+         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
          *     | `invalid_form` | 422 | `validation_error` | The form's definition is inconsistent (duplicate step ids or field refs, scoring that names an unknown field or option). |
          *     | `form_too_large` | 422 | `validation_error` | The form's definition (`steps`, `logic`, `scoring` serialized as JSON) is larger than 262144 bytes; the issue's pointer names the largest part. |
@@ -898,7 +898,8 @@ export interface components {
             /**
              * @description What is wrong, for programs. Schema issues: `required`, `type`, `format`, `pattern`, `enum`, `const`,
              *     `min_length`, `max_length`, `minimum`, `maximum`, `min_items`, `max_items`, `unique_items`,
-             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Form definitions: `duplicate_step_id`,
+             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Body text: `max_depth`,
+             *     `control_character` (U+0000), `lone_surrogate`, `invalid_utf8`. Form definitions: `duplicate_step_id`,
              *     `duplicate_ref`, `duplicate_option`, `duplicate_rule_id`, `duplicate_grade`, `invalid_range` (a minimum above its
              *     maximum), `unknown_step`, `unknown_field`, `unknown_option`, `forward_reference` (a condition on a field of a
              *     later step), `backward_jump`, `logic_cycle`, `operator_mismatch`, `condition_too_deep`, `definition_too_large`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
@@ -975,6 +976,11 @@ export interface components {
          */
         FieldRef: string;
         /**
+         * @description The question as shown to the respondent; one line of text, without control characters.
+         * @example Your work email
+         */
+        FieldLabel: string;
+        /**
          * ShortTextField
          * @description A single line of text.
          */
@@ -985,8 +991,7 @@ export interface components {
              */
             type: "short_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1017,8 +1022,7 @@ export interface components {
              */
             type: "long_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1049,8 +1053,7 @@ export interface components {
              */
             type: "email";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1070,8 +1073,7 @@ export interface components {
              */
             type: "phone";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1091,8 +1093,7 @@ export interface components {
              */
             type: "number";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1114,7 +1115,7 @@ export interface components {
         ChoiceOption: {
             /** @description Stored in answers; unique in the field. */
             value: string;
-            /** @description Shown to the respondent. */
+            /** @description Shown to the respondent; one line of text, without control characters. */
             label: string;
             /**
              * Format: int32
@@ -1134,8 +1135,7 @@ export interface components {
              */
             type: "single_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1156,8 +1156,7 @@ export interface components {
              */
             type: "multiple_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1188,8 +1187,7 @@ export interface components {
              */
             type: "yes_no";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1209,8 +1207,7 @@ export interface components {
              */
             type: "rating";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1236,8 +1233,7 @@ export interface components {
              */
             type: "date";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1267,8 +1263,7 @@ export interface components {
              */
             type: "website";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1288,8 +1283,7 @@ export interface components {
              */
             type: "consent";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1309,8 +1303,7 @@ export interface components {
              */
             type: "hidden";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
         };
@@ -1319,7 +1312,7 @@ export interface components {
         /** @description One page of the funnel. */
         Step: {
             id: components["schemas"]["StepId"];
-            /** @description Heading of the step. */
+            /** @description Heading of the step; one line of text, without control characters. */
             title: string;
             /** @description Text under the heading. */
             description?: string;
@@ -2120,7 +2113,7 @@ export interface components {
         IntegrationId: string;
         /**
          * Format: uri
-         * @description The HTTPS address events are POSTed to. It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
+         * @description The HTTPS address events are POSTed to, without credentials (`user:password@` is refused: put a secret in the path or verify the signature instead). It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
          * @example https://hooks.acme-crm.example/form-funnel
          */
         WebhookUrl: string;
