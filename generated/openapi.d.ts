@@ -856,6 +856,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "integration.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Integration disabled
+         * @description Sent when the service disables an integration because its deliveries kept failing (see the integration's `enabled`). The disabled integration itself does not receive it; the workspace's other integrations that subscribe to the event do (and, for an integration with a `form_id`, only about integrations of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         */
+        post: operations["integrationDisabledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2242,7 +2262,8 @@ export interface components {
          */
         WebhookUrl: string;
         /**
-         * @description The kind of an event.
+         * @description The kind of an event. New kinds may be added within v1 (as `integration.disabled` was): a receiver
+         *     acknowledges with a 2xx and ignores the kinds it does not handle, and subscribes only to the ones it does.
          *
          *     | type | sent when |
          *     |---|---|
@@ -2252,9 +2273,10 @@ export interface components {
          *     | `submission.created` | a submission was stored and scored |
          *     | `submission.rescored` | a submission was scored again with its form's current version |
          *     | `integration.ping` | a test event sent by `POST /integrations/{id}/dispatch` |
+         *     | `integration.disabled` | the service disabled an integration whose deliveries kept failing (sent to the workspace's other integrations that subscribe to it) |
          * @enum {string}
          */
-        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping";
+        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping" | "integration.disabled";
         /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created. */
         Integration: {
             id: components["schemas"]["IntegrationId"];
@@ -2268,8 +2290,24 @@ export interface components {
             url: components["schemas"]["WebhookUrl"];
             /** @description The event types delivered to the URL. `integration.ping` is sent on dispatch whether or not it is listed. */
             events: components["schemas"]["EventType"][];
-            /** @description False pauses deliveries; events that occur while paused are not delivered later. */
+            /**
+             * @description False pauses deliveries; events that occur while paused are not delivered later, attempts queued before
+             *     wait and go out once the integration is enabled again.
+             *
+             *     Deliveries to an endpoint that keeps failing are held back by a circuit breaker: after 5 failed attempts
+             *     in a row the integration's queued attempts wait (1 minute, doubling with each further failure, at most 1
+             *     hour), then one attempt at a time probes the endpoint until one succeeds. When attempts have failed
+             *     without a single success for 3 days (and at least 20 times in a row), the service disables the
+             *     integration: `enabled` becomes false, `disabled_at` and `disabled_reason` are set and an
+             *     `integration.disabled` event is sent. Queued attempts are kept; setting `enabled` to true resumes them
+             *     and resets the breaker. A dispatch (`POST /integrations/{id}/dispatch`) is sent whatever the breaker's
+             *     state, so it can show that the endpoint works again.
+             */
             enabled: boolean;
+            /** @description When the service disabled the integration because its deliveries kept failing; null while it is enabled or when a person disabled it. */
+            disabled_at: components["schemas"]["Timestamp"] | null;
+            /** @description Why the service disabled the integration; null while it is enabled or when a person disabled it. */
+            disabled_reason: "delivery_failures" | null;
             /** @description A note for people, or null. */
             description: string | null;
             /** @description When set, only events of this form (and its submissions) are delivered; otherwise events of every form the workspace has. */
@@ -2600,6 +2638,14 @@ export interface components {
                     object: "integration";
                     id: components["schemas"]["IntegrationId"];
                 };
+            };
+        };
+        /** @description Sent when the service disabled an integration whose deliveries kept failing; `data.object` is the integration as it is now (`enabled` false, `disabled_at` and `disabled_reason` set). */
+        IntegrationDisabledEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "integration.disabled";
+            data?: {
+                object: components["schemas"]["Integration"];
             };
         };
     };
@@ -5002,6 +5048,47 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IntegrationPingEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    integrationDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Proves that the service sent the request and that the body is unchanged:
+                 *
+                 *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+                 *
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     verify:
+                 *
+                 *     1. Split the header on `,`; take `t` and every `v1` value.
+                 *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
+                 *        before any JSON parsing), keyed with the secret.
+                 *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
+                 *        one `v1` is sent per valid secret.
+                 *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
+                 *
+                 *     An API key is never used to verify a webhook.
+                 * @example t=1793787667,v1=5f8c2a9d41e07b36c8d9e2f1a4b7c0d3e6f9a2b5c8d1e4f7a0b3c6d9e2f5a8b1
+                 */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description The event's `id`, the same on every retry: deduplicate on it. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description The event's `type`, to route the request before parsing its body. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IntegrationDisabledEvent"];
             };
         };
         responses: {

@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { stringify as stringifyYaml } from 'yaml';
+import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
 import type { EventPublisher } from '../domain/events.js';
 import { integrationEvents } from '../domain/integrations/publisher.js';
+import type { WebhookUrlPolicy } from '../domain/integrations/webhook-url.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
 import type { Services } from '../domain/services.js';
 import type { Store } from '../store/types.js';
@@ -42,6 +44,8 @@ export interface AppOptions {
   logger?: Logger;
   now?: () => Date;
   events?: EventPublisher;
+  /** Default: public addresses only, resolved by the system resolver. */
+  webhookUrls?: WebhookUrlPolicy;
   trustedProxies?: string[];
   rateLimits?: RateLimitPolicy | RateLimitSettings;
   validateResponses?: boolean;
@@ -66,6 +70,7 @@ export function buildApp(options: AppOptions): App {
     store: options.store,
     now: options.now ?? (() => new Date()),
     events: options.events ?? integrationEvents({ now: options.now }),
+    webhookUrls: options.webhookUrls ?? dnsWebhookUrlPolicy(),
   };
   const limits =
     options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultRateLimits);

@@ -1,15 +1,14 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { moveForm } from '../support/transfers.js';
-import { createForm, createIntegration, fakeResolver, logsOf } from './integrations-support.js';
+import { createForm, createIntegration, logsOf, testWebhookUrls } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
+  api = await createTestApi({ store, webhookUrls: testWebhookUrls() });
 });
 afterAll(async () => {
   await api.close();

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
-import { integrationsSchema } from './schema/integrations.js';
+import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
@@ -20,6 +20,7 @@ const migrations: readonly string[] = [
   integrationsSchema,
   oauthSchema,
   formVersionSummariesSchema,
+  integrationCircuitSchema,
   transfersSchema,
 ];
 
