@@ -15,7 +15,7 @@ const principal = (overrides: Partial<Principal> = {}): Principal => ({
   scope: 'read_write',
   attachment: { type: 'workspace' },
   expiresAt: null,
-  idempotencyOwner: 'key_1',
+  credentialId: 'key_1',
   ...overrides,
 });
 const attachedTo = (attachment: Attachment) => principal({ attachment });
