@@ -100,6 +100,44 @@ describe('GET /v1/analytics', () => {
     expect(onlyTo.body).toMatchObject({ from: '2026-01-31', to: '2026-03-01', submissions: { started: 3 } });
   });
 
+  it('when a partial submission is deleted, then the drop-off count of its last step goes back down', async () => {
+    const own = await createForm(api);
+    clock.set('2026-03-10T10:00:00.000Z');
+    const steps = async () =>
+      (await api.call('get', `/v1/analytics?form_id=${own.id}&from=2026-03-10&to=2026-03-10`)).body.steps as Array<{
+        step_id: string;
+        reached: number;
+        dropped_off: number;
+      }>;
+    const completed = await submit(api, { form_id: own.id, answers: anaAnswers() });
+    const partial = await submit(api, {
+      form_id: own.id,
+      answers: { full_name: 'P', email: 'p@p.example', company_size: '1_10', has_budget: true },
+      status: 'partial',
+    });
+    expect((await steps()).map((step) => [step.step_id, step.reached, step.dropped_off])).toEqual([
+      ['contact', 2, 0],
+      ['company', 2, 1],
+      ['budget', 1, 0],
+      ['finish', 1, 0],
+    ]);
+
+    expect((await api.call('delete', `/v1/submissions/${partial.id}`)).status).toBe(200);
+    expect((await steps()).map((step) => [step.step_id, step.reached, step.dropped_off])).toEqual([
+      ['contact', 1, 0],
+      ['company', 1, 0],
+      ['budget', 1, 0],
+      ['finish', 1, 0],
+    ]);
+    expect((await api.call('delete', `/v1/submissions/${completed.id}`)).status).toBe(200);
+    expect((await steps()).map((step) => [step.reached, step.dropped_off])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
+  });
+
   it('when a submission is deleted or rescored, then the figures follow at once', async () => {
     const own = await createForm(api);
     clock.set('2026-03-10T09:00:00.000Z');

@@ -273,8 +273,10 @@ describe('IP allowlists', () => {
 
   it.each([
     ['an IPv4 address', ['203.0.113.7'], '203.0.113.7', '203.0.113.8'],
+    ['an IPv4 address (its lower neighbour)', ['203.0.113.7'], '203.0.113.7', '203.0.113.6'],
     ['an IPv4 CIDR range', ['203.0.113.0/24'], '203.0.113.200', '203.0.114.1'],
     ['an IPv6 address', ['2001:db8::1'], '2001:db8:0:0:0:0:0:1', '2001:db8::2'],
+    ['an IPv6 address (its lower neighbour)', ['2001:db8::7'], '2001:db8::7', '2001:db8::6'],
     ['an IPv6 CIDR range', ['2001:db8:abcd::/48'], '2001:db8:abcd:12::5', '2001:db8:abce::5'],
     ['an IPv4 range, client seen as IPv4-mapped IPv6', ['198.51.100.0/24'], '::ffff:198.51.100.9', '::ffff:198.51.101.9'],
     ['an IPv4-mapped IPv6 range, client seen as IPv4', ['::ffff:192.0.2.0/120'], '192.0.2.77', '192.0.3.77'],

@@ -110,6 +110,7 @@ describe('folder-attached keys', () => {
   let otherFolder: { id: string };
   let inside: { id: string };
   let outside: { id: string };
+  let unfiled: { id: string };
   let key: { id: string; secret: string };
 
   beforeAll(async () => {
@@ -117,6 +118,7 @@ describe('folder-attached keys', () => {
     otherFolder = await createFolder('Other folder');
     inside = await createForm('Inside the folder', folder.id);
     outside = await createForm('Outside the folder', otherFolder.id);
+    unfiled = await createForm('In no folder', null);
     key = await api.createKey({ environment: 'live', scope: 'read_write', attachment: { type: 'folder', folder_id: folder.id } });
   });
 
@@ -135,6 +137,33 @@ describe('folder-attached keys', () => {
       'permission_error',
       'form_not_attached',
     );
+  });
+
+  it('when it reaches a form that is in no folder, then 403 form_not_attached, and the form is not listed', async () => {
+    expect(idsOf((await api.call('get', '/v1/forms?limit=100', key.secret)).body)).not.toContain(unfiled.id);
+    expectProblem(await api.call('get', `/v1/forms/${unfiled.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
+    expectProblem(
+      await api.call('patch', `/v1/forms/${unfiled.id}`, key.secret).send({ name: 'Taken over' }),
+      403,
+      'permission_error',
+      'form_not_attached',
+    );
+    expectProblem(await api.call('delete', `/v1/forms/${unfiled.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
+    const submission = await api
+      .call('post', '/v1/submissions', key.secret)
+      .send({ form_id: unfiled.id, answers: { email: 'a@b.example' } });
+    expectProblem(submission, 403, 'permission_error', 'form_not_attached');
+    expect((await api.call('get', `/v1/forms/${unfiled.id}`)).body).toMatchObject({ name: 'In no folder', folder_id: null });
+  });
+
+  it('when it lists submissions, then those of a form in no folder are not among them', async () => {
+    const mine = await api.call('post', '/v1/submissions').send({ form_id: inside.id, answers: { email: 'in@folder.example' } });
+    const theirs = await api.call('post', '/v1/submissions').send({ form_id: unfiled.id, answers: { email: 'no@folder.example' } });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    const listed = idsOf((await api.call('get', '/v1/submissions?limit=100', key.secret)).body);
+    expect(listed).toContain(mine.body.id);
+    expect(listed).not.toContain(theirs.body.id);
+    expectProblem(await api.call('get', `/v1/submissions/${theirs.body.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
   });
 
   it('when it creates a form, then the form goes into its folder; another folder gets 403', async () => {

@@ -68,6 +68,27 @@ describe('Idempotency-Key', () => {
     expect(await formsNamed('Different')).toHaveLength(0);
   });
 
+  it('when the same key comes with a body that differs only in a nested value, then 409 idempotency_conflict', async () => {
+    const original = formBody('Nested original');
+    const nested = structuredClone(original) as { steps: Array<{ fields: Array<{ label: string }> }> };
+    nested.steps[1]!.fields[0]!.label = 'Company (changed)';
+    expect((await post('/v1/forms', 'nested-1', original)).status).toBe(201);
+    const res = await post('/v1/forms', 'nested-1', nested);
+    expectProblem(res, 409, 'conflict_error', 'idempotency_conflict');
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(await formsNamed('Nested original')).toHaveLength(1);
+  });
+
+  it('when the same key comes with the same body in another key order, at any depth, then the first response is replayed', async () => {
+    const step = { id: 'only', title: 'Only', fields: [{ type: 'email', ref: 'email', label: 'Email', required: true }] };
+    const reordered = { fields: [{ required: true, label: 'Email', ref: 'email', type: 'email' }], title: 'Only', id: 'only' };
+    const first = await post('/v1/forms', 'reordered-1', { name: 'Reordered', slug: 'reordered', steps: [step] });
+    const again = await post('/v1/forms', 'reordered-1', { steps: [reordered], slug: 'reordered', name: 'Reordered' });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+  });
+
   it('when the same key is used on another path, then 409 idempotency_conflict', async () => {
     expect((await post('/v1/folders', 'path-1', { name: 'Path folder' })).status).toBe(201);
     expectProblem(await post('/v1/forms', 'path-1', { name: 'Path folder' }), 409, 'conflict_error', 'idempotency_conflict');
