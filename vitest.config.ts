@@ -18,10 +18,16 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Plain TypeScript: the domain, the client against a fake transport, the store, the README. No setup.
+        // Plain TypeScript: the domain, the client against a fake transport, the store, CLI logic, the README. No setup.
         test: {
           name: 'unit',
-          include: ['test/domain/**/*.test.ts', 'test/client/**/*.test.ts', 'test/store/**/*.test.ts', 'test/docs/readme.test.ts'],
+          include: [
+            'test/domain/**/*.test.ts',
+            'test/client/**/*.test.ts',
+            'test/store/**/*.test.ts',
+            'test/cli/**/*.test.ts',
+            'test/docs/readme.test.ts',
+          ],
         },
       },
       {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import YAML from 'yaml';
+import type { Acknowledgement } from '../../src/cli/security-changes.js';
 
 // The document is plain YAML data here: the tests reach into it by name and change it.
 type Doc = Record<string, any>;
@@ -50,12 +51,19 @@ const queryParameter = (doc: Doc, pathName: string, method: string, name: string
 };
 
 let runs = 0;
-/** Runs the gate, as `npm run breaking` does, on `head` against the committed baseline: exit code and output. */
-async function runGate(head: Doc): Promise<{ code: number | null; output: string }> {
+/**
+ * Runs the gate, as `npm run breaking` does, on `head` against the committed baseline: exit code and output.
+ * `acknowledged` replaces the committed list of reviewed security changes.
+ */
+async function runGate(head: Doc, acknowledged?: Acknowledgement[]): Promise<{ code: number | null; output: string }> {
   const run = path.join(workDir, `run-${++runs}`);
   await mkdir(run);
   await writeFile(path.join(run, 'openapi.yaml'), YAML.stringify(head));
   const args = ['--import', 'tsx', 'src/cli/breaking.ts', '--head', path.join(run, 'openapi.yaml'), '--work-dir', run];
+  if (acknowledged) {
+    await writeFile(path.join(run, 'security-changes.yaml'), YAML.stringify({ acknowledged }));
+    args.push('--security-changes', path.join(run, 'security-changes.yaml'));
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
@@ -179,6 +187,58 @@ describe.concurrent('breaking-change gate', () => {
       for (const name of [...names, ...computed]) expect(output).toContain(name);
       expect(output).toContain('Breaking change against the v1 baseline');
     },
+  );
+
+  /** Sets the role every security requirement of the operation names; returns the requirement before and after. */
+  const setRole = (doc: Doc, pathName: string, method: string, role: string) => {
+    const operation = at(doc, 'paths', pathName, method);
+    const before = structuredClone(at(operation, 'security')) as Acknowledgement['before'];
+    operation.security = before.map((requirement) => Object.fromEntries(Object.keys(requirement).map((scheme) => [scheme, [role]])));
+    return { before, after: operation.security as Acknowledgement['after'] };
+  };
+
+  it.for([
+    { when: 'loosened (read on a delete)', path: '/submissions/{id}', method: 'delete', operationId: 'deleteSubmission', role: 'read' },
+    { when: 'tightened (read_write on a list)', path: '/forms', method: 'get', operationId: 'listForms', role: 'read_write' },
+  ])(
+    "when an operation's security requirement is $when without acknowledgement, then the gate fails and names it",
+    { timeout: gateTimeout },
+    async ({ path: pathName, method, operationId, role }, { expect }) => {
+      const doc = released();
+      setRole(doc, pathName, method, role);
+      const { code, output } = await runGate(doc);
+      expect(code, output).not.toBe(0);
+      expect(output).toContain(`${method.toUpperCase()} ${pathName} (${operationId}): security requirement changed, not acknowledged`);
+      expect(output).toContain(`after:  apiKey: ${role} | oauth2: ${role}`);
+      expect(output).toContain(`Security requirement changed without review: ${operationId}.`);
+    },
+  );
+
+  it(
+    'when a loosened security requirement is acknowledged in the reviewed list, then the gate passes',
+    async ({ expect }) => {
+      const doc = released();
+      const { before, after } = setRole(doc, '/submissions/{id}', 'delete', 'read');
+      const reason = 'Support agents with read keys clean up spam.';
+      const { code, output } = await runGate(doc, [{ operationId: 'deleteSubmission', before, after, reason }]);
+      expect(code, output).toBe(0);
+      expect(output).toContain('DELETE /submissions/{id} (deleteSubmission): security requirement changed, acknowledged');
+      expect(output).toContain('No breaking change against the v1 baseline.');
+    },
+    gateTimeout,
+  );
+
+  it(
+    'when the acknowledgement names another requirement than the one made, then the gate still fails',
+    async ({ expect }) => {
+      const doc = released();
+      const { before } = setRole(doc, '/submissions/{id}', 'delete', 'read');
+      const reviewed = before.map((requirement) => Object.fromEntries(Object.keys(requirement).map((scheme) => [scheme, ['admin']])));
+      const { code, output } = await runGate(doc, [{ operationId: 'deleteSubmission', before, after: reviewed, reason: 'Admins only.' }]);
+      expect(code, output).not.toBe(0);
+      expect(output).toContain('Security requirement changed without review: deleteSubmission.');
+    },
+    gateTimeout,
   );
 
   it(
