@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAcknowledgements, securityChanges, unacknowledged } from '../../src/cli/security-changes.js';
+import { parseAcknowledgements, type SecurityRequirement, securityChanges, unacknowledged } from '../../src/cli/security-changes.js';
 
 const doc = (deleteSecurity?: unknown, global: unknown = [{ apiKey: [] }, { oauth2: [] }]) => ({
   security: global,
@@ -10,8 +10,8 @@ const doc = (deleteSecurity?: unknown, global: unknown = [{ apiKey: [] }, { oaut
     },
   },
 });
-const readWrite = [{ apiKey: ['read_write'] }, { oauth2: ['read_write'] }];
-const read = [{ apiKey: ['read'] }, { oauth2: ['read'] }];
+const readWrite: SecurityRequirement[] = [{ apiKey: ['read_write'] }, { oauth2: ['read_write'] }];
+const read: SecurityRequirement[] = [{ apiKey: ['read'] }, { oauth2: ['read'] }];
 
 describe('security requirement changes', () => {
   it('when an operation names another scope, then it is a change, whichever the direction', () => {
