@@ -3,7 +3,8 @@
  * headers an operator can switch on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEnvelopeHeaders, expectProblem, formBody, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { formBody } from '../support/factories.js';
+import { expectEnvelopeHeaders, expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 let api: WatchedApi;
 beforeAll(async () => {

@@ -9,8 +9,9 @@
  * 2026-03-03  nothing
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createForm, submit } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import { anaAnswers, budgetAnswers, createForm, noBudgetAnswers, submit, testClock } from './submissions-support.js';
+import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers, testClock } from './submissions-support.js';
 
 const clock = testClock('2026-03-01T08:00:00.000Z');
 let api: TestApi;
@@ -22,7 +23,7 @@ beforeAll(async () => {
     now: clock.now,
     rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 },
   });
-  form = await createForm(api);
+  form = await createForm(api, demoForm());
   const at = async (time: string, name: string, body: Record<string, unknown>) => {
     clock.set(time);
     ids[name] = (await submit(api, { form_id: form.id, ...body })).id;
@@ -101,7 +102,7 @@ describe('GET /v1/analytics', () => {
   });
 
   it('when a partial submission is deleted, then the drop-off count of its last step goes back down', async () => {
-    const own = await createForm(api);
+    const own = await createForm(api, demoForm());
     clock.set('2026-03-10T10:00:00.000Z');
     const steps = async () =>
       (await api.call('get', `/v1/analytics?form_id=${own.id}&from=2026-03-10&to=2026-03-10`)).body.steps as Array<{
@@ -139,7 +140,7 @@ describe('GET /v1/analytics', () => {
   });
 
   it('when a submission is deleted or rescored, then the figures follow at once', async () => {
-    const own = await createForm(api);
+    const own = await createForm(api, demoForm());
     clock.set('2026-03-10T09:00:00.000Z');
     const kept = await submit(api, { form_id: own.id, answers: anaAnswers() });
     const dropped = await submit(api, { form_id: own.id, answers: noBudgetAnswers() });
@@ -222,7 +223,7 @@ describe('GET /v1/analytics', () => {
   });
 
   it('when a key is attached to another form, then 403 form_not_attached', async () => {
-    const other = await createForm(api);
+    const other = await createForm(api, demoForm());
     const key = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'form', form_id: other.id } });
     const res = await analytics('', key.secret);
     expect(res.status).toBe(403);

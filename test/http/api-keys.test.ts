@@ -4,11 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formBody } from '../support/factories.js';
 import {
   absentId,
   expectEnvelopeHeaders,
   expectProblem,
-  formBody,
   generousLimits,
   issuesOf,
   type WatchedApi,
@@ -123,7 +123,7 @@ describe('POST /v1/api_keys', () => {
   it('when a live key is attached to a test-mode folder, then 422 and no key is made; a test key may be attached to it', async () => {
     const sandbox = await api.call('post', '/v1/folders', api.workspace.test_admin_key).send({ name: 'Sandbox folder for keys' });
     expect(sandbox.body.test).toBe(true);
-    const attachment = { type: 'folder', folder_id: sandbox.body.id };
+    const attachment = { type: 'folder' as const, folder_id: sandbox.body.id as string };
     const res = await api.call('post', '/v1/api_keys').send({ name: 'Cross folder', environment: 'live', scope: 'read', attachment });
     expectProblem(res, 422, 'validation_error', 'invalid_value');
     expect(issuesOf(res)).toEqual(['body /attachment/folder_id not_found']);

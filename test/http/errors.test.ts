@@ -6,11 +6,11 @@ import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
 import { handlers } from '../../src/http/handlers/index.js';
+import { formBody } from '../support/factories.js';
 import {
   absentId,
   expectEnvelopeHeaders,
   expectProblem,
-  formBody,
   generousLimits,
   internals,
   issuesOf,

@@ -3,11 +3,11 @@
  * and keyset pagination through a long list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formBody } from '../support/factories.js';
 import {
   absentId,
   expectEnvelopeHeaders,
   expectProblem,
-  formBody,
   generousLimits,
   issuesOf,
   type WatchedApi,

@@ -3,15 +3,8 @@
  * the same key with another request is a conflict; keys belong to one API key and expire after 24 hours.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectEnvelopeHeaders,
-  expectProblem,
-  formBody,
-  generousLimits,
-  issuesOf,
-  type WatchedApi,
-  watchedApi,
-} from '../support/http-checks.js';
+import { formBody } from '../support/factories.js';
+import { expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 let api: WatchedApi;
 let clock = new Date('2032-01-01T00:00:00.000Z');

@@ -2,8 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { createForm, createIntegration, logsOf } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import { createForm, createIntegration, fakeResolver, logsOf } from './integrations-support.js';
+import { fakeResolver } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -17,7 +18,8 @@ afterAll(async () => {
 describe('transferring a form with submission events', () => {
   it('when the form moves to another workspace, then its submission events can no longer be replayed and their pending deliveries are gone', async () => {
     const integration = await createIntegration(api, { events: ['submission.created'] });
-    const form = await createForm(api, 'Moving', undefined, {
+    const form = await createForm(api, {
+      name: 'Moving',
       steps: [{ id: 'one', title: 'One', fields: [{ type: 'email', ref: 'email', label: 'Email', required: true }] }],
     });
     const submission = await api.call('post', '/v1/submissions').send({ form_id: form.id, answers: { email: 'ana@example.com' } });

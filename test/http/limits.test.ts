@@ -5,7 +5,8 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Response } from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectEnvelopeHeaders, expectProblem, formBody, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { formBody } from '../support/factories.js';
+import { expectEnvelopeHeaders, expectProblem, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 const started: WatchedApi[] = [];
 async function startApi(options: Parameters<typeof watchedApi>[0]): Promise<WatchedApi> {

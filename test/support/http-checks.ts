@@ -72,17 +72,5 @@ export const issuesOf = (res: Response): string[] =>
     (issue) => `${issue.location} ${issue.pointer} ${issue.code}`,
   );
 
-/** A small valid form definition: two steps, one required email field. */
-export function formBody(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name,
-    steps: [
-      { id: 'contact', title: 'Contact', fields: [{ type: 'email', ref: 'email', label: 'Your email', required: true }] },
-      { id: 'company', title: 'Company', fields: [{ type: 'short_text', ref: 'company', label: 'Company name' }] },
-    ],
-    ...extra,
-  };
-}
-
 /** A syntactically valid id that names nothing. */
 export const absentId = (prefix: string): string => `${prefix}_${'A'.repeat(24)}`;
