@@ -2,10 +2,7 @@
  * The pieces of the integrations module that need no server: the webhook URL rules (SSRF), the retry
  * schedule, failure texts, the publisher's envelope and fan-out, and the facts shared with the document.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import type { DomainEvent } from '../../src/domain/events.js';
 import { integrationEvents, subscriberEnvironments } from '../../src/domain/integrations/publisher.js';
 import { DELIVERY_TIMEOUT_MS, defaultBackoff, MAX_ATTEMPTS, retryDelayMs } from '../../src/domain/integrations/retry-schedule.js';
@@ -15,11 +12,7 @@ import { describeNetworkFailure } from '../../src/domain/integrations/transport.
 import { addressRefusal, checkWebhookUrl, type ResolvedAddress } from '../../src/domain/integrations/webhook-url.js';
 import type { EventRecord, Subscribers } from '../../src/store/integration-store.js';
 import type { Store } from '../../src/store/types.js';
-
-const schema = (name: string): Record<string, any> =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/schemas/${name}.yaml`, import.meta.url)), 'utf8'));
-const response = (name: string): Record<string, any> =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/responses/${name}.yaml`, import.meta.url)), 'utf8'));
+import { componentFile, property, schemaProperty } from '../support/openapi-files.js';
 
 const resolver =
   (table: Record<string, string[]>) =>
@@ -197,24 +190,27 @@ describe('integrationEvents', () => {
 
 describe('the integrations module agrees with the OpenAPI document', () => {
   it("when attempts are counted, then the limit is IntegrationLog.attempt's maximum", () => {
-    expect(MAX_ATTEMPTS).toBe(schema('IntegrationLog').properties.attempt.maximum);
+    expect(MAX_ATTEMPTS).toBe(schemaProperty('IntegrationLog', 'attempt').maximum);
   });
 
   it("when an attempt times out, then the timeout is IntegrationLog.duration_ms's maximum", () => {
-    expect(DELIVERY_TIMEOUT_MS).toBe(schema('IntegrationLog').properties.duration_ms.maximum);
+    expect(DELIVERY_TIMEOUT_MS).toBe(schemaProperty('IntegrationLog', 'duration_ms').maximum);
   });
 
   it('when a signing secret is issued, then it and its hint match the documented patterns', () => {
     const secret = generateSigningSecret();
-    const created = response('IntegrationCreated').content['application/json'].schema.allOf[1].properties.signing_secret;
-    expect(secret).toMatch(new RegExp(created.pattern));
-    expect(secret.length).toBeLessThanOrEqual(created.maxLength);
-    expect(signingSecretHint(secret)).toMatch(new RegExp(schema('Integration').properties.secret_hint.pattern));
+    const created = property(
+      componentFile('responses', 'IntegrationCreated').content?.['application/json']?.schema?.allOf?.[1],
+      'signing_secret',
+    );
+    expect(secret).toMatch(new RegExp(String(created.pattern)));
+    expect(secret.length).toBeLessThanOrEqual(Number(created.maxLength));
+    expect(signingSecretHint(secret)).toMatch(new RegExp(String(schemaProperty('Integration', 'secret_hint').pattern)));
   });
 
   it('when the module reports an issue code, then ValidationIssue.code documents it ', () => {
     // Pending: to be added to ValidationIssue.code's description; this list then shrinks to empty.
-    const description: string = schema('ValidationIssue').properties.code.description;
+    const description = schemaProperty('ValidationIssue', 'code').description ?? '';
     const documented = new Set([...description.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]));
     expect(INTEGRATION_ISSUE_CODES.filter((code) => !documented.has(code))).toEqual([]);
   });

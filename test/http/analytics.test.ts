@@ -9,13 +9,13 @@
  * 2026-03-03  nothing
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createForm, submit } from '../support/factories.js';
+import { createForm, type Form, submit } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers, testClock } from './submissions-support.js';
 
 const clock = testClock('2026-03-01T08:00:00.000Z');
 let api: TestApi;
-let form: { id: string } & Record<string, any>;
+let form: Form;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {

@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import selfsigned from 'selfsigned';
-import { expect } from 'vitest';
 import { type ResolvedAddress, resolveWithDns } from '../../src/domain/integrations/webhook-url.js';
 import { bundledDocumentPath } from '../../src/http/contract-document.js';
 

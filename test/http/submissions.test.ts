@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createForm, submit } from '../support/factories.js';
+import { createForm, type Form, submit } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { anaAnswers, anaHidden, budgetAnswers, demoForm, noBudgetAnswers, recordingEvents, testClock } from './submissions-support.js';
 
@@ -7,7 +7,7 @@ const clock = testClock('2026-03-02T09:00:00.000Z');
 const events = recordingEvents();
 const highLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 };
 let api: TestApi;
-let form: { id: string } & Record<string, any>;
+let form: Form;
 
 beforeAll(async () => {
   api = await createTestApi({ now: clock.now, events: events.publisher, rateLimits: highLimits });
