@@ -8,23 +8,22 @@
  *             E completed  all four steps             score 0 (C)
  * 2026-03-03  nothing
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createForm, type Form, submit } from '../support/factories.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createForm, type Form, type SubmissionRequest, submit } from '../support/factories.js';
+import { useWatchedApi } from '../support/http-checks.js';
 import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers, testClock } from './submissions-support.js';
 
 const clock = testClock('2026-03-01T08:00:00.000Z');
-let api: TestApi;
+const api = useWatchedApi({
+  now: clock.now,
+  rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 },
+});
 let form: Form;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  api = await createTestApi({
-    now: clock.now,
-    rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 },
-  });
   form = await createForm(api, demoForm());
-  const at = async (time: string, name: string, body: Record<string, unknown>) => {
+  const at = async (time: string, name: string, body: Omit<SubmissionRequest, 'form_id'>) => {
     clock.set(time);
     ids[name] = (await submit(api, { form_id: form.id, ...body })).id;
   };
@@ -37,9 +36,6 @@ beforeAll(async () => {
   });
   await at('2026-03-02T10:00:00.000Z', 'E', { answers: budgetAnswers(10_000) });
   clock.set('2026-03-10T15:00:00.000Z');
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const analytics = (query: string, key?: string) => api.call('get', `/v1/analytics?form_id=${form.id}&${query}`, key);

@@ -3,27 +3,12 @@
  * key records about its use; and the audit trail.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formBody } from '../support/factories.js';
-import {
-  absentId,
-  expectEnvelopeHeaders,
-  expectProblem,
-  generousLimits,
-  issuesOf,
-  type WatchedApi,
-  watchedApi,
-} from '../support/http-checks.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
 let clock = new Date('2031-03-01T12:00:00.000Z');
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits, now: () => clock });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits, now: () => clock });
 
 const advance = (ms: number) => {
   clock = new Date(clock.getTime() + ms);

@@ -6,23 +6,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/domain/keys/authenticate.js';
 import { sweepExpiredKeys } from '../../src/domain/keys/service.js';
 import { loadContract } from '../../src/http/contract-document.js';
 import { createForm, formBody } from '../support/factories.js';
-import { expectEnvelopeHeaders, expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi, watchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
 let clock = new Date('2030-01-01T00:00:00.000Z');
-
-beforeAll(async () => {
-  api = await watchedApi({ now: () => clock, rateLimits: generousLimits });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ now: () => clock, rateLimits: generousLimits });
 
 /** One HTTP/1.1 request written byte for byte, for headers no client library will send. */
 function rawRequest(head: string): Promise<string> {
@@ -254,14 +246,7 @@ describe('attached keys', () => {
 });
 
 describe('IP allowlists', () => {
-  let proxied: WatchedApi;
-  beforeAll(async () => {
-    proxied = await watchedApi({ trustedProxies: ['127.0.0.1'], rateLimits: generousLimits });
-  });
-  afterAll(async () => {
-    proxied.expectNoInternals();
-    await proxied.close();
-  });
+  const proxied = useWatchedApi({ trustedProxies: ['127.0.0.1'], rateLimits: generousLimits });
 
   /** A request that the trusted proxy (our loopback peer) says came from `client`. */
   const from = (key: string, client: string) => proxied.call('get', '/v1/me', key).set('X-Forwarded-For', client);

@@ -1,14 +1,8 @@
 /** Inputs the schema lets through that JavaScript cannot represent: each gets a problem, never a 500. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useWatchedApi } from '../support/http-checks.js';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await createTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useWatchedApi();
 
 describe('inputs at the edge of the formats', () => {
   it('when a list filter names a leap second, then 400 invalid_parameters pointing at it', async () => {

@@ -1,18 +1,11 @@
 /**
  * Folders: create, list, get, delete (only when empty), test-mode separation, and keys attached to a folder.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createFolder, createForm, formBody } from '../support/factories.js';
-import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits });
 
 const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((item) => item.id);
 

@@ -2,26 +2,11 @@
  * Forms: create (slugs), PATCH merge with versions and snapshots, logic checks, cascade delete, transfer,
  * and keyset pagination through a long list.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formBody } from '../support/factories.js';
-import {
-  absentId,
-  expectEnvelopeHeaders,
-  expectProblem,
-  generousLimits,
-  issuesOf,
-  type WatchedApi,
-  watchedApi,
-} from '../support/http-checks.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits });
 
 type Form = {
   id: string;
@@ -332,12 +317,11 @@ describe('POST /v1/forms/{id}/transfer', () => {
 });
 
 describe('pagination of GET /v1/forms', () => {
-  let paged: WatchedApi;
-  let created: string[];
   let clock = Date.parse('2030-06-01T00:00:00.000Z');
+  const paged = useWatchedApi({ rateLimits: generousLimits, now: () => new Date(clock) });
+  let created: string[];
 
   beforeAll(async () => {
-    paged = await watchedApi({ rateLimits: generousLimits, now: () => new Date(clock) });
     created = [];
     // Three forms per millisecond: ties on created_at must be broken by id, with no duplicates or gaps.
     for (let i = 0; i < 45; i++) {
@@ -346,10 +330,6 @@ describe('pagination of GET /v1/forms', () => {
       expect(res.status).toBe(201);
       created.push(res.body.id);
     }
-  });
-  afterAll(async () => {
-    paged.expectNoInternals();
-    await paged.close();
   });
 
   const page = async (query: string) => {

@@ -2,19 +2,12 @@
  * Idempotency-Key on POST: a retry with the same body replays the first response and changes nothing;
  * the same key with another request is a conflict; keys belong to one API key and expire after 24 hours.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formBody } from '../support/factories.js';
-import { expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
 let clock = new Date('2032-01-01T00:00:00.000Z');
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits, now: () => clock });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits, now: () => clock });
 
 const post = (path: string, key: string, body: unknown, apiKey = api.workspace.live_admin_key) =>
   api

@@ -1,18 +1,14 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createForm, createIntegration, logsOf } from '../support/factories.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { useWatchedApi } from '../support/http-checks.js';
 import { fakeResolver } from './integrations-support.js';
 
-let api: TestApi;
-beforeAll(async () => {
+const api = useWatchedApi(() => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
-});
-afterAll(async () => {
-  await api.close();
+  return { store, events: integrationEvents(store, { resolveHost: fakeResolver }) };
 });
 
 describe('transferring a form with submission events', () => {

@@ -2,20 +2,17 @@
  * The integrations API: CRUD, the URL rules (SSRF), attachments, test mode, dispatch and logs. Deliveries
  * themselves (what the worker sends) are in integrations-delivery.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createForm, createIntegration, logsOf, PUBLIC_URL } from '../support/factories.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { createTestApi } from '../support/harness.js';
+import { useWatchedApi } from '../support/http-checks.js';
 import { fakeResolver } from './integrations-support.js';
 
-let api: TestApi;
-beforeAll(async () => {
+const api = useWatchedApi(() => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
-});
-afterAll(async () => {
-  await api.close();
+  return { store, events: integrationEvents(store, { resolveHost: fakeResolver }) };
 });
 
 const issuesOf = (body: { details?: { errors?: Array<{ pointer: string; code: string }> } }) =>

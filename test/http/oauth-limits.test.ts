@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useWatchedApi } from '../support/http-checks.js';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await createTestApi({
-    plan: 'enterprise',
-    rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 3 },
-  });
-});
-afterAll(async () => {
-  await api.close();
+const api = useWatchedApi({
+  plan: 'enterprise',
+  rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 3 },
 });
 
 const guess = () =>

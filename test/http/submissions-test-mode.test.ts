@@ -2,24 +2,20 @@
  * The test sandbox: live and test submissions never meet in a list, a read, a change, analytics or a reset;
  * and a form's deletion takes its submissions and aggregates with it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createForm, submit } from '../support/factories.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { useWatchedApi } from '../support/http-checks.js';
 import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers, recordingEvents } from './submissions-support.js';
 
 const highLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 };
 const events = recordingEvents();
-let api: TestApi;
+const api = useWatchedApi({ rateLimits: highLimits, events: events.publisher });
 let live: string;
 let test: string;
 
 beforeAll(async () => {
-  api = await createTestApi({ rateLimits: highLimits, events: events.publisher });
   live = api.workspace.live_admin_key;
   test = api.workspace.test_admin_key;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const idsIn = async (path: string, key: string): Promise<string[]> => {

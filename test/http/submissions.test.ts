@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createForm, type Form, submit } from '../support/factories.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { useWatchedApi } from '../support/http-checks.js';
 import { anaAnswers, anaHidden, budgetAnswers, demoForm, noBudgetAnswers, recordingEvents, testClock } from './submissions-support.js';
 
 const clock = testClock('2026-03-02T09:00:00.000Z');
 const events = recordingEvents();
 const highLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 };
-let api: TestApi;
+const api = useWatchedApi({ now: clock.now, events: events.publisher, rateLimits: highLimits });
 let form: Form;
 
 beforeAll(async () => {
-  api = await createTestApi({ now: clock.now, events: events.publisher, rateLimits: highLimits });
   form = await createForm(api, demoForm());
-});
-afterAll(async () => {
-  await api.close();
 });
 beforeEach(() => {
   events.published.length = 0;

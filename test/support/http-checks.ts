@@ -5,7 +5,7 @@
 
 import type Database from 'better-sqlite3';
 import type { Response } from 'supertest';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestApi, type TestApi } from './harness.js';
 
 /** Stack frames, source paths and SQL never belong in a response body. */
@@ -39,6 +39,31 @@ export async function watchedApi(options: Parameters<typeof createTestApi>[0] = 
     expectNoInternals() {
       const leaking = bodies.filter((body) => internals.test(body));
       expect(leaking).toEqual([]);
+    },
+  });
+}
+
+type ApiOptions = Parameters<typeof createTestApi>[0];
+
+/**
+ * The API of a test file: started before the file's tests (after hooks registered earlier, before those
+ * registered later), and after them checked for leaked internals and closed. Use it inside tests and hooks.
+ * `options` may be a function, for options that must be made when the API starts (a store, an event publisher).
+ */
+export function useWatchedApi(options: ApiOptions | (() => ApiOptions) = {}): WatchedApi {
+  let started: WatchedApi | undefined;
+  beforeAll(async () => {
+    started = await watchedApi(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    if (!started) return;
+    started.expectNoInternals();
+    await started.close();
+  });
+  return new Proxy({} as WatchedApi, {
+    get(_target, property) {
+      if (!started) throw new Error('The API starts in beforeAll: use it inside tests and hooks, not while the file loads.');
+      return Reflect.get(started, property);
     },
   });
 }
