@@ -2,7 +2,7 @@
  * Folders: create, list, get, delete (only when empty), test-mode separation, and keys attached to a folder.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createFolder, createForm, formBody } from '../support/factories.js';
+import { type ApiKeyCreated, createFolder, createForm, type Folder, type Form, formBody } from '../support/factories.js';
 import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 
 const api = useWatchedApi({ rateLimits: generousLimits });
@@ -82,12 +82,12 @@ describe('folders', () => {
 });
 
 describe('folder-attached keys', () => {
-  let folder: { id: string };
-  let otherFolder: { id: string };
-  let inside: { id: string };
-  let outside: { id: string };
-  let unfiled: { id: string };
-  let key: { id: string; secret: string };
+  let folder: Folder;
+  let otherFolder: Folder;
+  let inside: Form;
+  let outside: Form;
+  let unfiled: Form;
+  let key: ApiKeyCreated;
 
   beforeAll(async () => {
     folder = await createFolder(api, 'Attached folder');

@@ -3,27 +3,12 @@
  * and keyset pagination through a long list.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formBody } from '../support/factories.js';
+import { createForm, type FormRequest, formBody } from '../support/factories.js';
 import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 
 const api = useWatchedApi({ rateLimits: generousLimits });
 
-type Form = {
-  id: string;
-  name: string;
-  slug: string;
-  version: number;
-  updated_at: string;
-  steps: unknown[];
-  logic: unknown[];
-  folder_id: string | null;
-};
-
-const create = async (body: Record<string, unknown>, key = api.workspace.live_admin_key): Promise<Form> => {
-  const res = await api.call('post', '/v1/forms', key).send(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as Form;
-};
+const create = (body: FormRequest, key = api.workspace.live_admin_key) => createForm(api, body, key);
 
 describe('POST /v1/forms', () => {
   it('when a form is created, then 201 with Location, the full form at version 1, and defaults filled in', async () => {
@@ -88,7 +73,7 @@ describe('POST /v1/forms', () => {
 });
 
 describe('form logic', () => {
-  const steps = [
+  const steps: FormRequest['steps'] = [
     { id: 's1', title: 'One', fields: [{ type: 'email', ref: 'email', label: 'Email' }] },
     { id: 's2', title: 'Two', fields: [{ type: 'yes_no', ref: 'budget', label: 'Budget?' }] },
     { id: 's3', title: 'Three', fields: [] },
@@ -132,7 +117,7 @@ describe('form logic', () => {
   });
 
   it('when the logic is consistent, then the form is stored with it', async () => {
-    const logic = [
+    const logic: FormRequest['logic'] = [
       { id: 'skip', from_step: 's1', when: { field: 'email', op: 'is_not_answered' }, then: { action: 'jump_to_step', step: 's3' } },
     ];
     const form = await create({ name: 'Good logic', steps, logic });
@@ -174,7 +159,9 @@ describe('PATCH /v1/forms/{id}', () => {
 
   it('when steps are sent, then they replace the old ones whole', async () => {
     const form = await create(formBody('Replace steps'));
-    const steps = [{ id: 'only', title: 'Only step', fields: [{ type: 'number', ref: 'seats', label: 'Seats', minimum: 1 }] }];
+    const steps: FormRequest['steps'] = [
+      { id: 'only', title: 'Only step', fields: [{ type: 'number', ref: 'seats', label: 'Seats', minimum: 1 }] },
+    ];
     const res = await api.call('patch', `/v1/forms/${form.id}`).send({ steps });
     expect(res.status).toBe(200);
     expect(res.body.steps).toHaveLength(1);

@@ -184,7 +184,7 @@ describe('GET /v1/submissions/{id}', () => {
 });
 
 describe('GET /v1/submissions', () => {
-  let listForm: { id: string };
+  let listForm: Form;
   const ids: string[] = [];
   beforeAll(async () => {
     listForm = await createForm(api, demoForm());

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
+import type { Member } from '../support/factories.js';
 import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 
 const api = useWatchedApi({ rateLimits: generousLimits });
 
-type Member = { id: string; email: string; role: string };
 const members = async (): Promise<Member[]> => (await api.call('get', '/v1/team/members?limit=100')).body.data;
 const auditOf = async (type: string) =>
   (await api.call('get', `/v1/audit_events?type=${type}&limit=100`)).body.data as Array<{ target: { id: string } }>;

@@ -12,6 +12,7 @@ export type FormCreate = Schema<'FormCreate'>;
 export type Folder = Schema<'Folder'>;
 export type ApiKey = Schema<'ApiKey'>;
 export type ApiKeyCreate = Schema<'ApiKeyCreate'>;
+export type ApiKeyCreated = Schema<'ApiKeyCreated'>;
 export type Submission = Schema<'Submission'>;
 export type SubmissionCreate = Schema<'SubmissionCreate'>;
 export type Answers = SubmissionCreate['answers'];
