@@ -18,10 +18,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Plain TypeScript: the domain, the client against a fake transport, the store, CLI logic, the README. No setup.
+        // Plain TypeScript: the domain, the client against a fake transport, the store, CLI logic, the README, the
+        // architecture rules. No setup.
         test: {
           name: 'unit',
           include: [
+            'test/*.test.ts',
             'test/domain/**/*.test.ts',
             'test/client/**/*.test.ts',
             'test/store/**/*.test.ts',

@@ -2,6 +2,9 @@
  * Configuration from environment variables. Every variable is listed here with its default and meaning;
  * `npm start -- --help` prints this table and the README repeats it.
  */
+import { defaultRateLimits, type RateLimitSettings } from './http/documented-limits.js';
+import type { ConnectionLimits } from './listeners.js';
+
 export interface Config {
   port: number;
   host: string;
@@ -11,11 +14,12 @@ export interface Config {
   tlsKey: string | null;
   trustedProxies: string[];
   publicBaseUrl: string | null;
-  rateLimits: { perKeyPerSecond: number; perWorkspacePerMinute: number; failedAuthPerAddressPerMinute: number };
+  rateLimits: RateLimitSettings;
   validateResponses: boolean;
   logLevel: string;
   allowPrivateWebhookUrls: boolean;
   deprecation: { at: string; sunset: string; successor: string } | null;
+  connectionLimits: ConnectionLimits;
 }
 
 interface Variable {
@@ -49,11 +53,19 @@ export const variables: Variable[] = [
     default: '',
     description: 'Base URL printed at start (e.g. https://api.example.com); defaults to https://localhost:PORT.',
   },
-  { name: 'RATE_LIMIT_PER_KEY_PER_SECOND', default: '100', description: 'Requests per second per API key.' },
-  { name: 'RATE_LIMIT_PER_WORKSPACE_PER_MINUTE', default: '10000', description: 'Requests per minute per workspace.' },
+  {
+    name: 'RATE_LIMIT_PER_KEY_PER_SECOND',
+    default: String(defaultRateLimits.perKeyPerSecond),
+    description: 'Requests per second per API key.',
+  },
+  {
+    name: 'RATE_LIMIT_PER_WORKSPACE_PER_MINUTE',
+    default: String(defaultRateLimits.perWorkspacePerMinute),
+    description: 'Requests per minute per workspace.',
+  },
   {
     name: 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',
-    default: '30',
+    default: String(defaultRateLimits.failedAuthPerAddressPerMinute),
     description: 'Failed authentications per client address per minute before 429.',
   },
   {
@@ -74,6 +86,33 @@ export const variables: Variable[] = [
   },
   { name: 'SUNSET_AT', default: '', description: 'ISO date after which v1 may stop answering (Sunset header).' },
   { name: 'SUCCESSOR_URL', default: '', description: 'URL of the successor version (Link rel="successor-version").' },
+  {
+    name: 'TLS_HANDSHAKE_TIMEOUT_MS',
+    default: '10000',
+    description: 'A connection that has not finished its TLS handshake this long after connecting is closed.',
+  },
+  {
+    name: 'HEADERS_TIMEOUT_MS',
+    default: '20000',
+    description: 'A request whose headers have not all arrived this long after its first byte gets 408 and is closed.',
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    default: '60000',
+    description: 'A request whose body has not all arrived this long after its first byte gets 408 (at least HEADERS_TIMEOUT_MS).',
+  },
+  { name: 'KEEP_ALIVE_TIMEOUT_MS', default: '5000', description: 'An idle kept-alive connection is closed after this long.' },
+  {
+    name: 'MAX_CONNECTIONS',
+    default: '10000',
+    description: 'Open connections over all clients; more are closed at once. Keep it below the process file-descriptor limit.',
+  },
+  {
+    name: 'MAX_CONNECTIONS_PER_ADDRESS',
+    default: '200',
+    description:
+      'Open connections from one remote address; more are closed at once. 0: no cap (behind a load balancer, whose address all connections share).',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -111,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value && Number.isNaN(Date.parse(value))) throw new ConfigError(`${name} must be an ISO date.`);
   }
   const httpPort = read(env, 'HTTP_PORT');
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 1, 3_600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 1, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not be above REQUEST_TIMEOUT_MS.');
   return {
     port: integer(env, 'PORT', 0, 65535),
     host: read(env, 'HOST'),
@@ -132,6 +174,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: read(env, 'LOG_LEVEL'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
     deprecation: deprecationAt ? { at: deprecationAt, sunset: sunsetAt, successor } : null,
+    connectionLimits: {
+      tlsHandshakeTimeoutMs: integer(env, 'TLS_HANDSHAKE_TIMEOUT_MS', 1, 3_600_000),
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 1, 3_600_000),
+      maxConnections: integer(env, 'MAX_CONNECTIONS', 1, 10_000_000),
+      maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 0, 10_000_000),
+    },
   };
 }
 

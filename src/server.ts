@@ -1,11 +1,10 @@
 /**
  * Process entry: configuration, the SQLite store, HTTPS (and the optional refusing HTTP listener), the
- * periodic jobs, and a graceful shutdown that stops accepting, finishes in-flight requests and closes
- * the database.
+ * periodic jobs, and a graceful shutdown that stops taking requests (kept-alive connections included),
+ * finishes in-flight ones and closes the database.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { join } from 'node:path';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
@@ -14,7 +13,9 @@ import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
-import { idempotencyTtlSeconds } from './http/dispatch.js';
+import { type Contract, loadOrBundleContract } from './http/contract-document.js';
+import { idempotencyTtlSeconds } from './http/documented-limits.js';
+import { createHttpListener, createHttpsListener } from './listeners.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
@@ -48,12 +49,6 @@ const listen = (server: http.Server, port: number, host: string) =>
     server.listen(port, host, () => resolve((server.address() as { port: number }).port));
   });
 
-const close = (server: http.Server) =>
-  new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
-
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     process.stdout.write(helpText());
@@ -71,14 +66,21 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel });
+  let contract: Contract;
+  try {
+    contract = await loadOrBundleContract();
+  } catch (error) {
+    // Without the document there is nothing to serve: one line saying what to run, not a stack trace.
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
-  const events = integrationEvents(store, {
-    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
-    onError: (error, event) => log.error({ err: error, type: event.type }, 'event not stored for delivery'),
-  });
-  const { app, services, flushLastUsed } = buildApp({
+  const events = integrationEvents({ allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
+  const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
+    contract,
     logger: log,
     events,
     trustedProxies: config.trustedProxies,
@@ -87,10 +89,10 @@ async function main(): Promise<void> {
     deprecation: config.deprecation,
   });
 
-  const secure = https.createServer(await tlsMaterial(config, log), app);
-  const port = await listen(secure, config.port, config.host);
-  const plain = config.httpPort === null ? null : http.createServer(app);
-  if (plain) await listen(plain, config.httpPort!, config.host);
+  const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);
+  const port = await listen(secure.server, config.port, config.host);
+  const plain = config.httpPort === null ? null : createHttpListener(app, config.connectionLimits);
+  if (plain) await listen(plain.server, config.httpPort!, config.host);
 
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
     [
       '',
       `Form-Funnel API listening on ${base}/v1`,
-      `  reference docs  ${base}/docs`,
+      servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
       `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
       '',
       'First admin key: there is no dashboard, so create a workspace and its keys with',
@@ -127,11 +129,11 @@ async function main(): Promise<void> {
     jobs.forEach(clearInterval);
     // In-flight requests get 10 seconds to finish; then the remaining connections are cut.
     const deadline = setTimeout(() => {
-      secure.closeAllConnections();
-      plain?.closeAllConnections();
+      secure.server.closeAllConnections();
+      plain?.server.closeAllConnections();
     }, 10_000);
     // Webhook attempts in flight get their answer (10 s at most) recorded; pending ones stay queued in the database.
-    await Promise.all([close(secure), plain ? close(plain) : Promise.resolve(), deliveries.stop()]);
+    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
     clearTimeout(deadline);
     await flushLastUsed();
     await store.close();

@@ -1,41 +1,130 @@
 /**
- * Facts the domain must share with the OpenAPI document. The domain cannot read YAML at run time, so the
- * few numbers and words it needs are constants; these tests fail as soon as they drift from the spec.
+ * Facts the code must share with the OpenAPI document. The domain cannot read YAML at run time, and some
+ * numbers are stated only in the document's prose, so the few numbers and words the code needs are constants;
+ * these tests fail as soon as they drift from the document.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
+import type { ErrorCode } from '../../src/contract.js';
+import { AppError, errorClasses, MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
+import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { SCHEMA_DEFAULTS } from '../../src/domain/forms/field-defaults.js';
+import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
+import { plansWithAttachedKeys } from '../../src/domain/keys/service.js';
 import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
+import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
-import { componentFile, schemaProperty } from '../support/openapi-files.js';
+import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes } from '../../src/http/documented-limits.js';
+import { listAt, numberAt, textAt, valueAt } from '../support/openapi-files.js';
 
-/**
- * Codes the domain needs that ValidationIssue.code does not list yet. Each must be added to the spec's
- * description; the test below fails once one is listed, so this array shrinks to empty.
- */
+const rootDescription = (): string => textAt('openapi', 'info', 'description');
 
-describe('the domain agrees with the OpenAPI document', () => {
+/** The rows of a Markdown table in a description, as arrays of cells without backticks. */
+const tableRows = (description: string): string[][] =>
+  description
+    .split('\n')
+    .filter((line) => /^\| `/.test(line))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/`/g, '')),
+    );
+
+describe('the code agrees with the OpenAPI document', () => {
   it('when a field property has a schema default, then the domain falls back to the same value', () => {
-    expect(SCHEMA_DEFAULTS.short_text.max_length).toBe(schemaProperty('ShortTextField', 'max_length').default);
-    expect(SCHEMA_DEFAULTS.long_text.max_length).toBe(schemaProperty('LongTextField', 'max_length').default);
-    expect(SCHEMA_DEFAULTS.rating.scale).toBe(schemaProperty('RatingField', 'scale').default);
-    expect(schemaProperty('ChoiceOption', 'score').default).toBe(0);
-    expect(schemaProperty('NumberField', 'integer').default).toBe(false);
-    expect(schemaProperty('ShortTextField', 'required').default).toBe(false);
+    expect(SCHEMA_DEFAULTS.short_text.max_length).toBe(valueAt('components/schemas/ShortTextField', 'properties', 'max_length', 'default'));
+    expect(SCHEMA_DEFAULTS.long_text.max_length).toBe(valueAt('components/schemas/LongTextField', 'properties', 'max_length', 'default'));
+    expect(SCHEMA_DEFAULTS.rating.scale).toBe(valueAt('components/schemas/RatingField', 'properties', 'scale', 'default'));
+    expect(valueAt('components/schemas/ChoiceOption', 'properties', 'score', 'default')).toBe(0);
+    expect(valueAt('components/schemas/NumberField', 'properties', 'integer', 'default')).toBe(false);
+    expect(valueAt('components/schemas/ShortTextField', 'properties', 'required', 'default')).toBe(false);
   });
 
   it('when errors are listed in a problem, then at most ProblemDetails.errors.maxItems are kept', () => {
-    expect(MAX_REPORTED_ISSUES).toBe(schemaProperty('ProblemDetails', 'errors').maxItems);
+    expect(MAX_REPORTED_ISSUES).toBe(numberAt('components/schemas/ProblemDetails', 'properties', 'errors', 'maxItems'));
   });
 
   it('when conditions nest, then the limit is the one Condition describes', () => {
-    expect(componentFile('schemas', 'Condition').description).toContain(`at most ${MAX_CONDITION_DEPTH} levels deep`);
+    expect(textAt('components/schemas/Condition', 'description')).toContain(`at most ${MAX_CONDITION_DEPTH} levels deep`);
+  });
+
+  it('when a form definition is measured, then the limit is the one createForm, updateForm and FormVersionSummary state', () => {
+    expect(numberAt('components/schemas/FormVersionSummary', 'properties', 'definition_bytes', 'maximum')).toBe(MAX_DEFINITION_BYTES);
+    expect(textAt('paths/forms', 'post', 'description')).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
+    expect(textAt('paths/forms_{id}', 'patch', 'description')).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
+    expect(textAt('components/schemas/ErrorCode', 'description')).toContain(`larger than ${MAX_DEFINITION_BYTES} bytes`);
+  });
+
+  it('when versions are pruned, then the number kept is the one listFormVersions and getFormVersion state', () => {
+    expect(textAt('paths/forms_{id}_versions', 'get', 'description')).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
+    expect(textAt('paths/forms_{id}_versions_{version}', 'get', 'description')).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
   });
 
   it('when the domain reports an issue code, then ValidationIssue.code documents it ', () => {
-    const description = schemaProperty('ValidationIssue', 'code').description ?? '';
+    const description: string = textAt('components/schemas/ValidationIssue', 'properties', 'code', 'description');
     const documented = new Set([...description.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]));
     const undocumented = DOMAIN_ISSUE_CODES.filter((code) => !documented.has(code));
     expect(undocumented).toEqual([]);
+  });
+
+  it('when an error is built from its code, then its status and type are the ones the ErrorCode table lists', () => {
+    const documented = Object.fromEntries(
+      tableRows(textAt('components/schemas/ErrorCode', 'description')).map(([code, status, type]) => [
+        code,
+        { status: Number(status), type },
+      ]),
+    );
+    expect(errorClasses).toEqual(documented);
+    expect(Object.keys(errorClasses).sort()).toEqual([...listAt('components/schemas/ErrorCode', 'enum')].sort());
+    for (const code of listAt('components/schemas/ErrorCode', 'enum') as ErrorCode[]) {
+      expect(new AppError({ code, message: 'm' })).toMatchObject(documented[code]!);
+    }
+  });
+
+  it('when a code has a type, then its status is one the ErrorType table allows for that type', () => {
+    const statuses = Object.fromEntries(
+      tableRows(textAt('components/schemas/ErrorType', 'description')).map(([type, status]) => [type, status!]),
+    );
+    for (const [code, { status, type }] of Object.entries(errorClasses)) {
+      const allowed = statuses[type]!;
+      const range = /^(\d+) to (\d+)$/.exec(allowed);
+      const fits = range ? status >= Number(range[1]) && status <= Number(range[2]) : allowed.match(/\d{3}/g)!.map(Number).includes(status);
+      expect(fits, `${code}: ${status} ${type} (ErrorType allows ${allowed})`).toBe(true);
+    }
+  });
+
+  it('when a body is too large, then the limit is the 1 MiB PayloadTooLarge states', () => {
+    const example = ['content', 'application/problem+json', 'examples', 'payload_too_large', 'value'];
+    expect(textAt('components/responses/PayloadTooLarge', 'description')).toContain(`${maxBodyBytes / 1024 / 1024} MiB`);
+    expect(numberAt('components/responses/PayloadTooLarge', ...example, 'details', 'max_body_bytes')).toBe(maxBodyBytes);
+  });
+
+  it('when an Idempotency-Key is reused, then the replay window is the one the header describes', () => {
+    expect(textAt('components/parameters/Idempotency-Key', 'description')).toContain(`within ${idempotencyTtlSeconds / 3600} hours`);
+    expect(rootDescription()).toContain(`within ${idempotencyTtlSeconds / 3600} hours`);
+  });
+
+  it('when a list is requested without a limit, then the page size is the limit parameter default', () => {
+    expect(defaultPageSize).toBe(valueAt('components/parameters/Limit', 'schema', 'default'));
+    expect(rootDescription()).toContain(`default ${defaultPageSize})`);
+  });
+
+  it('when nothing is configured, then the rate limits are the ones the document states', () => {
+    const perKey = defaultRateLimits.perKeyPerSecond;
+    const perWorkspace = defaultRateLimits.perWorkspacePerMinute.toLocaleString('en');
+    const header = textAt('components/headers/X-RateLimit-Limit', 'description').replace(/\s+/g, ' ');
+    expect(header).toContain(`${perKey} per second per key, ${perWorkspace} per minute per workspace`);
+    expect(rootDescription().replace(/\s+/g, ' ')).toContain(
+      `${perKey} requests per second per key and ${perWorkspace} per minute per workspace`,
+    );
+  });
+
+  it('when a plan gates a feature, then the plans are the ones Plan describes', () => {
+    const description = textAt('components/schemas/Plan', 'description');
+    const plans = listAt('components/schemas/Plan', 'enum');
+    const attached = /Form- and folder-attached keys need `([a-z]+)` or above/.exec(description)?.[1];
+    expect(attached).toBeDefined();
+    expect(plansWithAttachedKeys).toEqual(plans.slice(plans.indexOf(attached!)));
+    expect(description).toContain(`OAuth needs \`${oauthPlan}\``);
   });
 });

@@ -8,7 +8,7 @@ import { fakeResolver } from './integrations-support.js';
 
 const api = useWatchedApi(() => {
   const store = createSqliteStore(':memory:');
-  return { store, events: integrationEvents(store, { resolveHost: fakeResolver }) };
+  return { store, events: integrationEvents({ resolveHost: fakeResolver }) };
 });
 
 describe('transferring a form with submission events', () => {

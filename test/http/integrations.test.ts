@@ -12,7 +12,7 @@ import { fakeResolver } from './integrations-support.js';
 
 const api = useWatchedApi(() => {
   const store = createSqliteStore(':memory:');
-  return { store, events: integrationEvents(store, { resolveHost: fakeResolver }) };
+  return { store, events: integrationEvents({ resolveHost: fakeResolver }) };
 });
 
 const issuesOf = (body: { details?: { errors?: Array<{ pointer: string; code: string }> } }) =>
@@ -466,7 +466,7 @@ describe('test mode', () => {
 
   it('when test data is reset, then test integrations and every test delivery are deleted and counted', async () => {
     const store = createSqliteStore(':memory:');
-    const fresh = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+    const fresh = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
     try {
       const test = fresh.workspace.test_admin_key;
       const live = await createIntegration(fresh, { events: ['form.created'] });

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { DomainEvent } from '../../src/domain/events.js';
+import type { DomainEvent, EventPublisher } from '../../src/domain/events.js';
 import type { Answers, FormCreate, FormRequest, SubmissionCreate } from '../support/factories.js';
 
 /** The value of an example file of the document, as the request schema it illustrates. */
@@ -48,7 +48,13 @@ export const budgetAnswers = (budget: number, companySize = '1_10'): Answers => 
 /** An event publisher that remembers what it was given. */
 export function recordingEvents() {
   const published: DomainEvent[] = [];
-  return { published, publisher: { publish: async (event: DomainEvent) => void published.push(event) } };
+  const publisher: EventPublisher = {
+    outboxEvent: (event) => {
+      published.push(event);
+      return undefined;
+    },
+  };
+  return { published, publisher };
 }
 
 /** A clock tests can move; the app reads it for every timestamp. */

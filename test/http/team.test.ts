@@ -3,7 +3,7 @@
  * keys may look but not change the (real, not sandboxed) team.
  */
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/domain/ids.js';
+import { newId } from '../../src/ids.js';
 import type { Member } from '../support/factories.js';
 import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 

@@ -1,33 +1,37 @@
 /**
- * Components of the OpenAPI document read straight from their source files (openapi/components/), for the tests
- * that pin the code's constants to the document without a bundle.
+ * The OpenAPI document read straight from its source files (openapi/), for the tests that pin the code's
+ * constants to it without a bundle. Each reader names a file (`'components/schemas/Plan'`, `'paths/forms'`,
+ * `'openapi'`) and the keys down to a value, and fails naming what the document no longer has.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-/** The parts of a schema, or of a response around one, that these tests read. */
-export interface SchemaNode {
-  description?: string;
-  default?: unknown;
-  pattern?: string;
-  maxLength?: number;
-  maximum?: number;
-  maxItems?: number;
-  properties?: Record<string, SchemaNode>;
-  allOf?: SchemaNode[];
-  content?: Record<string, { schema?: SchemaNode }>;
+const files = new Map<string, unknown>();
+const load = (file: string): unknown => {
+  if (!files.has(file)) {
+    files.set(file, parse(readFileSync(fileURLToPath(new URL(`../../openapi/${file}.yaml`, import.meta.url)), 'utf8')));
+  }
+  return files.get(file);
+};
+
+/** The value at `keys` in `file`. */
+export function valueAt(file: string, ...keys: string[]): unknown {
+  let node = load(file);
+  for (const [index, key] of keys.entries()) {
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    if (node === undefined) throw new Error(`openapi/${file}.yaml has no ${keys.slice(0, index + 1).join(' > ')}, which this test reads`);
+  }
+  return node;
 }
 
-export const componentFile = (kind: 'schemas' | 'responses', name: string): SchemaNode =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/${kind}/${name}.yaml`, import.meta.url)), 'utf8'));
-
-/** The property of a schema, or an error naming the property the document no longer has. */
-export function property(schema: SchemaNode | undefined, name: string): SchemaNode {
-  const found = schema?.properties?.[name];
-  if (!found) throw new Error(`the document no longer has the property ${name} this test reads`);
-  return found;
+function typed<T>(file: string, keys: string[], what: string, check: (value: unknown) => boolean): T {
+  const value = valueAt(file, ...keys);
+  if (!check(value)) throw new Error(`openapi/${file}.yaml: ${keys.join(' > ')} is not ${what}`);
+  return value as T;
 }
 
-/** A property of a component schema: `schemaProperty('IntegrationLog', 'attempt').maximum`. */
-export const schemaProperty = (schema: string, name: string): SchemaNode => property(componentFile('schemas', schema), name);
+export const textAt = (file: string, ...keys: string[]): string => typed(file, keys, 'text', (value) => typeof value === 'string');
+export const numberAt = (file: string, ...keys: string[]): number => typed(file, keys, 'a number', (value) => typeof value === 'number');
+export const listAt = (file: string, ...keys: string[]): string[] =>
+  typed(file, keys, 'a list of words', (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'));
