@@ -13,7 +13,7 @@ import { plansWithAttachedKeys } from '../../src/domain/keys/service.js';
 import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
-import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes } from '../../src/http/documented-limits.js';
+import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
 import { listAt, numberAt, textAt, valueAt } from '../support/openapi-files.js';
 
 const rootDescription = (): string => textAt('openapi', 'info', 'description');
@@ -97,6 +97,10 @@ describe('the code agrees with the OpenAPI document', () => {
     const example = ['content', 'application/problem+json', 'examples', 'payload_too_large', 'value'];
     expect(textAt('components/responses/PayloadTooLarge', 'description')).toContain(`${maxBodyBytes / 1024 / 1024} MiB`);
     expect(numberAt('components/responses/PayloadTooLarge', ...example, 'details', 'max_body_bytes')).toBe(maxBodyBytes);
+  });
+
+  it('when a body nests deep, then the bound is the one the Requests section states', () => {
+    expect(rootDescription()).toContain(`nest at most ${maxBodyDepth} levels deep`);
   });
 
   it('when an Idempotency-Key is reused, then the replay window is the one the header describes', () => {

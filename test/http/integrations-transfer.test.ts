@@ -1,14 +1,13 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
 import { describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createForm, createIntegration, logsOf } from '../support/factories.js';
 import { useWatchedApi } from '../support/http-checks.js';
-import { fakeResolver } from './integrations-support.js';
+import { testWebhookUrls } from './integrations-support.js';
 
 const api = useWatchedApi(() => {
   const store = createSqliteStore(':memory:');
-  return { store, events: integrationEvents({ resolveHost: fakeResolver }) };
+  return { store, webhookUrls: testWebhookUrls() };
 });
 
 describe('transferring a form with submission events', () => {

@@ -3,16 +3,15 @@
  * themselves (what the worker sends) are in integrations-delivery.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createForm, createIntegration, logsOf, PUBLIC_URL } from '../support/factories.js';
 import { createTestApi } from '../support/harness.js';
 import { useWatchedApi } from '../support/http-checks.js';
-import { fakeResolver } from './integrations-support.js';
+import { testWebhookUrls } from './integrations-support.js';
 
 const api = useWatchedApi(() => {
   const store = createSqliteStore(':memory:');
-  return { store, events: integrationEvents({ resolveHost: fakeResolver }) };
+  return { store, webhookUrls: testWebhookUrls() };
 });
 
 const issuesOf = (body: { details?: { errors?: Array<{ pointer: string; code: string }> } }) =>
@@ -466,7 +465,7 @@ describe('test mode', () => {
 
   it('when test data is reset, then test integrations and every test delivery are deleted and counted', async () => {
     const store = createSqliteStore(':memory:');
-    const fresh = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
+    const fresh = await createTestApi({ store, webhookUrls: testWebhookUrls() });
     try {
       const test = fresh.workspace.test_admin_key;
       const live = await createIntegration(fresh, { events: ['form.created'] });

@@ -4,14 +4,13 @@
  * behind, and the client's retry with the same key must make the change exactly once and then replay it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { snapshot } from '../support/db-snapshot.js';
 import { createForm, createIntegration, PUBLIC_URL, submit } from '../support/factories.js';
 import { expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
-import { fakeResolver } from './integrations-support.js';
+import { testWebhookUrls } from './integrations-support.js';
 import { anaAnswers, anaHidden, demoForm } from './submissions-support.js';
 
-const api = useWatchedApi(() => ({ rateLimits: generousLimits, events: integrationEvents({ resolveHost: fakeResolver }) }));
+const api = useWatchedApi(() => ({ rateLimits: generousLimits, webhookUrls: testWebhookUrls() }));
 let formId: string;
 let submissionId: string;
 let integrationId: string;

@@ -91,6 +91,8 @@ beforeEach(async () => {
       url: 'https://hooks.example.com/in',
       events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
       enabled: true,
+      disabled_at: null,
+      disabled_reason: null,
       description: null,
       form_id: null,
       secret_hint: 'whsec_…abcd',
