@@ -13,6 +13,7 @@ import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
+import { backoffWithBase } from './domain/integrations/retry-schedule.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
@@ -155,6 +156,7 @@ async function main(): Promise<void> {
   await sweepExpiredKeys(services);
   const deliveries = startDeliveryWorker(services, {
     transport: httpsTransport(),
+    backoff: backoffWithBase(config.webhookRetryBaseMs),
     onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
   });
 
