@@ -12,6 +12,7 @@ export type * from './schemas.js';
 export { type UnwrappedData, unwrap } from './unwrap.js';
 export {
   type RawBody,
+  type SignatureHeader,
   signWebhookPayload,
   type VerifyWebhookOptions,
   verifyWebhookSignature,
