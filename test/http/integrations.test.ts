@@ -88,6 +88,18 @@ describe('POST /v1/integrations', () => {
     expect(issuesOf(res.body)).toEqual([{ pointer: '/url', code: 'not_public_https' }]);
   });
 
+  it.each([
+    ['loopback', 'https://127.0.0.1:9000/hook', true],
+    ['private', 'https://10.0.0.7/hook', true],
+    ['multicast', 'https://224.0.0.1/hook', false],
+  ])('when the URL is %s, then the message says whether ALLOW_PRIVATE_WEBHOOK_URLS would allow it', async (range, url, allowable) => {
+    const res = await api.call('post', '/v1/integrations').send({ url, events: ['form.created'] });
+    expect(res.status).toBe(422);
+    const message = (res.body as { details: { errors: Array<{ message: string }> } }).details.errors[0]?.message;
+    expect(message).toContain(`it resolves to a ${range} address, not a public one`);
+    expect(message?.includes('ALLOW_PRIVATE_WEBHOOK_URLS=true')).toBe(allowable);
+  });
+
   it('when the host resolves to public IPv6 only, then it is accepted', async () => {
     await createIntegration(api, { url: 'https://v6.example.com/hook' });
   });
