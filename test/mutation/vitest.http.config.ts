@@ -12,7 +12,7 @@ export default defineConfig({
       'test/http/api-keys.test.ts',
       'test/http/oauth-limits.test.ts',
     ],
-    globalSetup: ['test/setup/build-docs.ts'],
+    globalSetup: ['test/setup/bundle.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
