@@ -11,6 +11,7 @@ export default defineConfig({
       'test/http/outbox.test.ts',
       'test/http/api-keys.test.ts',
       'test/http/oauth-limits.test.ts',
+      'test/http/rate-limits.test.ts',
     ],
     globalSetup: ['test/setup/bundle.ts'],
     pool: 'forks',
