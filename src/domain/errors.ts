@@ -3,7 +3,8 @@
  * them into a problem response (status, `type`, `code`, `message`, `details`), so no domain module knows
  * about HTTP beyond the status number it asks for.
  */
-import type { ErrorCode, ErrorType, ProblemDetails, ValidationIssue } from './schema-types.js';
+import type { ErrorCode, ErrorType, ValidationIssue } from '../contract.js';
+import type { ProblemDetails } from './schema-types.js';
 
 /** `ProblemDetails.errors` has `maxItems: 100`; a longer list would break the response contract. */
 export const MAX_REPORTED_ISSUES = 100;

@@ -2,7 +2,7 @@
  * Building `ValidationIssue`s: every domain check reports through here, so pointers are escaped the same way
  * everywhere and only documented codes can be used.
  */
-import type { ValidationIssue } from './schema-types.js';
+import type { ValidationIssue } from '../contract.js';
 
 /**
  * The issue codes the domain emits. `ValidationIssue.code` in the spec documents the vocabulary;

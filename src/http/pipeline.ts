@@ -7,9 +7,9 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Scope } from '../contract.js';
 import { AppError, forbidden } from '../domain/errors.js';
-import { newId } from '../domain/ids.js';
 import { authenticate, type LastUsedRecorder } from '../domain/keys/authenticate.js';
 import type { Services } from '../domain/services.js';
+import { newId } from '../ids.js';
 import { connectionInfo } from './client-address.js';
 import { type Contract, matchOperation } from './contract-document.js';
 import { stateOf } from './locals.js';

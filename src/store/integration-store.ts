@@ -1,6 +1,6 @@
 /** Persistence of integrations, the events sent to them and their deliveries (the integration log). */
-import type { Environment, Schema } from '../contract.js';
-import type { Attachment, Page, PageRequest } from './page.js';
+import type { Attachment, Environment, Schema } from '../contract.js';
+import type { Page, PageRequest } from './page.js';
 
 type Integration = Schema<'Integration'>;
 type IntegrationLog = Schema<'IntegrationLog'>;
@@ -83,7 +83,7 @@ export interface IntegrationStore {
   getEvent(workspaceId: string, environment: Environment, id: string): Promise<EventRecord | undefined>;
   /**
    * Queues a first attempt of the event to one integration, enabled or not (dispatch), due at `at`; `newEvent`
-   * stores the event first. Returns the pending log entry.
+   * stores the event first. Returns the pending log entry; `RecordNotFound` when the integration is gone.
    */
   dispatch(integrationId: string, event: EventRecord, options: { newEvent: boolean; mock: boolean; at: string }): Promise<IntegrationLog>;
   listLogs(

@@ -2,15 +2,14 @@
  * What the service needs from persistence. The SQLite implementation in `./sqlite/` is the default; an
  * implementer who keeps data elsewhere implements these interfaces and passes the result to `buildApp`.
  * Methods are shaped by use case (a cascade or an aggregate update is one call) so that every change that
- * must be atomic is one transaction in the implementation.
+ * must be atomic is one transaction in the implementation. A lookup that finds nothing returns `undefined`;
+ * a write that cannot be made throws one of the classes in `./errors.ts` (nothing else, and never an API error).
  */
-import type { Environment, Plan, Schema, Scope } from '../contract.js';
+import type { Attachment, Environment, Plan, Schema } from '../contract.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
-import type { Attachment, Page, PageRequest } from './page.js';
+import type { Page, PageRequest } from './page.js';
 import type { SubmissionStore } from './submission-store.js';
-
-export type { Attachment, Page, PageRequest } from './page.js';
 
 export interface Workspace {
   id: string;
@@ -82,15 +81,18 @@ export interface ApiKeyStore {
 export interface FormStore {
   list(visibility: FormVisibility, filter: { folderId?: string | undefined }, page: PageRequest): Promise<Page<Schema<'FormSummary'>>>;
   get(workspaceId: string, id: string): Promise<FormRecord | undefined>;
-  /** Inserts the form and its version-1 snapshot; a taken slug throws the `slug_taken` conflict. */
+  /** Inserts the form and its version-1 snapshot; `StoreConflict('slug_taken')` when the slug is taken. */
   create(record: FormRecord): Promise<void>;
-  /** Replaces the form and stores the snapshot of its new version. */
+  /** Replaces the form and stores the snapshot of its new version; `StoreConflict('slug_taken')` as for `create`. */
   update(record: FormRecord): Promise<void>;
   /** Deletes the form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in one transaction. */
   delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<void>;
   listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersion'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
-  /** Moves the form to another workspace and revokes the keys attached to it, with their audit events. */
+  /**
+   * Moves the form to another workspace and revokes the keys attached to it, with their audit events; returns
+   * the revoked keys' ids. `StoreConflict('slug_taken')` when the destination has a form with its slug.
+   */
   transfer(
     formId: string,
     to: string,
@@ -103,12 +105,11 @@ export interface FolderStore {
   list(workspaceId: string, environments: readonly Environment[], page: PageRequest): Promise<Page<Schema<'Folder'>>>;
   get(workspaceId: string, id: string): Promise<FolderRecord | undefined>;
   create(record: FolderRecord): Promise<void>;
-  /** Deletes an empty folder and revokes the keys attached to it; false when it still holds forms. */
-  delete(
-    id: string,
-    at: string,
-    audit: { folder: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
-  ): Promise<boolean>;
+  /**
+   * Deletes an empty folder and revokes the keys attached to it (a folder already gone is not an error);
+   * `StoreConflict('folder_not_empty')` when it still holds forms.
+   */
+  delete(id: string, at: string, audit: { folder: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<void>;
 }
 
 export interface AuditEventStore {
@@ -138,16 +139,19 @@ export interface TeamStore {
   listMembers(workspaceId: string, page: PageRequest): Promise<Page<Schema<'Member'>>>;
   getMember(workspaceId: string, id: string): Promise<Schema<'Member'> | undefined>;
   addMember(workspaceId: string, member: Schema<'Member'>): Promise<void>;
-  /** Removes a member unless it is the last admin; the audit event is written in the same transaction. */
-  removeMember(workspaceId: string, id: string, audit: AuditEventInput): Promise<'removed' | 'last_admin' | 'not_found'>;
+  /**
+   * Removes a member and writes the audit event in the same transaction; `StoreConflict('last_admin')` for the
+   * only admin, `RecordNotFound` when the member is gone.
+   */
+  removeMember(workspaceId: string, id: string, audit: AuditEventInput): Promise<void>;
   listInvites(
     workspaceId: string,
     filter: { status?: Schema<'Invite'>['status'] | undefined },
     page: PageRequest,
   ): Promise<Page<Schema<'Invite'>>>;
   getInvite(workspaceId: string, id: string): Promise<Schema<'Invite'> | undefined>;
-  /** Creates a pending invite unless the email is a member or already invited. */
-  createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput): Promise<'created' | 'member_exists'>;
+  /** Creates a pending invite; `StoreConflict('member_exists')` when the email is a member or already invited. */
+  createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput): Promise<void>;
   revokeInvite(workspaceId: string, id: string, at: string, audit: AuditEventInput): Promise<Schema<'Invite'> | undefined>;
 }
 
@@ -166,5 +170,3 @@ export interface Store {
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   close(): Promise<void>;
 }
-
-export type { Environment, Scope };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ValidationIssue } from '../../src/contract.js';
 import {
   AppError,
   badRequest,
@@ -11,7 +12,6 @@ import {
   unauthorized,
   unprocessable,
 } from '../../src/domain/errors.js';
-import type { ValidationIssue } from '../../src/domain/schema-types.js';
 
 const issue = (n: number): ValidationIssue => ({ location: 'body', pointer: `/steps/${n}/id`, code: 'duplicate_step_id', message: 'dup' });
 

@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { definitionEnvironments } from '../../src/domain/access.js';
 import type { DomainEvent } from '../../src/domain/events.js';
-import { integrationEvents, subscriberEnvironments } from '../../src/domain/integrations/publisher.js';
+import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { DELIVERY_TIMEOUT_MS, defaultBackoff, MAX_ATTEMPTS, retryDelayMs } from '../../src/domain/integrations/retry-schedule.js';
 import { INTEGRATION_ISSUE_CODES } from '../../src/domain/integrations/service.js';
 import { generateSigningSecret, signingSecretHint } from '../../src/domain/integrations/signing-secret.js';
@@ -167,7 +168,7 @@ describe('integrationEvents', () => {
     });
     expect(record).toMatchObject({ workspaceId: 'ws_1', environment: 'test', formId: 'form_1' });
     expect(subscribers).toEqual({ environments: ['live', 'test'], mock: true });
-    expect(subscriberEnvironments('live')).toEqual(['live']);
+    expect(definitionEnvironments('live')).toEqual(['live']);
   });
 
   it('when no integration subscribes to the event, then nothing is built or stored', async () => {

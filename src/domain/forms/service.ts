@@ -4,11 +4,13 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Schema } from '../../contract.js';
-import type { FormRecord, PageRequest } from '../../store/types.js';
+import { newId } from '../../ids.js';
+import { isStoreConflict } from '../../store/errors.js';
+import type { PageRequest } from '../../store/page.js';
+import type { FormRecord } from '../../store/types.js';
 import { actorOf, assertFormVisible, assertMayChange, assertWorkspaceWide, definitionEnvironments, type Principal } from '../access.js';
-import { AppError, forbidden, invalidValue, notFound } from '../errors.js';
+import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
-import { newId } from '../ids.js';
 import { type Services, timestamp } from '../services.js';
 import { slugify } from './slug.js';
 import { assertValidFormDefinition } from './validate-definition.js';
@@ -29,7 +31,7 @@ export async function findVisibleForm(services: Services, principal: Principal, 
 
 export async function listForms(services: Services, principal: Principal, query: { folderId?: string | undefined }, page: PageRequest) {
   return services.store.forms.list(
-    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal), attachment: principal.attachment },
+    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal.environment), attachment: principal.attachment },
     query,
     page,
   );
@@ -72,7 +74,7 @@ export async function createForm(services: Services, principal: Principal, input
   };
   const record = { form, workspaceId: principal.workspace.id, environment: principal.environment };
   if (input.slug !== undefined) {
-    await services.store.forms.create(record);
+    await services.store.forms.create(record).catch(rethrowSlugTaken(form.slug));
     return published(services, record, 'form.created', { object: form });
   }
   // A derived slug that is taken gets a numeric suffix: only a slug the caller chose is a conflict.
@@ -81,11 +83,22 @@ export async function createForm(services: Services, principal: Principal, input
       await services.store.forms.create(record);
       return published(services, record, 'form.created', { object: form });
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'slug_taken') || attempt >= 50) throw error;
+      if (!isStoreConflict(error, 'slug_taken') || attempt >= 50) rethrowSlugTaken(form.slug)(error);
       form.slug = `${slugify(input.name)}-${attempt + 1}`;
     }
   }
 }
+
+const rethrowSlugTaken =
+  (slug: string) =>
+  (error: unknown): never => {
+    if (isStoreConflict(error, 'slug_taken')) {
+      throw conflict('slug_taken', `Another form of this workspace already has the slug ${slug}.`, [
+        { location: 'body', pointer: '/slug', code: 'slug_taken', message: 'is already used by another form' },
+      ]);
+    }
+    throw error;
+  };
 
 export async function updateForm(services: Services, principal: Principal, id: string, changes: Schema<'FormUpdate'>): Promise<Form> {
   const { form, workspaceId, environment } = await findVisibleForm(services, principal, id);
@@ -109,7 +122,7 @@ export async function updateForm(services: Services, principal: Principal, id: s
   assertValidFormDefinition(next);
   const updated = { ...next, version: form.version + 1, updated_at: timestamp(services) };
   const record = { form: updated, workspaceId, environment };
-  await services.store.forms.update(record);
+  await services.store.forms.update(record).catch(rethrowSlugTaken(updated.slug));
   return published(services, record, 'form.updated', { object: updated, previous_version: form.version });
 }
 
@@ -163,7 +176,7 @@ export async function transferForm(
     throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'not_found', message: `no workspace ${toWorkspaceId}` }]);
   const at = timestamp(services);
   const actor = actorOf(principal);
-  const revoked = await services.store.forms.transfer(form.id, toWorkspaceId, at, {
+  const transfer = services.store.forms.transfer(form.id, toWorkspaceId, at, {
     form: {
       workspaceId: from,
       environment: 'live',
@@ -182,6 +195,12 @@ export async function transferForm(
       reason: `form ${form.id} was transferred`,
       at,
     }),
+  });
+  // The destination's own form with this slug wins; the store has moved nothing.
+  const revoked = await transfer.catch((error: unknown) => {
+    if (isStoreConflict(error, 'slug_taken'))
+      throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
+    throw error;
   });
   return {
     id: form.id,

@@ -7,10 +7,11 @@
  * policy: the use cases that check URLs on create and update read it from here (`webhookUrlPolicyOf`).
  */
 import type { Environment, Schema } from '../../contract.js';
+import { newId } from '../../ids.js';
 import type { EventRecord } from '../../store/integration-store.js';
 import type { Store } from '../../store/types.js';
+import { definitionEnvironments } from '../access.js';
 import type { DomainEvent, EventPublisher } from '../events.js';
-import { newId } from '../ids.js';
 import type { Services } from '../services.js';
 import { type ResolvedAddress, resolveWithDns, strictWebhookUrls, type WebhookUrlPolicy } from './webhook-url.js';
 
@@ -26,10 +27,6 @@ export interface IntegrationEventsOptions {
   /** Publishing never fails the caller's request (its change is stored already); failures are reported here. */
   onError?: ((error: unknown, event: DomainEvent) => void) | undefined;
 }
-
-/** Test-mode activity also reaches the live integrations, as the sandbox's clone of them (always mocked). */
-export const subscriberEnvironments = (environment: Environment): readonly Environment[] =>
-  environment === 'test' ? ['live', 'test'] : ['live'];
 
 export function eventRecord(
   event: { workspaceId: string; environment: Environment; type: Schema<'EventType'>; formId: string | null; data: Record<string, unknown> },
@@ -68,7 +65,7 @@ export function integrationEvents(store: Store, options: IntegrationEventsOption
     webhookUrls: { allowPrivateAddresses: options.allowPrivateWebhookUrls ?? false, resolveHost: options.resolveHost ?? resolveWithDns },
     async publish(event) {
       try {
-        const environments = subscriberEnvironments(event.environment);
+        const environments = definitionEnvironments(event.environment);
         if (!(await store.integrations.hasSubscribers(event.workspaceId, environments, event.type, event.formId))) return;
         const record = eventRecord(event, now().toISOString());
         await store.integrations.publish(record, { environments, mock: event.environment === 'test' });

@@ -5,14 +5,14 @@
  * Attached keys reach only integrations limited to a form they reach.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Schema } from '../../contract.js';
+import type { Schema, ValidationIssue } from '../../contract.js';
+import { newId } from '../../ids.js';
 import type { IntegrationRecord } from '../../store/integration-store.js';
-import type { PageRequest } from '../../store/types.js';
+import type { PageRequest } from '../../store/page.js';
 import { assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import type { ValidationIssue } from '../schema-types.js';
 import { type Services, timestamp } from '../services.js';
+import { rethrowAsNotFound } from '../store-refusals.js';
 import { eventRecord, webhookUrlPolicyOf } from './publisher.js';
 import { generateSigningSecret, signingSecretHint } from './signing-secret.js';
 import { checkWebhookUrl } from './webhook-url.js';
@@ -76,7 +76,7 @@ async function settingIssues(
 
 export async function listIntegrations(services: Services, principal: Principal, page: PageRequest) {
   return services.store.integrations.list(
-    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal), attachment: principal.attachment },
+    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal.environment), attachment: principal.attachment },
     page,
   );
 }
@@ -177,7 +177,7 @@ export async function dispatchIntegration(
       },
       at,
     );
-    return services.store.integrations.dispatch(integration.id, ping, { newEvent: true, mock, at });
+    return services.store.integrations.dispatch(integration.id, ping, { newEvent: true, mock, at }).catch(rethrowAsNotFound);
   }
   const event = await services.store.integrations.getEvent(principal.workspace.id, environment, eventId);
   if (!event)
@@ -197,7 +197,7 @@ export async function dispatchIntegration(
       },
     ]);
   }
-  return services.store.integrations.dispatch(integration.id, event, { newEvent: false, mock, at });
+  return services.store.integrations.dispatch(integration.id, event, { newEvent: false, mock, at }).catch(rethrowAsNotFound);
 }
 
 export async function listIntegrationLogs(

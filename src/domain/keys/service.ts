@@ -2,17 +2,16 @@
  * API key use cases: creation (secret shown once, stored as a hash), revocation (audited, immediate),
  * expiry, and the checks on attachment, expiry and allowlist entries.
  */
-import type { Schema } from '../../contract.js';
-import type { PageRequest } from '../../store/types.js';
+import type { Schema, ValidationIssue } from '../../contract.js';
+import { newId } from '../../ids.js';
+import type { PageRequest } from '../../store/page.js';
 import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
-import { newId } from '../ids.js';
 import { type Services, timestamp } from '../services.js';
 import { parseAllowlistEntry } from './ip-allowlist.js';
 import { generateSecret, hashSecret, secretHint } from './secret.js';
 
 type ApiKey = Schema<'ApiKey'>;
-type ValidationIssue = Schema<'ValidationIssue'>;
 
 /** Plans on which a key can be attached to one form or folder (seed 2.4: "Business plan and above"). */
 const plansWithAttachedKeys: ReadonlySet<Schema<'Plan'>> = new Set(['business', 'enterprise']);

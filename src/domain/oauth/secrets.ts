@@ -4,7 +4,7 @@
  * strings of about 238 bits, stored only as SHA-256 hashes (RFC 6819 section 5.1.4.1.3), like API key
  * secrets. Distinct prefixes let the authenticator, secret scanners and people tell them apart.
  */
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../../ids.js';
 
 export { hashesMatch, hashSecret as hashToken } from '../keys/secret.js';
 

@@ -6,6 +6,7 @@
  * holds a stolen copy and the service cannot tell which.
  */
 import type { Scope } from '../../contract.js';
+import { isStoreConflict } from '../../store/errors.js';
 import type { OAuthGrant, TokenPair } from '../../store/oauth-store.js';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
@@ -69,7 +70,9 @@ export async function exchangeAuthorizationCode(
   }
   await assertWorkspaceMayUseOAuth(services, code.grant);
   const { tokens, issued } = newTokenPair(now, code.grant.scopes);
-  if (!(await services.store.oauth.issueTokens(code.grant.id, tokens))) throw unusableCode();
+  await services.store.oauth.issueTokens(code.grant.id, tokens).catch((error: unknown) => {
+    throw isStoreConflict(error, 'grant_revoked') ? unusableCode() : error;
+  });
   return issued;
 }
 
@@ -86,7 +89,12 @@ export async function refreshAccessToken(services: Services, request: { clientId
   await assertWorkspaceMayUseOAuth(services, record.grant);
   const { tokens, issued } = newTokenPair(now, record.grant.scopes);
   // Losing the race to a concurrent use of the same token is a reuse as well.
-  if (!(await services.store.oauth.rotateRefreshToken(record.id, tokens))) return reuseDetected(services, record.grant, now);
+  try {
+    await services.store.oauth.rotateRefreshToken(record.id, tokens);
+  } catch (error) {
+    if (isStoreConflict(error, 'token_spent')) return reuseDetected(services, record.grant, now);
+    throw error;
+  }
   return issued;
 }
 

@@ -5,15 +5,17 @@
  * folder-attached key reaches only the submissions of the forms it is attached to.
  */
 import type { Schema } from '../../contract.js';
+import { newId } from '../../ids.js';
+import type { PageRequest } from '../../store/page.js';
 import type { SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
-import type { FormRecord, PageRequest } from '../../store/types.js';
+import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
 import { badRequest, forbidden, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
-import { newId } from '../ids.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { type Services, timestamp } from '../services.js';
+import { rethrowAsNotFound } from '../store-refusals.js';
 import { validateAnswers } from './validate-answers.js';
 
 type Submission = Schema<'Submission'>;
@@ -127,7 +129,7 @@ export async function getSubmission(services: Services, principal: Principal, id
 
 export async function deleteSubmission(services: Services, principal: Principal, id: string): Promise<void> {
   await findVisibleSubmission(services, principal, id);
-  if (!(await services.store.submissions.delete(id))) throw notFound('submission', id);
+  await services.store.submissions.delete(id).catch(rethrowAsNotFound);
 }
 
 /** Scores the stored answers with the form's current version; answers and visited steps stay as submitted. */
@@ -135,15 +137,9 @@ export async function rescoreSubmission(services: Services, principal: Principal
   const { record, form } = await findVisibleSubmission(services, principal, id);
   const { answers, hidden } = record.submission;
   const { score, grade, breakdown } = scoreSubmission(form.form, answers, hidden);
-  const result = await services.store.submissions.rescore(id, {
-    score,
-    grade,
-    scoreBreakdown: breakdown,
-    formVersion: form.form.version,
-    at: timestamp(services),
-  });
-  if (!result) throw notFound('submission', id);
-  const { submission, previous } = result;
+  const { submission, previous } = await services.store.submissions
+    .rescore(id, { score, grade, scoreBreakdown: breakdown, formVersion: form.form.version, at: timestamp(services) })
+    .catch(rethrowAsNotFound);
   await publish(services, principal, submission, 'submission.rescored', { object: submission, previous_attributes: previous });
   return { ...submission, previous_score: previous.score, previous_grade: previous.grade, previous_form_version: previous.form_version };
 }

@@ -4,7 +4,7 @@ import type { Handler } from './types.js';
 
 export const listApiKeys: Handler<'listApiKeys'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await keys.listApiKeys(services, principal, { status: query.status }, pageOf(query))),
+  body: await listBody(keys.listApiKeys(services, principal, { status: query.status }, pageOf(query))),
 });
 
 export const createApiKey: Handler<'createApiKey'> = async ({ services, principal, body }) => {

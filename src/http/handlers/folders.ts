@@ -4,7 +4,7 @@ import type { Handler } from './types.js';
 
 export const listFolders: Handler<'listFolders'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await folders.listFolders(services, principal, pageOf(query))),
+  body: await listBody(folders.listFolders(services, principal, pageOf(query))),
 });
 
 export const createFolder: Handler<'createFolder'> = async ({ services, principal, body }) => {

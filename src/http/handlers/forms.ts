@@ -4,7 +4,7 @@ import type { Handler } from './types.js';
 
 export const listForms: Handler<'listForms'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await forms.listForms(services, principal, { folderId: query.folder_id }, pageOf(query))),
+  body: await listBody(forms.listForms(services, principal, { folderId: query.folder_id }, pageOf(query))),
 });
 
 export const createForm: Handler<'createForm'> = async ({ services, principal, body }) => {
@@ -29,7 +29,7 @@ export const deleteForm: Handler<'deleteForm'> = async ({ services, principal, p
 
 export const listFormVersions: Handler<'listFormVersions'> = async ({ services, principal, params, query }) => ({
   status: 200,
-  body: listBody(await forms.listFormVersions(services, principal, params.id, pageOf(query))),
+  body: await listBody(forms.listFormVersions(services, principal, params.id, pageOf(query))),
 });
 
 export const getFormVersion: Handler<'getFormVersion'> = async ({ services, principal, params }) => ({

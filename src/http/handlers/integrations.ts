@@ -4,7 +4,7 @@ import type { Handler } from './types.js';
 
 export const listIntegrations: Handler<'listIntegrations'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await integrations.listIntegrations(services, principal, pageOf(query))),
+  body: await listBody(integrations.listIntegrations(services, principal, pageOf(query))),
 });
 
 export const createIntegration: Handler<'createIntegration'> = async ({ services, principal, body }) => {
@@ -34,13 +34,7 @@ export const dispatchIntegration: Handler<'dispatchIntegration'> = async ({ serv
 
 export const listIntegrationLogs: Handler<'listIntegrationLogs'> = async ({ services, principal, params, query }) => ({
   status: 200,
-  body: listBody(
-    await integrations.listIntegrationLogs(
-      services,
-      principal,
-      params.id,
-      { status: query.status, eventType: query.event_type },
-      pageOf(query),
-    ),
+  body: await listBody(
+    integrations.listIntegrationLogs(services, principal, params.id, { status: query.status, eventType: query.event_type }, pageOf(query)),
   ),
 });

@@ -10,7 +10,7 @@ export const listSubmissions: Handler<'listSubmissions'> = async ({ services, pr
     createdLt: query.created_lt,
     minScore: query.min_score,
   };
-  return { status: 200, body: listBody(await submissions.listSubmissions(services, principal, filter, pageOf(query))) };
+  return { status: 200, body: await listBody(submissions.listSubmissions(services, principal, filter, pageOf(query))) };
 };
 
 export const createSubmission: Handler<'createSubmission'> = async ({ services, principal, body }) => {

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
-import { conflict } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
+import { newId } from '../../ids.js';
+import { StoreConflict } from '../errors.js';
 import type { FormRecord, FormStore } from '../types.js';
 import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -93,15 +93,11 @@ export function sqliteForms(db: Database.Database): FormStore {
       form.updated_at,
     );
   };
-  const writeOrConflict = (write: () => void, slug: string): void => {
+  const writeOrConflict = (write: () => void): void => {
     try {
       db.transaction(write)();
     } catch (error) {
-      if (slugTaken(error)) {
-        throw conflict('slug_taken', `Another form of this workspace already has the slug ${slug}.`, [
-          { location: 'body', pointer: '/slug', code: 'slug_taken', message: 'is already used by another form' },
-        ]);
-      }
+      if (slugTaken(error)) throw new StoreConflict('slug_taken');
       throw error;
     }
   };
@@ -156,7 +152,7 @@ export function sqliteForms(db: Database.Database): FormStore {
           form.updated_at,
         );
         insertSnapshot(form);
-      }, form.slug);
+      });
     },
     async update({ form }) {
       writeOrConflict(() => {
@@ -170,7 +166,7 @@ export function sqliteForms(db: Database.Database): FormStore {
           form.id,
         );
         insertSnapshot(form);
-      }, form.slug);
+      });
     },
     async delete(id, at, audit) {
       db.transaction(() => {
@@ -228,8 +224,7 @@ export function sqliteForms(db: Database.Database): FormStore {
         return move();
       } catch (error) {
         // The destination's own form with this slug wins; the transaction has moved nothing.
-        if (slugTaken(error))
-          throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
+        if (slugTaken(error)) throw new StoreConflict('slug_taken');
         throw error;
       }
     },

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
-import { notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
+import { newId } from '../../ids.js';
+import { RecordNotFound } from '../errors.js';
 import type { DueDelivery, EventRecord, IntegrationStore } from '../integration-store.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
@@ -308,7 +308,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
           const integration = statement(db, 'SELECT id, url FROM integrations WHERE id = ?').get(integrationId) as
             | { id: string; url: string }
             | undefined;
-          if (!integration) throw notFound('integration', integrationId);
+          if (!integration) throw new RecordNotFound('integration', integrationId);
           if (newEvent) insertEvent(event);
           return toLog(queueFirstAttempt(integration, event, at, mock, true));
         })

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
+import { RecordNotFound } from '../errors.js';
 import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
@@ -180,16 +181,15 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
     async delete(id) {
       return db.transaction(() => {
         const row = getRow(db, id);
-        if (!row) return false;
+        if (!row) throw new RecordNotFound('submission', id);
         countInFunnel(db, row.environment, toSubmission(row), -1);
         statement(db, 'DELETE FROM submissions WHERE id = ?').run(id);
-        return true;
       })();
     },
     async rescore(id, change) {
       return db.transaction(() => {
         const row = getRow(db, id);
-        if (!row) return undefined;
+        if (!row) throw new RecordNotFound('submission', id);
         const before = toSubmission(row);
         if (before.status === 'completed') {
           statement(db, 'UPDATE submission_days SET score_sum = score_sum + ? WHERE form_id = ? AND environment = ? AND day = ?').run(
