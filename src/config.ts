@@ -7,6 +7,7 @@ export interface Config {
   host: string;
   httpPort: number | null;
   dataDir: string;
+  databaseUrl: string | null;
   tlsCert: string | null;
   tlsKey: string | null;
   trustedProxies: string[];
@@ -32,6 +33,12 @@ export const variables: Variable[] = [
     name: 'DATA_DIR',
     default: './data',
     description: 'Where the SQLite database (form-funnel.db) and the generated TLS certificate live.',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '',
+    description:
+      'postgres://user:password@host:5432/database: keep the data in PostgreSQL (migrated at start) instead of the SQLite file in DATA_DIR, so several processes or machines can share it.',
   },
   {
     name: 'TLS_CERT',
@@ -111,11 +118,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value && Number.isNaN(Date.parse(value))) throw new ConfigError(`${name} must be an ISO date.`);
   }
   const httpPort = read(env, 'HTTP_PORT');
+  const databaseUrl = read(env, 'DATABASE_URL') || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl))
+    throw new ConfigError('DATABASE_URL must be a postgres:// (or postgresql://) URL.');
   return {
     port: integer(env, 'PORT', 0, 65535),
     host: read(env, 'HOST'),
     httpPort: httpPort === '' ? null : integer(env, 'HTTP_PORT', 0, 65535),
     dataDir: read(env, 'DATA_DIR'),
+    databaseUrl,
     tlsCert,
     tlsKey,
     trustedProxies: read(env, 'TRUSTED_PROXIES')

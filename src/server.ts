@@ -1,5 +1,5 @@
 /**
- * Process entry: configuration, the SQLite store, HTTPS (and the optional refusing HTTP listener), the
+ * Process entry: configuration, the store (SQLite, or PostgreSQL with DATABASE_URL), HTTPS (and the optional refusing HTTP listener), the
  * periodic jobs, and a graceful shutdown that stops accepting, finishes in-flight requests and closes
  * the database.
  */
@@ -15,7 +15,7 @@ import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
 import { idempotencyTtlSeconds } from './http/dispatch.js';
-import { createSqliteStore } from './store/sqlite/index.js';
+import { openStore } from './store/open.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
   if (config.tlsCert && config.tlsKey) return { cert: readFileSync(config.tlsCert, 'utf8'), key: readFileSync(config.tlsKey, 'utf8') };
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel });
-  const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  const store = await openStore(config);
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
   const events = integrationEvents(store, {
     allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
