@@ -1,13 +1,13 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import { createTestStore } from '../support/stores.js';
 import { createForm, createIntegration, fakeResolver, logsOf } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
-  const store = createSqliteStore(':memory:');
+  const store = await createTestStore();
   api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
 });
 afterAll(async () => {

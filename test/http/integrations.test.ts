@@ -4,13 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import { createTestStore } from '../support/stores.js';
 import { createForm, createIntegration, fakeResolver, logsOf, PUBLIC_URL } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
-  const store = createSqliteStore(':memory:');
+  const store = await createTestStore();
   api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
 });
 afterAll(async () => {
@@ -467,7 +467,7 @@ describe('test mode', () => {
   });
 
   it('when test data is reset, then test integrations and every test delivery are deleted and counted', async () => {
-    const store = createSqliteStore(':memory:');
+    const store = await createTestStore();
     const fresh = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
     try {
       const test = fresh.workspace.test_admin_key;

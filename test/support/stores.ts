@@ -21,17 +21,20 @@ const poolSize = 4;
 /** A database that can be opened more than once (a restart), and removed. */
 export interface TestDatabase {
   open(): Promise<Store>;
+  /** The environment variables that point the server or `npm run admin` at it. */
+  env: Record<string, string>;
   drop(): Promise<void>;
 }
 
 export async function createStoreDatabase(kind: StoreKind = testStoreKind): Promise<TestDatabase> {
   if (kind === 'postgres') {
     const database = await createTestDatabase();
-    return { open: () => createPostgresStore(database.url, { max: poolSize }), drop: database.drop };
+    return { open: () => createPostgresStore(database.url, { max: poolSize }), env: { DATABASE_URL: database.url }, drop: database.drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'form-funnel-store-'));
   return {
     open: async () => createSqliteStore(join(dir, 'form-funnel.db')),
+    env: { DATA_DIR: dir },
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
