@@ -2,13 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import { createTestStore } from '../support/stores.js';
 import { createForm, createIntegration, fakeResolver, logsOf } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
-  const store = await createTestStore();
-  api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+  api = await createTestApi({ events: integrationEvents({ resolveHost: fakeResolver }) });
 });
 afterAll(async () => {
   await api.close();

@@ -8,7 +8,7 @@ import { randomBase62 } from '../../ids.js';
 
 export { hashesMatch, hashSecret as hashToken } from '../keys/secret.js';
 
-/** `expires_in` of every access token: short-lived, so a leaked one is worth little (seed 5.11). */
+/** `expires_in` of every access token: short-lived, so a leaked one is worth little. */
 export const accessTokenLifetimeSeconds = 3600;
 export const refreshTokenLifetimeSeconds = 90 * 24 * 3600;
 /** RFC 6749 section 4.1.2 recommends at most 10 minutes. */

@@ -8,7 +8,7 @@
 import type { Scope } from '../../contract.js';
 import { isStoreConflict } from '../../store/errors.js';
 import type { OAuthGrant, TokenPair } from '../../store/oauth-store.js';
-import { AppError } from '../errors.js';
+import { type AppError, invalidClient, invalidGrant } from '../errors.js';
 import type { Services } from '../services.js';
 import { oauthPlan } from './authorize.js';
 import { verifierMatchesChallenge } from './pkce.js';
@@ -33,12 +33,6 @@ export interface IssuedTokens {
   /** The granted scopes, in ascending power. */
   scopes: Scope[];
 }
-
-/** 401 `invalid_client`: public clients are identified by `client_id` alone, so the only failure is an unknown one. */
-const invalidClient = (): AppError =>
-  new AppError({ status: 401, type: 'authentication_error', code: 'invalid_client', message: 'No registered client has this client_id.' });
-
-const invalidGrant = (message: string): AppError => new AppError({ status: 400, type: 'validation_error', code: 'invalid_grant', message });
 
 const unusableCode = (): AppError => invalidGrant('The authorization code is invalid, expired or already used.');
 const unusableRefreshToken = (): AppError => invalidGrant('The refresh token is invalid, expired or revoked.');

@@ -1,6 +1,7 @@
 import { badRequest } from '../../domain/errors.js';
 import { InvalidCursor } from '../../store/errors.js';
 import type { Page, PageRequest } from '../../store/page.js';
+import { defaultPageSize } from '../documented-limits.js';
 
 interface PageQuery {
   limit?: number;
@@ -15,7 +16,7 @@ export function pageOf(query: PageQuery): PageRequest {
       { location: 'query', pointer: '/ending_before', code: 'mutually_exclusive', message: 'cannot be combined with starting_after' },
     ]);
   }
-  return { limit: query.limit ?? 20, startingAfter: query.starting_after, endingBefore: query.ending_before };
+  return { limit: query.limit ?? defaultPageSize, startingAfter: query.starting_after, endingBefore: query.ending_before };
 }
 
 /**
