@@ -54,11 +54,18 @@ export async function createTestStore(kind: StoreKind = testStoreKind): Promise<
 }
 
 /**
- * Rows of a raw query, for tests that check what is (and is not) stored. `?` placeholders, whatever the store.
+ * Rows of a raw query, for tests that check what is (and is not) stored, or a statement that returns none.
+ * `?` placeholders, whatever the store.
  */
 export async function storedRows(store: Store, sql: string, ...params: unknown[]): Promise<Array<Record<string, unknown>>> {
-  if ('db' in store)
-    return (store as ReturnType<typeof createSqliteStore>).db.prepare(sql).all(...params) as Array<Record<string, unknown>>;
+  if ('db' in store) {
+    const statement = (store as ReturnType<typeof createSqliteStore>).db.prepare(sql);
+    if (!statement.reader) {
+      statement.run(...params);
+      return [];
+    }
+    return statement.all(...params) as Array<Record<string, unknown>>;
+  }
   if ('pool' in store) {
     let index = 0;
     const text = sql.replace(/\?/g, () => `$${++index}`);
