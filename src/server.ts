@@ -17,6 +17,7 @@ import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { openStore } from './store/open.js';
+import type { Store } from './store/types.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
   if (config.tlsCert && config.tlsKey) return { cert: readFileSync(config.tlsCert, 'utf8'), key: readFileSync(config.tlsKey, 'utf8') };
@@ -81,7 +82,15 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const store = await openStore(config);
+  let store: Store;
+  try {
+    store = await openStore(config);
+  } catch (error) {
+    // An unreachable or missing database: one line naming it, not a stack trace.
+    process.stderr.write(`Cannot open the database: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
   const events = integrationEvents({ allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
   const { app, services, flushLastUsed, servesDocs } = buildApp({
