@@ -1,14 +1,15 @@
 /**
- * Process entry: configuration, the store (SQLite, or PostgreSQL with DATABASE_URL), HTTPS (and the optional refusing HTTP listener), the
- * periodic jobs, and a graceful shutdown that stops accepting, finishes in-flight requests and closes
- * the database.
+ * Process entry: configuration, the store (SQLite, or PostgreSQL with DATABASE_URL), HTTPS (and the optional
+ * refusing HTTP listener), the periodic jobs, and a graceful shutdown that stops taking requests (kept-alive
+ * connections included), finishes in-flight ones and closes the database.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { join } from 'node:path';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
+import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
+import { httpsTransport } from './adapters/webhook-transport.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
@@ -16,6 +17,7 @@ import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
+import { createHttpListener, createHttpsListener } from './listeners.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
 
@@ -48,12 +50,6 @@ const listen = (server: http.Server, port: number, host: string) =>
   new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as { port: number }).port));
-  });
-
-const close = (server: http.Server) =>
-  new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
   });
 
 async function main(): Promise<void> {
@@ -91,23 +87,23 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
-  const events = integrationEvents({ allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
+  const events = integrationEvents();
   const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
     contract,
     logger: log,
     events,
+    webhookUrls: dnsWebhookUrlPolicy(config.allowPrivateWebhookUrls),
     trustedProxies: config.trustedProxies,
     rateLimits: config.rateLimits,
     validateResponses: config.validateResponses,
     deprecation: config.deprecation,
   });
 
-  const secure = https.createServer(await tlsMaterial(config, log), app);
-  const port = await listen(secure, config.port, config.host);
-  const plain = config.httpPort === null ? null : http.createServer(app);
-  if (plain) await listen(plain, config.httpPort!, config.host);
+  const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);
+  const port = await listen(secure.server, config.port, config.host);
+  const plain = config.httpPort === null ? null : createHttpListener(app, config.connectionLimits);
+  if (plain) await listen(plain.server, config.httpPort!, config.host);
 
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
@@ -118,7 +114,10 @@ async function main(): Promise<void> {
     }, 3600_000),
   ];
   await sweepExpiredKeys(services);
-  const deliveries = startDeliveryWorker(services, { onError: (error) => log.error({ err: error }, 'webhook delivery failed') });
+  const deliveries = startDeliveryWorker(services, {
+    transport: httpsTransport(),
+    onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
+  });
 
   const base = config.publicBaseUrl ?? `https://localhost:${port}`;
   log.info({ port, httpPort: config.httpPort }, 'listening');
@@ -144,11 +143,11 @@ async function main(): Promise<void> {
     jobs.forEach(clearInterval);
     // In-flight requests get 10 seconds to finish; then the remaining connections are cut.
     const deadline = setTimeout(() => {
-      secure.closeAllConnections();
-      plain?.closeAllConnections();
+      secure.server.closeAllConnections();
+      plain?.server.closeAllConnections();
     }, 10_000);
     // Webhook attempts in flight get their answer (10 s at most) recorded; pending ones stay queued in the database.
-    await Promise.all([close(secure), plain ? close(plain) : Promise.resolve(), deliveries.stop()]);
+    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
     clearTimeout(deadline);
     await flushLastUsed();
     await store.close();

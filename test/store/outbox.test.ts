@@ -90,6 +90,8 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
         url: 'https://hooks.example.com/in',
         events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
         enabled: true,
+        disabled_at: null,
+        disabled_reason: null,
         description: null,
         form_id: null,
         secret_hint: 'whsec_…abcd',
@@ -119,7 +121,11 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
     [
       'forms.update',
       (outbox) =>
-        store.forms.update({ form: { ...form('form_1', 'renamed'), version: 2 }, workspaceId: 'ws_1', environment: 'live' }, outbox),
+        store.forms.update(
+          { form: { ...form('form_1', 'renamed'), version: 2 }, workspaceId: 'ws_1', environment: 'live' },
+          { keepVersions: 100 },
+          outbox,
+        ),
     ],
     ['forms.delete', (outbox) => store.forms.delete('form_1', at, { revokedKey: () => audit('api_key.revoked') }, outbox)],
     [
