@@ -4,6 +4,7 @@ import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
+import { transfersSchema } from './schema/transfers.js';
 
 /**
  * Schema migrations, applied in order at start, each once, in its own transaction, recorded in
@@ -18,6 +19,7 @@ const migrations: readonly string[] = [
   oauthSchema,
   formVersionSummariesSchema,
   integrationCircuitSchema,
+  transfersSchema,
 ];
 
 /** Any constant shared by every process of this service: they all wait for the one that migrates. */
