@@ -12,6 +12,7 @@ export interface Config {
   host: string;
   httpPort: number | null;
   dataDir: string;
+  databaseUrl: string | null;
   tlsCert: string | null;
   tlsKey: string | null;
   trustedProxies: string[];
@@ -39,6 +40,12 @@ export const variables: Variable[] = [
     name: 'DATA_DIR',
     default: './data',
     description: 'Where the SQLite database (form-funnel.db) and the generated TLS certificate live.',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '',
+    description:
+      'postgres://user:password@host:5432/database: keep the data in PostgreSQL (migrated at start) instead of the SQLite file in DATA_DIR, so several processes or machines can share it.',
   },
   {
     name: 'TLS_CERT',
@@ -167,6 +174,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const badProxy = trustedProxies.find((entry) => !parseAllowlistEntry(entry));
   if (badProxy !== undefined) throw new ConfigError(`TRUSTED_PROXIES: ${badProxy} is not an IPv4/IPv6 address or CIDR range.`);
   const httpPort = read(env, 'HTTP_PORT');
+  const databaseUrl = read(env, 'DATABASE_URL') || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl))
+    throw new ConfigError('DATABASE_URL must be a postgres:// (or postgresql://) URL.');
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 1, 3_600_000);
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 1, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not be above REQUEST_TIMEOUT_MS.');
@@ -175,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: read(env, 'HOST'),
     httpPort: httpPort === '' ? null : integer(env, 'HTTP_PORT', 0, 65535),
     dataDir: read(env, 'DATA_DIR'),
+    databaseUrl,
     tlsCert,
     tlsKey,
     trustedProxies,

@@ -1,7 +1,7 @@
 /**
- * Process entry: configuration, the SQLite store, HTTPS (and the optional refusing HTTP listener), the
- * periodic jobs, and a graceful shutdown that stops taking requests (kept-alive connections included),
- * finishes in-flight ones and closes the database.
+ * Process entry: configuration, the store (SQLite, or PostgreSQL with DATABASE_URL), HTTPS (and the optional
+ * refusing HTTP listener), the periodic jobs, and a graceful shutdown that stops taking requests (kept-alive
+ * connections included), finishes in-flight ones and closes the database.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,8 @@ import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { createHttpListener, createHttpsListener } from './listeners.js';
-import { createSqliteStore } from './store/sqlite/index.js';
+import { openStore } from './store/open.js';
+import type { Store } from './store/types.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
   if (config.tlsCert && config.tlsKey) return { cert: readFileSync(config.tlsCert, 'utf8'), key: readFileSync(config.tlsKey, 'utf8') };
@@ -116,7 +117,15 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  let store: Store;
+  try {
+    store = await openStore(config);
+  } catch (error) {
+    // An unreachable or missing database: one line naming it, not a stack trace.
+    process.stderr.write(`Cannot open the database: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const events = integrationEvents();
   const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
