@@ -18,6 +18,12 @@ export interface Config {
   logLevel: string;
   allowPrivateWebhookUrls: boolean;
   deprecation: { at: string; sunset: string; successor: string } | null;
+  /** PostgreSQL connection URL; null: the SQLite file in `dataDir`. */
+  databaseUrl: string | null;
+  /** Rate-limit counters in Redis, shared by every process; null: each process counts in memory. */
+  redis: { url: string; keyPrefix: string } | null;
+  /** Server processes sharing the port (node:cluster); more than one needs `databaseUrl`. */
+  workers: number;
 }
 
 interface Variable {
@@ -84,6 +90,27 @@ export const variables: Variable[] = [
   },
   { name: 'SUNSET_AT', default: '', description: 'ISO date after which v1 may stop answering (Sunset header).' },
   { name: 'SUCCESSOR_URL', default: '', description: 'URL of the successor version (Link rel="successor-version").' },
+  {
+    name: 'DATABASE_URL',
+    default: '',
+    description: 'PostgreSQL connection URL (postgres://user@host:5432/db); migrations run at start. Unset: SQLite in DATA_DIR.',
+  },
+  {
+    name: 'REDIS_URL',
+    default: '',
+    description:
+      'Redis URL (redis://host:6379) for rate-limit counters shared by every process. Unset: each process counts in memory. While Redis is unreachable, each process counts on its own until it answers again.',
+  },
+  {
+    name: 'REDIS_KEY_PREFIX',
+    default: 'form-funnel',
+    description: 'Prefix of every Redis key the server writes; deployments sharing one Redis need different prefixes.',
+  },
+  {
+    name: 'WORKERS',
+    default: '1',
+    description: 'Server processes sharing PORT (node:cluster); periodic jobs run in one of them at a time. Above 1 needs DATABASE_URL.',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -121,6 +148,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value && Number.isNaN(Date.parse(value))) throw new ConfigError(`${name} must be an ISO date.`);
   }
   const httpPort = read(env, 'HTTP_PORT');
+  const databaseUrl = read(env, 'DATABASE_URL') || null;
+  const redisUrl = read(env, 'REDIS_URL');
+  const keyPrefix = read(env, 'REDIS_KEY_PREFIX');
+  if (redisUrl && !keyPrefix) throw new ConfigError('REDIS_KEY_PREFIX must not be empty.');
+  const workers = integer(env, 'WORKERS', 1, 256);
+  // SQLite is a file one process writes: several processes would each keep their own rate limits and jobs.
+  if (workers > 1 && !databaseUrl) throw new ConfigError('WORKERS above 1 needs DATABASE_URL (PostgreSQL): SQLite serves one process.');
   return {
     port: integer(env, 'PORT', 0, 65535),
     host: read(env, 'HOST'),
@@ -142,6 +176,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: read(env, 'LOG_LEVEL'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
     deprecation: deprecationAt ? { at: deprecationAt, sunset: sunsetAt, successor } : null,
+    databaseUrl,
+    redis: redisUrl ? { url: redisUrl, keyPrefix } : null,
+    workers,
   };
 }
 

@@ -1,14 +1,17 @@
 /**
  * Process entry: configuration, the SQLite store, HTTPS (and the optional refusing HTTP listener), the
  * periodic jobs, and a graceful shutdown that stops accepting, finishes in-flight requests and closes
- * the database.
+ * the database. With `WORKERS` above 1 this process is the cluster's primary (`./cluster.ts`) and each
+ * worker it forks runs everything below.
  */
+import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { join } from 'node:path';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
+import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
@@ -16,6 +19,9 @@ import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
+import { redisRateLimits } from './http/redis-rate-limits.js';
+import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
+import { postgresJobLock } from './store/postgres/job-lock.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
@@ -55,6 +61,21 @@ const close = (server: http.Server) =>
     server.closeIdleConnections();
   });
 
+function banner(config: Config, port: number, servesDocs: boolean): string {
+  const base = config.publicBaseUrl ?? `https://localhost:${port}`;
+  return [
+    '',
+    `Form-Funnel API listening on ${base}/v1${config.workers > 1 ? ` (${config.workers} worker processes)` : ''}`,
+    servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
+    `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
+    '',
+    'First admin key: there is no dashboard, so create a workspace and its keys with',
+    '  npm run admin -- bootstrap --workspace "Acme" --plan business',
+    `then: curl -k ${base}/v1/me -H "Authorization: Bearer <key>"`,
+    '',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     process.stdout.write(helpText());
@@ -65,13 +86,23 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n\n${helpText()}`);
+      process.stderr.write(`${error.message} (npm start -- --help lists every variable)\n`);
       process.exitCode = 2;
       return;
     }
     throw error;
   }
   const log = pino({ level: config.logLevel });
+  if (config.workers > 1 && cluster.isPrimary) {
+    // Made once here, so the workers do not race to create the same self-signed certificate.
+    await tlsMaterial(config, log);
+    runPrimary(config.workers, { log, onListening: ({ port, servesDocs }) => process.stdout.write(banner(config, port, servesDocs)) });
+    return;
+  }
+  await serve(config, log);
+}
+
+async function serve(config: Config, log: pino.Logger): Promise<void> {
   let contract: Contract;
   try {
     contract = await loadOrBundleContract();
@@ -82,6 +113,19 @@ async function main(): Promise<void> {
     return;
   }
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  const jobLock: JobLock = config.databaseUrl
+    ? postgresJobLock(config.databaseUrl, { onError: (error) => log.warn({ err: error }, 'periodic-job lock session lost') })
+    : singleProcessJobLock();
+  const sharedLimits = config.redis
+    ? redisRateLimits(config.rateLimits, {
+        ...config.redis,
+        onAvailabilityChange: (available, error) =>
+          available
+            ? log.info('Redis answers: rate limits are shared by every process')
+            : log.warn({ err: error?.message }, 'Redis unreachable: each process counts rate limits on its own until it answers'),
+      })
+    : null;
+  if (sharedLimits && !(await sharedLimits.ready(5000))) log.warn('starting without Redis');
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
   const events = integrationEvents(store, {
     allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
@@ -93,7 +137,7 @@ async function main(): Promise<void> {
     logger: log,
     events,
     trustedProxies: config.trustedProxies,
-    rateLimits: config.rateLimits,
+    rateLimits: sharedLimits?.policy ?? config.rateLimits,
     validateResponses: config.validateResponses,
     deprecation: config.deprecation,
   });
@@ -103,32 +147,26 @@ async function main(): Promise<void> {
   const plain = config.httpPort === null ? null : http.createServer(app);
   if (plain) await listen(plain, config.httpPort!, config.host);
 
+  // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep and
+  // the purge are the deployment's, run by whichever process holds the job lock.
+  const sweep = () => jobLock.runIfHolder(() => sweepExpiredKeys(services));
+  const purge = () =>
+    jobLock.runIfHolder(async () => {
+      const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
+      await store.idempotency.purgeExpired(before);
+    });
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
-    setInterval(() => void sweepExpiredKeys(services).catch((error) => log.error({ err: error }, 'key expiry sweep failed')), 60_000),
-    setInterval(() => {
-      const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
-      void store.idempotency.purgeExpired(before).catch((error) => log.error({ err: error }, 'idempotency purge failed'));
-    }, 3600_000),
+    setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'key expiry sweep failed')), 60_000),
+    setInterval(() => void purge().catch((error) => log.error({ err: error }, 'idempotency purge failed')), 3600_000),
   ];
-  await sweepExpiredKeys(services);
+  await sweep();
   const deliveries = startDeliveryWorker(services, { onError: (error) => log.error({ err: error }, 'webhook delivery failed') });
 
-  const base = config.publicBaseUrl ?? `https://localhost:${port}`;
   log.info({ port, httpPort: config.httpPort }, 'listening');
-  process.stdout.write(
-    [
-      '',
-      `Form-Funnel API listening on ${base}/v1`,
-      servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
-      `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
-      '',
-      'First admin key: there is no dashboard, so create a workspace and its keys with',
-      '  npm run admin -- bootstrap --workspace "Acme" --plan business',
-      `then: curl -k ${base}/v1/me -H "Authorization: Bearer <key>"`,
-      '',
-    ].join('\n'),
-  );
+  // In a cluster the primary prints the banner once every worker listens.
+  if (cluster.isWorker) process.send!({ kind: 'listening', port, servesDocs } satisfies WorkerListening);
+  else process.stdout.write(banner(config, port, servesDocs));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -145,8 +183,11 @@ async function main(): Promise<void> {
     await Promise.all([close(secure), plain ? close(plain) : Promise.resolve(), deliveries.stop()]);
     clearTimeout(deadline);
     await flushLastUsed();
+    await Promise.all([jobLock.close(), sharedLimits?.close()]);
     await store.close();
     log.info('stopped');
+    // A worker's channel to the primary would keep it alive; it has nothing left to do.
+    if (cluster.isWorker) process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
