@@ -1,13 +1,23 @@
 import type Database from 'better-sqlite3';
-import type { Environment, Schema } from '../../contract.js';
+import type { Environment } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
-import type { DueDelivery, EventRecord, IntegrationStore } from '../integration-store.js';
+import type { EventRecord, IntegrationStore } from '../integration-store.js';
+import {
+  type DeliveryRow,
+  type DueDeliveryRow,
+  type EventRow,
+  firstAttempt,
+  type IntegrationRow,
+  nextAttempt,
+  toDueDelivery,
+  toEvent,
+  toIntegration,
+  toIntegrationRecord,
+  toLog,
+} from '../rows/integrations.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
-
-type Integration = Schema<'Integration'>;
-type IntegrationLog = Schema<'IntegrationLog'>;
 
 /**
  * Statements run inside a form's deletion (parameter: the form id). Integrations limited to the form are
@@ -31,94 +41,6 @@ export const integrationTestData: Array<{ counts: 'integrations' | 'integration_
   { counts: null, sql: `DELETE FROM events WHERE workspace_id = ? AND environment = 'test'` },
   { counts: 'integrations', sql: `DELETE FROM integrations WHERE workspace_id = ? AND environment = 'test'` },
 ];
-
-interface IntegrationRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  url: string;
-  events: string;
-  enabled: number;
-  description: string | null;
-  form_id: string | null;
-  signing_secret: string;
-  secret_hint: string;
-  created_at: string;
-  updated_at: string;
-}
-
-interface DeliveryRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  integration_id: string;
-  event_id: string;
-  event_type: Schema<'EventType'>;
-  attempt: number;
-  status: IntegrationLog['status'];
-  url: string;
-  mock: number;
-  dispatched: number;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  next_attempt_at: string | null;
-  due_at: string;
-  created_at: string;
-}
-
-interface EventRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  type: Schema<'EventType'>;
-  form_id: string | null;
-  body: string;
-  created_at: string;
-}
-
-const toIntegration = (row: IntegrationRow): Integration => ({
-  id: row.id,
-  object: 'integration',
-  type: 'webhook',
-  url: row.url,
-  events: JSON.parse(row.events) as Integration['events'],
-  enabled: row.enabled === 1,
-  description: row.description,
-  form_id: row.form_id,
-  secret_hint: row.secret_hint,
-  test: row.environment === 'test',
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-const toLog = (row: DeliveryRow): IntegrationLog => ({
-  id: row.id,
-  object: 'integration_log',
-  integration_id: row.integration_id,
-  event_id: row.event_id,
-  event_type: row.event_type,
-  attempt: row.attempt,
-  status: row.status,
-  url: row.url,
-  mock: row.mock === 1,
-  response_status: row.response_status,
-  duration_ms: row.duration_ms,
-  error: row.error,
-  next_attempt_at: row.next_attempt_at,
-  test: row.environment === 'test',
-  created_at: row.created_at,
-});
-
-const toEvent = (row: EventRow): EventRecord => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  environment: row.environment,
-  type: row.type,
-  formId: row.form_id,
-  createdAt: row.created_at,
-  body: row.body,
-});
 
 const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
@@ -151,25 +73,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
     mock: boolean,
     dispatched: boolean,
   ): DeliveryRow => {
-    const row: DeliveryRow = {
-      id: newId('dlv'),
-      workspace_id: event.workspaceId,
-      environment: event.environment,
-      integration_id: integration.id,
-      event_id: event.id,
-      event_type: event.type,
-      attempt: 1,
-      status: 'pending',
-      url: integration.url,
-      mock: mock ? 1 : 0,
-      dispatched: dispatched ? 1 : 0,
-      response_status: null,
-      duration_ms: null,
-      error: null,
-      next_attempt_at: null,
-      due_at: at,
-      created_at: at,
-    };
+    const row = firstAttempt(integration, event, { id: newId('dlv'), at, mock, dispatched });
     insertDelivery(row);
     return row;
   };
@@ -190,8 +94,8 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       row.attempt,
       row.status,
       row.url,
-      row.mock,
-      row.dispatched,
+      row.mock ? 1 : 0,
+      row.dispatched ? 1 : 0,
       row.response_status,
       row.duration_ms,
       row.error,
@@ -229,14 +133,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       const row = statement(db, 'SELECT * FROM integrations WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
         | IntegrationRow
         | undefined;
-      return (
-        row && {
-          integration: toIntegration(row),
-          workspaceId: row.workspace_id,
-          environment: row.environment,
-          signingSecret: row.signing_secret,
-        }
-      );
+      return row && toIntegrationRecord(row);
     },
 
     async create({ integration: i, workspaceId, environment, signingSecret }) {
@@ -349,28 +246,10 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
            WHERE d.status = 'pending' AND d.due_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) AND (i.enabled = 1 OR d.dispatched = 1)
            ORDER BY d.due_at, d.id
            LIMIT ?`,
-          ).all(now, now, limit) as Array<{
-            id: string;
-            attempt: number;
-            mock: number;
-            integration_id: string;
-            url: string;
-            signing_secret: string;
-            event_id: string;
-            event_type: Schema<'EventType'>;
-            body: string;
-          }>;
+          ).all(now, now, limit) as DueDeliveryRow[];
           const lease = statement(db, 'UPDATE deliveries SET lease_until = ? WHERE id = ?');
           for (const row of rows) lease.run(leaseUntil, row.id);
-          return rows.map(
-            (row): DueDelivery => ({
-              id: row.id,
-              attempt: row.attempt,
-              mock: row.mock === 1,
-              integration: { id: row.integration_id, url: row.url, signingSecret: row.signing_secret },
-              event: { id: row.event_id, type: row.event_type, body: row.body },
-            }),
-          );
+          return rows.map(toDueDelivery);
         })
         .immediate();
     },
@@ -384,18 +263,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
         if (changed === 0 || result.nextAttemptAt === null) return;
         const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
-        insertDelivery({
-          ...row,
-          id: newId('dlv'),
-          attempt: row.attempt + 1,
-          status: 'pending',
-          response_status: null,
-          duration_ms: null,
-          error: null,
-          next_attempt_at: null,
-          due_at: result.nextAttemptAt,
-          created_at: result.nextAttemptAt,
-        });
+        insertDelivery(nextAttempt(row, newId('dlv'), result.nextAttemptAt));
       }).immediate();
     },
   };
