@@ -46,6 +46,36 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
+/** Either the pool (one statement, its own transaction) or the client of a transaction in progress. */
+export type Queryable = pg.Pool | pg.PoolClient;
+
+/** The rows a statement returns. */
+export async function all<Row>(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  return (await db.query(sql, params as unknown[])).rows as Row[];
+}
+
+/** The first row a statement returns, if any. */
+export async function one<Row>(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
+  return (await db.query(sql, params as unknown[])).rows[0] as Row | undefined;
+}
+
+/** Runs a statement; returns how many rows it changed. */
+export async function run(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<number> {
+  return (await db.query(sql, params as unknown[])).rowCount ?? 0;
+}
+
+/**
+ * Collects a statement's parameters while its SQL is built: `add` returns the placeholder (`$n`) for a value,
+ * so conditions can be appended in any order without counting positions by hand.
+ */
+export class Parameters {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
 /** A unique-constraint violation, optionally of one named constraint. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const { code, constraint: name } = error as { code?: string; constraint?: string };

@@ -1,0 +1,159 @@
+import type pg from 'pg';
+import type { Schema } from '../../contract.js';
+import { newId } from '../../ids.js';
+import { StoreConflict } from '../errors.js';
+import { toApiKey } from '../rows/api-keys.js';
+import { definitionOf, type FormRow, type FormSummaryRow, type FormVersionRow, toFormRecord, toSummary, toVersion } from '../rows/forms.js';
+import type { FormStore } from '../types.js';
+import { attachedKeys, revokeKeyRow } from './api-keys.js';
+import { insertAuditEvent } from './audit-events.js';
+import { inTransaction, isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
+import { integrationFormCascade } from './integrations.js';
+import { keysetPage } from './pagination.js';
+import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
+
+type Form = Schema<'Form'>;
+
+const summaryColumns = 'f.id, f.workspace_id, f.environment, f.folder_id, f.name, f.slug, f.version, f.created_at, f.updated_at';
+
+/** Slugs are unique per workspace and environment; the constraint decides, even between two processes. */
+const slugConstraint = 'forms_workspace_id_environment_slug_key';
+
+async function slugChecked<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    // The transaction rolled back: nothing was written.
+    if (isUniqueViolation(error, slugConstraint)) throw new StoreConflict('slug_taken');
+    throw error;
+  }
+}
+
+const insertSnapshot = (db: Queryable, form: Form) =>
+  run(db, 'INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+    newId('fv'),
+    form.id,
+    form.version,
+    form.name,
+    form.slug,
+    definitionOf(form),
+    form.updated_at,
+  ]);
+
+export function postgresForms(pool: pg.Pool): FormStore {
+  return {
+    async list(visibility, filter, page) {
+      const params = new Parameters();
+      const where = [
+        `f.workspace_id = ${params.add(visibility.workspaceId)}`,
+        `f.environment = ANY(${params.add(visibility.environments)}::text[])`,
+      ];
+      const { attachment } = visibility;
+      if (attachment.type === 'form') where.push(`f.id = ${params.add(attachment.form_id)}`);
+      else if (attachment.type === 'folder') where.push(`f.folder_id = ${params.add(attachment.folder_id)}`);
+      if (filter.folderId !== undefined) where.push(`f.folder_id = ${params.add(filter.folderId)}`);
+      const result = await keysetPage<FormSummaryRow>(pool, {
+        from: 'forms f',
+        alias: 'f',
+        select: summaryColumns,
+        where: where.join(' AND '),
+        params,
+        page,
+      });
+      return { data: result.data.map(toSummary), hasMore: result.hasMore };
+    },
+    async get(workspaceId, id) {
+      const row = await one<FormRow>(pool, 'SELECT * FROM forms WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+      return row && toFormRecord(row);
+    },
+    async create({ form, workspaceId, environment }) {
+      await slugChecked(
+        inTransaction(pool, async (client) => {
+          await run(
+            client,
+            `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+            [
+              form.id,
+              workspaceId,
+              environment,
+              form.folder_id,
+              form.name,
+              form.slug,
+              form.version,
+              definitionOf(form),
+              form.created_at,
+              form.updated_at,
+            ],
+          );
+          await insertSnapshot(client, form);
+        }),
+      );
+    },
+    async update({ form }) {
+      await slugChecked(
+        inTransaction(pool, async (client) => {
+          await run(
+            client,
+            'UPDATE forms SET folder_id = $1, name = $2, slug = $3, version = $4, definition = $5, updated_at = $6 WHERE id = $7',
+            [form.folder_id, form.name, form.slug, form.version, definitionOf(form), form.updated_at, form.id],
+          );
+          await insertSnapshot(client, form);
+        }),
+      );
+    },
+    async delete(id, at, audit) {
+      await inTransaction(pool, async (client) => {
+        // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
+        for (const row of await attachedKeys(client, 'form', id))
+          await revokeKeyRow(client, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
+        for (const sql of deleteFormCascade) await run(client, sql, [id]);
+      });
+    },
+    async listVersions(formId, page) {
+      const params = new Parameters();
+      const result = await keysetPage<FormVersionRow>(pool, {
+        from: 'form_versions v',
+        alias: 'v',
+        select: 'v.*',
+        where: `v.form_id = ${params.add(formId)}`,
+        params,
+        page,
+      });
+      return { data: result.data.map(toVersion), hasMore: result.hasMore };
+    },
+    async getVersion(formId, version) {
+      const row = await one<FormVersionRow>(pool, 'SELECT * FROM form_versions WHERE form_id = $1 AND version = $2', [formId, version]);
+      return row && toVersion(row);
+    },
+    async transfer(formId, to, at, audit) {
+      return slugChecked(
+        inTransaction(pool, async (client) => {
+          await run(client, 'UPDATE forms SET workspace_id = $1, folder_id = NULL, updated_at = $2 WHERE id = $3', [to, at, formId]);
+          for (const sql of transferFormRows) await run(client, sql, [to, formId]);
+          // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
+          // no pending retries) just as they would if the form were deleted there.
+          for (const sql of integrationFormCascade) await run(client, sql, [formId]);
+          await insertAuditEvent(client, audit.form);
+          const revoked: string[] = [];
+          for (const row of await attachedKeys(client, 'form', formId)) {
+            if (await revokeKeyRow(client, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
+              revoked.push(row.id);
+          }
+          return revoked;
+        }),
+      );
+    },
+  };
+}
+
+/** Everything that belongs to a form, deleted with it in one transaction, children first (parameter: the form id). */
+const deleteFormCascade: string[] = [
+  ...submissionFormCascade,
+  ...integrationFormCascade,
+  'DELETE FROM form_versions WHERE form_id = $1',
+  'DELETE FROM forms WHERE id = $1',
+];
+
+/** Rows that follow a form to its new workspace (parameters: workspace id, form id). */
+const transferFormRows: string[] = [...submissionFormTransfer];
