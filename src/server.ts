@@ -1,5 +1,5 @@
 /**
- * Process entry: configuration, the SQLite store, HTTPS (and the optional refusing HTTP listener), the
+ * Process entry: configuration, the store (PostgreSQL with `DATABASE_URL`, else SQLite), HTTPS (and the optional refusing HTTP listener), the
  * periodic jobs, and a graceful shutdown that stops accepting, finishes in-flight requests and closes
  * the database. With `WORKERS` above 1 this process is the cluster's primary (`./cluster.ts`) and each
  * worker it forks runs everything below.
@@ -21,6 +21,7 @@ import { type Contract, loadOrBundleContract } from './http/contract-document.js
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { redisRateLimits } from './http/redis-rate-limits.js';
 import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
+import { createPostgresStore } from './store/postgres/index.js';
 import { postgresJobLock } from './store/postgres/job-lock.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
@@ -112,7 +113,9 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  const store = config.databaseUrl
+    ? await createPostgresStore(config.databaseUrl)
+    : createSqliteStore(join(config.dataDir, 'form-funnel.db'));
   const jobLock: JobLock = config.databaseUrl
     ? postgresJobLock(config.databaseUrl, { onError: (error) => log.warn({ err: error }, 'periodic-job lock session lost') })
     : singleProcessJobLock();

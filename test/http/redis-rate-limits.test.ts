@@ -10,9 +10,9 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../src/http/documented-limits.js';
 import { type RedisRateLimits, redisRateLimits } from '../../src/http/redis-rate-limits.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { expectProblem } from '../support/http-checks.js';
+import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `ff-test-${randomBytes(6).toString('hex')}`;
@@ -20,6 +20,7 @@ const inspector = new Redis(redisUrl);
 
 const opened: RedisRateLimits[] = [];
 const apis: TestApi[] = [];
+const databases: TestDatabase[] = [];
 function limits(settings: Partial<typeof defaultRateLimits>, options: { url?: string; keyPrefix?: string } = {}) {
   const availability: boolean[] = [];
   const shared = redisRateLimits(
@@ -37,6 +38,7 @@ function limits(settings: Partial<typeof defaultRateLimits>, options: { url?: st
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((shared) => shared.close()));
   for (const api of apis.splice(0)) await api.close();
+  for (const database of databases.splice(0)) await database.drop();
 });
 
 afterAll(async () => {
@@ -91,11 +93,12 @@ describe('rate limits on Redis', () => {
   });
 
   it('when two apps on one database share Redis, then a workspace over its budget is refused by whichever app answers', async () => {
-    const store = createSqliteStore(':memory:');
+    const database = await createStoreDatabase();
+    databases.push(database);
     const [first, second] = [limits({ perWorkspacePerMinute: 6 }), limits({ perWorkspacePerMinute: 6 })];
     await Promise.all([first.ready(5000), second.ready(5000)]);
-    const one = await createTestApi({ store, rateLimits: first.policy });
-    const two = await createTestApi({ store: { ...store, close: async () => {} }, rateLimits: second.policy });
+    const one = await createTestApi({ store: await database.open(), rateLimits: first.policy });
+    const two = await createTestApi({ store: await database.open(), rateLimits: second.policy });
     apis.push(two, one);
     // The second app bootstraps a workspace of its own; the first one's keys are the ones under test.
     const key = one.workspace.live_admin_key;
