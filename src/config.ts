@@ -9,6 +9,7 @@ export interface Config {
   host: string;
   httpPort: number | null;
   dataDir: string;
+  databaseUrl: string | null;
   tlsCert: string | null;
   tlsKey: string | null;
   trustedProxies: string[];
@@ -18,8 +19,6 @@ export interface Config {
   logLevel: string;
   allowPrivateWebhookUrls: boolean;
   deprecation: { at: string; sunset: string; successor: string } | null;
-  /** PostgreSQL connection URL; null: the SQLite file in `dataDir`. */
-  databaseUrl: string | null;
   /** Rate-limit counters in Redis, shared by every process; null: each process counts in memory. */
   redis: { url: string; keyPrefix: string } | null;
   /** Server processes sharing the port (node:cluster); more than one needs `databaseUrl`. */
@@ -40,6 +39,12 @@ export const variables: Variable[] = [
     name: 'DATA_DIR',
     default: './data',
     description: 'Where the SQLite database (form-funnel.db) and the generated TLS certificate live.',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '',
+    description:
+      'postgres://user:password@host:5432/database: keep the data in PostgreSQL (migrated at start) instead of the SQLite file in DATA_DIR, so several processes or machines can share it.',
   },
   {
     name: 'TLS_CERT',
@@ -90,11 +95,6 @@ export const variables: Variable[] = [
   },
   { name: 'SUNSET_AT', default: '', description: 'ISO date after which v1 may stop answering (Sunset header).' },
   { name: 'SUCCESSOR_URL', default: '', description: 'URL of the successor version (Link rel="successor-version").' },
-  {
-    name: 'DATABASE_URL',
-    default: '',
-    description: 'PostgreSQL connection URL (postgres://user@host:5432/db); migrations run at start. Unset: SQLite in DATA_DIR.',
-  },
   {
     name: 'REDIS_URL',
     default: '',
@@ -149,6 +149,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const httpPort = read(env, 'HTTP_PORT');
   const databaseUrl = read(env, 'DATABASE_URL') || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl))
+    throw new ConfigError('DATABASE_URL must be a postgres:// (or postgresql://) URL.');
   const redisUrl = read(env, 'REDIS_URL');
   const keyPrefix = read(env, 'REDIS_KEY_PREFIX');
   if (redisUrl && !keyPrefix) throw new ConfigError('REDIS_KEY_PREFIX must not be empty.');
@@ -160,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: read(env, 'HOST'),
     httpPort: httpPort === '' ? null : integer(env, 'HTTP_PORT', 0, 65535),
     dataDir: read(env, 'DATA_DIR'),
+    databaseUrl,
     tlsCert,
     tlsKey,
     trustedProxies: read(env, 'TRUSTED_PROXIES')
@@ -176,7 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: read(env, 'LOG_LEVEL'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
     deprecation: deprecationAt ? { at: deprecationAt, sunset: sunsetAt, successor } : null,
-    databaseUrl,
     redis: redisUrl ? { url: redisUrl, keyPrefix } : null,
     workers,
   };

@@ -1,5 +1,5 @@
 /**
- * Process entry: configuration, the store (PostgreSQL with `DATABASE_URL`, else SQLite), HTTPS (and the optional refusing HTTP listener), the
+ * Process entry: configuration, the store (SQLite, or PostgreSQL with DATABASE_URL), HTTPS (and the optional refusing HTTP listener), the
  * periodic jobs, and a graceful shutdown that stops accepting, finishes in-flight requests and closes
  * the database. With `WORKERS` above 1 this process is the cluster's primary (`./cluster.ts`) and each
  * worker it forks runs everything below.
@@ -21,9 +21,8 @@ import { type Contract, loadOrBundleContract } from './http/contract-document.js
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { redisRateLimits } from './http/redis-rate-limits.js';
 import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
-import { createPostgresStore } from './store/postgres/index.js';
+import { openStore } from './store/open.js';
 import { postgresJobLock } from './store/postgres/job-lock.js';
-import { createSqliteStore } from './store/sqlite/index.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
   if (config.tlsCert && config.tlsKey) return { cert: readFileSync(config.tlsCert, 'utf8'), key: readFileSync(config.tlsKey, 'utf8') };
@@ -113,9 +112,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const store = config.databaseUrl
-    ? await createPostgresStore(config.databaseUrl)
-    : createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  const store = await openStore(config);
   const jobLock: JobLock = config.databaseUrl
     ? postgresJobLock(config.databaseUrl, { onError: (error) => log.warn({ err: error }, 'periodic-job lock session lost') })
     : singleProcessJobLock();
@@ -130,10 +127,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     : null;
   if (sharedLimits && !(await sharedLimits.ready(5000))) log.warn('starting without Redis');
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
-  const events = integrationEvents(store, {
-    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
-    onError: (error, event) => log.error({ err: error, type: event.type }, 'event not stored for delivery'),
-  });
+  const events = integrationEvents({ allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
   const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
     contract,

@@ -2,14 +2,14 @@
  * Operator commands that stand in for the dashboard. `bootstrap` creates a workspace and prints its first
  * live and test admin keys, once: they are stored only as hashes. `oauth-client` registers a partner's
  * application; `oauth-authorize` records a user's consent, as the dashboard's consent screen would, and
- * prints the redirect with the authorization code.
+ * prints the redirect with the authorization code. They work on the server's data: PostgreSQL when DATABASE_URL
+ * is set, else the SQLite file in DATA_DIR.
  *
  *   npm run admin -- bootstrap --workspace "Acme" --plan business [--email owner@acme.test] [--json]
  *   npm run admin -- oauth-client --name "Partner" --redirect-uri https://partner.example/callback [--json]
  *   npm run admin -- oauth-authorize --workspace ws_… --client-id client_… --scope "read read_write" \
  *     --redirect-uri https://partner.example/callback --code-challenge <S256 challenge> [--state s] [--json]
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import type { Plan } from '../contract.js';
@@ -19,7 +19,7 @@ import { authorizeOAuthClient } from '../domain/oauth/authorize.js';
 import { registerOAuthClient } from '../domain/oauth/clients.js';
 import type { Services } from '../domain/services.js';
 import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
-import { createSqliteStore } from '../store/sqlite/index.js';
+import { openStore } from '../store/open.js';
 
 const plans: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
 const usage = [
@@ -56,8 +56,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--plan must be one of ${plans.join(', ')}.\n${usage}`);
     return 2;
   }
-  const config = loadConfig();
-  const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  const store = await openStore(loadConfig());
   try {
     const result = await bootstrapWorkspace(
       { store, now: () => new Date(), events: noEvents },
@@ -85,9 +84,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Runs an OAuth command against the server's database; a refused request prints why and exits 1. */
+/** Runs an OAuth command against the server's database (DATABASE_URL, else the SQLite file in DATA_DIR); a refused request prints why and exits 1. */
 async function withServices(run: (services: Services) => Promise<void>): Promise<number> {
-  const store = createSqliteStore(join(loadConfig().dataDir, 'form-funnel.db'));
+  const store = await openStore(loadConfig());
   try {
     await run({ store, now: () => new Date(), events: noEvents });
     return 0;

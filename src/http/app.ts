@@ -64,7 +64,7 @@ export function buildApp(options: AppOptions): App {
   const services: Services = {
     store: options.store,
     now: options.now ?? (() => new Date()),
-    events: options.events ?? integrationEvents(options.store, { now: options.now }),
+    events: options.events ?? integrationEvents({ now: options.now }),
   };
   const limits =
     options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultRateLimits);

@@ -18,7 +18,9 @@ export type ConflictReason =
   /** The OAuth grant was revoked before the tokens could be stored. */
   | 'grant_revoked'
   /** The refresh token was rotated or revoked by a concurrent use. */
-  | 'token_spent';
+  | 'token_spent'
+  /** The Idempotency-Key claim a change was to complete is no longer in progress: another request took it over. */
+  | 'idempotency_claim_lost';
 
 export type RecordKind = 'integration' | 'member' | 'submission';
 

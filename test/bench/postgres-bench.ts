@@ -126,7 +126,7 @@ const results: Record<string, unknown> = {
 try {
   const store = await createPostgresStore(databaseUrl, { max: 1 });
   const workspace = await bootstrapWorkspace(
-    { store, now: () => new Date(), events: integrationEvents(store) },
+    { store, now: () => new Date(), events: integrationEvents() },
     { name: 'Bench', plan: 'business' },
   );
   await store.close();

@@ -135,7 +135,7 @@ beforeAll(async () => {
   const store = await createPostgresStore(database.url, { max: 1 });
   try {
     workspace = await bootstrapWorkspace(
-      { store, now: () => new Date(), events: integrationEvents(store) },
+      { store, now: () => new Date(), events: integrationEvents() },
       { name: 'Acme', plan: 'business', adminEmail: 'owner@acme.test' },
     );
   } finally {

@@ -3,17 +3,14 @@
  * webhook schemas describe), retries with backoff, the 8-attempt limit, test mode, durability and a graceful
  * stop. The clock is a test clock moved by hand, so no test waits for a backoff.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/client/webhooks.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { MAX_ATTEMPTS } from '../../src/domain/integrations/retry-schedule.js';
 import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrations/transport.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker, USER_AGENT } from '../../src/domain/integrations/worker.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import { createStoreDatabase, createTestStore, type TestDatabase } from '../support/stores.js';
 import {
   createForm,
   createIntegration,
@@ -31,11 +28,12 @@ const HOUR = 3600_000;
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-async function setup(file = ':memory:') {
+/** The app on a fresh store, or on `database` (which a test can open again, as a restarted process would). */
+async function setup(database?: TestDatabase) {
   const clock = testClock(START);
-  const store = createSqliteStore(file);
+  const store = database ? await database.open() : await createTestStore();
   // Loopback is allowed, as the operator's ALLOW_PRIVATE_WEBHOOK_URLS does for local testing.
-  const events = integrationEvents(store, { now: clock.now, allowPrivateWebhookUrls: true, resolveHost: fakeResolver });
+  const events = integrationEvents({ now: clock.now, allowPrivateWebhookUrls: true, resolveHost: fakeResolver });
   const api = await createTestApi({ store, now: clock.now, events });
   return { api, clock };
 }
@@ -371,25 +369,29 @@ describe('test mode', () => {
 });
 
 describe('durability', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'form-funnel-deliveries-'));
+  const databases: TestDatabase[] = [];
+  const database = async () => {
+    const created = await createStoreDatabase();
+    databases.push(created);
+    return created;
+  };
+  afterAll(async () => {
+    for (const created of databases) await created.drop();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('when the process stops with attempts pending, then a new worker on the same database sends them', async () => {
-    const file = join(dir, 'restart.db');
+    const restarted = await database();
     const receiver = await startReceiver([200]);
     cleanup.push(() => receiver.close());
-    const first = await setup(file);
+    const first = await setup(restarted);
     const integration = await createIntegration(first.api, { url: receiver.url, events: ['form.created'] });
     await createForm(first.api, 'Survives restart');
     await first.api.close();
 
-    const store = createSqliteStore(file);
+    const store = await restarted.open();
     cleanup.push(() => store.close());
     const clock = testClock(START);
-    const services = { store, now: clock.now, events: integrationEvents(store, { allowPrivateWebhookUrls: true }) };
+    const services = { store, now: clock.now, events: integrationEvents({ allowPrivateWebhookUrls: true }) };
     expect(await createDeliveryWorker(services, { extraCa: receiver.cert }).runDue()).toBe(1);
     expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'form.created' });
@@ -398,7 +400,7 @@ describe('durability', () => {
   });
 
   it('when a worker dies holding a lease, then the attempt is made again once the lease runs out', async () => {
-    const { api, clock } = await setup(join(dir, 'lease.db'));
+    const { api, clock } = await setup(await database());
     const receiver = await startReceiver([200]);
     cleanup.push(
       () => receiver.close(),

@@ -1,14 +1,12 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { createForm, createIntegration, fakeResolver, logsOf } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
-  const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+  api = await createTestApi({ events: integrationEvents({ resolveHost: fakeResolver }) });
 });
 afterAll(async () => {
   await api.close();

@@ -4,14 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { createForm, createIntegration, fakeResolver, logsOf, PUBLIC_URL } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
-  const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+  api = await createTestApi({ events: integrationEvents({ resolveHost: fakeResolver }) });
 });
 afterAll(async () => {
   await api.close();
@@ -467,8 +465,7 @@ describe('test mode', () => {
   });
 
   it('when test data is reset, then test integrations and every test delivery are deleted and counted', async () => {
-    const store = createSqliteStore(':memory:');
-    const fresh = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+    const fresh = await createTestApi({ events: integrationEvents({ resolveHost: fakeResolver }) });
     try {
       const test = fresh.workspace.test_admin_key;
       const live = await createIntegration(fresh, { events: ['form.created'] });

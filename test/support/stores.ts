@@ -21,17 +21,20 @@ const poolSize = 4;
 /** A database that can be opened more than once (a restart), and removed. */
 export interface TestDatabase {
   open(): Promise<Store>;
+  /** The environment variables that point the server or `npm run admin` at it. */
+  env: Record<string, string>;
   drop(): Promise<void>;
 }
 
 export async function createStoreDatabase(kind: StoreKind = testStoreKind): Promise<TestDatabase> {
   if (kind === 'postgres') {
     const database = await createTestDatabase();
-    return { open: () => createPostgresStore(database.url, { max: poolSize }), drop: database.drop };
+    return { open: () => createPostgresStore(database.url, { max: poolSize }), env: { DATABASE_URL: database.url }, drop: database.drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'form-funnel-store-'));
   return {
     open: async () => createSqliteStore(join(dir, 'form-funnel.db')),
+    env: { DATA_DIR: dir },
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -51,11 +54,18 @@ export async function createTestStore(kind: StoreKind = testStoreKind): Promise<
 }
 
 /**
- * Rows of a raw query, for tests that check what is (and is not) stored. `?` placeholders, whatever the store.
+ * Rows of a raw query, for tests that check what is (and is not) stored, or a statement that returns none.
+ * `?` placeholders, whatever the store.
  */
 export async function storedRows(store: Store, sql: string, ...params: unknown[]): Promise<Array<Record<string, unknown>>> {
-  if ('db' in store)
-    return (store as ReturnType<typeof createSqliteStore>).db.prepare(sql).all(...params) as Array<Record<string, unknown>>;
+  if ('db' in store) {
+    const statement = (store as ReturnType<typeof createSqliteStore>).db.prepare(sql);
+    if (!statement.reader) {
+      statement.run(...params);
+      return [];
+    }
+    return statement.all(...params) as Array<Record<string, unknown>>;
+  }
   if ('pool' in store) {
     let index = 0;
     const text = sql.replace(/\?/g, () => `$${++index}`);

@@ -5,6 +5,7 @@ import type { PageRequest } from '../../store/page.js';
 import type { FolderRecord } from '../../store/types.js';
 import { actorOf, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 
 /** Folders are definitions like forms: test keys see the live ones too, and change only their own. */
@@ -43,7 +44,10 @@ export async function createFolder(services: Services, principal: Principal, inp
     form_count: 0,
     created_at: timestamp(services),
   };
-  await services.store.folders.create({ folder, workspaceId: principal.workspace.id, environment: principal.environment });
+  await services.store.folders.create(
+    { folder, workspaceId: principal.workspace.id, environment: principal.environment },
+    outboxOf(services, () => ({ returns: folder })),
+  );
   return folder;
 }
 

@@ -7,6 +7,7 @@ import { newId } from '../../ids.js';
 import type { PageRequest } from '../../store/page.js';
 import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { parseAllowlistEntry } from './ip-allowlist.js';
 import { generateSecret, hashSecret, secretHint } from './secret.js';
@@ -94,6 +95,7 @@ export async function createApiKey(
     last_used_at: null,
     created_at: now,
   };
+  const created = { ...key, secret };
   await services.store.apiKeys.create(
     { key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) },
     {
@@ -105,8 +107,10 @@ export async function createApiKey(
       reason: null,
       at: now,
     },
+    // The replayed response holds the secret: sealed with the Idempotency-Key, it is shown only to that key's holder.
+    outboxOf(services, () => ({ returns: created })),
   );
-  return { ...key, secret };
+  return created;
 }
 
 export async function getApiKey(services: Services, principal: Principal, id: string): Promise<ApiKey> {

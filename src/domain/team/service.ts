@@ -5,6 +5,7 @@ import type { PageRequest } from '../../store/page.js';
 import type { AuditEventInput } from '../../store/types.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
 
@@ -75,6 +76,7 @@ export async function createInvite(services: Services, principal: Principal, inp
       principal.workspace.id,
       invite,
       audit(principal, 'member.invited', { type: 'invite', id: invite.id, name: invite.email }, invite.created_at),
+      outboxOf(services, () => ({ returns: invite })),
     )
     .catch((error: unknown) => {
       if (isStoreConflict(error, 'member_exists'))

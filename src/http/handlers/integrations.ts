@@ -7,10 +7,11 @@ export const listIntegrations: Handler<'listIntegrations'> = async ({ services, 
   body: await listBody(integrations.listIntegrations(services, principal, pageOf(query))),
 });
 
-export const createIntegration: Handler<'createIntegration'> = async ({ services, principal, body }) => {
-  const integration = await integrations.createIntegration(services, principal, body);
-  return { status: 201, body: integration, headers: { Location: `/v1/integrations/${integration.id}` } };
-};
+export const createIntegration: Handler<'createIntegration'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => integrations.createIntegration(services, principal, body),
+    (integration) => ({ status: 201, body: integration, headers: { Location: `/v1/integrations/${integration.id}` } }),
+  );
 
 export const getIntegration: Handler<'getIntegration'> = async ({ services, principal, params }) => ({
   status: 200,
@@ -27,10 +28,11 @@ export const deleteIntegration: Handler<'deleteIntegration'> = async ({ services
   return { status: 200, body: { id: params.id, object: 'integration', deleted: true } };
 };
 
-export const dispatchIntegration: Handler<'dispatchIntegration'> = async ({ services, principal, params, body }) => ({
-  status: 202,
-  body: await integrations.dispatchIntegration(services, principal, params.id, body),
-});
+export const dispatchIntegration: Handler<'dispatchIntegration'> = ({ replayable, principal, params, body }) =>
+  replayable(
+    (services) => integrations.dispatchIntegration(services, principal, params.id, body),
+    (log) => ({ status: 202, body: log }),
+  );
 
 export const listIntegrationLogs: Handler<'listIntegrationLogs'> = async ({ services, principal, params, query }) => ({
   status: 200,

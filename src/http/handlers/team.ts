@@ -17,10 +17,11 @@ export const listInvites: Handler<'listInvites'> = async ({ services, principal,
   body: await listBody(team.listInvites(services, principal, { status: query.status }, pageOf(query))),
 });
 
-export const createInvite: Handler<'createInvite'> = async ({ services, principal, body }) => {
-  const invite = await team.createInvite(services, principal, body);
-  return { status: 201, body: invite, headers: { Location: `/v1/team/invites/${invite.id}` } };
-};
+export const createInvite: Handler<'createInvite'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => team.createInvite(services, principal, body),
+    (invite) => ({ status: 201, body: invite, headers: { Location: `/v1/team/invites/${invite.id}` } }),
+  );
 
 export const revokeInvite: Handler<'revokeInvite'> = async ({ services, principal, params }) => ({
   status: 200,

@@ -4,6 +4,7 @@ import { type ApiKeyRow, attachmentIdOf, toApiKey, toApiKeyRecord } from '../row
 import type { ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 
 type ApiKey = Schema<'ApiKey'>;
@@ -39,8 +40,8 @@ export const attachedKeys = (db: Queryable, type: 'form' | 'folder', id: string)
 
 export function postgresApiKeys(pool: pg.Pool): ApiKeyStore {
   return {
-    async create({ key, workspaceId, secretHash }, audit) {
-      await inTransaction(pool, async (client) => {
+    async create({ key, workspaceId, secretHash }, audit, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
         await run(
           client,
           `INSERT INTO api_keys (id, workspace_id, name, environment, scope, attachment_type, attachment_id, expires_at,

@@ -7,6 +7,7 @@ import type { FolderStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { inTransaction, one, Parameters, run } from './database.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 
 // A live folder may also hold the sandbox's test-only forms; its count is of its own environment's forms.
@@ -24,14 +25,16 @@ export function postgresFolders(pool: pg.Pool): FolderStore {
       const row = await one<FolderRow>(pool, `SELECT ${select} FROM folders d WHERE d.id = $1 AND d.workspace_id = $2`, [id, workspaceId]);
       return row && toFolderRecord(row);
     },
-    async create({ folder, workspaceId, environment }) {
-      await run(pool, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES ($1, $2, $3, $4, $5)', [
-        folder.id,
-        workspaceId,
-        environment,
-        folder.name,
-        folder.created_at,
-      ]);
+    async create({ folder, workspaceId, environment }, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
+        await run(client, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES ($1, $2, $3, $4, $5)', [
+          folder.id,
+          workspaceId,
+          environment,
+          folder.name,
+          folder.created_at,
+        ]);
+      });
     },
     async delete(id, at, audit) {
       await inTransaction(pool, async (client) => {

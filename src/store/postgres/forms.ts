@@ -7,8 +7,9 @@ import { definitionOf, type FormRow, type FormSummaryRow, type FormVersionRow, t
 import type { FormStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
-import { inTransaction, isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
+import { isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
 import { integrationFormCascade } from './integrations.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
 
@@ -66,9 +67,9 @@ export function postgresForms(pool: pg.Pool): FormStore {
       const row = await one<FormRow>(pool, 'SELECT * FROM forms WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
       return row && toFormRecord(row);
     },
-    async create({ form, workspaceId, environment }) {
+    async create({ form, workspaceId, environment }, outbox) {
       await slugChecked(
-        inTransaction(pool, async (client) => {
+        withOutbox(pool, outbox, async (client) => {
           await run(
             client,
             `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
@@ -90,9 +91,9 @@ export function postgresForms(pool: pg.Pool): FormStore {
         }),
       );
     },
-    async update({ form }) {
+    async update({ form }, outbox) {
       await slugChecked(
-        inTransaction(pool, async (client) => {
+        withOutbox(pool, outbox, async (client) => {
           await run(
             client,
             'UPDATE forms SET folder_id = $1, name = $2, slug = $3, version = $4, definition = $5, updated_at = $6 WHERE id = $7',
@@ -102,8 +103,8 @@ export function postgresForms(pool: pg.Pool): FormStore {
         }),
       );
     },
-    async delete(id, at, audit) {
-      await inTransaction(pool, async (client) => {
+    async delete(id, at, audit, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
         // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
         for (const row of await attachedKeys(client, 'form', id))
           await revokeKeyRow(client, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
@@ -126,9 +127,9 @@ export function postgresForms(pool: pg.Pool): FormStore {
       const row = await one<FormVersionRow>(pool, 'SELECT * FROM form_versions WHERE form_id = $1 AND version = $2', [formId, version]);
       return row && toVersion(row);
     },
-    async transfer(formId, to, at, audit) {
+    async transfer(formId, to, at, audit, outbox) {
       return slugChecked(
-        inTransaction(pool, async (client) => {
+        withOutbox(pool, outbox, async (client) => {
           await run(client, 'UPDATE forms SET workspace_id = $1, folder_id = NULL, updated_at = $2 WHERE id = $3', [to, at, formId]);
           for (const sql of transferFormRows) await run(client, sql, [to, formId]);
           // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,

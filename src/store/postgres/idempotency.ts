@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { IdempotencyClaim, IdempotencyStore } from '../types.js';
 import { inTransaction, one, run } from './database.js';
+import { completeClaim } from './outbox.js';
 
 interface IdempotencyRow {
   fingerprint: string;
@@ -54,14 +55,11 @@ export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
       });
     },
     async complete(ownerId, keyHash, sealedResponse) {
-      await run(pool, `UPDATE idempotency_keys SET state = 'done', sealed_response = $1 WHERE owner_id = $2 AND key_hash = $3`, [
-        sealedResponse,
-        ownerId,
-        keyHash,
-      ]);
+      await completeClaim(pool, { ownerId, keyHash, sealedResponse });
     },
     async release(ownerId, keyHash) {
-      await run(pool, 'DELETE FROM idempotency_keys WHERE owner_id = $1 AND key_hash = $2', [ownerId, keyHash]);
+      // A claim already answered (by a change's own transaction) stays answered.
+      await run(pool, `DELETE FROM idempotency_keys WHERE owner_id = $1 AND key_hash = $2 AND state = 'in_progress'`, [ownerId, keyHash]);
     },
     async purgeExpired(before) {
       return run(pool, 'DELETE FROM idempotency_keys WHERE created_at < $1', [before]);

@@ -2,12 +2,11 @@ import type pg from 'pg';
 import type { Environment } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
-import type { EventRecord, IntegrationStore } from '../integration-store.js';
+import type { IntegrationStore } from '../integration-store.js';
 import {
   type DeliveryRow,
   type DueDeliveryRow,
   type EventRow,
-  firstAttempt,
   type IntegrationRow,
   nextAttempt,
   toDueDelivery,
@@ -17,6 +16,7 @@ import {
   toLog,
 } from '../rows/integrations.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
+import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 
 /**
@@ -34,64 +34,6 @@ export const integrationTestData: Array<{ counts: 'integrations' | 'integration_
   { counts: null, sql: `DELETE FROM events WHERE workspace_id = $1 AND environment = 'test'` },
   { counts: 'integrations', sql: `DELETE FROM integrations WHERE workspace_id = $1 AND environment = 'test'` },
 ];
-
-const subscribersOf = (db: Queryable, workspaceId: string, environments: readonly Environment[], type: string, formId: string | null) =>
-  all<{ id: string; url: string }>(
-    db,
-    `SELECT id, url FROM integrations
-     WHERE workspace_id = $1 AND environment = ANY($2::text[]) AND enabled
-       AND events @> to_jsonb($3::text) AND (form_id IS NULL OR form_id = $4)`,
-    [workspaceId, environments, type, formId],
-  );
-
-const insertEvent = (db: Queryable, event: EventRecord) =>
-  run(db, 'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    event.id,
-    event.workspaceId,
-    event.environment,
-    event.type,
-    event.formId,
-    event.body,
-    event.createdAt,
-  ]);
-
-const insertDelivery = (db: Queryable, row: DeliveryRow) =>
-  run(
-    db,
-    `INSERT INTO deliveries (id, workspace_id, environment, integration_id, event_id, event_type, attempt, status, url, mock, dispatched,
-       response_status, duration_ms, error, next_attempt_at, due_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-    [
-      row.id,
-      row.workspace_id,
-      row.environment,
-      row.integration_id,
-      row.event_id,
-      row.event_type,
-      row.attempt,
-      row.status,
-      row.url,
-      Boolean(row.mock),
-      Boolean(row.dispatched),
-      row.response_status,
-      row.duration_ms,
-      row.error,
-      row.next_attempt_at,
-      row.due_at,
-      row.created_at,
-    ],
-  );
-
-async function queueFirstAttempt(
-  db: Queryable,
-  integration: { id: string; url: string },
-  event: EventRecord,
-  options: { at: string; mock: boolean; dispatched: boolean },
-): Promise<DeliveryRow> {
-  const row = firstAttempt(integration, event, { id: newId('dlv'), ...options });
-  await insertDelivery(db, row);
-  return row;
-}
 
 export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
   return {
@@ -119,26 +61,28 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
       return row && toIntegrationRecord(row);
     },
 
-    async create({ integration: i, workspaceId, environment, signingSecret }) {
-      await run(
-        pool,
-        `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
+    async create({ integration: i, workspaceId, environment, signingSecret }, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
+        await run(
+          client,
+          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [
-          i.id,
-          workspaceId,
-          environment,
-          i.url,
-          JSON.stringify(i.events),
-          i.enabled,
-          i.description,
-          i.form_id,
-          signingSecret,
-          i.secret_hint,
-          i.created_at,
-          i.updated_at,
-        ],
-      );
+          [
+            i.id,
+            workspaceId,
+            environment,
+            i.url,
+            JSON.stringify(i.events),
+            i.enabled,
+            i.description,
+            i.form_id,
+            signingSecret,
+            i.secret_hint,
+            i.created_at,
+            i.updated_at,
+          ],
+        );
+      });
     },
 
     async update({ integration: i }) {
@@ -156,20 +100,8 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
       });
     },
 
-    async hasSubscribers(workspaceId, environments, type, formId) {
-      return (await subscribersOf(pool, workspaceId, environments, type, formId)).length > 0;
-    },
-
     async publish(event, subscribers) {
-      return inTransaction(pool, async (client) => {
-        const integrations = await subscribersOf(client, event.workspaceId, subscribers.environments, event.type, event.formId);
-        // An event no integration subscribes to is not kept (see the SQLite store).
-        if (integrations.length === 0) return 0;
-        await insertEvent(client, event);
-        for (const integration of integrations)
-          await queueFirstAttempt(client, integration, event, { at: event.createdAt, mock: subscribers.mock, dispatched: false });
-        return integrations.length;
-      });
+      return inTransaction(pool, (client) => insertEventForSubscribers(client, event, subscribers));
     },
 
     async getEvent(workspaceId, environment, id) {
@@ -181,15 +113,15 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
       return row && toEvent(row);
     },
 
-    async dispatch(integrationId, event, { newEvent, mock, at }) {
-      return inTransaction(pool, async (client) => {
+    async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
         // FOR SHARE: the integration cannot be deleted before its new delivery row is committed.
         const integration = await one<{ id: string; url: string }>(client, 'SELECT id, url FROM integrations WHERE id = $1 FOR SHARE', [
           integrationId,
         ]);
         if (!integration) throw new RecordNotFound('integration', integrationId);
         if (newEvent) await insertEvent(client, event);
-        return toLog(await queueFirstAttempt(client, integration, event, { at, mock, dispatched: true }));
+        return toLog(await queueFirstAttempt(client, integration, event, at, mock, true));
       });
     },
 

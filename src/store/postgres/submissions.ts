@@ -13,6 +13,7 @@ import {
 } from '../rows/submissions.js';
 import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
@@ -110,8 +111,8 @@ const lockRow = (db: Queryable, id: string) => one<SubmissionRow>(db, 'SELECT * 
 
 export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
   return {
-    async insert(record) {
-      await inTransaction(pool, (client) => insertSubmissionRow(client, record));
+    async insert(record, outbox) {
+      await withOutbox(pool, outbox, (client) => insertSubmissionRow(client, record));
     },
     async list({ workspaceId, environment, attachment }, filter, page) {
       const params = new Parameters();
@@ -153,8 +154,8 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         await run(client, 'DELETE FROM submissions WHERE id = $1', [id]);
       });
     },
-    async rescore(id, change) {
-      return inTransaction(pool, async (client) => {
+    async rescore(id, change, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
         const row = await lockRow(client, id);
         if (!row) throw new RecordNotFound('submission', id);
         const before = toSubmission(row);

@@ -4,6 +4,7 @@ import { type InviteRow, type MemberRow, toInvite, toMember } from '../rows/team
 import type { TeamStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 
 // Invites past their expiry are reported as expired; the row is brought up to date when read.
@@ -77,9 +78,9 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
       const row = await one<InviteRow>(pool, 'SELECT * FROM invites WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
       return row && toInvite(row);
     },
-    async createInvite(workspaceId, invite, audit) {
+    async createInvite(workspaceId, invite, audit, outbox) {
       try {
-        await inTransaction(pool, async (client) => {
+        await withOutbox(pool, outbox, async (client) => {
           await expireInvites(client, workspaceId);
           const email = invite.email.toLowerCase();
           const member = await one(client, 'SELECT 1 FROM members WHERE workspace_id = $1 AND email = $2', [workspaceId, email]);

@@ -3,6 +3,7 @@ import type { Schema } from '../../contract.js';
 import { type ApiKeyRow, attachmentIdOf, toApiKey, toApiKeyRecord } from '../rows/api-keys.js';
 import type { ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -33,8 +34,8 @@ export function selectApiKeyRow(db: Database.Database, id: string): ApiKeyRow | 
 
 export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
   return {
-    async create({ key, workspaceId, secretHash }, audit) {
-      db.transaction(() => {
+    async create({ key, workspaceId, secretHash }, audit, outbox) {
+      withOutbox(db, outbox, () => {
         statement(
           db,
           `INSERT INTO api_keys (id, workspace_id, name, environment, scope, attachment_type, attachment_id, expires_at,
@@ -55,7 +56,7 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
           key.created_at,
         );
         insertAuditEvent(db, audit);
-      })();
+      });
     },
     async findBySecretHash(hash) {
       const row = statement(db, 'SELECT * FROM api_keys WHERE secret_hash = ?').get(hash) as ApiKeyRow | undefined;

@@ -6,6 +6,7 @@ import { type FolderRow, toFolder, toFolderRecord } from '../rows/folders.js';
 import type { FolderStore } from '../types.js';
 import { revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -32,14 +33,16 @@ export function sqliteFolders(db: Database.Database): FolderStore {
         | undefined;
       return row && toFolderRecord(row);
     },
-    async create({ folder, workspaceId, environment }) {
-      statement(db, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES (?, ?, ?, ?, ?)').run(
-        folder.id,
-        workspaceId,
-        environment,
-        folder.name,
-        folder.created_at,
-      );
+    async create({ folder, workspaceId, environment }, outbox) {
+      withOutbox(db, outbox, () => {
+        statement(db, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES (?, ?, ?, ?, ?)').run(
+          folder.id,
+          workspaceId,
+          environment,
+          folder.name,
+          folder.created_at,
+        );
+      });
     },
     async delete(id, at, audit) {
       return db.transaction(() => {

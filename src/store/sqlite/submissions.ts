@@ -12,6 +12,7 @@ import {
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -100,8 +101,8 @@ const getRow = (db: Database.Database, id: string) =>
 
 export function sqliteSubmissions(db: Database.Database): SubmissionStore {
   return {
-    async insert(record) {
-      db.transaction(() => insertSubmissionRow(db, record))();
+    async insert(record, outbox) {
+      withOutbox(db, outbox, () => insertSubmissionRow(db, record));
     },
     async list({ workspaceId, environment, attachment }, filter, page) {
       const where: string[] = [];
@@ -149,8 +150,8 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         statement(db, 'DELETE FROM submissions WHERE id = ?').run(id);
       })();
     },
-    async rescore(id, change) {
-      return db.transaction(() => {
+    async rescore(id, change, outbox) {
+      return withOutbox(db, outbox, () => {
         const row = getRow(db, id);
         if (!row) throw new RecordNotFound('submission', id);
         const before = toSubmission(row);
@@ -172,7 +173,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
           submission: toSubmission(getRow(db, id)!),
           previous: { score: before.score, grade: before.grade, form_version: before.form_version },
         };
-      })();
+      });
     },
     async funnel({ formId, environment, from, to }) {
       const range = [formId, environment, from, to];

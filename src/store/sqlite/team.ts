@@ -3,6 +3,7 @@ import { RecordNotFound, StoreConflict } from '../errors.js';
 import { type InviteRow, type MemberRow, toInvite, toMember } from '../rows/team.js';
 import type { TeamStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -74,24 +75,22 @@ export function sqliteTeam(db: Database.Database): TeamStore {
       const row = statement(db, 'SELECT * FROM invites WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as InviteRow | undefined;
       return row && toInvite(row);
     },
-    async createInvite(workspaceId, invite, audit) {
-      return db
-        .transaction(() => {
-          expireInvites(workspaceId);
-          const email = invite.email.toLowerCase();
-          const member = statement(db, 'SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(workspaceId, email);
-          const pending = statement(db, `SELECT 1 FROM invites WHERE workspace_id = ? AND email = ? AND status = 'pending'`).get(
-            workspaceId,
-            email,
-          );
-          if (member || pending) throw new StoreConflict('member_exists');
-          statement(
-            db,
-            `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
-          ).run(invite.id, workspaceId, email, invite.role, invite.expires_at, invite.created_at);
-          insertAuditEvent(db, audit);
-        })
-        .immediate();
+    async createInvite(workspaceId, invite, audit, outbox) {
+      withOutbox(db, outbox, () => {
+        expireInvites(workspaceId);
+        const email = invite.email.toLowerCase();
+        const member = statement(db, 'SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(workspaceId, email);
+        const pending = statement(db, `SELECT 1 FROM invites WHERE workspace_id = ? AND email = ? AND status = 'pending'`).get(
+          workspaceId,
+          email,
+        );
+        if (member || pending) throw new StoreConflict('member_exists');
+        statement(
+          db,
+          `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+        ).run(invite.id, workspaceId, email, invite.role, invite.expires_at, invite.created_at);
+        insertAuditEvent(db, audit);
+      });
     },
     async revokeInvite(workspaceId, id, at, audit) {
       return db
