@@ -3,6 +3,7 @@
  * `npm start -- --help` prints this table and the README repeats it.
  */
 import { defaultRateLimits, type RateLimitSettings } from './http/documented-limits.js';
+import type { ConnectionLimits } from './listeners.js';
 
 export interface Config {
   port: number;
@@ -23,6 +24,7 @@ export interface Config {
   redis: { url: string; keyPrefix: string } | null;
   /** Server processes sharing the port (node:cluster); more than one needs `databaseUrl`. */
   workers: number;
+  connectionLimits: ConnectionLimits;
 }
 
 interface Variable {
@@ -96,6 +98,33 @@ export const variables: Variable[] = [
   { name: 'SUNSET_AT', default: '', description: 'ISO date after which v1 may stop answering (Sunset header).' },
   { name: 'SUCCESSOR_URL', default: '', description: 'URL of the successor version (Link rel="successor-version").' },
   {
+    name: 'TLS_HANDSHAKE_TIMEOUT_MS',
+    default: '10000',
+    description: 'A connection that has not finished its TLS handshake this long after connecting is closed.',
+  },
+  {
+    name: 'HEADERS_TIMEOUT_MS',
+    default: '20000',
+    description: 'A request whose headers have not all arrived this long after its first byte gets 408 and is closed.',
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    default: '60000',
+    description: 'A request whose body has not all arrived this long after its first byte gets 408 (at least HEADERS_TIMEOUT_MS).',
+  },
+  { name: 'KEEP_ALIVE_TIMEOUT_MS', default: '5000', description: 'An idle kept-alive connection is closed after this long.' },
+  {
+    name: 'MAX_CONNECTIONS',
+    default: '10000',
+    description: 'Open connections over all clients; more are closed at once. Keep it below the process file-descriptor limit.',
+  },
+  {
+    name: 'MAX_CONNECTIONS_PER_ADDRESS',
+    default: '200',
+    description:
+      'Open connections from one remote address; more are closed at once. 0: no cap (behind a load balancer, whose address all connections share).',
+  },
+  {
     name: 'REDIS_URL',
     default: '',
     description:
@@ -157,6 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const workers = integer(env, 'WORKERS', 1, 256);
   // SQLite is a file one process writes: several processes would each keep their own rate limits and jobs.
   if (workers > 1 && !databaseUrl) throw new ConfigError('WORKERS above 1 needs DATABASE_URL (PostgreSQL): SQLite serves one process.');
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 1, 3_600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 1, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not be above REQUEST_TIMEOUT_MS.');
   return {
     port: integer(env, 'PORT', 0, 65535),
     host: read(env, 'HOST'),
@@ -181,6 +213,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deprecation: deprecationAt ? { at: deprecationAt, sunset: sunsetAt, successor } : null,
     redis: redisUrl ? { url: redisUrl, keyPrefix } : null,
     workers,
+    connectionLimits: {
+      tlsHandshakeTimeoutMs: integer(env, 'TLS_HANDSHAKE_TIMEOUT_MS', 1, 3_600_000),
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 1, 3_600_000),
+      maxConnections: integer(env, 'MAX_CONNECTIONS', 1, 10_000_000),
+      maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 0, 10_000_000),
+    },
   };
 }
 

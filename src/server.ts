@@ -1,13 +1,12 @@
 /**
- * Process entry: configuration, the store (SQLite, or PostgreSQL with DATABASE_URL), HTTPS (and the optional refusing HTTP listener), the
- * periodic jobs, and a graceful shutdown that stops accepting, finishes in-flight requests and closes
- * the database. With `WORKERS` above 1 this process is the cluster's primary (`./cluster.ts`) and each
- * worker it forks runs everything below.
+ * Process entry: configuration, the store (SQLite, or PostgreSQL with DATABASE_URL), HTTPS (and the optional
+ * refusing HTTP listener), the periodic jobs, and a graceful shutdown that stops taking requests (kept-alive
+ * connections included), finishes in-flight ones and closes the database. With `WORKERS` above 1 this process
+ * is the cluster's primary (`./cluster.ts`) and each worker it forks runs everything below.
  */
 import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { join } from 'node:path';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
@@ -20,6 +19,7 @@ import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { redisRateLimits } from './http/redis-rate-limits.js';
+import { createHttpListener, createHttpsListener } from './listeners.js';
 import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
 import { openStore } from './store/open.js';
 import { postgresJobLock } from './store/postgres/job-lock.js';
@@ -53,12 +53,6 @@ const listen = (server: http.Server, port: number, host: string) =>
   new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as { port: number }).port));
-  });
-
-const close = (server: http.Server) =>
-  new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
   });
 
 function banner(config: Config, port: number, servesDocs: boolean): string {
@@ -139,10 +133,10 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     deprecation: config.deprecation,
   });
 
-  const secure = https.createServer(await tlsMaterial(config, log), app);
-  const port = await listen(secure, config.port, config.host);
-  const plain = config.httpPort === null ? null : http.createServer(app);
-  if (plain) await listen(plain, config.httpPort!, config.host);
+  const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);
+  const port = await listen(secure.server, config.port, config.host);
+  const plain = config.httpPort === null ? null : createHttpListener(app, config.connectionLimits);
+  if (plain) await listen(plain.server, config.httpPort!, config.host);
 
   // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep and
   // the purge are the deployment's, run by whichever process holds the job lock.
@@ -173,11 +167,11 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     jobs.forEach(clearInterval);
     // In-flight requests get 10 seconds to finish; then the remaining connections are cut.
     const deadline = setTimeout(() => {
-      secure.closeAllConnections();
-      plain?.closeAllConnections();
+      secure.server.closeAllConnections();
+      plain?.server.closeAllConnections();
     }, 10_000);
     // Webhook attempts in flight get their answer (10 s at most) recorded; pending ones stay queued in the database.
-    await Promise.all([close(secure), plain ? close(plain) : Promise.resolve(), deliveries.stop()]);
+    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
     clearTimeout(deadline);
     await flushLastUsed();
     await Promise.all([jobLock.close(), sharedLimits?.close()]);

@@ -30,16 +30,42 @@ async function slugChecked<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-const insertSnapshot = (db: Queryable, form: Form) =>
-  run(db, 'INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    newId('fv'),
-    form.id,
-    form.version,
-    form.name,
-    form.slug,
-    definitionOf(form),
-    form.updated_at,
-  ]);
+const insertSnapshot = (db: Queryable, form: Form, definition: string) =>
+  run(
+    db,
+    `INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at,
+       step_count, field_count, logic_rule_count, scoring_rule_count, definition_bytes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      newId('fv'),
+      form.id,
+      form.version,
+      form.name,
+      form.slug,
+      definition,
+      form.updated_at,
+      form.steps.length,
+      form.steps.reduce((sum, step) => sum + step.fields.length, 0),
+      form.logic.length,
+      form.scoring.rules.length,
+      Buffer.byteLength(definition, 'utf8'),
+    ],
+  );
+
+/** Everything a version summary shows; never the definition, which can be 256 KiB per row. */
+const versionSummaryColumns = [
+  'v.id',
+  'v.form_id',
+  'v.version',
+  'v.name',
+  'v.slug',
+  'v.step_count',
+  'v.field_count',
+  'v.logic_rule_count',
+  'v.scoring_rule_count',
+  'v.definition_bytes',
+  'v.created_at',
+].join(', ');
 
 export function postgresForms(pool: pg.Pool): FormStore {
   return {
@@ -68,6 +94,7 @@ export function postgresForms(pool: pg.Pool): FormStore {
       return row && toFormRecord(row);
     },
     async create({ form, workspaceId, environment }, outbox) {
+      const definition = definitionOf(form);
       await slugChecked(
         withOutbox(pool, outbox, async (client) => {
           await run(
@@ -82,24 +109,26 @@ export function postgresForms(pool: pg.Pool): FormStore {
               form.name,
               form.slug,
               form.version,
-              definitionOf(form),
+              definition,
               form.created_at,
               form.updated_at,
             ],
           );
-          await insertSnapshot(client, form);
+          await insertSnapshot(client, form, definition);
         }),
       );
     },
-    async update({ form }, outbox) {
+    async update({ form }, { keepVersions }, outbox) {
+      const definition = definitionOf(form);
       await slugChecked(
         withOutbox(pool, outbox, async (client) => {
           await run(
             client,
             'UPDATE forms SET folder_id = $1, name = $2, slug = $3, version = $4, definition = $5, updated_at = $6 WHERE id = $7',
-            [form.folder_id, form.name, form.slug, form.version, definitionOf(form), form.updated_at, form.id],
+            [form.folder_id, form.name, form.slug, form.version, definition, form.updated_at, form.id],
           );
-          await insertSnapshot(client, form);
+          await insertSnapshot(client, form, definition);
+          await run(client, 'DELETE FROM form_versions WHERE form_id = $1 AND version <= $2', [form.id, form.version - keepVersions]);
         }),
       );
     },
@@ -113,15 +142,15 @@ export function postgresForms(pool: pg.Pool): FormStore {
     },
     async listVersions(formId, page) {
       const params = new Parameters();
-      const result = await keysetPage<FormVersionRow>(pool, {
+      const result = await keysetPage<Omit<Schema<'FormVersionSummary'>, 'object'>>(pool, {
         from: 'form_versions v',
         alias: 'v',
-        select: 'v.*',
+        select: versionSummaryColumns,
         where: `v.form_id = ${params.add(formId)}`,
         params,
         page,
       });
-      return { data: result.data.map(toVersion), hasMore: result.hasMore };
+      return { data: result.data.map(({ id, ...row }) => ({ id, object: 'form_version' as const, ...row })), hasMore: result.hasMore };
     },
     async getVersion(formId, version) {
       const row = await one<FormVersionRow>(pool, 'SELECT * FROM form_versions WHERE form_id = $1 AND version = $2', [formId, version]);

@@ -59,7 +59,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       const first = form('contact');
       await store.forms.create({ form: first, workspaceId, environment: 'live' });
       const second = { ...first, name: 'Renamed', version: 2, updated_at: at(5) };
-      await store.forms.update({ form: second, workspaceId, environment: 'live' });
+      await store.forms.update({ form: second, workspaceId, environment: 'live' }, { keepVersions: 100 });
       expect((await store.forms.get(workspaceId, first.id))?.form).toEqual(second);
       expect((await store.forms.getVersion(first.id, 1))?.name).toBe('Form contact');
       expect((await store.forms.listVersions(first.id, { limit: 10 })).data.map((version) => version.version)).toEqual([2, 1]);
