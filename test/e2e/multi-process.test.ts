@@ -180,10 +180,15 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     const connections = byWorker.flat();
     const limit = defaultRateLimits.perKeyPerSecond;
     const burst = 3 * limit;
+    // The cheapest request that counts: a read key asking for the audit log is counted, then refused for its
+    // scope (403) before any further work, so even a busy machine sends the key past its limit within a window.
     const answers = await Promise.all(
-      Array.from({ length: burst }, (_, index) => send(connections[index % connections.length]!.agent, 'GET', '/v1/me', { key: secret })),
+      Array.from({ length: burst }, (_, index) =>
+        send(connections[index % connections.length]!.agent, 'GET', '/v1/audit_events', { key: secret }),
+      ),
     );
-    expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 429)).toEqual([]);
+    const counted = 403;
+    expect(answers.filter((answer) => answer.status !== counted && answer.status !== 429)).toEqual([]);
     // The key's window opens with its first request and lasts a second. Each answer reports the window nearest
     // to exhaustion; those reporting the key's (limit 100) name its end in X-RateLimit-Reset, so the requests
     // let through fall into one group per window however long the burst takes. The few a window lets through
@@ -192,11 +197,11 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     let unplaced = 0;
     for (const answer of answers) {
       if (answer.headers['x-ratelimit-limit'] !== String(limit)) {
-        if (answer.status === 200) unplaced++;
+        if (answer.status === counted) unplaced++;
         continue;
       }
       const window = keyWindows.get(String(answer.headers['x-ratelimit-reset'])) ?? { accepted: 0, refused: 0 };
-      window[answer.status === 200 ? 'accepted' : 'refused']++;
+      window[answer.status === counted ? 'accepted' : 'refused']++;
       keyWindows.set(String(answer.headers['x-ratelimit-reset']), window);
     }
     const summary = JSON.stringify({ windows: [...keyWindows], unplaced });
@@ -209,7 +214,7 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     expect(exhausted.length, summary).toBeGreaterThan(0);
     expect(Math.max(...exhausted) + unplaced, summary).toBeGreaterThanOrEqual(limit * 0.95);
     const acceptedBy = await Promise.all(
-      answers.filter((answer) => answer.status === 200).map((answer) => pidOf(String(answer.headers['x-request-id']))),
+      answers.filter((answer) => answer.status === counted).map((answer) => pidOf(String(answer.headers['x-request-id']))),
     );
     expect(new Set(acceptedBy).size).toBe(2);
   });
