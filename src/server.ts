@@ -23,6 +23,7 @@ import { createHttpListener, createHttpsListener } from './listeners.js';
 import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
 import { openStore } from './store/open.js';
 import { postgresJobLock } from './store/postgres/job-lock.js';
+import type { Store } from './store/types.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
   if (config.tlsCert && config.tlsKey) return { cert: readFileSync(config.tlsCert, 'utf8'), key: readFileSync(config.tlsKey, 'utf8') };
@@ -106,7 +107,15 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const store = await openStore(config);
+  let store: Store;
+  try {
+    store = await openStore(config);
+  } catch (error) {
+    // An unreachable or missing database: one line naming it, not a stack trace.
+    process.stderr.write(`Cannot open the database: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const jobLock: JobLock = config.databaseUrl
     ? postgresJobLock(config.databaseUrl, { onError: (error) => log.warn({ err: error }, 'periodic-job lock session lost') })
     : singleProcessJobLock();

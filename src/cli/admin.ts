@@ -11,7 +11,7 @@
  *     --redirect-uri https://partner.example/callback --code-challenge <S256 challenge> [--state s] [--json]
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import type { Plan } from '../contract.js';
 import { isAppError } from '../domain/errors.js';
 import { noEvents } from '../domain/events.js';
@@ -198,4 +198,14 @@ async function oauthAuthorizeCommand(args: string[]): Promise<number> {
   });
 }
 
-process.exitCode = await main(process.argv.slice(2));
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  // Configuration the operator can fix (DATABASE_URL, a database that is missing, unreachable or refuses the
+  // login): one line, no stack trace.
+  const code = String((error as { code?: unknown }).code);
+  const fixable = error instanceof ConfigError || /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|3D000|28P01|28000)$/.test(code);
+  if (!fixable) throw error;
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exitCode = 2;
+}

@@ -42,26 +42,28 @@ export async function storeSnapshot(store: Store, ignore: Record<string, string[
 }
 
 /**
- * Makes every statement that fires `trigger` (e.g. `BEFORE INSERT ON events`) fail while `run` runs, on either
- * store: a failure injected exactly where a transaction writes its last rows.
+ * Makes every statement that fires `trigger` (e.g. `BEFORE INSERT ON events`) fail, on either store: a failure
+ * injected exactly where a transaction writes its last rows. Returns what removes it (closing the store does too).
  */
-export async function withInjectedFailure<T>(store: Store, trigger: string, run: () => Promise<T>): Promise<T> {
-  const sqlite = 'db' in store;
-  if (sqlite) {
+export async function injectFailure(store: Store, trigger: string): Promise<() => Promise<void>> {
+  if ('db' in store) {
     await storedRows(store, `CREATE TEMP TRIGGER injected_failure ${trigger} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-  } else {
-    await storedRows(
-      store,
-      `CREATE OR REPLACE FUNCTION injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
-    );
-    await storedRows(store, `CREATE TRIGGER injected_failure ${trigger} FOR EACH ROW EXECUTE FUNCTION injected_failure()`);
+    return async () => void (await storedRows(store, 'DROP TRIGGER injected_failure'));
   }
+  await storedRows(
+    store,
+    `CREATE OR REPLACE FUNCTION injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
+  );
+  await storedRows(store, `CREATE TRIGGER injected_failure ${trigger} FOR EACH ROW EXECUTE FUNCTION injected_failure()`);
+  return async () => void (await storedRows(store, `DROP TRIGGER injected_failure ${trigger.replace(/^.* ON /, 'ON ')}`));
+}
+
+/** `run` with `injectFailure(store, trigger)` in force. */
+export async function withInjectedFailure<T>(store: Store, trigger: string, run: () => Promise<T>): Promise<T> {
+  const remove = await injectFailure(store, trigger);
   try {
     return await run();
   } finally {
-    await storedRows(
-      store,
-      sqlite ? 'DROP TRIGGER injected_failure' : `DROP TRIGGER injected_failure ${trigger.replace(/^.* ON /, 'ON ')}`,
-    );
+    await remove();
   }
 }
