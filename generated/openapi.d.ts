@@ -738,6 +738,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "integration.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Integration disabled
+         * @description Sent when the service disables an integration because its deliveries kept failing (see the integration's `enabled`). The disabled integration itself does not receive it; the workspace's other integrations that subscribe to the event do (and, for an integration with a `form_id`, only about integrations of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         */
+        post: operations["integrationDisabledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -846,8 +866,8 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
-         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON. |
-         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema; `details.errors` lists every issue. |
+         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
+         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
          *     | `invalid_form` | 422 | `validation_error` | The form's definition is inconsistent (duplicate step ids or field refs, scoring that names an unknown field or option). |
          *     | `form_too_large` | 422 | `validation_error` | The form's definition (`steps`, `logic`, `scoring` serialized as JSON) is larger than 262144 bytes; the issue's pointer names the largest part. |
@@ -878,7 +898,8 @@ export interface components {
             /**
              * @description What is wrong, for programs. Schema issues: `required`, `type`, `format`, `pattern`, `enum`, `const`,
              *     `min_length`, `max_length`, `minimum`, `maximum`, `min_items`, `max_items`, `unique_items`,
-             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Form definitions: `duplicate_step_id`,
+             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Body text: `max_depth`,
+             *     `control_character` (U+0000), `lone_surrogate`, `invalid_utf8`. Form definitions: `duplicate_step_id`,
              *     `duplicate_ref`, `duplicate_option`, `duplicate_rule_id`, `duplicate_grade`, `invalid_range` (a minimum above its
              *     maximum), `unknown_step`, `unknown_field`, `unknown_option`, `forward_reference` (a condition on a field of a
              *     later step), `backward_jump`, `logic_cycle`, `operator_mismatch`, `condition_too_deep`, `definition_too_large`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
@@ -955,6 +976,11 @@ export interface components {
          */
         FieldRef: string;
         /**
+         * @description The question as shown to the respondent; one line of text, without control characters.
+         * @example Your work email
+         */
+        FieldLabel: string;
+        /**
          * ShortTextField
          * @description A single line of text.
          */
@@ -965,8 +991,7 @@ export interface components {
              */
             type: "short_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -997,8 +1022,7 @@ export interface components {
              */
             type: "long_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1029,8 +1053,7 @@ export interface components {
              */
             type: "email";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1050,8 +1073,7 @@ export interface components {
              */
             type: "phone";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1071,8 +1093,7 @@ export interface components {
              */
             type: "number";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1094,7 +1115,7 @@ export interface components {
         ChoiceOption: {
             /** @description Stored in answers; unique in the field. */
             value: string;
-            /** @description Shown to the respondent. */
+            /** @description Shown to the respondent; one line of text, without control characters. */
             label: string;
             /**
              * Format: int32
@@ -1114,8 +1135,7 @@ export interface components {
              */
             type: "single_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1136,8 +1156,7 @@ export interface components {
              */
             type: "multiple_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1168,8 +1187,7 @@ export interface components {
              */
             type: "yes_no";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1189,8 +1207,7 @@ export interface components {
              */
             type: "rating";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1216,8 +1233,7 @@ export interface components {
              */
             type: "date";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1247,8 +1263,7 @@ export interface components {
              */
             type: "website";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1268,8 +1283,7 @@ export interface components {
              */
             type: "consent";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1289,8 +1303,7 @@ export interface components {
              */
             type: "hidden";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
         };
@@ -1299,7 +1312,7 @@ export interface components {
         /** @description One page of the funnel. */
         Step: {
             id: components["schemas"]["StepId"];
-            /** @description Heading of the step. */
+            /** @description Heading of the step; one line of text, without control characters. */
             title: string;
             /** @description Text under the heading. */
             description?: string;
@@ -2100,12 +2113,13 @@ export interface components {
         IntegrationId: string;
         /**
          * Format: uri
-         * @description The HTTPS address events are POSTed to. It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
+         * @description The HTTPS address events are POSTed to, without credentials (`user:password@` is refused: put a secret in the path or verify the signature instead). It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
          * @example https://hooks.acme-crm.example/form-funnel
          */
         WebhookUrl: string;
         /**
-         * @description The kind of an event.
+         * @description The kind of an event. New kinds may be added within v1 (as `integration.disabled` was): a receiver
+         *     acknowledges with a 2xx and ignores the kinds it does not handle, and subscribes only to the ones it does.
          *
          *     | type | sent when |
          *     |---|---|
@@ -2115,9 +2129,10 @@ export interface components {
          *     | `submission.created` | a submission was stored and scored |
          *     | `submission.rescored` | a submission was scored again with its form's current version |
          *     | `integration.ping` | a test event sent by `POST /integrations/{id}/dispatch` |
+         *     | `integration.disabled` | the service disabled an integration whose deliveries kept failing (sent to the workspace's other integrations that subscribe to it) |
          * @enum {string}
          */
-        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping";
+        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping" | "integration.disabled";
         /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created. */
         Integration: {
             id: components["schemas"]["IntegrationId"];
@@ -2131,8 +2146,24 @@ export interface components {
             url: components["schemas"]["WebhookUrl"];
             /** @description The event types delivered to the URL. `integration.ping` is sent on dispatch whether or not it is listed. */
             events: components["schemas"]["EventType"][];
-            /** @description False pauses deliveries; events that occur while paused are not delivered later. */
+            /**
+             * @description False pauses deliveries; events that occur while paused are not delivered later, attempts queued before
+             *     wait and go out once the integration is enabled again.
+             *
+             *     Deliveries to an endpoint that keeps failing are held back by a circuit breaker: after 5 failed attempts
+             *     in a row the integration's queued attempts wait (1 minute, doubling with each further failure, at most 1
+             *     hour), then one attempt at a time probes the endpoint until one succeeds. When attempts have failed
+             *     without a single success for 3 days (and at least 20 times in a row), the service disables the
+             *     integration: `enabled` becomes false, `disabled_at` and `disabled_reason` are set and an
+             *     `integration.disabled` event is sent. Queued attempts are kept; setting `enabled` to true resumes them
+             *     and resets the breaker. A dispatch (`POST /integrations/{id}/dispatch`) is sent whatever the breaker's
+             *     state, so it can show that the endpoint works again.
+             */
             enabled: boolean;
+            /** @description When the service disabled the integration because its deliveries kept failing; null while it is enabled or when a person disabled it. */
+            disabled_at: components["schemas"]["Timestamp"] | null;
+            /** @description Why the service disabled the integration; null while it is enabled or when a person disabled it. */
+            disabled_reason: "delivery_failures" | null;
             /** @description A note for people, or null. */
             description: string | null;
             /** @description When set, only events of this form (and its submissions) are delivered; otherwise events of every form the workspace has. */
@@ -2463,6 +2494,14 @@ export interface components {
                     object: "integration";
                     id: components["schemas"]["IntegrationId"];
                 };
+            };
+        };
+        /** @description Sent when the service disabled an integration whose deliveries kept failing; `data.object` is the integration as it is now (`enabled` false, `disabled_at` and `disabled_reason` set). */
+        IntegrationDisabledEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "integration.disabled";
+            data?: {
+                object: components["schemas"]["Integration"];
             };
         };
     };
@@ -4680,6 +4719,47 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IntegrationPingEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    integrationDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Proves that the service sent the request and that the body is unchanged:
+                 *
+                 *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+                 *
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     verify:
+                 *
+                 *     1. Split the header on `,`; take `t` and every `v1` value.
+                 *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
+                 *        before any JSON parsing), keyed with the secret.
+                 *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
+                 *        one `v1` is sent per valid secret.
+                 *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
+                 *
+                 *     An API key is never used to verify a webhook.
+                 * @example t=1793787667,v1=5f8c2a9d41e07b36c8d9e2f1a4b7c0d3e6f9a2b5c8d1e4f7a0b3c6d9e2f5a8b1
+                 */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description The event's `id`, the same on every retry: deduplicate on it. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description The event's `type`, to route the request before parsing its body. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IntegrationDisabledEvent"];
             };
         };
         responses: {

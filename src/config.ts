@@ -2,6 +2,7 @@
  * Configuration from environment variables. Every variable is listed here with its default and meaning;
  * `npm start -- --help` prints this table and the README repeats it.
  */
+import { parseAllowlistEntry } from './domain/keys/ip-allowlist.js';
 import { defaultRateLimits, type RateLimitSettings } from './http/documented-limits.js';
 import type { ConnectionLimits } from './listeners.js';
 
@@ -176,6 +177,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ] as const) {
     if (value && Number.isNaN(Date.parse(value))) throw new ConfigError(`${name} must be an ISO date.`);
   }
+  const trustedProxies = read(env, 'TRUSTED_PROXIES')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  // Read like a key's IP allowlist: an entry that does not parse (or spells IPv4 other than as four decimal
+  // numbers) would silently trust nobody, or someone else.
+  const badProxy = trustedProxies.find((entry) => !parseAllowlistEntry(entry));
+  if (badProxy !== undefined) throw new ConfigError(`TRUSTED_PROXIES: ${badProxy} is not an IPv4/IPv6 address or CIDR range.`);
   const httpPort = read(env, 'HTTP_PORT');
   const databaseUrl = read(env, 'DATABASE_URL') || null;
   if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl))
@@ -197,10 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     tlsCert,
     tlsKey,
-    trustedProxies: read(env, 'TRUSTED_PROXIES')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean),
+    trustedProxies,
     publicBaseUrl: read(env, 'PUBLIC_BASE_URL') || null,
     rateLimits: {
       perKeyPerSecond: integer(env, 'RATE_LIMIT_PER_KEY_PER_SECOND', 1, 1_000_000),

@@ -10,6 +10,8 @@ import type http from 'node:http';
 import { join } from 'node:path';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
+import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
+import { httpsTransport } from './adapters/webhook-transport.js';
 import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
@@ -129,13 +131,13 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
       })
     : null;
   if (sharedLimits && !(await sharedLimits.ready(5000))) log.warn('starting without Redis');
-  // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
-  const events = integrationEvents({ allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
+  const events = integrationEvents();
   const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
     contract,
     logger: log,
     events,
+    webhookUrls: dnsWebhookUrlPolicy(config.allowPrivateWebhookUrls),
     trustedProxies: config.trustedProxies,
     rateLimits: sharedLimits?.policy ?? config.rateLimits,
     validateResponses: config.validateResponses,
@@ -161,7 +163,10 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     setInterval(() => void purge().catch((error) => log.error({ err: error }, 'idempotency purge failed')), 3600_000),
   ];
   await sweep();
-  const deliveries = startDeliveryWorker(services, { onError: (error) => log.error({ err: error }, 'webhook delivery failed') });
+  const deliveries = startDeliveryWorker(services, {
+    transport: httpsTransport(),
+    onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
+  });
 
   log.info({ port, httpPort: config.httpPort }, 'listening');
   // In a cluster the primary prints the banner once every worker listens.

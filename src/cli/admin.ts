@@ -11,6 +11,7 @@
  *     --redirect-uri https://partner.example/callback --code-challenge <S256 challenge> [--state s] [--json]
  */
 import { parseArgs } from 'node:util';
+import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Plan } from '../contract.js';
 import { isAppError } from '../domain/errors.js';
@@ -59,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
   const store = await openStore(loadConfig());
   try {
     const result = await bootstrapWorkspace(
-      { store, now: () => new Date(), events: noEvents },
+      { store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() },
       { name, plan: values.plan as Plan, adminEmail: values.email },
     );
     if (values.json) {
@@ -88,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
 async function withServices(run: (services: Services) => Promise<void>): Promise<number> {
   const store = await openStore(loadConfig());
   try {
-    await run({ store, now: () => new Date(), events: noEvents });
+    await run({ store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() });
     return 0;
   } catch (error) {
     if (!isAppError(error)) throw error;

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
@@ -126,7 +127,7 @@ const results: Record<string, unknown> = {
 try {
   const store = await createPostgresStore(databaseUrl, { max: 1 });
   const workspace = await bootstrapWorkspace(
-    { store, now: () => new Date(), events: integrationEvents() },
+    { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() },
     { name: 'Bench', plan: 'business' },
   );
   await store.close();

@@ -15,7 +15,7 @@ import { plansWithAttachedKeys } from '../../src/domain/keys/service.js';
 import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
-import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes } from '../../src/http/documented-limits.js';
+import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
 
 const openapiFile = (path: string): Record<string, any> =>
   parse(readFileSync(fileURLToPath(new URL(`../../openapi/${path}.yaml`, import.meta.url)), 'utf8'));
@@ -97,6 +97,10 @@ describe('the code agrees with the OpenAPI document', () => {
     const example = component('responses', 'PayloadTooLarge').content['application/problem+json'].examples.payload_too_large.value;
     expect(component('responses', 'PayloadTooLarge').description).toContain(`${maxBodyBytes / 1024 / 1024} MiB`);
     expect(example.details.max_body_bytes).toBe(maxBodyBytes);
+  });
+
+  it('when a body nests deep, then the bound is the one the Requests section states', () => {
+    expect(rootDescription()).toContain(`nest at most ${maxBodyDepth} levels deep`);
   });
 
   it('when an Idempotency-Key is reused, then the replay window is the one the header describes', () => {

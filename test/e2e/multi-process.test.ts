@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { type BootstrappedWorkspace, bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { defaultRateLimits } from '../../src/http/documented-limits.js';
@@ -135,7 +136,7 @@ beforeAll(async () => {
   const store = await createPostgresStore(database.url, { max: 1 });
   try {
     workspace = await bootstrapWorkspace(
-      { store, now: () => new Date(), events: integrationEvents() },
+      { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() },
       { name: 'Acme', plan: 'business', adminEmail: 'owner@acme.test' },
     );
   } finally {

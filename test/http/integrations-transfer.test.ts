@@ -1,12 +1,11 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import { createForm, createIntegration, fakeResolver, logsOf } from './integrations-support.js';
+import { createForm, createIntegration, logsOf, testWebhookUrls } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
-  api = await createTestApi({ events: integrationEvents({ resolveHost: fakeResolver }) });
+  api = await createTestApi({ webhookUrls: testWebhookUrls() });
 });
 afterAll(async () => {
   await api.close();

@@ -3,13 +3,12 @@
  * themselves (what the worker sends) are in integrations-delivery.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import { createForm, createIntegration, fakeResolver, logsOf, PUBLIC_URL } from './integrations-support.js';
+import { createForm, createIntegration, logsOf, PUBLIC_URL, testWebhookUrls } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
-  api = await createTestApi({ events: integrationEvents({ resolveHost: fakeResolver }) });
+  api = await createTestApi({ webhookUrls: testWebhookUrls() });
 });
 afterAll(async () => {
   await api.close();
@@ -465,7 +464,7 @@ describe('test mode', () => {
   });
 
   it('when test data is reset, then test integrations and every test delivery are deleted and counted', async () => {
-    const fresh = await createTestApi({ events: integrationEvents({ resolveHost: fakeResolver }) });
+    const fresh = await createTestApi({ webhookUrls: testWebhookUrls() });
     try {
       const test = fresh.workspace.test_admin_key;
       const live = await createIntegration(fresh, { events: ['form.created'] });

@@ -90,6 +90,8 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
         url: 'https://hooks.example.com/in',
         events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
         enabled: true,
+        disabled_at: null,
+        disabled_reason: null,
         description: null,
         form_id: null,
         secret_hint: 'whsec_…abcd',

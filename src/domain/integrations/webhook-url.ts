@@ -1,10 +1,9 @@
 /**
  * SSRF protection for webhook URLs: HTTPS only, and every address the host resolves to must be public
  * unicast. Checked when a URL is set and again before every delivery; the delivery then connects only to the
- * addresses that passed (see `transport.ts`), so a DNS answer that changes between check and connect
+ * addresses that passed (see `src/adapters/webhook-transport.ts`), so a DNS answer that changes between check and connect
  * (rebinding) cannot reach an internal address.
  */
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -16,16 +15,11 @@ export interface ResolvedAddress {
 export interface WebhookUrlPolicy {
   /** The operator's ALLOW_PRIVATE_WEBHOOK_URLS: loopback, private and link-local targets, for local testing. */
   allowPrivateAddresses: boolean;
-  /** Every address of a host name (A and AAAA). */
+  /** Every address of a host name (A and AAAA); the system resolver in `src/adapters/dns-resolver.ts`. */
   resolveHost(hostname: string): Promise<ResolvedAddress[]>;
 }
 
 export type UrlVerdict = { ok: true; addresses: ResolvedAddress[] } | { ok: false; reason: string };
-
-export const resolveWithDns = async (hostname: string): Promise<ResolvedAddress[]> =>
-  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
-
-export const strictWebhookUrls: WebhookUrlPolicy = { allowPrivateAddresses: false, resolveHost: resolveWithDns };
 
 /** Ranges the operator's setting opens up; multicast, unspecified, broadcast and reserved ranges stay closed. */
 const privateRanges = new Set(['loopback', 'private', 'linkLocal', 'uniqueLocal', 'carrierGradeNat']);
@@ -53,6 +47,8 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Pr
     return { ok: false, reason: 'it is not a URL' };
   }
   if (parsed.protocol !== 'https:') return { ok: false, reason: 'it is not an https URL' };
+  // Credentials in the URL would be sent as Basic auth and shown to every key that can read the integration.
+  if (parsed.username !== '' || parsed.password !== '') return { ok: false, reason: 'it carries credentials (user:password@)' };
   // The URL parser has already normalised IPv4 spellings (0x7f.1, 2130706433) to dotted decimal.
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: ResolvedAddress[];

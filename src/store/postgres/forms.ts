@@ -3,7 +3,18 @@ import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
 import { toApiKey } from '../rows/api-keys.js';
-import { definitionOf, type FormRow, type FormSummaryRow, type FormVersionRow, toFormRecord, toSummary, toVersion } from '../rows/forms.js';
+import {
+  definitionOf,
+  type FormRow,
+  type FormSummaryRow,
+  type FormVersionRow,
+  type FormVersionSummaryRow,
+  snapshotCounts,
+  toFormRecord,
+  toSummary,
+  toVersion,
+  toVersionSummary,
+} from '../rows/forms.js';
 import type { FormStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -30,8 +41,13 @@ async function slugChecked<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-const insertSnapshot = (db: Queryable, form: Form, definition: string) =>
-  run(
+/** Everything a version summary shows; never the definition, which can be 256 KiB per row. */
+const versionSummaryColumns =
+  'v.id, v.form_id, v.version, v.name, v.slug, v.step_count, v.field_count, v.logic_rule_count, v.scoring_rule_count, v.definition_bytes, v.created_at';
+
+const insertSnapshot = (db: Queryable, form: Form, definition: string) => {
+  const counts = snapshotCounts(form, definition);
+  return run(
     db,
     `INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at,
        step_count, field_count, logic_rule_count, scoring_rule_count, definition_bytes)
@@ -44,28 +60,14 @@ const insertSnapshot = (db: Queryable, form: Form, definition: string) =>
       form.slug,
       definition,
       form.updated_at,
-      form.steps.length,
-      form.steps.reduce((sum, step) => sum + step.fields.length, 0),
-      form.logic.length,
-      form.scoring.rules.length,
-      Buffer.byteLength(definition, 'utf8'),
+      counts.stepCount,
+      counts.fieldCount,
+      counts.logicRuleCount,
+      counts.scoringRuleCount,
+      counts.definitionBytes,
     ],
   );
-
-/** Everything a version summary shows; never the definition, which can be 256 KiB per row. */
-const versionSummaryColumns = [
-  'v.id',
-  'v.form_id',
-  'v.version',
-  'v.name',
-  'v.slug',
-  'v.step_count',
-  'v.field_count',
-  'v.logic_rule_count',
-  'v.scoring_rule_count',
-  'v.definition_bytes',
-  'v.created_at',
-].join(', ');
+};
 
 export function postgresForms(pool: pg.Pool): FormStore {
   return {
@@ -142,7 +144,7 @@ export function postgresForms(pool: pg.Pool): FormStore {
     },
     async listVersions(formId, page) {
       const params = new Parameters();
-      const result = await keysetPage<Omit<Schema<'FormVersionSummary'>, 'object'>>(pool, {
+      const result = await keysetPage<FormVersionSummaryRow>(pool, {
         from: 'form_versions v',
         alias: 'v',
         select: versionSummaryColumns,
@@ -150,7 +152,7 @@ export function postgresForms(pool: pg.Pool): FormStore {
         params,
         page,
       });
-      return { data: result.data.map(({ id, ...row }) => ({ id, object: 'form_version' as const, ...row })), hasMore: result.hasMore };
+      return { data: result.data.map(toVersionSummary), hasMore: result.hasMore };
     },
     async getVersion(formId, version) {
       const row = await one<FormVersionRow>(pool, 'SELECT * FROM form_versions WHERE form_id = $1 AND version = $2', [formId, version]);

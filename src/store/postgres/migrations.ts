@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { coreSchema } from './schema/core.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
-import { integrationsSchema } from './schema/integrations.js';
+import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
 
@@ -11,7 +11,14 @@ import { submissionsSchema } from './schema/submissions.js';
  * store: every row of workspace data carries `environment` ('live' | 'test'), and lists are keyset-paged on
  * (created_at, id) with composite indexes.
  */
-const migrations: readonly string[] = [coreSchema, submissionsSchema, integrationsSchema, oauthSchema, formVersionSummariesSchema];
+const migrations: readonly string[] = [
+  coreSchema,
+  submissionsSchema,
+  integrationsSchema,
+  oauthSchema,
+  formVersionSummariesSchema,
+  integrationCircuitSchema,
+];
 
 /** Any constant shared by every process of this service: they all wait for the one that migrates. */
 const migrationLock = 7_260_451_832;

@@ -20,7 +20,7 @@ export function withOutbox<R>(pool: pg.Pool, outbox: Outbox<R> | undefined, chan
   });
 }
 
-async function writeOutbox(db: Queryable, { events = [], response }: OutboxEntries): Promise<void> {
+export async function writeOutbox(db: Queryable, { events = [], response }: OutboxEntries): Promise<void> {
   for (const { event, subscribers } of events) await insertEventForSubscribers(db, event, subscribers);
   if (response && !(await completeClaim(db, response))) {
     // Another request holds or has answered this key (ours was taken over as abandoned): making the change too

@@ -90,3 +90,21 @@ export const toVersion = (row: FormVersionRow): Schema<'FormVersion'> => ({
   ...(JSON.parse(row.definition) as Definition),
   created_at: row.created_at,
 });
+
+/** A version summary as selected: every column but the definition. */
+export type FormVersionSummaryRow = Omit<Schema<'FormVersionSummary'>, 'object'>;
+
+export const toVersionSummary = ({ id, ...row }: FormVersionSummaryRow): Schema<'FormVersionSummary'> => ({
+  id,
+  object: 'form_version',
+  ...row,
+});
+
+/** The counts and size a version's summary shows, kept beside its definition so lists never parse it. */
+export const snapshotCounts = (form: Form, definition: string) => ({
+  stepCount: form.steps.length,
+  fieldCount: form.steps.reduce((sum, step) => sum + step.fields.length, 0),
+  logicRuleCount: form.logic.length,
+  scoringRuleCount: form.scoring.rules.length,
+  definitionBytes: Buffer.byteLength(definition, 'utf8'),
+});

@@ -1,5 +1,5 @@
 import type { Environment, Schema } from '../../contract.js';
-import type { DueDelivery, EventRecord, IntegrationRecord } from '../integration-store.js';
+import type { CircuitState, DueDelivery, EventRecord, IntegrationRecord } from '../integration-store.js';
 import { fromFlag, fromJson } from './json.js';
 
 type Integration = Schema<'Integration'>;
@@ -18,6 +18,11 @@ export interface IntegrationRow {
   secret_hint: string;
   created_at: string;
   updated_at: string;
+  consecutive_failures: number;
+  failing_since: string | null;
+  paused_until: string | null;
+  disabled_at: string | null;
+  disabled_reason: Integration['disabled_reason'];
 }
 
 export interface DeliveryRow {
@@ -56,6 +61,7 @@ export interface DueDeliveryRow {
   attempt: number;
   mock: number | boolean;
   integration_id: string;
+  workspace_id: string;
   url: string;
   signing_secret: string;
   event_id: string;
@@ -70,12 +76,24 @@ export const toIntegration = (row: IntegrationRow): Integration => ({
   url: row.url,
   events: fromJson<Integration['events']>(row.events),
   enabled: fromFlag(row.enabled),
+  disabled_at: row.disabled_at,
+  disabled_reason: row.disabled_reason,
   description: row.description,
   form_id: row.form_id,
   secret_hint: row.secret_hint,
   test: row.environment === 'test',
   created_at: row.created_at,
   updated_at: row.updated_at,
+});
+
+export const toCircuit = (row: IntegrationRow): CircuitState => ({
+  consecutiveFailures: row.consecutive_failures,
+  failingSince: row.failing_since,
+  pausedUntil: row.paused_until,
+  enabled: fromFlag(row.enabled),
+  disabledAt: row.disabled_at,
+  disabledReason: row.disabled_reason,
+  updatedAt: row.updated_at,
 });
 
 export const toIntegrationRecord = (row: IntegrationRow): IntegrationRecord => ({
@@ -117,7 +135,7 @@ export const toDueDelivery = (row: DueDeliveryRow): DueDelivery => ({
   id: row.id,
   attempt: row.attempt,
   mock: fromFlag(row.mock),
-  integration: { id: row.integration_id, url: row.url, signingSecret: row.signing_secret },
+  integration: { id: row.integration_id, workspaceId: row.workspace_id, url: row.url, signingSecret: row.signing_secret },
   event: { id: row.event_id, type: row.event_type, body: row.body },
 });
 

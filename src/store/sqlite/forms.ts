@@ -4,7 +4,18 @@ import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
 import { type ApiKeyRow, toApiKey } from '../rows/api-keys.js';
-import { definitionOf, type FormRow, type FormSummaryRow, type FormVersionRow, toFormRecord, toSummary, toVersion } from '../rows/forms.js';
+import {
+  definitionOf,
+  type FormRow,
+  type FormSummaryRow,
+  type FormVersionRow,
+  type FormVersionSummaryRow,
+  snapshotCounts,
+  toFormRecord,
+  toSummary,
+  toVersion,
+  toVersionSummary,
+} from '../rows/forms.js';
 import type { FormStore } from '../types.js';
 import { revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -25,6 +36,7 @@ function slugTaken(error: unknown): boolean {
 
 export function sqliteForms(db: Database.Database): FormStore {
   const insertSnapshot = (form: Form, definition: string): void => {
+    const counts = snapshotCounts(form, definition);
     statement(
       db,
       `INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at,
@@ -38,11 +50,11 @@ export function sqliteForms(db: Database.Database): FormStore {
       form.slug,
       definition,
       form.updated_at,
-      form.steps.length,
-      form.steps.reduce((sum, step) => sum + step.fields.length, 0),
-      form.logic.length,
-      form.scoring.rules.length,
-      Buffer.byteLength(definition, 'utf8'),
+      counts.stepCount,
+      counts.fieldCount,
+      counts.logicRuleCount,
+      counts.scoringRuleCount,
+      counts.definitionBytes,
     );
   };
   const writeOrConflict = (outbox: Outbox<void> | undefined, write: () => void): void => {
@@ -135,7 +147,7 @@ export function sqliteForms(db: Database.Database): FormStore {
       });
     },
     async listVersions(formId, page) {
-      const result = keysetPage<Omit<Schema<'FormVersionSummary'>, 'object'>>(db, {
+      const result = keysetPage<FormVersionSummaryRow>(db, {
         from: 'form_versions v',
         alias: 'v',
         select: versionSummaryColumns,
@@ -143,7 +155,7 @@ export function sqliteForms(db: Database.Database): FormStore {
         params: [formId],
         page,
       });
-      return { data: result.data.map(({ id, ...row }) => ({ id, object: 'form_version' as const, ...row })), hasMore: result.hasMore };
+      return { data: result.data.map(toVersionSummary), hasMore: result.hasMore };
     },
     async getVersion(formId, version) {
       const row = statement(db, 'SELECT * FROM form_versions WHERE form_id = ? AND version = ?').get(formId, version) as

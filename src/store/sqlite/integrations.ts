@@ -1,22 +1,27 @@
 import type Database from 'better-sqlite3';
+import type { Environment, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
-import type { IntegrationStore } from '../integration-store.js';
+import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integration-store.js';
 import {
   type DeliveryRow,
   type DueDeliveryRow,
   type EventRow,
   type IntegrationRow,
   nextAttempt,
+  toCircuit,
   toDueDelivery,
   toEvent,
   toIntegration,
   toIntegrationRecord,
   toLog,
 } from '../rows/integrations.js';
-import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox } from './outbox.js';
+import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
+
+type Integration = Schema<'Integration'>;
+type IntegrationLog = Schema<'IntegrationLog'>;
 
 /**
  * Statements run inside a form's deletion (parameter: the form id). Integrations limited to the form are
@@ -42,6 +47,42 @@ export const integrationTestData: Array<{ counts: 'integrations' | 'integration_
 ];
 
 export function sqliteIntegrations(db: Database.Database): IntegrationStore {
+  /** The attempt after a failed one, due at `dueAt`; its log entry is created then. */
+  const queueRetry = (failed: DeliveryRow, dueAt: string): void => insertDelivery(db, nextAttempt(failed, newId('dlv'), dueAt));
+
+  const integrationRow = (id: string) => statement(db, 'SELECT * FROM integrations WHERE id = ?').get(id) as IntegrationRow | undefined;
+
+  /** Runs inside recordAttempt's transaction: the breaker's move and what it causes commit with the attempt. */
+  const moveCircuit = (integrationId: string, circuit: CircuitUpdate): CircuitMove | null => {
+    const current = integrationRow(integrationId);
+    if (!current) return null;
+    const before = toCircuit(current);
+    const after = circuit.next(before);
+    statement(
+      db,
+      `UPDATE integrations SET consecutive_failures = ?, failing_since = ?, paused_until = ?, enabled = ?, disabled_at = ?,
+         disabled_reason = ?, updated_at = ?
+       WHERE id = ?`,
+    ).run(
+      after.consecutiveFailures,
+      after.failingSince,
+      after.pausedUntil,
+      after.enabled ? 1 : 0,
+      after.disabledAt,
+      after.disabledReason,
+      after.updatedAt,
+      integrationId,
+    );
+    const updated = integrationRow(integrationId)!;
+    const move: CircuitMove = {
+      before,
+      after,
+      integration: toIntegrationRecord(updated),
+    };
+    if (circuit.outbox) writeOutbox(db, circuit.outbox(move));
+    return move;
+  };
+
   return {
     async list(visibility, page) {
       const { environments, attachment } = visibility;
@@ -77,8 +118,9 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       withOutbox(db, outbox, () => {
         statement(
           db,
-          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, disabled_at, disabled_reason, description, form_id,
+             signing_secret, secret_hint, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           i.id,
           workspaceId,
@@ -86,6 +128,8 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
           i.url,
           JSON.stringify(i.events),
           i.enabled ? 1 : 0,
+          i.disabled_at,
+          i.disabled_reason,
           i.description,
           i.form_id,
           signingSecret,
@@ -96,11 +140,29 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       });
     },
 
-    async update({ integration: i }) {
-      statement(
-        db,
-        'UPDATE integrations SET url = ?, events = ?, enabled = ?, description = ?, form_id = ?, updated_at = ? WHERE id = ?',
-      ).run(i.url, JSON.stringify(i.events), i.enabled ? 1 : 0, i.description, i.form_id, i.updated_at, i.id);
+    async update({ integration: i }, options = {}) {
+      db.transaction(() => {
+        statement(
+          db,
+          `UPDATE integrations SET url = ?, events = ?, enabled = ?, disabled_at = ?, disabled_reason = ?, description = ?, form_id = ?,
+             updated_at = ?
+           WHERE id = ?`,
+        ).run(
+          i.url,
+          JSON.stringify(i.events),
+          i.enabled ? 1 : 0,
+          i.disabled_at,
+          i.disabled_reason,
+          i.description,
+          i.form_id,
+          i.updated_at,
+          i.id,
+        );
+        if (options.resetCircuit)
+          statement(db, 'UPDATE integrations SET consecutive_failures = 0, failing_since = NULL, paused_until = NULL WHERE id = ?').run(
+            i.id,
+          );
+      })();
     },
 
     async delete(id) {
@@ -156,19 +218,44 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       return { data: result.data.map(toLog), hasMore: result.hasMore };
     },
 
-    async claimDue(now, leaseUntil, limit) {
+    async claimDue({ now, leaseUntil, limit, perIntegration, perWorkspace }) {
       return db
         .transaction(() => {
+          // In flight = leased and not yet recorded, by any worker. Candidates are numbered per integration (its
+          // earliest first) and kept within the integration's free slots (one while its breaker probes), then
+          // numbered per workspace and kept within the workspace's; ordering by that number lets workspaces take
+          // turns, so a backlog in one never sits in front of another's first attempt.
           const rows = statement(
             db,
-            `SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.url, i.signing_secret, e.id AS event_id, e.type AS event_type, e.body
-           FROM deliveries d
-           JOIN integrations i ON i.id = d.integration_id
-           JOIN events e ON e.id = d.event_id
-           WHERE d.status = 'pending' AND d.due_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) AND (i.enabled = 1 OR d.dispatched = 1)
-           ORDER BY d.due_at, d.id
-           LIMIT ?`,
-          ).all(now, now, limit) as DueDeliveryRow[];
+            `WITH busy AS (
+               SELECT integration_id, workspace_id, COUNT(*) AS n FROM deliveries
+               WHERE status = 'pending' AND lease_until > :now GROUP BY integration_id, workspace_id
+             ),
+             busy_workspaces AS (SELECT workspace_id, SUM(n) AS n FROM busy GROUP BY workspace_id),
+             candidates AS (
+               SELECT d.id, d.workspace_id, d.integration_id, d.due_at,
+                 ROW_NUMBER() OVER (PARTITION BY d.integration_id ORDER BY d.due_at, d.id) AS integration_turn,
+                 CASE WHEN i.paused_until IS NULL THEN :perIntegration ELSE 1 END AS integration_cap
+               FROM deliveries d JOIN integrations i ON i.id = d.integration_id
+               WHERE d.status = 'pending' AND d.due_at <= :now AND (d.lease_until IS NULL OR d.lease_until <= :now)
+                 AND (d.dispatched = 1 OR (i.enabled = 1 AND (i.paused_until IS NULL OR i.paused_until <= :now)))
+             ),
+             within_integration AS (
+               SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.workspace_id ORDER BY c.integration_turn, c.due_at, c.id) AS workspace_turn
+               FROM candidates c LEFT JOIN busy b ON b.integration_id = c.integration_id
+               WHERE c.integration_turn + COALESCE(b.n, 0) <= c.integration_cap
+             )
+             SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret,
+               e.id AS event_id, e.type AS event_type, e.body
+             FROM within_integration w
+             LEFT JOIN busy_workspaces bw ON bw.workspace_id = w.workspace_id
+             JOIN deliveries d ON d.id = w.id
+             JOIN integrations i ON i.id = d.integration_id
+             JOIN events e ON e.id = d.event_id
+             WHERE w.workspace_turn + COALESCE(bw.n, 0) <= :perWorkspace
+             ORDER BY w.workspace_turn, w.due_at, w.id
+             LIMIT :limit`,
+          ).all({ now, perIntegration, perWorkspace, limit }) as DueDeliveryRow[];
           const lease = statement(db, 'UPDATE deliveries SET lease_until = ? WHERE id = ?');
           for (const row of rows) lease.run(leaseUntil, row.id);
           return rows.map(toDueDelivery);
@@ -176,17 +263,20 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         .immediate();
     },
 
-    async recordAttempt(id, result) {
-      db.transaction(() => {
-        const changed = statement(
-          db,
-          `UPDATE deliveries SET status = ?, url = ?, response_status = ?, duration_ms = ?, error = ?, next_attempt_at = ?, lease_until = NULL
-           WHERE id = ? AND status = 'pending'`,
-        ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
-        if (changed === 0 || result.nextAttemptAt === null) return;
-        const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
-        insertDelivery(db, nextAttempt(row, newId('dlv'), result.nextAttemptAt));
-      }).immediate();
+    async recordAttempt(id, result, circuit) {
+      return db
+        .transaction((): CircuitMove | null => {
+          const changed = statement(
+            db,
+            `UPDATE deliveries SET status = ?, url = ?, response_status = ?, duration_ms = ?, error = ?, next_attempt_at = ?, lease_until = NULL
+             WHERE id = ? AND status = 'pending'`,
+          ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
+          if (changed === 0) return null;
+          const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
+          if (result.nextAttemptAt !== null) queueRetry(row, result.nextAttemptAt);
+          return circuit ? moveCircuit(row.integration_id, circuit) : null;
+        })
+        .immediate();
     },
   };
 }

@@ -91,6 +91,8 @@ export function integration(environment: Environment = 'live', created = at(3)):
     url: 'https://hooks.example.com/in',
     events: ['form.created', 'submission.created'],
     enabled: true,
+    disabled_at: null,
+    disabled_reason: null,
     description: null,
     form_id: null,
     secret_hint: 'wxyz',

@@ -204,15 +204,18 @@ describe.each(storeKinds)('the %s store', (kind) => {
       await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
       for (let index = 0; index < 12; index++)
         await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
-      const now = at(100);
-      const lease = at(160);
-      const [first, second] = await Promise.all([store.integrations.claimDue(now, lease, 8), store.integrations.claimDue(now, lease, 8)]);
+      const claim = (now: string, leaseUntil: string, limit: number, perIntegration = 100) =>
+        store.integrations.claimDue({ now, leaseUntil, limit, perIntegration, perWorkspace: 100 });
+      const [first, second] = await Promise.all([claim(at(100), at(160), 8), claim(at(100), at(160), 8)]);
       const ids = [...first!, ...second!].map((delivery) => delivery.id);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids).toHaveLength(12);
-      expect(await store.integrations.claimDue(now, lease, 8)).toEqual([]);
+      expect(await claim(at(100), at(160), 8)).toEqual([]);
       // Once the lease has run out, the attempts can be claimed again (a worker that died).
-      expect(await store.integrations.claimDue(at(160), at(220), 20)).toHaveLength(12);
+      expect(await claim(at(160), at(220), 20)).toHaveLength(12);
+      // The in-flight cap counts every worker's leases: two claims at once lease no more than it in total.
+      const capped = await Promise.all([claim(at(220), at(280), 8, 5), claim(at(220), at(280), 8, 5)]);
+      expect(capped.flat()).toHaveLength(5);
     });
 
     it('when submissions of one form and day are stored concurrently, then the aggregates count every one of them', async () => {
