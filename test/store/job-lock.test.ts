@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JobLock, singleProcessJobLock } from '../../src/store/job-lock.js';
+import { advisoryLocks } from '../../src/store/postgres/advisory-locks.js';
 import { postgresJobLock } from '../../src/store/postgres/job-lock.js';
 import { createTestDatabase } from '../support/postgres.js';
 
@@ -24,6 +25,32 @@ const lockOf = () => {
 };
 
 describe('the periodic-job lock', () => {
+  it('when the service takes advisory locks, then no two uses share a key (one would stall the other)', () => {
+    expect(new Set(Object.values(advisoryLocks)).size).toBe(Object.keys(advisoryLocks).length);
+  });
+
+  it('when one process holds the job lock, then delivery claims in every process still go ahead', async () => {
+    const holder = lockOf();
+    const jobs: string[] = [];
+    expect(await holder.runIfHolder(async () => jobs.push('sweep'))).toBe(true);
+    const { createPostgresStore } = await import('../../src/store/postgres/index.js');
+    const store = await createPostgresStore(database.url, { max: 1 });
+    try {
+      const claimed = store.integrations.claimDue({
+        now: new Date().toISOString(),
+        leaseUntil: new Date(Date.now() + 60_000).toISOString(),
+        limit: 10,
+        perIntegration: 5,
+        perWorkspace: 10,
+      });
+      const stalled = new Promise((resolve) => setTimeout(() => resolve('stalled'), 5000));
+      expect(await Promise.race([claimed, stalled])).toEqual([]);
+    } finally {
+      await store.close();
+      await holder.close();
+    }
+  });
+
   it('when several processes run the same job together, then it runs in one of them and the others skip it', async () => {
     const processes = [lockOf(), lockOf(), lockOf()];
     const runs: number[] = [];

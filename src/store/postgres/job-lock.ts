@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { JobLock } from '../job-lock.js';
+import { advisoryLocks } from './advisory-locks.js';
 
-/** Any constant shared by every process of this service (apart from the one the migrations take). */
-const periodicJobsLock = 7_260_451_833;
+const periodicJobsLock = advisoryLocks.periodicJobs;
 
 /**
  * Leadership through a session-level advisory lock on a connection of its own: the process whose session holds
