@@ -45,7 +45,7 @@ const claimLock = advisoryLocks.deliveryClaims;
  * the attempt.
  */
 async function moveCircuit(db: Queryable, integrationId: string, circuit: CircuitUpdate): Promise<CircuitMove | null> {
-  const current = await one<IntegrationRow>(db, 'SELECT * FROM integrations WHERE id = $1 FOR UPDATE', [integrationId]);
+  const current = await one<IntegrationRow>(db, 'SELECT * FROM integrations WHERE id = $1 FOR NO KEY UPDATE', [integrationId]);
   if (!current) return null;
   const before = toCircuit(current);
   const after = circuit.next(before);

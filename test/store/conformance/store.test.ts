@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/ids.js';
 import { StoreConflict } from '../../../src/store/errors.js';
+import type { CircuitState } from '../../../src/store/integration-store.js';
 import type { Store } from '../../../src/store/types.js';
 import { createTestStore, storeKinds } from '../../support/stores.js';
 import { apiKey, at, audit, event, form, integration, submission, workspace } from './fixtures.js';
@@ -216,6 +217,19 @@ describe.each(storeKinds)('the %s store', (kind) => {
       // The in-flight cap counts every worker's leases: two claims at once lease no more than it in total.
       const capped = await Promise.all([claim(at(220), at(280), 8, 5), claim(at(220), at(280), 8, 5)]);
       expect(capped.flat()).toHaveLength(5);
+    });
+
+    it("when attempts of one integration are recorded at once, then each is recorded and moves the integration's breaker in turn", async () => {
+      const hook = integration();
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      for (let index = 0; index < 4; index++) await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
+      const due = await store.integrations.claimDue({ now: at(100), leaseUntil: at(160), limit: 10, perIntegration: 10, perWorkspace: 10 });
+      const failed = { status: 'failed' as const, url: hook.url, responseStatus: 503, durationMs: 5, error: null, nextAttemptAt: at(200) };
+      const countFailure = { next: (current: CircuitState) => ({ ...current, consecutiveFailures: current.consecutiveFailures + 1 }) };
+      const moves = await Promise.all(due.map((delivery) => store.integrations.recordAttempt(delivery.id, failed, countFailure)));
+      expect(moves.map((move) => move?.after.consecutiveFailures).sort()).toEqual([1, 2, 3, 4]);
+      const retries = await store.integrations.listLogs(hook.id, 'live', { status: 'pending' }, { limit: 10 });
+      expect(retries.data.map((log) => log.attempt)).toEqual([2, 2, 2, 2]);
     });
 
     it('when submissions of one form and day are stored concurrently, then the aggregates count every one of them', async () => {
