@@ -24,6 +24,13 @@ import { createTestDatabase } from '../support/postgres.js';
 const root = new URL('../../', import.meta.url).pathname;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisPrefix = `ff-e2e-${randomBytes(6).toString('hex')}`;
+/**
+ * The per-key limit the cluster runs with: half the documented 100 per second, because the test has to send one
+ * key past its limit within a single one-second window, and two workers on a 2-core machine that also runs
+ * PostgreSQL, Redis, this test and another test file do not reliably answer 100 requests a second. Whether both
+ * workers count into one budget does not depend on its size.
+ */
+const perKeyPerSecond = defaultRateLimits.perKeyPerSecond / 2;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -116,6 +123,7 @@ beforeAll(async () => {
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: redisPrefix,
     WORKERS: '2',
+    RATE_LIMIT_PER_KEY_PER_SECOND: String(perKeyPerSecond),
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
@@ -174,12 +182,12 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     expect(Math.min(...byWorker.map((connections) => connections.length))).toBeGreaterThanOrEqual(2);
   });
 
-  it("when one key's burst is spread over both workers, then they let its 100 per second through in total, not 100 each", async () => {
+  it("when one key's burst is spread over both workers, then they let its per-second limit through in total (within 5 %), not the limit each", async () => {
     const created = await call(on(0, 0), 'POST', '/v1/api_keys', { body: { name: 'burst', environment: 'live', scope: 'read' } });
     expect(created.status).toBe(201);
     const secret = String(created.body.secret);
     const connections = byWorker.flat();
-    const limit = defaultRateLimits.perKeyPerSecond;
+    const limit = perKeyPerSecond;
     const burst = 3 * limit;
     // Each worker builds an operation's checks on its first request to it: warm both up with another key.
     await Promise.all(
@@ -195,7 +203,7 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     const counted = 403;
     expect(answers.filter((answer) => answer.status !== counted && answer.status !== 429)).toEqual([]);
     // The key's window opens with its first request and lasts a second. Each answer reports the window nearest
-    // to exhaustion; those reporting the key's (limit 100) name its end in X-RateLimit-Reset, so the requests
+    // to exhaustion; those reporting the key's (X-RateLimit-Limit: the limit) name its end in X-RateLimit-Reset, so the requests
     // let through fall into one group per window however long the burst takes. The few a window lets through
     // first report the workspace's window instead and could belong to any of the key's windows.
     const keyWindows = new Map<string, { accepted: number; refused: number }>();
@@ -212,7 +220,7 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     const summary = JSON.stringify({ windows: [...keyWindows], unplaced });
     // Counted per process, a window would let up to the limit through on each worker.
     for (const { accepted } of keyWindows.values()) expect(accepted, summary).toBeLessThanOrEqual(limit * 1.05);
-    // A window that refused requests had used its whole budget: 100, wherever they were answered. (A window
+    // A window that refused requests had used its whole budget, wherever they were answered. (A window
     // whose end falls within a few milliseconds of a second boundary can be reported on both sides of it and so
     // split in two here; the largest one is whole.)
     const exhausted = [...keyWindows.values()].filter((window) => window.refused > 0).map((window) => window.accepted);
