@@ -15,7 +15,7 @@ import {
   toVersion,
   toVersionSummary,
 } from '../rows/forms.js';
-import type { FormStore } from '../types.js';
+import type { AuditEventInput, FormStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
@@ -31,7 +31,7 @@ const summaryColumns = 'f.id, f.workspace_id, f.environment, f.folder_id, f.name
 /** Slugs are unique per workspace and environment; the constraint decides, even between two processes. */
 const slugConstraint = 'forms_workspace_id_environment_slug_key';
 
-async function slugChecked<T>(write: Promise<T>): Promise<T> {
+export async function slugChecked<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
@@ -140,6 +140,11 @@ export function postgresForms(pool: pg.Pool): FormStore {
         for (const row of await attachedKeys(client, 'form', id))
           await revokeKeyRow(client, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
         for (const sql of deleteFormCascade) await run(client, sql, [id]);
+        // A transfer still waiting for an answer has nothing left to move.
+        await run(client, `UPDATE form_transfers SET status = 'canceled', resolved_at = $1 WHERE form_id = $2 AND status = 'pending'`, [
+          at,
+          id,
+        ]);
       });
     },
     async listVersions(formId, page) {
@@ -158,25 +163,32 @@ export function postgresForms(pool: pg.Pool): FormStore {
       const row = await one<FormVersionRow>(pool, 'SELECT * FROM form_versions WHERE form_id = $1 AND version = $2', [formId, version]);
       return row && toVersion(row);
     },
-    async transfer(formId, to, at, audit, outbox) {
-      return slugChecked(
-        withOutbox(pool, outbox, async (client) => {
-          await run(client, 'UPDATE forms SET workspace_id = $1, folder_id = NULL, updated_at = $2 WHERE id = $3', [to, at, formId]);
-          for (const sql of transferFormRows) await run(client, sql, [to, formId]);
-          // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
-          // no pending retries) just as they would if the form were deleted there.
-          for (const sql of integrationFormCascade) await run(client, sql, [formId]);
-          await insertAuditEvent(client, audit.form);
-          const revoked: string[] = [];
-          for (const row of await attachedKeys(client, 'form', formId)) {
-            if (await revokeKeyRow(client, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
-              revoked.push(row.id);
-          }
-          return revoked;
-        }),
-      );
-    },
   };
+}
+
+/**
+ * Moves a form and its rows to another workspace and revokes the keys attached to it, with their audit
+ * events; returns the revoked keys' ids. Runs inside the caller's transaction (an accepted transfer), which
+ * fails on the slug constraint, moving nothing, when the destination already has the form's slug.
+ */
+export async function moveFormRows(
+  db: Queryable,
+  formId: string,
+  to: string,
+  at: string,
+  revokedKeyAudit: (key: Schema<'ApiKey'>) => AuditEventInput,
+): Promise<string[]> {
+  await run(db, 'UPDATE forms SET workspace_id = $1, folder_id = NULL, updated_at = $2 WHERE id = $3', [to, at, formId]);
+  for (const sql of transferFormRows) await run(db, sql, [to, formId]);
+  // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
+  // no pending retries) just as they would if the form were deleted there.
+  for (const sql of integrationFormCascade) await run(db, sql, [formId]);
+  const revoked: string[] = [];
+  for (const row of await attachedKeys(db, 'form', formId)) {
+    if (await revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, revokedKeyAudit(toApiKey(row))))
+      revoked.push(row.id);
+  }
+  return revoked;
 }
 
 /** Everything that belongs to a form, deleted with it in one transaction, children first (parameter: the form id). */

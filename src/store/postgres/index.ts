@@ -11,6 +11,7 @@ import { migrate } from './migrations.js';
 import { postgresOAuth } from './oauth.js';
 import { postgresSubmissions, submissionTestData } from './submissions.js';
 import { postgresTeam } from './team.js';
+import { postgresTransfers } from './transfers.js';
 import { postgresWorkspaces } from './workspaces.js';
 
 /** Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id). */
@@ -53,6 +54,7 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     submissions: postgresSubmissions(pool),
     integrations: postgresIntegrations(pool),
     oauth: postgresOAuth(pool),
+    transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {
         const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };

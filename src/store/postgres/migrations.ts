@@ -5,6 +5,7 @@ import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
+import { transfersSchema } from './schema/transfers.js';
 
 /**
  * Schema migrations, applied in order at start, each once, in its own transaction, recorded in
@@ -19,6 +20,7 @@ const migrations: readonly string[] = [
   oauthSchema,
   formVersionSummariesSchema,
   integrationCircuitSchema,
+  transfersSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

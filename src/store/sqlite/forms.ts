@@ -16,7 +16,7 @@ import {
   toVersion,
   toVersionSummary,
 } from '../rows/forms.js';
-import type { FormStore } from '../types.js';
+import type { AuditEventInput, FormStore } from '../types.js';
 import { revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
@@ -30,7 +30,7 @@ type Form = Schema<'Form'>;
 const summaryColumns = 'f.id, f.workspace_id, f.environment, f.folder_id, f.name, f.slug, f.version, f.created_at, f.updated_at';
 
 /** Slugs are unique per workspace and environment; the database constraint is the final word. */
-function slugTaken(error: unknown): boolean {
+export function slugTaken(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('forms.slug');
 }
 
@@ -143,6 +143,11 @@ export function sqliteForms(db: Database.Database): FormStore {
           `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`,
         ).all(id) as ApiKeyRow[];
         for (const row of attached) revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
+        // A transfer still waiting for an answer has nothing left to move.
+        statement(db, `UPDATE form_transfers SET status = 'canceled', resolved_at = ? WHERE form_id = ? AND status = 'pending'`).run(
+          at,
+          id,
+        );
         for (const sql of deleteFormCascade) statement(db, sql).run(id);
       });
     },
@@ -162,31 +167,6 @@ export function sqliteForms(db: Database.Database): FormStore {
         | FormVersionRow
         | undefined;
       return row && toVersion(row);
-    },
-    async transfer(formId, to, at, audit, outbox) {
-      const move = () =>
-        withOutbox(db, outbox, () => {
-          statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
-          for (const sql of transferFormRows) statement(db, sql).run(to, formId);
-          // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
-          // no pending retries) just as they would if the form were deleted there.
-          for (const sql of integrationFormCascade) statement(db, sql).run(formId);
-          insertAuditEvent(db, audit.form);
-          const attached = statement(
-            db,
-            `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`,
-          ).all(formId) as ApiKeyRow[];
-          return attached
-            .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
-            .map((row) => row.id);
-        });
-      try {
-        return move();
-      } catch (error) {
-        // The destination's own form with this slug wins; the transaction has moved nothing.
-        if (slugTaken(error)) throw new StoreConflict('slug_taken');
-        throw error;
-      }
     },
   };
 }
@@ -216,3 +196,28 @@ const deleteFormCascade: string[] = [
 
 /** Rows that follow a form to its new workspace: (workspace_id, form_id) parameters. */
 const transferFormRows: string[] = [...submissionFormTransfer];
+
+/**
+ * Moves a form and its rows to another workspace and revokes the keys attached to it, with their audit
+ * events; returns the revoked keys' ids. Runs inside the caller's transaction (an accepted transfer), which
+ * throws a unique-constraint error, moving nothing, when the destination already has the form's slug.
+ */
+export function moveFormRows(
+  db: Database.Database,
+  formId: string,
+  to: string,
+  at: string,
+  revokedKeyAudit: (key: Schema<'ApiKey'>) => AuditEventInput,
+): string[] {
+  statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
+  for (const sql of transferFormRows) statement(db, sql).run(to, formId);
+  // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
+  // no pending retries) just as they would if the form were deleted there.
+  for (const sql of integrationFormCascade) statement(db, sql).run(formId);
+  const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`).all(
+    formId,
+  ) as ApiKeyRow[];
+  return attached
+    .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, revokedKeyAudit(toApiKey(row))))
+    .map((row) => row.id);
+}

@@ -4,6 +4,7 @@ import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
+import { transfersSchema } from './schema/transfers.js';
 
 /**
  * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
@@ -20,6 +21,7 @@ const migrations: readonly string[] = [
   oauthSchema,
   formVersionSummariesSchema,
   integrationCircuitSchema,
+  transfersSchema,
 ];
 
 export function migrate(db: Database.Database): void {
