@@ -97,6 +97,9 @@ async function main(): Promise<void> {
     return;
   }
   await serve(config, log);
+  // A worker that could not start (no document, no database) has nothing left to do, but its channel to the
+  // primary would keep it alive: exit, so the primary sees it and stops the cluster.
+  if (cluster.isWorker && process.exitCode) process.exit(process.exitCode);
 }
 
 async function serve(config: Config, log: pino.Logger): Promise<void> {

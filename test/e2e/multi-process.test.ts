@@ -291,6 +291,20 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     expect(new Set(stopped)).toEqual(new Set([...byWorker.map((connections) => connections[0]!.pid), server.pid]));
   });
 
+  it('when the workers cannot open the database, then each says so in one line and the primary stops and exits 1', async () => {
+    const missing = new URL(database.url);
+    missing.pathname = `/${missing.pathname.slice(1)}_missing`;
+    const env = { ...process.env, DATA_DIR: dataDir, WORKERS: '2', DATABASE_URL: missing.toString(), PORT: '0', HOST: '127.0.0.1' };
+    const failing = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    failing.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => failing.once('exit', resolve));
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    for (const line of lines) expect(line).toMatch(/^Cannot open the database: .*does not exist/);
+  });
+
   it('when WORKERS is above 1 without DATABASE_URL, then the server refuses in one line and exits 2', async () => {
     const env = { ...process.env, DATA_DIR: dataDir, WORKERS: '2', DATABASE_URL: '' };
     const refused = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
