@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: the whole suite on the default SQLite store, and the HTTP suite again on PostgreSQL, so that no
-// feature can land on one store only. Run one with `npx vitest run --project postgres`.
+// Projects, so that a unit test file runs in a second: global setup (bundling the document, building the docs
+// page, installing Chromium, the PostgreSQL template) runs only for a project that has test files in the run.
+//   npx vitest run test/domain/walk-path.test.ts   one file (its project's setup only)
+//   npx vitest run --project unit                  one project
 export default defineConfig({
   test: {
     // Tests start servers, browsers and CLI tools: generous, but a hung test still fails long before CI gives up.
@@ -16,21 +18,56 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // Plain TypeScript: the domain, the client against a fake transport, CLI logic, the README, the
+        // architecture rules. No setup.
         test: {
-          name: 'sqlite',
-          include: ['test/**/*.test.ts'],
-          // Bundles the document and builds dist/docs/index.html once; makes sure headless Chromium is installed;
-          // the PostgreSQL template for the store conformance suite.
-          globalSetup: ['test/setup/build-docs.ts', 'test/setup/chromium.ts', 'test/setup/postgres.ts'],
+          name: 'unit',
+          include: [
+            'test/*.test.ts',
+            'test/domain/**/*.test.ts',
+            'test/client/**/*.test.ts',
+            'test/cli/**/*.test.ts',
+            'test/docs/readme.test.ts',
+          ],
         },
       },
       {
         extends: true,
+        // The store suites, each on both stores: SQLite in memory and a PostgreSQL database of its own per test.
         test: {
-          name: 'postgres',
+          name: 'store',
+          include: ['test/store/**/*.test.ts'],
+          globalSetup: ['test/setup/postgres.ts'],
+        },
+      },
+      {
+        extends: true,
+        // The app, Prism and the gate read the bundled document (dist/openapi.json, dist/openapi.yaml).
+        test: {
+          name: 'api',
+          include: ['test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/setup/bundle.ts'],
+        },
+      },
+      {
+        extends: true,
+        // The HTTP suite again, on PostgreSQL (TEST_STORE): each test API on a database of its own, copied from the
+        // run's migrated template. No feature lands on one store only.
+        test: {
+          name: 'api-postgres',
           include: ['test/http/**/*.test.ts'],
           env: { TEST_STORE: 'postgres' },
           globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
+        },
+      },
+      {
+        extends: true,
+        // The docs page (dist/docs/index.html, built from the bundle) in headless Chromium.
+        test: {
+          name: 'docs',
+          include: ['test/docs/**/*.test.ts'],
+          exclude: ['test/docs/readme.test.ts'],
+          globalSetup: ['test/setup/build-docs.ts', 'test/setup/chromium.ts'],
         },
       },
     ],

@@ -2,6 +2,7 @@
  * Configuration from environment variables. Every variable is listed here with its default and meaning;
  * `npm start -- --help` prints this table and the README repeats it.
  */
+import { defaultBackoff } from './domain/integrations/retry-schedule.js';
 import { parseAllowlistEntry } from './domain/keys/ip-allowlist.js';
 import { defaultRateLimits, type RateLimitSettings } from './http/documented-limits.js';
 import type { ConnectionLimits } from './listeners.js';
@@ -20,6 +21,7 @@ export interface Config {
   validateResponses: boolean;
   logLevel: string;
   allowPrivateWebhookUrls: boolean;
+  webhookRetryBaseMs: number;
   deprecation: { at: string; sunset: string; successor: string } | null;
   /** Rate-limit counters in Redis, shared by every process; null: each process counts in memory. */
   redis: { url: string; keyPrefix: string } | null;
@@ -90,6 +92,12 @@ export const variables: Variable[] = [
     name: 'ALLOW_PRIVATE_WEBHOOK_URLS',
     default: 'false',
     description: 'Allow webhook URLs on loopback/private/link-local addresses (for local testing only).',
+  },
+  {
+    name: 'WEBHOOK_RETRY_BASE_MS',
+    default: String(defaultBackoff.baseMs),
+    description:
+      'Ceiling of the first webhook retry delay, doubled for each later one (with jitter). For local development, 1000 retries within seconds.',
   },
   {
     name: 'DEPRECATION_AT',
@@ -216,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: flag(env, 'VALIDATE_RESPONSES'),
     logLevel: read(env, 'LOG_LEVEL'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 1, defaultBackoff.capMs),
     deprecation: deprecationAt ? { at: deprecationAt, sunset: sunsetAt, successor } : null,
     redis: redisUrl ? { url: redisUrl, keyPrefix } : null,
     workers,

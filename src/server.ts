@@ -4,6 +4,7 @@
  * connections included), finishes in-flight ones and closes the database. With `WORKERS` above 1 this process
  * is the cluster's primary (`./cluster.ts`) and each worker it forks runs everything below.
  */
+import { spawnSync } from 'node:child_process';
 import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
@@ -15,6 +16,7 @@ import { httpsTransport } from './adapters/webhook-transport.js';
 import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
+import { backoffWithBase } from './domain/integrations/retry-schedule.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
@@ -73,9 +75,47 @@ function banner(config: Config, port: number, servesDocs: boolean): string {
   ].join('\n');
 }
 
+/** Thrown when a port cannot be had; its message is the one line the operator needs. */
+class ListenError extends Error {}
+
+/** Listens, or says in one line which variable names the port that could not be used and why. */
+async function listenOn(server: http.Server, variable: 'PORT' | 'HTTP_PORT', port: number, host: string): Promise<number> {
+  try {
+    return await listen(server, port, host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new ListenError(
+        `${variable}=${port} is already in use on ${host}: stop the process listening there or set ${variable} to a free port.`,
+      );
+    }
+    if (code === 'EACCES') throw new ListenError(`${variable}=${port} needs privileges on ${host}: set ${variable} to a port above 1023.`);
+    if (code === 'EADDRNOTAVAIL') throw new ListenError(`HOST=${host} is not an address of this machine: set HOST (${variable}=${port}).`);
+    throw error;
+  }
+}
+
+/**
+ * `npm start` passes --build-docs, so that /docs shows the document as it is now. It runs after the --help
+ * check, so `npm start -- --help` answers at once.
+ */
+function buildDocs(): boolean {
+  const npm = process.env.npm_execpath;
+  const { status } = npm
+    ? spawnSync(process.execPath, [npm, 'run', '-s', 'docs'], { stdio: 'inherit' })
+    : spawnSync('npm', ['run', '-s', 'docs'], { stdio: 'inherit' });
+  return status === 0;
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     process.stdout.write(helpText());
+    return;
+  }
+  // Workers inherit the primary's arguments: the primary has built the docs already.
+  if (process.argv.includes('--build-docs') && cluster.isPrimary && !buildDocs()) {
+    process.stderr.write('Building the reference docs failed (npm run docs, output above).\n');
+    process.exitCode = 1;
     return;
   }
   let config: Config;
@@ -148,9 +188,20 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
   });
 
   const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);
-  const port = await listen(secure.server, config.port, config.host);
   const plain = config.httpPort === null ? null : createHttpListener(app, config.connectionLimits);
-  if (plain) await listen(plain.server, config.httpPort!, config.host);
+  let port: number;
+  try {
+    port = await listenOn(secure.server, 'PORT', config.port, config.host);
+    if (plain) await listenOn(plain.server, 'HTTP_PORT', config.httpPort!, config.host);
+  } catch (error) {
+    if (!(error instanceof ListenError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+    secure.server.close();
+    await Promise.all([jobLock.close(), sharedLimits?.close()]);
+    await store.close();
+    return;
+  }
 
   // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep and
   // the purge are the deployment's, run by whichever process holds the job lock.
@@ -168,6 +219,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
   await sweep();
   const deliveries = startDeliveryWorker(services, {
     transport: httpsTransport(),
+    backoff: backoffWithBase(config.webhookRetryBaseMs),
     onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
   });
 

@@ -17,7 +17,6 @@ import {
 } from '../rows/forms.js';
 import type { AuditEventInput, FormStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
-import { insertAuditEvent } from './audit-events.js';
 import { isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
 import { integrationFormCascade } from './integrations.js';
 import { withOutbox } from './outbox.js';

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { Environment } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
 import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integration-store.js';

@@ -18,7 +18,6 @@ import {
 } from '../rows/forms.js';
 import type { AuditEventInput, FormStore } from '../types.js';
 import { revokeKeyRow } from './api-keys.js';
-import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';

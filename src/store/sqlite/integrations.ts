@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import type { Environment, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
 import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integration-store.js';
@@ -19,9 +18,6 @@ import {
 import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
-
-type Integration = Schema<'Integration'>;
-type IntegrationLog = Schema<'IntegrationLog'>;
 
 /**
  * Statements run inside a form's deletion (parameter: the form id). Integrations limited to the form are
