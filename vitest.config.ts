@@ -42,11 +42,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The app, Prism and the gate read the bundled document (dist/openapi.json, dist/openapi.yaml).
+        // The app, Prism and the gate read the bundled document (dist/openapi.json, dist/openapi.yaml); the
+        // multi-process test runs its cluster on a PostgreSQL database copied from the run's template.
         test: {
           name: 'api',
           include: ['test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-          globalSetup: ['test/setup/bundle.ts'],
+          globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
         },
       },
       {

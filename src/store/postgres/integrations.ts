@@ -15,6 +15,7 @@ import {
   toIntegrationRecord,
   toLog,
 } from '../rows/integrations.js';
+import { advisoryLocks } from './advisory-locks.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
@@ -35,8 +36,7 @@ export const integrationTestData: Array<{ counts: 'integrations' | 'integration_
   { counts: 'integrations', sql: `DELETE FROM integrations WHERE workspace_id = $1 AND environment = 'test'` },
 ];
 
-/** Any constant shared by every process of this service: delivery claims take turns on it. */
-const claimLock = 7_260_451_833;
+const claimLock = advisoryLocks.deliveryClaims;
 
 /**
  * Runs inside recordAttempt's transaction: the integration's row is locked, so attempts of one integration

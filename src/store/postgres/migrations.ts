@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { advisoryLocks } from './advisory-locks.js';
 import { coreSchema } from './schema/core.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
@@ -22,8 +23,7 @@ const migrations: readonly string[] = [
   transfersSchema,
 ];
 
-/** Any constant shared by every process of this service: they all wait for the one that migrates. */
-const migrationLock = 7_260_451_832;
+const migrationLock = advisoryLocks.migrations;
 
 export async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
