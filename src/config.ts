@@ -2,6 +2,8 @@
  * Configuration from environment variables. Every variable is listed here with its default and meaning;
  * `npm start -- --help` prints this table and the README repeats it.
  */
+import { defaultRateLimits, type RateLimitSettings } from './http/documented-limits.js';
+
 export interface Config {
   port: number;
   host: string;
@@ -11,7 +13,7 @@ export interface Config {
   tlsKey: string | null;
   trustedProxies: string[];
   publicBaseUrl: string | null;
-  rateLimits: { perKeyPerSecond: number; perWorkspacePerMinute: number; failedAuthPerAddressPerMinute: number };
+  rateLimits: RateLimitSettings;
   validateResponses: boolean;
   logLevel: string;
   allowPrivateWebhookUrls: boolean;
@@ -49,11 +51,19 @@ export const variables: Variable[] = [
     default: '',
     description: 'Base URL printed at start (e.g. https://api.example.com); defaults to https://localhost:PORT.',
   },
-  { name: 'RATE_LIMIT_PER_KEY_PER_SECOND', default: '100', description: 'Requests per second per API key.' },
-  { name: 'RATE_LIMIT_PER_WORKSPACE_PER_MINUTE', default: '10000', description: 'Requests per minute per workspace.' },
+  {
+    name: 'RATE_LIMIT_PER_KEY_PER_SECOND',
+    default: String(defaultRateLimits.perKeyPerSecond),
+    description: 'Requests per second per API key.',
+  },
+  {
+    name: 'RATE_LIMIT_PER_WORKSPACE_PER_MINUTE',
+    default: String(defaultRateLimits.perWorkspacePerMinute),
+    description: 'Requests per minute per workspace.',
+  },
   {
     name: 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',
-    default: '30',
+    default: String(defaultRateLimits.failedAuthPerAddressPerMinute),
     description: 'Failed authentications per client address per minute before 429.',
   },
   {

@@ -15,3 +15,5 @@ export type Plan = Schema<'Plan'>;
 export type ErrorCode = Schema<'ErrorCode'>;
 export type ErrorType = Schema<'ErrorType'>;
 export type ValidationIssue = Schema<'ValidationIssue'>;
+/** What an API key (or OAuth grant) is attached to: the whole workspace, one folder or one form. */
+export type Attachment = Schema<'ApiKeyAttachment'>;

@@ -14,7 +14,8 @@ import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
-import { idempotencyTtlSeconds } from './http/dispatch.js';
+import { type Contract, loadOrBundleContract } from './http/contract-document.js';
+import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
@@ -71,14 +72,21 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel });
+  let contract: Contract;
+  try {
+    contract = await loadOrBundleContract();
+  } catch (error) {
+    // Without the document there is nothing to serve: one line saying what to run, not a stack trace.
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
   // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
-  const events = integrationEvents(store, {
-    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
-    onError: (error, event) => log.error({ err: error, type: event.type }, 'event not stored for delivery'),
-  });
-  const { app, services, flushLastUsed } = buildApp({
+  const events = integrationEvents({ allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
+  const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
+    contract,
     logger: log,
     events,
     trustedProxies: config.trustedProxies,
@@ -109,7 +117,7 @@ async function main(): Promise<void> {
     [
       '',
       `Form-Funnel API listening on ${base}/v1`,
-      `  reference docs  ${base}/docs`,
+      servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
       `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
       '',
       'First admin key: there is no dashboard, so create a workspace and its keys with',

@@ -2,10 +2,8 @@
  * Who is calling and what they may reach. Authentication produces a `Principal`; domain operations ask it
  * the questions below, so attachment and test-mode rules live in one place and not in each handler.
  */
-import type { Environment, Plan, Schema, Scope } from '../contract.js';
+import type { Attachment, Environment, Plan, Schema, Scope } from '../contract.js';
 import { forbidden, notFound } from './errors.js';
-
-export type Attachment = Schema<'ApiKeyAttachment'>;
 
 export interface Principal {
   authType: 'api_key' | 'oauth_token';
@@ -24,9 +22,13 @@ export interface Principal {
   idempotencyOwner: string;
 }
 
-/** Test keys read the live definitions as well as the sandbox's own (seed 5.4: "identical form definitions"). */
-export const definitionEnvironments = (principal: Principal): readonly Environment[] =>
-  principal.environment === 'test' ? ['live', 'test'] : ['live'];
+/**
+ * The environments whose definitions (forms, folders, integrations) activity in `environment` reaches: the
+ * sandbox works on the live definitions as well as its own, so test keys read live forms and test-mode events
+ * also reach the live integrations (as the sandbox's clone of them, always mocked).
+ */
+export const definitionEnvironments = (environment: Environment): readonly Environment[] =>
+  environment === 'test' ? ['live', 'test'] : ['live'];
 
 export const actorOf = (principal: Principal): Schema<'AuditEvent'>['actor'] => ({
   type: principal.authType,

@@ -1,5 +1,5 @@
 import type { Schema } from '../contract.js';
-import type { PageRequest } from '../store/types.js';
+import type { PageRequest } from '../store/page.js';
 import { actorOf, assertWorkspaceWide, type Principal } from './access.js';
 import { type Services, timestamp } from './services.js';
 

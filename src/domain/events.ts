@@ -1,9 +1,11 @@
 /**
- * Domain events (`form.created`, `submission.created`, ...). Use cases publish them after their change is
- * stored; the integrations module turns each into a stored event and a delivery per subscribed
- * integration. Publishing never fails the caller's request: the change has already happened.
+ * Domain events (`form.created`, `submission.created`, ...). A use case's events are written in its change's
+ * own transaction, through the change's outbox (see ./outbox.ts): the change is never stored without them, nor
+ * they without it. The integrations module decides what each becomes: a stored event and a pending delivery per
+ * subscribed integration.
  */
 import type { Environment, Schema } from '../contract.js';
+import type { OutboxEvent } from '../store/outbox.js';
 
 export interface DomainEvent {
   workspaceId: string;
@@ -16,7 +18,8 @@ export interface DomainEvent {
 }
 
 export interface EventPublisher {
-  publish(event: DomainEvent): Promise<void>;
+  /** The event as its change's outbox stores it; undefined when it is not kept. Synchronous: it runs inside the transaction. */
+  outboxEvent(event: DomainEvent): OutboxEvent | undefined;
 }
 
-export const noEvents: EventPublisher = { publish: async () => {} };
+export const noEvents: EventPublisher = { outboxEvent: () => undefined };

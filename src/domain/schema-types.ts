@@ -12,7 +12,6 @@ export type Step = Schemas['Step'];
 export type Field = Schemas['Field'];
 export type FieldType = Field['type'];
 export type ChoiceOption = Schemas['ChoiceOption'];
-export type ChoiceField = Schemas['SingleChoiceField'] | Schemas['MultipleChoiceField'];
 export type TextField = Schemas['ShortTextField'] | Schemas['LongTextField'];
 export type NumberField = Schemas['NumberField'];
 export type RatingField = Schemas['RatingField'];
@@ -25,9 +24,6 @@ export type LogicRule = Schemas['LogicRule'];
 export type ScoringRule = Schemas['ScoringRule'];
 export type Grade = Schemas['Grade'];
 
-export type ValidationIssue = Schemas['ValidationIssue'];
-export type ErrorCode = Schemas['ErrorCode'];
-export type ErrorType = Schemas['ErrorType'];
 export type ProblemDetails = Schemas['ProblemDetails'];
 
 export type SubmissionStatus = Schemas['SubmissionStatus'];

@@ -1,3 +1,4 @@
+import type { IdempotentResponse } from '../store/outbox.js';
 import type { Store } from '../store/types.js';
 import type { EventPublisher } from './events.js';
 
@@ -6,6 +7,12 @@ export interface Services {
   store: Store;
   now(): Date;
   events: EventPublisher;
+  /**
+   * Set for one request by a caller that holds an Idempotency-Key: the response it will give for what the use
+   * case returns, sealed for replay. Use cases pass it to their change's outbox (`outboxOf`), so the key is
+   * answered in the same transaction as the change it made.
+   */
+  idempotentResponse?: ((returned: unknown) => IdempotentResponse) | undefined;
 }
 
 export const timestamp = (services: Services): string => services.now().toISOString();

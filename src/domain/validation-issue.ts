@@ -2,11 +2,11 @@
  * Building `ValidationIssue`s: every domain check reports through here, so pointers are escaped the same way
  * everywhere and only documented codes can be used.
  */
-import type { ValidationIssue } from './schema-types.js';
+import type { ValidationIssue } from '../contract.js';
 
 /**
  * The issue codes the domain emits. `ValidationIssue.code` in the spec documents the vocabulary;
- * test/domain/issue-codes.test.ts keeps this list and the spec's in step.
+ * test/domain/spec-sync.test.ts fails when this list names a code the spec does not.
  */
 export const DOMAIN_ISSUE_CODES = [
   // form definitions (422 invalid_form)

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
+import { stringify as stringifyYaml } from 'yaml';
 import type { EventPublisher } from '../domain/events.js';
 import { integrationEvents } from '../domain/integrations/publisher.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
@@ -14,6 +15,7 @@ import type { Services } from '../domain/services.js';
 import type { Store } from '../store/types.js';
 import { type Contract, loadContract } from './contract-document.js';
 import { dispatch } from './dispatch.js';
+import { defaultRateLimits, type RateLimitSettings } from './documented-limits.js';
 import { errorHandler, unknownPath } from './error-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import type { Handlers } from './handlers/types.js';
@@ -28,7 +30,7 @@ import {
   requireScope,
   routeOperation,
 } from './pipeline.js';
-import { memoryRateLimits, type RateLimitPolicy, type RateLimitSettings } from './rate-limits.js';
+import { memoryRateLimits, type RateLimitPolicy } from './rate-limits.js';
 import { requestLog } from './request-log.js';
 import { openApiValidator } from './validation.js';
 
@@ -50,10 +52,11 @@ export interface App {
   services: Services;
   /** Writes coalesced `last_used_at` times; call on a timer and before closing the store. */
   flushLastUsed(): Promise<void>;
+  /** Whether `npm run docs` had built the reference docs when the app was built (they are served at /docs). */
+  servesDocs: boolean;
 }
 
 const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
-const defaultLimits: RateLimitSettings = { perKeyPerSecond: 100, perWorkspacePerMinute: 10_000, failedAuthPerAddressPerMinute: 30 };
 
 export function buildApp(options: AppOptions): App {
   const contract = options.contract ?? loadContract();
@@ -61,10 +64,10 @@ export function buildApp(options: AppOptions): App {
   const services: Services = {
     store: options.store,
     now: options.now ?? (() => new Date()),
-    events: options.events ?? integrationEvents(options.store, { now: options.now }),
+    events: options.events ?? integrationEvents({ now: options.now }),
   };
   const limits =
-    options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultLimits);
+    options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultRateLimits);
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
 
   const app = express();
@@ -79,11 +82,28 @@ export function buildApp(options: AppOptions): App {
   );
 
   // The published contract and its docs: public, like the docs site.
-  app.get('/openapi.json', (_req, res) => void res.sendFile('openapi.json', { root: distDir }));
-  app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').sendFile('openapi.yaml', { root: distDir }));
-  if (existsSync(`${distDir}docs/index.html`))
-    app.get(['/docs', '/docs/'], (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
+  const documentJson = JSON.stringify(contract.document);
+  const documentYaml = stringifyYaml(contract.document, { lineWidth: 0 });
+  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(documentJson));
+  app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(documentYaml));
+  const servesDocs = existsSync(`${distDir}docs/index.html`);
+  if (servesDocs) app.get(['/docs', '/docs/'], (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
 
+  // The pipeline, in order. Each stage may end the request with a problem; `errorHandler` is the only place
+  // that turns one into a response.
+  // - Before anything else: the request id (every log line and problem carries it), the client address and
+  //   protocol (which the failed-authentication budget and the HTTPS check need), and the rate-limit headers
+  //   every response carries; plain HTTP is refused before the path is even looked at.
+  // - The route comes before authentication, so an unknown path is 404 and a wrong method 405 without a key.
+  // - Authentication checks the address's failed-authentication budget first, without touching the database;
+  //   the per-key and per-workspace limits are counted once the key, and so its workspace, is known.
+  // - The scope is checked before the body is read: a key that may not call the operation never gets its body
+  //   parsed. Bodies are parsed only for operations that take one, up to 1 MiB.
+  // - The validator needs the parsed body; it also checks each response against the document on its way out.
+  // - Dispatch claims the Idempotency-Key (after validation, so an invalid request does not use up the key)
+  //   and calls the handler.
+  // Everything sits on one router mounted at /v1, the base path the validator reads from the document's
+  // server; `unknownPath` answers every other path with a problem+json 404.
   const v1 = express.Router();
   v1.use(
     deprecationHeaders(options.deprecation ?? null),
@@ -91,11 +111,11 @@ export function buildApp(options: AppOptions): App {
     authenticateCaller(services, limits, lastUsed),
     requireScope(contract),
     parseBody(),
+    openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }),
+    dispatch(options.handlers ?? defaultHandlers, services),
   );
   app.use('/v1', v1);
-  app.use(openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }));
-  app.use('/v1', dispatch(options.handlers ?? defaultHandlers, services));
   app.use(unknownPath);
   app.use(errorHandler(log));
-  return { app, services, flushLastUsed: () => lastUsed.flush() };
+  return { app, services, flushLastUsed: () => lastUsed.flush(), servesDocs };
 }

@@ -9,6 +9,8 @@ import type { Scope } from '../contract.js';
 import type { OperationId } from './handlers/types.js';
 
 export const bundledDocumentPath = fileURLToPath(new URL('../../dist/openapi.json', import.meta.url));
+const redoclyConfigPath = fileURLToPath(new URL('../../redocly.yaml', import.meta.url));
+const documentRootPath = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
 export type OpenApiDocument = {
   paths: Record<string, Record<string, unknown>>;
@@ -26,7 +28,8 @@ export interface Operation {
   minScope: Scope | null;
   /** False for operations with `security: []` (the OAuth token endpoint). */
   authenticated: boolean;
-  hasRequestBody: boolean;
+  /** The media type the operation's request body is sent in; `null` when it takes no body. */
+  requestMediaType: string | null;
   /** Path parameters whose schema is an integer (a version number): they arrive as text and are passed on as numbers. */
   integerPathParams: ReadonlySet<string>;
 }
@@ -44,7 +47,31 @@ export function loadContract(path = bundledDocumentPath): Contract {
   if (!existsSync(path)) {
     throw new Error(`The bundled OpenAPI document is missing (${path}). Run \`npm run bundle\` first.`);
   }
-  const document = JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+  return contractOf(JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument);
+}
+
+/**
+ * For a server process: the bundle when `npm run bundle` (or `npm start`) has written it, otherwise the split
+ * files of openapi/ bundled in process with the library the Redocly CLI uses, so a fresh checkout starts too.
+ */
+export async function loadOrBundleContract(path = bundledDocumentPath): Promise<Contract> {
+  if (existsSync(path)) return loadContract(path);
+  return contractOf(await bundleDocumentRoot());
+}
+
+async function bundleDocumentRoot(): Promise<OpenApiDocument> {
+  let redocly: typeof import('@redocly/openapi-core');
+  try {
+    redocly = await import('@redocly/openapi-core');
+  } catch {
+    throw new Error(`${bundledDocumentPath} is missing and cannot be built here: run \`npm run bundle\` first.`);
+  }
+  const config = await redocly.loadConfig({ configPath: redoclyConfigPath });
+  const { bundle } = await redocly.bundle({ ref: documentRootPath, config });
+  return bundle.parsed as OpenApiDocument;
+}
+
+function contractOf(document: OpenApiDocument): Contract {
   return { document, operations: readOperations(document), scopeOrder: readScopeOrder(document) };
 }
 
@@ -59,10 +86,15 @@ function readOperations(document: OpenApiDocument): Operation[] {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of methods) {
       const operation = item[method] as
-        | { operationId: OperationId; security?: Array<Record<string, string[]>>; requestBody?: unknown; parameters?: unknown[] }
+        | {
+            operationId: OperationId;
+            security?: Array<Record<string, string[]>>;
+            requestBody?: { content?: Record<string, unknown> };
+            parameters?: unknown[];
+          }
         | undefined;
       if (!operation) continue;
-      if (method === 'put') throw new Error(`${path}: PUT is not an update method of this API (seed rule 3).`);
+      if (method === 'put') throw new Error(`${path}: PUT is not used by this API: updates are PATCH, and a PUT gets 405.`);
       const security = operation.security ?? (document.security as Array<Record<string, string[]>>);
       operations.push({
         operationId: operation.operationId,
@@ -71,7 +103,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
         pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
         minScope: minimumScope(operation.operationId, security),
         authenticated: security.length > 0,
-        hasRequestBody: operation.requestBody !== undefined,
+        requestMediaType: requestMediaType(document, path, operation.requestBody),
         integerPathParams: integerPathParams(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])]),
       });
     }
@@ -92,6 +124,14 @@ function resolve(document: OpenApiDocument, node: unknown): Record<string, unkno
       ) as Record<string, unknown>;
   }
   return current;
+}
+
+/** Each operation's body has one media type; a second would need the body parser to choose between them. */
+function requestMediaType(document: OpenApiDocument, path: string, requestBody: unknown): string | null {
+  if (requestBody === undefined) return null;
+  const mediaTypes = Object.keys((resolve(document, requestBody).content as Record<string, unknown> | undefined) ?? {});
+  if (mediaTypes.length !== 1) throw new Error(`${path}: a request body must have exactly one media type.`);
+  return mediaTypes[0]!;
 }
 
 function integerPathParams(document: OpenApiDocument, parameters: unknown[]): Set<string> {
@@ -115,11 +155,11 @@ export function matchOperation(
   operations: readonly Operation[],
   method: string,
   path: string,
-): { operation: Operation; params: string[] } | { allowed: string[] } | undefined {
+): { operation: Operation; params: string[] } | { allowed: Array<Uppercase<Operation['method']>> } | undefined {
   const candidates = operations.filter((operation) => operation.pattern.test(path));
   if (candidates.length === 0) return undefined;
   const operation = candidates.find((candidate) => candidate.method === method.toLowerCase());
-  if (!operation) return { allowed: candidates.map((candidate) => candidate.method.toUpperCase()) };
+  if (!operation) return { allowed: candidates.map((candidate) => candidate.method.toUpperCase() as Uppercase<Operation['method']>) };
   const raw = operation.pattern.exec(path)!.slice(1);
   try {
     return { operation, params: raw.map(decodeURIComponent) };

@@ -3,22 +3,30 @@
  * `Idempotency-Key` are claimed first: a repeat of the same request replays the stored response, another
  * request under the same key is a conflict. Responses are stored only once the handler has decided them
  * (success or a 4xx of its own); a 5xx releases the key so the client's retry can run again.
+ *
+ * A response that reports a change is stored in the change's own transaction, not after it: otherwise a crash
+ * between the two would leave the change made and the key unanswered, and the retry would make it again. The
+ * response is known there because handlers run such use cases through `replayable(useCase, respond)`: the use
+ * case hands what it returns to `services.idempotentResponse`, which the change's outbox calls inside the
+ * transaction, and which seals `respond(returned)` for this key. Whatever the handler answers without a change
+ * (a 4xx, a no-op) is stored afterwards; `complete` and `release` leave a key the change already answered alone.
  */
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError } from '../domain/errors.js';
+import { AppError, conflict } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
+import { isStoreConflict } from '../store/errors.js';
+import type { IdempotentResponse } from '../store/outbox.js';
 import type { Operation } from './contract-document.js';
-import type { HandlerInput, Handlers, OperationId } from './handlers/types.js';
+import type { HandlerInput, HandlerResult, Handlers, OperationId } from './handlers/types.js';
 
 /** A handler seen from the dispatcher, which only moves its result to the wire. */
 type AnyHandler = (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 
+import { idempotencyTtlSeconds } from './documented-limits.js';
 import { stateOf } from './locals.js';
 import { problemBody } from './problem.js';
 import { idempotencyKeyHash, openResponse, type ReplayableResponse, sealResponse } from './sealed-response.js';
-
-export const idempotencyTtlSeconds = 24 * 3600;
 
 /** Same method, path and JSON body (key order aside) make the same request. */
 function fingerprint(req: Request): string {
@@ -39,6 +47,12 @@ function fingerprint(req: Request): string {
 
 type Outcome = ReplayableResponse;
 
+const outcomeOf = (result: { status: number; body: unknown; headers?: Record<string, string> }): Outcome => ({
+  status: result.status,
+  headers: result.headers ?? {},
+  body: result.body as Record<string, unknown>,
+});
+
 function send(res: Response, outcome: Outcome, requestId: string): void {
   res.status(outcome.status).set(outcome.headers);
   if (outcome.status >= 400) res.type('application/problem+json');
@@ -57,7 +71,14 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const state = stateOf(res);
     const operation = state.operation!;
     const handler = handlers[operation.operationId] as unknown as AnyHandler;
-    const run = async (): Promise<Outcome> => {
+    /** `seal`: how this request's response is stored for replay, when it holds a claimed Idempotency-Key. */
+    const run = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<Outcome> => {
+      const replayable = async <R>(useCase: (services: Services) => Promise<R>, respond: (result: R) => HandlerResult<OperationId>) => {
+        const scoped: Services = seal
+          ? { ...services, idempotentResponse: (returned) => seal(outcomeOf(respond(returned as R))) }
+          : services;
+        return respond(await useCase(scoped));
+      };
       const result = await handler({
         params: coercedPathParams(operation, state.pathParams ?? {}) as never,
         query: req.query as never,
@@ -66,8 +87,9 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
         requestId: state.requestId,
         clientIp: state.clientIp,
         services,
+        replayable: replayable as HandlerInput<OperationId>['replayable'],
       });
-      return { status: result.status, headers: result.headers ?? {}, body: result.body as Record<string, unknown> };
+      return outcomeOf(result);
     };
 
     const idempotencyKey = operation.method === 'post' ? req.get('idempotency-key') : undefined;
@@ -76,17 +98,17 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const { idempotency } = services.store;
     const owner = state.principal.idempotencyOwner;
     const keyHash = idempotencyKeyHash(owner, idempotencyKey);
+    const sealed = (outcome: Outcome): IdempotentResponse => ({
+      ownerId: owner,
+      keyHash,
+      sealedResponse: sealResponse(owner, idempotencyKey, outcome),
+    });
     const claim = await idempotency.claim(owner, keyHash, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
+    const inProgress = () => conflict('idempotency_conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
     if (claim.outcome === 'conflict') {
-      throw new AppError({
-        status: 409,
-        type: 'conflict_error',
-        code: 'idempotency_conflict',
-        message:
-          claim.reason === 'in_progress'
-            ? 'A request with this Idempotency-Key is still in progress; retry later.'
-            : 'This Idempotency-Key was already used with a different request.',
-      });
+      throw claim.reason === 'in_progress'
+        ? inProgress()
+        : conflict('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
     }
     if (claim.outcome === 'replay') {
       res.setHeader('Idempotent-Replayed', 'true');
@@ -94,17 +116,20 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     }
     let outcome: Outcome;
     try {
-      outcome = await run();
+      outcome = await run(sealed);
     } catch (error) {
+      // This request was taken for abandoned and another one now answers the key: its change was not made, and the
+      // key is not this request's to release.
+      if (isStoreConflict(error, 'idempotency_claim_lost')) throw inProgress();
       if (!(error instanceof AppError) || error.status >= 500) {
         await idempotency.release(owner, keyHash);
         throw error;
       }
       const body = problemBody(error, state.requestId);
-      await idempotency.complete(owner, keyHash, sealResponse(owner, idempotencyKey, { status: error.status, headers: {}, body }));
+      await idempotency.complete(owner, keyHash, sealed({ status: error.status, headers: {}, body }).sealedResponse);
       throw error;
     }
-    await idempotency.complete(owner, keyHash, sealResponse(owner, idempotencyKey, outcome));
+    await idempotency.complete(owner, keyHash, sealed(outcome).sealedResponse);
     send(res, outcome, state.requestId);
   };
 }

@@ -5,34 +5,19 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { AppError, badRequest } from '../domain/errors.js';
+import { AppError, badRequest, internalError, payloadTooLarge, routeNotFound, unsupportedMediaType } from '../domain/errors.js';
+import { maxBodyBytes } from './documented-limits.js';
 import { stateOf } from './locals.js';
-import { payloadTooLarge } from './pipeline.js';
 import { sendProblem } from './problem.js';
 import { fromValidatorError, isValidatorError } from './validation.js';
 
-const internalError = (): AppError =>
-  new AppError({
-    status: 500,
-    type: 'server_error',
-    code: 'internal_error',
-    message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.',
-  });
-
-function toAppError(error: unknown, log: Logger): AppError {
+function toAppError(error: unknown, expectedMediaType: string, log: Logger): AppError {
   if (error instanceof AppError) return error;
   const type = typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
   if (type === 'entity.parse.failed') return badRequest('invalid_json', 'The request body is not valid JSON.');
-  if (type === 'entity.too.large') return payloadTooLarge();
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new AppError({
-      status: 415,
-      type: 'invalid_request',
-      code: 'unsupported_media_type',
-      message: 'Send the request body as UTF-8 JSON.',
-    });
-  }
-  if (isValidatorError(error) && (error.status === 400 || error.status === 415)) return fromValidatorError(error);
+  if (type === 'entity.too.large') return payloadTooLarge(maxBodyBytes);
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return unsupportedMediaType(`${expectedMediaType} in UTF-8`);
+  if (isValidatorError(error) && (error.status === 400 || error.status === 415)) return fromValidatorError(error, expectedMediaType);
   // A 500 from the response validator means the server broke the contract: loud in the log.
   if (isValidatorError(error)) log.error({ violation: error.errors, message: error.message }, 'response broke the contract');
   else log.error({ err: error }, 'unhandled error');
@@ -41,12 +26,12 @@ function toAppError(error: unknown, log: Logger): AppError {
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const appError = toAppError(error, log);
+    const appError = toAppError(error, stateOf(res).operation?.requestMediaType ?? 'application/json', log);
     if (res.headersSent) return;
     sendProblem(res, appError, stateOf(res).requestId);
   };
 }
 
 export const unknownPath: RequestHandler = (req) => {
-  throw new AppError({ status: 404, type: 'not_found', code: 'route_not_found', message: `No operation has the path ${req.path}.` });
+  throw routeNotFound(req.path);
 };

@@ -1,21 +1,18 @@
 /**
- * The request stages before the handler, in order: request id → HTTPS → route (404/405) → failed-auth
- * budget → authentication → per-key and per-workspace limits → scope → body parsing. Authentication comes
- * before the key and workspace limits because those limits are counted per key and per workspace; the
- * per-address budget for failed authentications is checked first, without touching the database.
+ * The request stages that run before the handler. `buildApp` in app.ts puts them in order; the reasons for
+ * that order sit beside it.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Scope } from '../contract.js';
-import { AppError, forbidden } from '../domain/errors.js';
-import { newId } from '../domain/ids.js';
+import { AppError, forbidden, methodNotAllowed, payloadTooLarge, routeNotFound, unsupportedMediaType } from '../domain/errors.js';
 import { authenticate, type LastUsedRecorder } from '../domain/keys/authenticate.js';
 import type { Services } from '../domain/services.js';
+import { newId } from '../ids.js';
 import { connectionInfo } from './client-address.js';
 import { type Contract, matchOperation } from './contract-document.js';
+import { maxBodyBytes } from './documented-limits.js';
 import { stateOf } from './locals.js';
 import { checkFailedAuthBudget, consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
-
-export const maxBodyBytes = 1024 * 1024;
 
 export function assignRequestId(): RequestHandler {
   return (_req, res, next) => {
@@ -65,20 +62,10 @@ export function deprecationHeaders(deprecation: { at: string; sunset: string; su
 export function routeOperation(contract: Contract): RequestHandler {
   return (req, res, next) => {
     const match = matchOperation(contract.operations, req.method, req.path);
-    if (!match) {
-      throw new AppError({ status: 404, type: 'not_found', code: 'route_not_found', message: `No operation has the path ${req.path}.` });
-    }
+    if (!match) throw routeNotFound(req.path);
     if ('allowed' in match) {
-      const allow = match.allowed.join(', ');
-      res.setHeader('Allow', allow);
-      const hint = req.method === 'PUT' && match.allowed.includes('PATCH') ? ' Update with PATCH; omitted fields are left unchanged.' : '';
-      throw new AppError({
-        status: 405,
-        type: 'invalid_request',
-        code: 'method_not_allowed',
-        message: `${req.method} is not allowed on this path. Allowed: ${allow}.${hint}`,
-        details: { allowed_methods: match.allowed as Array<'GET' | 'POST' | 'PATCH' | 'DELETE'> },
-      });
+      res.setHeader('Allow', match.allowed.join(', '));
+      throw methodNotAllowed(req.method, match.allowed);
     }
     const names = [...match.operation.path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!);
     const state = stateOf(res);
@@ -129,35 +116,20 @@ export function requireScope(contract: Contract): RequestHandler {
 const hasBody = (req: Request): boolean =>
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
 
-/** Parses JSON (or the OAuth form encoding) only for operations that take a body, up to 1 MiB. */
+/** Parses the body, in the media type the document gives the operation, only for operations that take one. */
 export function parseBody(): RequestHandler {
-  const json = express.json({ limit: maxBodyBytes, type: 'application/json', strict: false });
-  const form = express.urlencoded({ limit: maxBodyBytes, extended: false });
+  const parsers: Record<string, RequestHandler> = {
+    'application/json': express.json({ limit: maxBodyBytes, type: 'application/json', strict: false }),
+    'application/x-www-form-urlencoded': express.urlencoded({ limit: maxBodyBytes, extended: false }),
+  };
   return (req: Request, res: Response, next: NextFunction) => {
-    const { operation } = stateOf(res);
-    if (!operation?.hasRequestBody || !hasBody(req)) return next();
+    const mediaType = stateOf(res).operation?.requestMediaType;
+    if (!mediaType || !hasBody(req)) return next();
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBodyBytes) return next(payloadTooLarge());
-    const isForm = operation.operationId === 'createOAuthToken';
-    if (!req.is(isForm ? 'application/x-www-form-urlencoded' : 'application/json')) {
-      return next(
-        new AppError({
-          status: 415,
-          type: 'invalid_request',
-          code: 'unsupported_media_type',
-          message: isForm ? 'Send the request body as application/x-www-form-urlencoded.' : 'Send the request body as application/json.',
-        }),
-      );
-    }
-    (isForm ? form : json)(req, res, next);
+    if (Number.isFinite(declared) && declared > maxBodyBytes) return next(payloadTooLarge(maxBodyBytes));
+    const parser = parsers[mediaType];
+    if (!parser) throw new Error(`No body parser for ${mediaType}.`);
+    if (!req.is(mediaType)) return next(unsupportedMediaType(mediaType));
+    parser(req, res, next);
   };
 }
-
-export const payloadTooLarge = (): AppError =>
-  new AppError({
-    status: 413,
-    type: 'invalid_request',
-    code: 'payload_too_large',
-    message: `The request body is larger than ${maxBodyBytes} bytes.`,
-    details: { max_body_bytes: maxBodyBytes },
-  });

@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import type { ErrorType } from '../contract.js';
 import type { AppError } from '../domain/errors.js';
-import { asOAuthProblem } from '../domain/oauth/problem.js';
 import type { OperationId } from './handlers/types.js';
 import { stateOf } from './locals.js';
+import { asOAuthProblem } from './oauth-problem.js';
 
 const titles: Record<ErrorType, string> = {
   authentication_error: 'Authentication failed',

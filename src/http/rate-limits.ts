@@ -1,25 +1,21 @@
 /**
- * Rate limits of seed section 8, on rate-limiter-flexible. The policy is three limiters behind
+ * The rate limits the document describes (per key, per workspace, failed authentications per address), on
+ * rate-limiter-flexible. The policy is three limiters behind
  * `RateLimiterAbstract`, so an operator running several processes can swap the memory store for a shared
  * one (Redis, Postgres, ...) without touching the pipeline.
  */
 import type { Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from '../domain/errors.js';
+import { type AppError, rateLimited } from '../domain/errors.js';
+import type { RateLimitSettings } from './documented-limits.js';
 
 export interface RateLimitPolicy {
-  /** Requests per key: 100 per second by default. */
+  /** Requests per key, per second. */
   perKey: RateLimiterAbstract;
-  /** Requests per workspace: 10,000 per minute by default. */
+  /** Requests per workspace, per minute. */
   perWorkspace: RateLimiterAbstract;
   /** Failed authentications per client address, so keys cannot be guessed at speed. */
   failedAuthPerAddress: RateLimiterAbstract;
-}
-
-export interface RateLimitSettings {
-  perKeyPerSecond: number;
-  perWorkspacePerMinute: number;
-  failedAuthPerAddressPerMinute: number;
 }
 
 export function memoryRateLimits(settings: RateLimitSettings): RateLimitPolicy {
@@ -54,13 +50,7 @@ function setHeaders(res: Response, windows: Window[]): void {
 function tooManyRequests(res: Response, msBeforeNext: number, message: string): AppError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   res.setHeader('Retry-After', String(seconds));
-  return new AppError({
-    status: 429,
-    type: 'rate_limit_error',
-    code: 'rate_limited',
-    message: `${message}; retry after ${seconds} second${seconds === 1 ? '' : 's'}.`,
-    details: { retry_after_seconds: seconds },
-  });
+  return rateLimited(message, seconds);
 }
 
 const isLimitRejection = (error: unknown): error is RateLimiterRes => error instanceof RateLimiterRes;

@@ -6,7 +6,7 @@
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ValidationIssue } from '../contract.js';
-import { AppError, badRequest } from '../domain/errors.js';
+import { type AppError, badRequest, internalError, unsupportedMediaType } from '../domain/errors.js';
 import type { OpenApiDocument } from './contract-document.js';
 
 export function openApiValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
@@ -115,24 +115,12 @@ function toIssue(entry: { path: string; message: string; errorCode?: string }): 
 }
 
 /** Request validation failures (400, 415) become problems; anything else from the validator is ours to fix. */
-export function fromValidatorError(error: ValidatorError): AppError {
-  if (error.status === 415) {
-    return new AppError({
-      status: 415,
-      type: 'invalid_request',
-      code: 'unsupported_media_type',
-      message: 'Send the request body as application/json.',
-    });
-  }
+export function fromValidatorError(error: ValidatorError, expectedMediaType: string): AppError {
+  if (error.status === 415) return unsupportedMediaType(expectedMediaType);
   if (error.status === 400) {
     const issues = (error.errors ?? []).map(toIssue);
     const plural = issues.length === 1 ? '1 invalid value' : `${issues.length} invalid values`;
     return badRequest('invalid_parameters', `The request has ${plural}; see details.errors.`, issues);
   }
-  return new AppError({
-    status: 500,
-    type: 'server_error',
-    code: 'internal_error',
-    message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.',
-  });
+  return internalError();
 }

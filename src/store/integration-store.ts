@@ -1,6 +1,9 @@
 /** Persistence of integrations, the events sent to them and their deliveries (the integration log). */
-import type { Environment, Schema } from '../contract.js';
-import type { Attachment, Page, PageRequest } from './page.js';
+import type { Attachment, Environment, Schema } from '../contract.js';
+import type { EventRecord, Outbox, Subscribers } from './outbox.js';
+import type { Page, PageRequest } from './page.js';
+
+export type { EventRecord, Subscribers } from './outbox.js';
 
 type Integration = Schema<'Integration'>;
 type IntegrationLog = Schema<'IntegrationLog'>;
@@ -18,25 +21,6 @@ export interface IntegrationVisibility {
   workspaceId: string;
   environments: readonly Environment[];
   attachment: Attachment;
-}
-
-export interface EventRecord {
-  id: string;
-  workspaceId: string;
-  environment: Environment;
-  type: Schema<'EventType'>;
-  /** The form the event concerns (for integrations limited to one form); null for pings. */
-  formId: string | null;
-  createdAt: string;
-  /** The envelope as JSON text: the exact bytes every attempt and replay sends and signs. */
-  body: string;
-}
-
-/** Who receives a published event besides its workspace and type: the integrations of these environments. */
-export interface Subscribers {
-  environments: readonly Environment[];
-  /** Record the attempts against the mock endpoint instead of sending them (test mode). */
-  mock: boolean;
 }
 
 /** A pending attempt a worker has leased, with what it needs to send it. */
@@ -62,7 +46,7 @@ export interface AttemptResult {
 export interface IntegrationStore {
   list(visibility: IntegrationVisibility, page: PageRequest): Promise<Page<Integration>>;
   get(workspaceId: string, id: string): Promise<IntegrationRecord | undefined>;
-  create(record: IntegrationRecord): Promise<void>;
+  create(record: IntegrationRecord, outbox?: Outbox<void>): Promise<void>;
   /** Replaces the integration's fields (never its secret). */
   update(record: IntegrationRecord): Promise<void>;
   /** Deletes the integration with its deliveries, pending or made, in one transaction. */
@@ -70,22 +54,21 @@ export interface IntegrationStore {
   /**
    * Stores the event and, in the same transaction, queues a first attempt for every enabled integration of the
    * workspace and the given environments that subscribes to its type (and, when limited to a form, is of that
-   * form). Returns how many attempts were queued.
+   * form); an event nobody subscribes to is not stored. Returns how many attempts were queued. For an event that
+   * no change of a use case causes; a change's events go in its outbox.
    */
-  /** Whether any enabled integration would receive such an event: publishers skip building events nobody gets. */
-  hasSubscribers(
-    workspaceId: string,
-    environments: readonly Environment[],
-    type: Schema<'EventType'>,
-    formId: string | null,
-  ): Promise<boolean>;
   publish(event: EventRecord, subscribers: Subscribers): Promise<number>;
   getEvent(workspaceId: string, environment: Environment, id: string): Promise<EventRecord | undefined>;
   /**
    * Queues a first attempt of the event to one integration, enabled or not (dispatch), due at `at`; `newEvent`
-   * stores the event first. Returns the pending log entry.
+   * stores the event first. Returns the pending log entry; `RecordNotFound` when the integration is gone.
    */
-  dispatch(integrationId: string, event: EventRecord, options: { newEvent: boolean; mock: boolean; at: string }): Promise<IntegrationLog>;
+  dispatch(
+    integrationId: string,
+    event: EventRecord,
+    options: { newEvent: boolean; mock: boolean; at: string },
+    outbox?: Outbox<IntegrationLog>,
+  ): Promise<IntegrationLog>;
   listLogs(
     integrationId: string,
     environment: Environment,

@@ -80,14 +80,14 @@ export interface OAuthStore {
   createGrant(grant: OAuthGrant, code: NewAuthorizationCode): Promise<void>;
   /** Marks the code redeemed and returns it as it was; of concurrent calls, exactly one sees it unredeemed. */
   redeemCode(hash: Buffer, at: string): Promise<RedeemedCode | undefined>;
-  /** Stores a token pair for the grant; false, storing nothing, when the grant has been revoked meanwhile. */
-  issueTokens(grantId: string, tokens: TokenPair): Promise<boolean>;
+  /** Stores a token pair for the grant; `StoreConflict('grant_revoked')`, storing nothing, when the grant has been revoked meanwhile. */
+  issueTokens(grantId: string, tokens: TokenPair): Promise<void>;
   findRefreshToken(hash: Buffer): Promise<RefreshTokenRecord | undefined>;
   /**
-   * Marks the refresh token rotated and stores its successors, atomically; false, storing nothing, when it
-   * was rotated or revoked first (a concurrent use) or its grant has been revoked.
+   * Marks the refresh token rotated and stores its successors, atomically; `StoreConflict('token_spent')`,
+   * storing nothing, when it was rotated or revoked first (a concurrent use) or its grant has been revoked.
    */
-  rotateRefreshToken(id: string, tokens: TokenPair): Promise<boolean>;
+  rotateRefreshToken(id: string, tokens: TokenPair): Promise<void>;
   findAccessToken(hash: Buffer): Promise<AccessTokenRecord | undefined>;
   /** Revokes the grant and every access and refresh token issued under it. */
   revokeGrant(grantId: string, at: string, reason: string): Promise<void>;

@@ -1,6 +1,7 @@
-/** The shapes every store shares: a keyset page request, a page, and what an API key is attached to. */
-import type { Schema } from '../contract.js';
-
+/**
+ * The keyset page every store's lists take and return. A cursor that names no row of the list is refused
+ * with `InvalidCursor` (`./errors.ts`).
+ */
 export interface PageRequest {
   limit: number;
   startingAfter?: string | undefined;
@@ -11,5 +12,3 @@ export interface Page<T> {
   data: T[];
   hasMore: boolean;
 }
-
-export type Attachment = Schema<'ApiKeyAttachment'>;

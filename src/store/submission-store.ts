@@ -3,8 +3,9 @@
  * (insert, delete, rescore) updates the aggregates in the same transaction, so `funnel` never reads
  * submissions and never disagrees with them.
  */
-import type { Environment, Schema } from '../contract.js';
-import type { Attachment, Page, PageRequest } from './page.js';
+import type { Attachment, Environment, Schema } from '../contract.js';
+import type { Outbox } from './outbox.js';
+import type { Page, PageRequest } from './page.js';
 
 type Submission = Schema<'Submission'>;
 
@@ -61,13 +62,13 @@ export interface FunnelTotals {
 
 export interface SubmissionStore {
   /** Stores the submission and adds it to the aggregates. */
-  insert(record: SubmissionRecord): Promise<void>;
+  insert(record: SubmissionRecord, outbox?: Outbox<void>): Promise<void>;
   /** Newest first; `attachment` narrows the partition to the forms a form- or folder-attached key reaches. */
   list(partition: SubmissionPartition & { attachment: Attachment }, filter: SubmissionFilter, page: PageRequest): Promise<Page<Submission>>;
   get(partition: SubmissionPartition, id: string): Promise<SubmissionRecord | undefined>;
-  /** Deletes the submission and takes it out of the aggregates; false when it no longer exists. */
-  delete(id: string): Promise<boolean>;
-  /** Replaces the score and moves the aggregates from the old score to the new one; undefined when gone. */
-  rescore(id: string, rescore: Rescore): Promise<RescoreResult | undefined>;
+  /** Deletes the submission and takes it out of the aggregates; `RecordNotFound` when it no longer exists. */
+  delete(id: string): Promise<void>;
+  /** Replaces the score and moves the aggregates from the old score to the new one; `RecordNotFound` when gone. */
+  rescore(id: string, rescore: Rescore, outbox?: Outbox<RescoreResult>): Promise<RescoreResult>;
   funnel(query: FunnelQuery): Promise<FunnelTotals>;
 }

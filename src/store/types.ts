@@ -2,15 +2,16 @@
  * What the service needs from persistence. The SQLite implementation in `./sqlite/` is the default; an
  * implementer who keeps data elsewhere implements these interfaces and passes the result to `buildApp`.
  * Methods are shaped by use case (a cascade or an aggregate update is one call) so that every change that
- * must be atomic is one transaction in the implementation.
+ * must be atomic is one transaction in the implementation. A lookup that finds nothing returns `undefined`;
+ * a write that cannot be made throws one of the classes in `./errors.ts` (nothing else, and never an API error).
+ * A method that ends a use case's change takes an optional `Outbox` (see ./outbox.ts) that commits with it.
  */
-import type { Environment, Plan, Schema, Scope } from '../contract.js';
+import type { Attachment, Environment, Plan, Schema } from '../contract.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
-import type { Attachment, Page, PageRequest } from './page.js';
+import type { Outbox } from './outbox.js';
+import type { Page, PageRequest } from './page.js';
 import type { SubmissionStore } from './submission-store.js';
-
-export type { Attachment, Page, PageRequest } from './page.js';
 
 export interface Workspace {
   id: string;
@@ -62,7 +63,7 @@ export interface WorkspaceStore {
 
 export interface ApiKeyStore {
   /** Stores the key and its `api_key.created` audit event in one transaction. */
-  create(record: ApiKeyRecord, audit: AuditEventInput): Promise<void>;
+  create(record: ApiKeyRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   findBySecretHash(hash: Buffer): Promise<ApiKeyRecord | undefined>;
   get(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of both environments: keys are not sandboxed data, and admins manage them all in one place. */
@@ -82,33 +83,36 @@ export interface ApiKeyStore {
 export interface FormStore {
   list(visibility: FormVisibility, filter: { folderId?: string | undefined }, page: PageRequest): Promise<Page<Schema<'FormSummary'>>>;
   get(workspaceId: string, id: string): Promise<FormRecord | undefined>;
-  /** Inserts the form and its version-1 snapshot; a taken slug throws the `slug_taken` conflict. */
-  create(record: FormRecord): Promise<void>;
-  /** Replaces the form and stores the snapshot of its new version. */
-  update(record: FormRecord): Promise<void>;
+  /** Inserts the form and its version-1 snapshot; `StoreConflict('slug_taken')` when the slug is taken. */
+  create(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
+  /** Replaces the form and stores the snapshot of its new version; `StoreConflict('slug_taken')` as for `create`. */
+  update(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
   /** Deletes the form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in one transaction. */
-  delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<void>;
+  delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }, outbox?: Outbox<void>): Promise<void>;
   listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersion'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
-  /** Moves the form to another workspace and revokes the keys attached to it, with their audit events. */
+  /**
+   * Moves the form to another workspace and revokes the keys attached to it, with their audit events; returns
+   * the revoked keys' ids. `StoreConflict('slug_taken')` when the destination has a form with its slug.
+   */
   transfer(
     formId: string,
     to: string,
     at: string,
     audit: { form: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
+    outbox?: Outbox<string[]>,
   ): Promise<string[]>;
 }
 
 export interface FolderStore {
   list(workspaceId: string, environments: readonly Environment[], page: PageRequest): Promise<Page<Schema<'Folder'>>>;
   get(workspaceId: string, id: string): Promise<FolderRecord | undefined>;
-  create(record: FolderRecord): Promise<void>;
-  /** Deletes an empty folder and revokes the keys attached to it; false when it still holds forms. */
-  delete(
-    id: string,
-    at: string,
-    audit: { folder: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
-  ): Promise<boolean>;
+  create(record: FolderRecord, outbox?: Outbox<void>): Promise<void>;
+  /**
+   * Deletes an empty folder and revokes the keys attached to it (a folder already gone is not an error);
+   * `StoreConflict('folder_not_empty')` when it still holds forms.
+   */
+  delete(id: string, at: string, audit: { folder: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<void>;
 }
 
 export interface AuditEventStore {
@@ -124,7 +128,9 @@ export type IdempotencyClaim =
 
 /**
  * Idempotency keys, stored by hash with the response sealed by the caller (see src/http/sealed-response.ts):
- * the store never sees a key or a response in the clear.
+ * the store never sees a key or a response in the clear. A request that changes something completes its claim
+ * in the change's own transaction (`OutboxEntries.response`); `complete` and `release` are for the others, and
+ * leave a claim that is already done as it is.
  */
 export interface IdempotencyStore {
   /** Claims the key for this request, or reports the stored response or a conflict, atomically. */
@@ -138,16 +144,19 @@ export interface TeamStore {
   listMembers(workspaceId: string, page: PageRequest): Promise<Page<Schema<'Member'>>>;
   getMember(workspaceId: string, id: string): Promise<Schema<'Member'> | undefined>;
   addMember(workspaceId: string, member: Schema<'Member'>): Promise<void>;
-  /** Removes a member unless it is the last admin; the audit event is written in the same transaction. */
-  removeMember(workspaceId: string, id: string, audit: AuditEventInput): Promise<'removed' | 'last_admin' | 'not_found'>;
+  /**
+   * Removes a member and writes the audit event in the same transaction; `StoreConflict('last_admin')` for the
+   * only admin, `RecordNotFound` when the member is gone.
+   */
+  removeMember(workspaceId: string, id: string, audit: AuditEventInput): Promise<void>;
   listInvites(
     workspaceId: string,
     filter: { status?: Schema<'Invite'>['status'] | undefined },
     page: PageRequest,
   ): Promise<Page<Schema<'Invite'>>>;
   getInvite(workspaceId: string, id: string): Promise<Schema<'Invite'> | undefined>;
-  /** Creates a pending invite unless the email is a member or already invited. */
-  createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput): Promise<'created' | 'member_exists'>;
+  /** Creates a pending invite; `StoreConflict('member_exists')` when the email is a member or already invited. */
+  createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   revokeInvite(workspaceId: string, id: string, at: string, audit: AuditEventInput): Promise<Schema<'Invite'> | undefined>;
 }
 
@@ -166,5 +175,3 @@ export interface Store {
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   close(): Promise<void>;
 }
-
-export type { Environment, Scope };

@@ -1,20 +1,19 @@
 /**
  * The pieces of the integrations module that need no server: the webhook URL rules (SSRF), the retry
- * schedule, failure texts, the publisher's envelope and fan-out, and the facts shared with the document.
+ * schedule, failure texts, the publisher's envelope, and the facts shared with the document.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { definitionEnvironments } from '../../src/domain/access.js';
 import type { DomainEvent } from '../../src/domain/events.js';
-import { integrationEvents, subscriberEnvironments } from '../../src/domain/integrations/publisher.js';
+import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { DELIVERY_TIMEOUT_MS, defaultBackoff, MAX_ATTEMPTS, retryDelayMs } from '../../src/domain/integrations/retry-schedule.js';
 import { INTEGRATION_ISSUE_CODES } from '../../src/domain/integrations/service.js';
 import { generateSigningSecret, signingSecretHint } from '../../src/domain/integrations/signing-secret.js';
 import { describeNetworkFailure } from '../../src/domain/integrations/transport.js';
 import { addressRefusal, checkWebhookUrl, type ResolvedAddress } from '../../src/domain/integrations/webhook-url.js';
-import type { EventRecord, Subscribers } from '../../src/store/integration-store.js';
-import type { Store } from '../../src/store/types.js';
 
 const schema = (name: string): Record<string, any> =>
   parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/schemas/${name}.yaml`, import.meta.url)), 'utf8'));
@@ -142,21 +141,11 @@ describe('integrationEvents', () => {
     data: { object: { id: 'form_1' } },
   };
 
-  function fakeStore(publish: (event: EventRecord, subscribers: Subscribers) => Promise<number>, subscribed = true): Store {
-    return { integrations: { publish, hasSubscribers: async () => subscribed } } as unknown as Store;
-  }
-
-  it('when an event is published, then the stored body is the envelope, test mode reaching live and test integrations as mocks', async () => {
-    const calls: Array<[EventRecord, Subscribers]> = [];
-    const publisher = integrationEvents(
-      fakeStore(async (...args) => {
-        calls.push(args);
-        return 0;
-      }),
-      { now: () => new Date('2026-01-02T03:04:05.678Z') },
-    );
-    await publisher.publish(event);
-    const [record, subscribers] = calls[0]!;
+  it("when an event goes into its change's outbox, then its body is the envelope, test mode reaching live and test integrations as mocks", () => {
+    const publisher = integrationEvents({ now: () => new Date('2026-01-02T03:04:05.678Z') });
+    const entry = publisher.outboxEvent(event);
+    expect(entry).toBeDefined();
+    const { event: record, subscribers } = entry!;
     expect(JSON.parse(record.body)).toEqual({
       id: record.id,
       object: 'event',
@@ -167,31 +156,7 @@ describe('integrationEvents', () => {
     });
     expect(record).toMatchObject({ workspaceId: 'ws_1', environment: 'test', formId: 'form_1' });
     expect(subscribers).toEqual({ environments: ['live', 'test'], mock: true });
-    expect(subscriberEnvironments('live')).toEqual(['live']);
-  });
-
-  it('when no integration subscribes to the event, then nothing is built or stored', async () => {
-    const calls: unknown[] = [];
-    const publisher = integrationEvents(
-      fakeStore(async (...args) => {
-        calls.push(args);
-        return 0;
-      }, false),
-    );
-    await publisher.publish(event);
-    expect(calls).toEqual([]);
-  });
-
-  it('when storing the event fails, then publish does not throw and the failure is reported', async () => {
-    const reported: unknown[] = [];
-    const publisher = integrationEvents(
-      fakeStore(async () => {
-        throw new Error('disk full');
-      }),
-      { onError: (error) => reported.push(error) },
-    );
-    await expect(publisher.publish(event)).resolves.toBeUndefined();
-    expect(reported).toHaveLength(1);
+    expect(definitionEnvironments('live')).toEqual(['live']);
   });
 });
 

@@ -1,25 +1,39 @@
 /**
- * Facts the domain must share with the OpenAPI document. The domain cannot read YAML at run time, so the
- * few numbers and words it needs are constants; these tests fail as soon as they drift from the spec.
+ * Facts the code must share with the OpenAPI document. The domain cannot read YAML at run time, and some
+ * numbers are stated only in the document's prose, so the few numbers and words the code needs are constants;
+ * these tests fail as soon as they drift from the document.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
+import { AppError, errorClasses, MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
 import { SCHEMA_DEFAULTS } from '../../src/domain/forms/field-defaults.js';
+import { plansWithAttachedKeys } from '../../src/domain/keys/service.js';
 import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
+import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
+import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes } from '../../src/http/documented-limits.js';
 
-const schema = (name: string): Record<string, any> =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/schemas/${name}.yaml`, import.meta.url)), 'utf8'));
+const component = (kind: string, name: string): Record<string, any> =>
+  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/${kind}/${name}.yaml`, import.meta.url)), 'utf8'));
+const schema = (name: string) => component('schemas', name);
+const rootDescription = (): string =>
+  parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8')).info.description;
 
-/**
- * Codes the domain needs that ValidationIssue.code does not list yet. Each must be added to the spec's
- * description; the test below fails once one is listed, so this array shrinks to empty.
- */
+/** The rows of a Markdown table in a description, as arrays of cells without backticks. */
+const tableRows = (description: string): string[][] =>
+  description
+    .split('\n')
+    .filter((line) => /^\| `/.test(line))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/`/g, '')),
+    );
 
-describe('the domain agrees with the OpenAPI document', () => {
+describe('the code agrees with the OpenAPI document', () => {
   it('when a field property has a schema default, then the domain falls back to the same value', () => {
     expect(SCHEMA_DEFAULTS.short_text.max_length).toBe(schema('ShortTextField').properties.max_length.default);
     expect(SCHEMA_DEFAULTS.long_text.max_length).toBe(schema('LongTextField').properties.max_length.default);
@@ -42,5 +56,59 @@ describe('the domain agrees with the OpenAPI document', () => {
     const documented = new Set([...description.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]));
     const undocumented = DOMAIN_ISSUE_CODES.filter((code) => !documented.has(code));
     expect(undocumented).toEqual([]);
+  });
+
+  it('when an error is built from its code, then its status and type are the ones the ErrorCode table lists', () => {
+    const documented = Object.fromEntries(
+      tableRows(schema('ErrorCode').description).map(([code, status, type]) => [code, { status: Number(status), type }]),
+    );
+    expect(errorClasses).toEqual(documented);
+    expect(Object.keys(errorClasses).sort()).toEqual([...schema('ErrorCode').enum].sort());
+    for (const code of schema('ErrorCode').enum) {
+      expect(new AppError({ code, message: 'm' })).toMatchObject(documented[code]!);
+    }
+  });
+
+  it('when a code has a type, then its status is one the ErrorType table allows for that type', () => {
+    const statuses = Object.fromEntries(tableRows(schema('ErrorType').description).map(([type, status]) => [type, status!]));
+    for (const [code, { status, type }] of Object.entries(errorClasses)) {
+      const allowed = statuses[type]!;
+      const range = /^(\d+) to (\d+)$/.exec(allowed);
+      const fits = range ? status >= Number(range[1]) && status <= Number(range[2]) : allowed.match(/\d{3}/g)!.map(Number).includes(status);
+      expect(fits, `${code}: ${status} ${type} (ErrorType allows ${allowed})`).toBe(true);
+    }
+  });
+
+  it('when a body is too large, then the limit is the 1 MiB PayloadTooLarge states', () => {
+    const example = component('responses', 'PayloadTooLarge').content['application/problem+json'].examples.payload_too_large.value;
+    expect(component('responses', 'PayloadTooLarge').description).toContain(`${maxBodyBytes / 1024 / 1024} MiB`);
+    expect(example.details.max_body_bytes).toBe(maxBodyBytes);
+  });
+
+  it('when an Idempotency-Key is reused, then the replay window is the one the header describes', () => {
+    expect(component('parameters', 'Idempotency-Key').description).toContain(`within ${idempotencyTtlSeconds / 3600} hours`);
+    expect(rootDescription()).toContain(`within ${idempotencyTtlSeconds / 3600} hours`);
+  });
+
+  it('when a list is requested without a limit, then the page size is the limit parameter default', () => {
+    expect(defaultPageSize).toBe(component('parameters', 'Limit').schema.default);
+    expect(rootDescription()).toContain(`default ${defaultPageSize})`);
+  });
+
+  it('when nothing is configured, then the rate limits are the ones the document states', () => {
+    const perKey = defaultRateLimits.perKeyPerSecond;
+    const perWorkspace = defaultRateLimits.perWorkspacePerMinute.toLocaleString('en');
+    const header = component('headers', 'X-RateLimit-Limit').description.replace(/\s+/g, ' ');
+    expect(header).toContain(`${perKey} per second per key, ${perWorkspace} per minute per workspace`);
+    expect(rootDescription().replace(/\s+/g, ' ')).toContain(
+      `${perKey} requests per second per key and ${perWorkspace} per minute per workspace`,
+    );
+  });
+
+  it('when a plan gates a feature, then the plans are the ones Plan describes', () => {
+    const plan = schema('Plan');
+    const attached = /Form- and folder-attached keys need `([a-z]+)` or above/.exec(plan.description)?.[1];
+    expect(plansWithAttachedKeys).toEqual(plan.enum.slice(plan.enum.indexOf(attached)));
+    expect(plan.description).toContain(`OAuth needs \`${oauthPlan}\``);
   });
 });

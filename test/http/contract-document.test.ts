@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../src/http/contract-document.js';
+import { loadContract, loadOrBundleContract } from '../../src/http/contract-document.js';
 
 const contract = loadContract();
 const operation = (id: string) => contract.operations.find((candidate) => candidate.operationId === id)!;
@@ -22,5 +22,17 @@ describe('what the server reads from the document', () => {
 
   it('when scopes are compared, then their order is the Scope enum of the document', () => {
     expect(contract.scopeOrder).toEqual(['read', 'read_write', 'admin']);
+  });
+
+  it('when an operation takes a body, then the media type it is parsed in is the one its requestBody names', () => {
+    expect(operation('createForm').requestMediaType).toBe('application/json');
+    expect(operation('createOAuthToken').requestMediaType).toBe('application/x-www-form-urlencoded');
+    expect(operation('listForms').requestMediaType).toBeNull();
+  });
+
+  it('when npm run bundle has not run, then the server bundles openapi/ itself into the same document', async () => {
+    const bundled = await loadOrBundleContract('/nonexistent/openapi.json');
+    expect(bundled.document).toEqual(contract.document);
+    expect(bundled.operations.map((entry) => entry.operationId)).toEqual(contract.operations.map((entry) => entry.operationId));
   });
 });

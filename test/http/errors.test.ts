@@ -4,7 +4,7 @@
  */
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
+import { forbidden } from '../../src/domain/errors.js';
 import { handlers } from '../../src/http/handlers/index.js';
 import {
   absentId,
@@ -313,7 +313,7 @@ describe('no internals in responses', () => {
       handlers: {
         ...handlers,
         getMe: async () => {
-          throw new AppError({ status: 403, type: 'permission_error', code: 'live_resource', message: 'Not from the sandbox.' });
+          throw forbidden('live_resource', 'Not from the sandbox.');
         },
       },
     });

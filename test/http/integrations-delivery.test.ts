@@ -35,7 +35,7 @@ async function setup(file = ':memory:') {
   const clock = testClock(START);
   const store = createSqliteStore(file);
   // Loopback is allowed, as the operator's ALLOW_PRIVATE_WEBHOOK_URLS does for local testing.
-  const events = integrationEvents(store, { now: clock.now, allowPrivateWebhookUrls: true, resolveHost: fakeResolver });
+  const events = integrationEvents({ now: clock.now, allowPrivateWebhookUrls: true, resolveHost: fakeResolver });
   const api = await createTestApi({ store, now: clock.now, events });
   return { api, clock };
 }
@@ -389,7 +389,7 @@ describe('durability', () => {
     const store = createSqliteStore(file);
     cleanup.push(() => store.close());
     const clock = testClock(START);
-    const services = { store, now: clock.now, events: integrationEvents(store, { allowPrivateWebhookUrls: true }) };
+    const services = { store, now: clock.now, events: integrationEvents({ allowPrivateWebhookUrls: true }) };
     expect(await createDeliveryWorker(services, { extraCa: receiver.cert }).runDue()).toBe(1);
     expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'form.created' });

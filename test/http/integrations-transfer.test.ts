@@ -8,7 +8,7 @@ import { createForm, createIntegration, fakeResolver, logsOf } from './integrati
 let api: TestApi;
 beforeAll(async () => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+  api = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
 });
 afterAll(async () => {
   await api.close();

@@ -11,7 +11,7 @@ import { createForm, createIntegration, fakeResolver, logsOf, PUBLIC_URL } from 
 let api: TestApi;
 beforeAll(async () => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+  api = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
 });
 afterAll(async () => {
   await api.close();
@@ -468,7 +468,7 @@ describe('test mode', () => {
 
   it('when test data is reset, then test integrations and every test delivery are deleted and counted', async () => {
     const store = createSqliteStore(':memory:');
-    const fresh = await createTestApi({ store, events: integrationEvents(store, { resolveHost: fakeResolver }) });
+    const fresh = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
     try {
       const test = fresh.workspace.test_admin_key;
       const live = await createIntegration(fresh, { events: ['form.created'] });

@@ -1,5 +1,5 @@
 /**
- * Rate limits (seed section 8): per key, per workspace, and failed authentications per client address,
+ * Rate limits: per key, per workspace, and failed authentications per client address,
  * reported on every response and enforced with 429 and Retry-After.
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
-import type { DomainEvent } from '../../src/domain/events.js';
+import type { DomainEvent, EventPublisher } from '../../src/domain/events.js';
 import type { TestApi } from '../support/harness.js';
 
 const example = (name: string): Record<string, any> =>
@@ -65,7 +65,13 @@ export async function submit(
 /** An event publisher that remembers what it was given. */
 export function recordingEvents() {
   const published: DomainEvent[] = [];
-  return { published, publisher: { publish: async (event: DomainEvent) => void published.push(event) } };
+  const publisher: EventPublisher = {
+    outboxEvent: (event) => {
+      published.push(event);
+      return undefined;
+    },
+  };
+  return { published, publisher };
 }
 
 /** A clock tests can move; the app reads it for every timestamp. */

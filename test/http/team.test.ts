@@ -3,7 +3,7 @@
  * keys may look but not change the (real, not sandboxed) team.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/domain/ids.js';
+import { newId } from '../../src/ids.js';
 import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 let api: WatchedApi;

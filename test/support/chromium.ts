@@ -1,4 +1,4 @@
-// Headless Debian Chromium for browser tests: never a downloaded browser (toolchain.md).
+// Headless Debian Chromium for browser tests: never a downloaded browser, so the tests need no download host.
 import type { LaunchOptions } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';

@@ -3,9 +3,8 @@
  * GET /v1/analytics documents: `to` defaults to today, `from` to 29 days before `to` (30 days in all), and a
  * range must not be reversed nor longer than `MAX_RANGE_DAYS` (the most `Analytics.daily` holds).
  */
-
+import type { ValidationIssue } from '../../contract.js';
 import { invalidValue } from '../errors.js';
-import type { ValidationIssue } from '../schema-types.js';
 
 export const MAX_RANGE_DAYS = 366;
 export const DEFAULT_RANGE_DAYS = 30;

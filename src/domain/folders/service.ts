@@ -1,8 +1,11 @@
 import type { Schema } from '../../contract.js';
-import type { FolderRecord, PageRequest } from '../../store/types.js';
+import { newId } from '../../ids.js';
+import { isStoreConflict } from '../../store/errors.js';
+import type { PageRequest } from '../../store/page.js';
+import type { FolderRecord } from '../../store/types.js';
 import { actorOf, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 
 /** Folders are definitions like forms: test keys see the live ones too, and change only their own. */
@@ -23,7 +26,7 @@ export async function listFolders(services: Services, principal: Principal, page
     return { data: page.startingAfter || page.endingBefore ? [] : [record.folder], hasMore: false };
   }
   if (attachment.type === 'form') return { data: [], hasMore: false };
-  return services.store.folders.list(principal.workspace.id, definitionEnvironments(principal), page);
+  return services.store.folders.list(principal.workspace.id, definitionEnvironments(principal.environment), page);
 }
 
 export const getFolder = async (services: Services, principal: Principal, id: string) =>
@@ -41,7 +44,10 @@ export async function createFolder(services: Services, principal: Principal, inp
     form_count: 0,
     created_at: timestamp(services),
   };
-  await services.store.folders.create({ folder, workspaceId: principal.workspace.id, environment: principal.environment });
+  await services.store.folders.create(
+    { folder, workspaceId: principal.workspace.id, environment: principal.environment },
+    outboxOf(services, () => ({ returns: folder })),
+  );
   return folder;
 }
 
@@ -50,7 +56,7 @@ export async function deleteFolder(services: Services, principal: Principal, id:
   assertMayChange(principal, folder);
   const at = timestamp(services);
   const actor = actorOf(principal);
-  const deleted = await services.store.folders.delete(id, at, {
+  const deletion = services.store.folders.delete(id, at, {
     folder: {
       workspaceId: principal.workspace.id,
       environment,
@@ -70,5 +76,9 @@ export async function deleteFolder(services: Services, principal: Principal, id:
       at,
     }),
   });
-  if (!deleted) throw conflict('folder_not_empty', `The folder still holds ${folder.form_count} forms; move or delete them first.`);
+  await deletion.catch((error: unknown) => {
+    if (isStoreConflict(error, 'folder_not_empty'))
+      throw conflict('folder_not_empty', `The folder still holds ${folder.form_count} forms; move or delete them first.`);
+    throw error;
+  });
 }

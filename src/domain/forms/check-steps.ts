@@ -2,8 +2,9 @@
  * Consistency of the steps and their fields (422 `invalid_form`): names that logic, answers and scoring rely
  * on are unique, and every field's bounds leave at least one acceptable answer.
  */
+import type { ValidationIssue } from '../../contract.js';
 import { isCalendarDate } from '../calendar-date.js';
-import type { Field, Step, ValidationIssue } from '../schema-types.js';
+import type { Field, Step } from '../schema-types.js';
 import { bodyIssue, jsonPointer } from '../validation-issue.js';
 import { maxLengthOf } from './field-defaults.js';
 

@@ -4,21 +4,26 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Schema } from '../../contract.js';
-import type { FormRecord, PageRequest } from '../../store/types.js';
+import { newId } from '../../ids.js';
+import { isStoreConflict } from '../../store/errors.js';
+import type { PageRequest } from '../../store/page.js';
+import type { FormRecord } from '../../store/types.js';
 import { actorOf, assertFormVisible, assertMayChange, assertWorkspaceWide, definitionEnvironments, type Principal } from '../access.js';
-import { AppError, forbidden, invalidValue, notFound } from '../errors.js';
+import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
-import { newId } from '../ids.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { slugify } from './slug.js';
 import { assertValidFormDefinition } from './validate-definition.js';
 
 type Form = Schema<'Form'>;
 
-async function published(services: Services, record: FormRecord, type: DomainEvent['type'], data: DomainEvent['data']): Promise<Form> {
-  await services.events.publish({ workspaceId: record.workspaceId, environment: record.environment, type, formId: record.form.id, data });
-  return record.form;
-}
+/** The outbox of a change to the form: its event, and what the use case returns. */
+const formOutbox = (services: Services, record: FormRecord, event: Pick<DomainEvent, 'type' | 'data'>, returns: unknown) =>
+  outboxOf<void>(services, () => ({
+    events: [{ workspaceId: record.workspaceId, environment: record.environment, formId: record.form.id, ...event }],
+    returns,
+  }));
 
 export async function findVisibleForm(services: Services, principal: Principal, id: string): Promise<FormRecord> {
   const record = await services.store.forms.get(principal.workspace.id, id);
@@ -29,7 +34,7 @@ export async function findVisibleForm(services: Services, principal: Principal, 
 
 export async function listForms(services: Services, principal: Principal, query: { folderId?: string | undefined }, page: PageRequest) {
   return services.store.forms.list(
-    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal), attachment: principal.attachment },
+    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal.environment), attachment: principal.attachment },
     query,
     page,
   );
@@ -71,21 +76,33 @@ export async function createForm(services: Services, principal: Principal, input
     ...definition,
   };
   const record = { form, workspaceId: principal.workspace.id, environment: principal.environment };
+  const outbox = formOutbox(services, record, { type: 'form.created', data: { object: form } }, form);
   if (input.slug !== undefined) {
-    await services.store.forms.create(record);
-    return published(services, record, 'form.created', { object: form });
+    await services.store.forms.create(record, outbox).catch(rethrowSlugTaken(form.slug));
+    return form;
   }
   // A derived slug that is taken gets a numeric suffix: only a slug the caller chose is a conflict.
   for (let attempt = 1; ; attempt++) {
     try {
-      await services.store.forms.create(record);
-      return published(services, record, 'form.created', { object: form });
+      await services.store.forms.create(record, outbox);
+      return form;
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'slug_taken') || attempt >= 50) throw error;
+      if (!isStoreConflict(error, 'slug_taken') || attempt >= 50) rethrowSlugTaken(form.slug)(error);
       form.slug = `${slugify(input.name)}-${attempt + 1}`;
     }
   }
 }
+
+const rethrowSlugTaken =
+  (slug: string) =>
+  (error: unknown): never => {
+    if (isStoreConflict(error, 'slug_taken')) {
+      throw conflict('slug_taken', `Another form of this workspace already has the slug ${slug}.`, [
+        { location: 'body', pointer: '/slug', code: 'slug_taken', message: 'is already used by another form' },
+      ]);
+    }
+    throw error;
+  };
 
 export async function updateForm(services: Services, principal: Principal, id: string, changes: Schema<'FormUpdate'>): Promise<Form> {
   const { form, workspaceId, environment } = await findVisibleForm(services, principal, id);
@@ -109,26 +126,40 @@ export async function updateForm(services: Services, principal: Principal, id: s
   assertValidFormDefinition(next);
   const updated = { ...next, version: form.version + 1, updated_at: timestamp(services) };
   const record = { form: updated, workspaceId, environment };
-  await services.store.forms.update(record);
-  return published(services, record, 'form.updated', { object: updated, previous_version: form.version });
+  await services.store.forms
+    .update(
+      record,
+      formOutbox(services, record, { type: 'form.updated', data: { object: updated, previous_version: form.version } }, updated),
+    )
+    .catch(rethrowSlugTaken(updated.slug));
+  return updated;
 }
 
 export async function deleteForm(services: Services, principal: Principal, id: string): Promise<void> {
   const record = await findVisibleForm(services, principal, id);
   assertMayChange(principal, record.form);
   const at = timestamp(services);
-  await services.store.forms.delete(record.form.id, at, {
-    revokedKey: (key) => ({
-      workspaceId: record.workspaceId,
-      environment: key.environment,
-      type: 'api_key.revoked',
-      actor: actorOf(principal),
-      target: { type: 'api_key', id: key.id, name: key.name },
-      reason: `form ${record.form.id} was deleted`,
-      at,
-    }),
-  });
-  await published(services, record, 'form.deleted', { object: { id: record.form.id, object: 'form', deleted: true } });
+  await services.store.forms.delete(
+    record.form.id,
+    at,
+    {
+      revokedKey: (key) => ({
+        workspaceId: record.workspaceId,
+        environment: key.environment,
+        type: 'api_key.revoked',
+        actor: actorOf(principal),
+        target: { type: 'api_key', id: key.id, name: key.name },
+        reason: `form ${record.form.id} was deleted`,
+        at,
+      }),
+    },
+    formOutbox(
+      services,
+      record,
+      { type: 'form.deleted', data: { object: { id: record.form.id, object: 'form', deleted: true } } },
+      undefined,
+    ),
+  );
 }
 
 export async function listFormVersions(services: Services, principal: Principal, id: string, page: PageRequest) {
@@ -163,27 +194,7 @@ export async function transferForm(
     throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'not_found', message: `no workspace ${toWorkspaceId}` }]);
   const at = timestamp(services);
   const actor = actorOf(principal);
-  const revoked = await services.store.forms.transfer(form.id, toWorkspaceId, at, {
-    form: {
-      workspaceId: from,
-      environment: 'live',
-      type: 'form.transferred',
-      actor,
-      target: { type: 'form', id: form.id, name: form.name },
-      reason: `transferred to ${toWorkspaceId}`,
-      at,
-    },
-    revokedKey: (key) => ({
-      workspaceId: from,
-      environment: key.environment,
-      type: 'api_key.revoked_by_transfer',
-      actor,
-      target: { type: 'api_key', id: key.id, name: key.name },
-      reason: `form ${form.id} was transferred`,
-      at,
-    }),
-  });
-  return {
+  const transfer = (revoked: string[]): Schema<'FormTransfer'> => ({
     id: form.id,
     object: 'form_transfer',
     form_id: form.id,
@@ -191,5 +202,38 @@ export async function transferForm(
     to_workspace_id: toWorkspaceId,
     revoked_api_key_ids: revoked,
     transferred_at: at,
-  };
+  });
+  const moved = services.store.forms.transfer(
+    form.id,
+    toWorkspaceId,
+    at,
+    {
+      form: {
+        workspaceId: from,
+        environment: 'live',
+        type: 'form.transferred',
+        actor,
+        target: { type: 'form', id: form.id, name: form.name },
+        reason: `transferred to ${toWorkspaceId}`,
+        at,
+      },
+      revokedKey: (key) => ({
+        workspaceId: from,
+        environment: key.environment,
+        type: 'api_key.revoked_by_transfer',
+        actor,
+        target: { type: 'api_key', id: key.id, name: key.name },
+        reason: `form ${form.id} was transferred`,
+        at,
+      }),
+    },
+    outboxOf(services, (revoked) => ({ returns: transfer(revoked) })),
+  );
+  // The destination's own form with this slug wins; the store has moved nothing.
+  const revoked = await moved.catch((error: unknown) => {
+    if (isStoreConflict(error, 'slug_taken'))
+      throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
+    throw error;
+  });
+  return transfer(revoked);
 }

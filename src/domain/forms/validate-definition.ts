@@ -3,9 +3,10 @@
  * groups because the API reports them under two codes: `invalid_form` for the definition itself (steps,
  * fields, scoring) and `invalid_form_logic` for the branching rules.
  */
+import type { ValidationIssue } from '../../contract.js';
 import { unprocessable } from '../errors.js';
 import { checkLogicRules } from '../logic/check-logic-rules.js';
-import type { FormDefinition, ValidationIssue } from '../schema-types.js';
+import type { FormDefinition } from '../schema-types.js';
 import { checkScoring } from '../scoring/check-scoring.js';
 import { checkSteps } from './check-steps.js';
 

@@ -1,16 +1,17 @@
 /**
  * The store-backed `EventPublisher`: each domain event becomes a stored event (the envelope the webhook
- * schemas describe) and one pending delivery per subscribed integration, in one transaction. The delivery
- * worker sends them later; nothing is sent from the request that caused the event.
+ * schemas describe) and one pending delivery per subscribed integration, written by the store in the
+ * transaction of the change that caused it. The delivery worker sends them later; nothing is sent from the
+ * request that caused the event.
  *
  * The publisher is this module's one seam in `Services`, so it also carries the operator's webhook URL
  * policy: the use cases that check URLs on create and update read it from here (`webhookUrlPolicyOf`).
  */
 import type { Environment, Schema } from '../../contract.js';
+import { newId } from '../../ids.js';
 import type { EventRecord } from '../../store/integration-store.js';
-import type { Store } from '../../store/types.js';
-import type { DomainEvent, EventPublisher } from '../events.js';
-import { newId } from '../ids.js';
+import { definitionEnvironments } from '../access.js';
+import type { EventPublisher } from '../events.js';
 import type { Services } from '../services.js';
 import { type ResolvedAddress, resolveWithDns, strictWebhookUrls, type WebhookUrlPolicy } from './webhook-url.js';
 
@@ -23,13 +24,7 @@ export interface IntegrationEventsOptions {
   /** ALLOW_PRIVATE_WEBHOOK_URLS: accept loopback and private targets (local testing only). */
   allowPrivateWebhookUrls?: boolean | undefined;
   resolveHost?: ((hostname: string) => Promise<ResolvedAddress[]>) | undefined;
-  /** Publishing never fails the caller's request (its change is stored already); failures are reported here. */
-  onError?: ((error: unknown, event: DomainEvent) => void) | undefined;
 }
-
-/** Test-mode activity also reaches the live integrations, as the sandbox's clone of them (always mocked). */
-export const subscriberEnvironments = (environment: Environment): readonly Environment[] =>
-  environment === 'test' ? ['live', 'test'] : ['live'];
 
 export function eventRecord(
   event: { workspaceId: string; environment: Environment; type: Schema<'EventType'>; formId: string | null; data: Record<string, unknown> },
@@ -55,27 +50,14 @@ export function eventRecord(
   };
 }
 
-export function integrationEvents(store: Store, options: IntegrationEventsOptions = {}): IntegrationEvents {
+export function integrationEvents(options: IntegrationEventsOptions = {}): IntegrationEvents {
   const now = options.now ?? (() => new Date());
-  const onError =
-    options.onError ??
-    ((error: unknown, event: DomainEvent) => {
-      process.emitWarning(
-        `An ${event.type} event could not be stored for delivery: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
   return {
     webhookUrls: { allowPrivateAddresses: options.allowPrivateWebhookUrls ?? false, resolveHost: options.resolveHost ?? resolveWithDns },
-    async publish(event) {
-      try {
-        const environments = subscriberEnvironments(event.environment);
-        if (!(await store.integrations.hasSubscribers(event.workspaceId, environments, event.type, event.formId))) return;
-        const record = eventRecord(event, now().toISOString());
-        await store.integrations.publish(record, { environments, mock: event.environment === 'test' });
-      } catch (error) {
-        onError(error, event);
-      }
-    },
+    outboxEvent: (event) => ({
+      event: eventRecord(event, now().toISOString()),
+      subscribers: { environments: definitionEnvironments(event.environment), mock: event.environment === 'test' },
+    }),
   };
 }
 

@@ -5,14 +5,15 @@
  * Attached keys reach only integrations limited to a form they reach.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Schema } from '../../contract.js';
+import type { Schema, ValidationIssue } from '../../contract.js';
+import { newId } from '../../ids.js';
 import type { IntegrationRecord } from '../../store/integration-store.js';
-import type { PageRequest } from '../../store/types.js';
+import type { PageRequest } from '../../store/page.js';
 import { assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import type { ValidationIssue } from '../schema-types.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
+import { rethrowAsNotFound } from '../store-refusals.js';
 import { eventRecord, webhookUrlPolicyOf } from './publisher.js';
 import { generateSigningSecret, signingSecretHint } from './signing-secret.js';
 import { checkWebhookUrl } from './webhook-url.js';
@@ -76,7 +77,7 @@ async function settingIssues(
 
 export async function listIntegrations(services: Services, principal: Principal, page: PageRequest) {
   return services.store.integrations.list(
-    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal), attachment: principal.attachment },
+    { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal.environment), attachment: principal.attachment },
     page,
   );
 }
@@ -110,13 +111,12 @@ export async function createIntegration(
     created_at: now,
     updated_at: now,
   };
-  await services.store.integrations.create({
-    integration,
-    workspaceId: principal.workspace.id,
-    environment: principal.environment,
-    signingSecret,
-  });
-  return { ...integration, signing_secret: signingSecret };
+  const created = { ...integration, signing_secret: signingSecret };
+  await services.store.integrations.create(
+    { integration, workspaceId: principal.workspace.id, environment: principal.environment, signingSecret },
+    outboxOf(services, () => ({ returns: created })),
+  );
+  return created;
 }
 
 export async function updateIntegration(
@@ -154,6 +154,9 @@ export async function deleteIntegration(services: Services, principal: Principal
   await services.store.integrations.delete(integration.id);
 }
 
+/** A dispatch returns the pending log entry its store call makes. */
+const returnsLog = (services: Services) => outboxOf<IntegrationLog>(services, (log) => ({ returns: log }));
+
 /** Queues a ping, or a replay of an earlier event of the caller's environment, whether or not the integration is enabled. */
 export async function dispatchIntegration(
   services: Services,
@@ -177,7 +180,9 @@ export async function dispatchIntegration(
       },
       at,
     );
-    return services.store.integrations.dispatch(integration.id, ping, { newEvent: true, mock, at });
+    return services.store.integrations
+      .dispatch(integration.id, ping, { newEvent: true, mock, at }, returnsLog(services))
+      .catch(rethrowAsNotFound);
   }
   const event = await services.store.integrations.getEvent(principal.workspace.id, environment, eventId);
   if (!event)
@@ -197,7 +202,9 @@ export async function dispatchIntegration(
       },
     ]);
   }
-  return services.store.integrations.dispatch(integration.id, event, { newEvent: false, mock, at });
+  return services.store.integrations
+    .dispatch(integration.id, event, { newEvent: false, mock, at }, returnsLog(services))
+    .catch(rethrowAsNotFound);
 }
 
 export async function listIntegrationLogs(

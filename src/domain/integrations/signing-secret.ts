@@ -1,4 +1,4 @@
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../../ids.js';
 
 /** `whsec_` and 32 base62 characters (about 190 bits). */
 export const generateSigningSecret = (): string => `whsec_${randomBase62(32)}`;

@@ -11,7 +11,7 @@ import { isAddressAllowed } from './ip-allowlist.js';
 import { hashesMatch, hashSecret, secretPattern } from './secret.js';
 import { expireApiKey } from './service.js';
 
-/** Exactly `Bearer`, one space, the key, nothing after it (seed 5.1: no trailing whitespace or newline). */
+/** Exactly `Bearer`, one space, the key, nothing after it: no trailing whitespace or newline, as the `apiKey` scheme says. */
 const bearer = /^Bearer ([^\s]+)$/;
 
 export interface LastUsedRecorder {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../../contract.js';
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../../ids.js';
 
 /** `svc_live_` / `svc_test_` and 40 base62 characters (about 238 bits). */
 export const secretPattern = /^svc_(live|test)_[0-9A-Za-z]{32,64}$/;

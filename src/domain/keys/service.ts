@@ -2,20 +2,20 @@
  * API key use cases: creation (secret shown once, stored as a hash), revocation (audited, immediate),
  * expiry, and the checks on attachment, expiry and allowlist entries.
  */
-import type { Schema } from '../../contract.js';
-import type { PageRequest } from '../../store/types.js';
+import type { Schema, ValidationIssue } from '../../contract.js';
+import { newId } from '../../ids.js';
+import type { PageRequest } from '../../store/page.js';
 import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { parseAllowlistEntry } from './ip-allowlist.js';
 import { generateSecret, hashSecret, secretHint } from './secret.js';
 
 type ApiKey = Schema<'ApiKey'>;
-type ValidationIssue = Schema<'ValidationIssue'>;
 
-/** Plans on which a key can be attached to one form or folder (seed 2.4: "Business plan and above"). */
-const plansWithAttachedKeys: ReadonlySet<Schema<'Plan'>> = new Set(['business', 'enterprise']);
+/** Plans on which a key can be attached to one form or folder, in ascending order: `Plan` says `business` or above. */
+export const plansWithAttachedKeys: readonly [Schema<'Plan'>, ...Schema<'Plan'>[]] = ['business', 'enterprise'];
 
 export async function createApiKey(
   services: Services,
@@ -27,13 +27,12 @@ export async function createApiKey(
     throw forbidden('live_resource', 'Test-mode keys can create only test keys.');
   }
   const attachment = input.attachment ?? { type: 'workspace' };
-  if (attachment.type !== 'workspace' && !plansWithAttachedKeys.has(principal.workspace.plan)) {
+  if (attachment.type !== 'workspace' && !plansWithAttachedKeys.includes(principal.workspace.plan)) {
+    const [requiredPlan] = plansWithAttachedKeys;
     throw forbidden(
       'plan_required',
-      `Form- and folder-attached keys need the business plan or above; this workspace is on ${principal.workspace.plan}.`,
-      {
-        required_plan: 'business',
-      },
+      `Form- and folder-attached keys need the ${requiredPlan} plan or above; this workspace is on ${principal.workspace.plan}.`,
+      { required_plan: requiredPlan },
     );
   }
   const issues: ValidationIssue[] = [];
@@ -96,6 +95,7 @@ export async function createApiKey(
     last_used_at: null,
     created_at: now,
   };
+  const created = { ...key, secret };
   await services.store.apiKeys.create(
     { key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) },
     {
@@ -107,8 +107,10 @@ export async function createApiKey(
       reason: null,
       at: now,
     },
+    // The replayed response holds the secret: sealed with the Idempotency-Key, it is shown only to that key's holder.
+    outboxOf(services, () => ({ returns: created })),
   );
-  return { ...key, secret };
+  return created;
 }
 
 export async function getApiKey(services: Services, principal: Principal, id: string): Promise<ApiKey> {

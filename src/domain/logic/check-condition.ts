@@ -3,9 +3,10 @@
  * field's type, and `value` is something such an answer could equal (an option of a choice field, a real
  * date for a date field). Used for logic rules and scoring rules alike.
  */
+import type { ValidationIssue } from '../../contract.js';
 import { isCalendarDate } from '../calendar-date.js';
 import type { FieldLocation } from '../forms/form-index.js';
-import type { Condition, FieldCondition, ValidationIssue } from '../schema-types.js';
+import type { Condition, FieldCondition } from '../schema-types.js';
 import { bodyIssue } from '../validation-issue.js';
 import { answerKindOf, fieldTypesAccepting, operatorAppliesTo } from './answer-kinds.js';
 

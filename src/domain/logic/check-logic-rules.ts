@@ -3,8 +3,9 @@
  * an earlier one always lets a respondent loop, and forward-only jumps make every path finite by
  * construction, so no graph search for cycles is needed.
  */
+import type { ValidationIssue } from '../../contract.js';
 import { indexStepsById, locateFields } from '../forms/form-index.js';
-import type { FormDefinition, ValidationIssue } from '../schema-types.js';
+import type { FormDefinition } from '../schema-types.js';
 import { bodyIssue, jsonPointer } from '../validation-issue.js';
 import { checkCondition } from './check-condition.js';
 

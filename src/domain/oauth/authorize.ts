@@ -15,7 +15,7 @@ import { codeChallengePattern, supportedChallengeMethods } from './pkce.js';
 import { parseScopes, scopeList } from './scopes.js';
 import { authorizationCodeLifetimeSeconds, generateAuthorizationCode, hashToken, newOAuthId, secondsAfter } from './secrets.js';
 
-/** Seed 5.11: OAuth 2.0 is an Enterprise feature. */
+/** OAuth 2.0 is an Enterprise feature, as `Plan` in the document says. */
 export const oauthPlan: Plan = 'enterprise';
 
 /** `state` goes back to the client verbatim; it must survive a URL and stay a reasonable size. */

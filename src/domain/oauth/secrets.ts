@@ -4,11 +4,11 @@
  * strings of about 238 bits, stored only as SHA-256 hashes (RFC 6819 section 5.1.4.1.3), like API key
  * secrets. Distinct prefixes let the authenticator, secret scanners and people tell them apart.
  */
-import { randomBase62 } from '../ids.js';
+import { randomBase62 } from '../../ids.js';
 
 export { hashesMatch, hashSecret as hashToken } from '../keys/secret.js';
 
-/** `expires_in` of every access token: short-lived, so a leaked one is worth little (seed 5.11). */
+/** `expires_in` of every access token: short-lived, so a leaked one is worth little. */
 export const accessTokenLifetimeSeconds = 3600;
 export const refreshTokenLifetimeSeconds = 90 * 24 * 3600;
 /** RFC 6749 section 4.1.2 recommends at most 10 minutes. */

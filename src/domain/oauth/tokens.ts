@@ -6,8 +6,9 @@
  * holds a stolen copy and the service cannot tell which.
  */
 import type { Scope } from '../../contract.js';
+import { isStoreConflict } from '../../store/errors.js';
 import type { OAuthGrant, TokenPair } from '../../store/oauth-store.js';
-import { AppError } from '../errors.js';
+import { type AppError, invalidClient, invalidGrant } from '../errors.js';
 import type { Services } from '../services.js';
 import { oauthPlan } from './authorize.js';
 import { verifierMatchesChallenge } from './pkce.js';
@@ -32,12 +33,6 @@ export interface IssuedTokens {
   /** The granted scopes, in ascending power. */
   scopes: Scope[];
 }
-
-/** 401 `invalid_client`: public clients are identified by `client_id` alone, so the only failure is an unknown one. */
-const invalidClient = (): AppError =>
-  new AppError({ status: 401, type: 'authentication_error', code: 'invalid_client', message: 'No registered client has this client_id.' });
-
-const invalidGrant = (message: string): AppError => new AppError({ status: 400, type: 'validation_error', code: 'invalid_grant', message });
 
 const unusableCode = (): AppError => invalidGrant('The authorization code is invalid, expired or already used.');
 const unusableRefreshToken = (): AppError => invalidGrant('The refresh token is invalid, expired or revoked.');
@@ -69,7 +64,9 @@ export async function exchangeAuthorizationCode(
   }
   await assertWorkspaceMayUseOAuth(services, code.grant);
   const { tokens, issued } = newTokenPair(now, code.grant.scopes);
-  if (!(await services.store.oauth.issueTokens(code.grant.id, tokens))) throw unusableCode();
+  await services.store.oauth.issueTokens(code.grant.id, tokens).catch((error: unknown) => {
+    throw isStoreConflict(error, 'grant_revoked') ? unusableCode() : error;
+  });
   return issued;
 }
 
@@ -86,7 +83,12 @@ export async function refreshAccessToken(services: Services, request: { clientId
   await assertWorkspaceMayUseOAuth(services, record.grant);
   const { tokens, issued } = newTokenPair(now, record.grant.scopes);
   // Losing the race to a concurrent use of the same token is a reuse as well.
-  if (!(await services.store.oauth.rotateRefreshToken(record.id, tokens))) return reuseDetected(services, record.grant, now);
+  try {
+    await services.store.oauth.rotateRefreshToken(record.id, tokens);
+  } catch (error) {
+    if (isStoreConflict(error, 'token_spent')) return reuseDetected(services, record.grant, now);
+    throw error;
+  }
   return issued;
 }
 

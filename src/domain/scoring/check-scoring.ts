@@ -2,9 +2,10 @@
  * Consistency of `scoring` (422 `invalid_form`): rules name existing fields and options with fitting
  * operators, rule ids are unique, and grades are unambiguous.
  */
+import type { ValidationIssue } from '../../contract.js';
 import { locateFields } from '../forms/form-index.js';
 import { checkCondition } from '../logic/check-condition.js';
-import type { FormDefinition, ValidationIssue } from '../schema-types.js';
+import type { FormDefinition } from '../schema-types.js';
 import { bodyIssue, jsonPointer } from '../validation-issue.js';
 
 export function checkScoring(definition: FormDefinition): ValidationIssue[] {

@@ -5,30 +5,35 @@
  * folder-attached key reaches only the submissions of the forms it is attached to.
  */
 import type { Schema } from '../../contract.js';
-import type { SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
-import type { FormRecord, PageRequest } from '../../store/types.js';
+import { newId } from '../../ids.js';
+import type { PageRequest } from '../../store/page.js';
+import type { RescoreResult, SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
+import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
 import { badRequest, forbidden, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
-import { newId } from '../ids.js';
+import { outboxOf } from '../outbox.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { type Services, timestamp } from '../services.js';
+import { rethrowAsNotFound } from '../store-refusals.js';
 import { validateAnswers } from './validate-answers.js';
 
 type Submission = Schema<'Submission'>;
 
 const partitionOf = (principal: Principal) => ({ workspaceId: principal.workspace.id, environment: principal.environment });
 
-async function publish(
-  services: Services,
+const submissionEvent = (
   principal: Principal,
   submission: Submission,
   type: DomainEvent['type'],
   data: DomainEvent['data'],
-): Promise<void> {
-  await services.events.publish({ ...partitionOf(principal), type, formId: submission.form_id, data });
-}
+): DomainEvent => ({
+  ...partitionOf(principal),
+  type,
+  formId: submission.form_id,
+  data,
+});
 
 export async function createSubmission(services: Services, principal: Principal, input: Schema<'SubmissionCreate'>): Promise<Submission> {
   const { form } = await findVisibleForm(services, principal, input.form_id);
@@ -61,8 +66,13 @@ export async function createSubmission(services: Services, principal: Principal,
     created_at: now,
     updated_at: now,
   };
-  await services.store.submissions.insert({ submission, ...partitionOf(principal) });
-  await publish(services, principal, submission, 'submission.created', { object: submission });
+  await services.store.submissions.insert(
+    { submission, ...partitionOf(principal) },
+    outboxOf(services, () => ({
+      events: [submissionEvent(principal, submission, 'submission.created', { object: submission })],
+      returns: submission,
+    })),
+  );
   return submission;
 }
 
@@ -127,7 +137,7 @@ export async function getSubmission(services: Services, principal: Principal, id
 
 export async function deleteSubmission(services: Services, principal: Principal, id: string): Promise<void> {
   await findVisibleSubmission(services, principal, id);
-  if (!(await services.store.submissions.delete(id))) throw notFound('submission', id);
+  await services.store.submissions.delete(id).catch(rethrowAsNotFound);
 }
 
 /** Scores the stored answers with the form's current version; answers and visited steps stay as submitted. */
@@ -135,15 +145,26 @@ export async function rescoreSubmission(services: Services, principal: Principal
   const { record, form } = await findVisibleSubmission(services, principal, id);
   const { answers, hidden } = record.submission;
   const { score, grade, breakdown } = scoreSubmission(form.form, answers, hidden);
-  const result = await services.store.submissions.rescore(id, {
-    score,
-    grade,
-    scoreBreakdown: breakdown,
-    formVersion: form.form.version,
-    at: timestamp(services),
+  const rescored = ({ submission, previous }: RescoreResult): Schema<'RescoredSubmission'> => ({
+    ...submission,
+    previous_score: previous.score,
+    previous_grade: previous.grade,
+    previous_form_version: previous.form_version,
   });
-  if (!result) throw notFound('submission', id);
-  const { submission, previous } = result;
-  await publish(services, principal, submission, 'submission.rescored', { object: submission, previous_attributes: previous });
-  return { ...submission, previous_score: previous.score, previous_grade: previous.grade, previous_form_version: previous.form_version };
+  const result = await services.store.submissions
+    .rescore(
+      id,
+      { score, grade, scoreBreakdown: breakdown, formVersion: form.form.version, at: timestamp(services) },
+      outboxOf(services, (result) => ({
+        events: [
+          submissionEvent(principal, result.submission, 'submission.rescored', {
+            object: result.submission,
+            previous_attributes: result.previous,
+          }),
+        ],
+        returns: rescored(result),
+      })),
+    )
+    .catch(rethrowAsNotFound);
+  return rescored(result);
 }

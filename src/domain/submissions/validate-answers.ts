@@ -3,11 +3,12 @@
  * steps were visited; answers may only belong to those steps, each must fit its field, and a `completed`
  * submission must answer every required field of them. Every field with a problem gets one issue.
  */
+import type { ValidationIssue } from '../../contract.js';
 import { hasAnswerKey, isAnswered, readAnswer } from '../answers.js';
 import { isRequired } from '../forms/field-defaults.js';
 import { type FieldLocation, locateFields } from '../forms/form-index.js';
 import { walkStepIndices } from '../logic/walk-path.js';
-import type { Answers, FormDefinition, SubmissionStatus, ValidationIssue } from '../schema-types.js';
+import type { Answers, FormDefinition, SubmissionStatus } from '../schema-types.js';
 import { bodyIssue, jsonPointer } from '../validation-issue.js';
 import { type AskedField, checkAnswer } from './check-answer.js';
 

@@ -1,9 +1,13 @@
 import type { Schema } from '../../contract.js';
-import type { AuditEventInput, PageRequest } from '../../store/types.js';
+import { newId } from '../../ids.js';
+import { isStoreConflict } from '../../store/errors.js';
+import type { PageRequest } from '../../store/page.js';
+import type { AuditEventInput } from '../../store/types.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
-import { newId } from '../ids.js';
+import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
+import { rethrowAsNotFound } from '../store-refusals.js';
 
 const inviteLifetimeMs = 7 * 24 * 3600 * 1000;
 
@@ -32,13 +36,16 @@ export async function removeMember(services: Services, principal: Principal, id:
   assertLive(principal);
   const member = await services.store.team.getMember(principal.workspace.id, id);
   if (!member) throw notFound('member', id);
-  const outcome = await services.store.team.removeMember(
-    principal.workspace.id,
-    id,
-    audit(principal, 'member.removed', { type: 'member', id, name: member.email }, timestamp(services)),
-  );
-  if (outcome === 'not_found') throw notFound('member', id);
-  if (outcome === 'last_admin') throw conflict('last_admin', "The workspace's only admin cannot be removed.");
+  await services.store.team
+    .removeMember(
+      principal.workspace.id,
+      id,
+      audit(principal, 'member.removed', { type: 'member', id, name: member.email }, timestamp(services)),
+    )
+    .catch((error: unknown) => {
+      if (isStoreConflict(error, 'last_admin')) throw conflict('last_admin', "The workspace's only admin cannot be removed.");
+      rethrowAsNotFound(error);
+    });
 }
 
 export function listInvites(
@@ -64,13 +71,18 @@ export async function createInvite(services: Services, principal: Principal, inp
     revoked_at: null,
     created_at: now.toISOString(),
   };
-  const outcome = await services.store.team.createInvite(
-    principal.workspace.id,
-    invite,
-    audit(principal, 'member.invited', { type: 'invite', id: invite.id, name: invite.email }, invite.created_at),
-  );
-  if (outcome === 'member_exists')
-    throw conflict('member_exists', `${invite.email} is already a member of this workspace or has a pending invite.`);
+  await services.store.team
+    .createInvite(
+      principal.workspace.id,
+      invite,
+      audit(principal, 'member.invited', { type: 'invite', id: invite.id, name: invite.email }, invite.created_at),
+      outboxOf(services, () => ({ returns: invite })),
+    )
+    .catch((error: unknown) => {
+      if (isStoreConflict(error, 'member_exists'))
+        throw conflict('member_exists', `${invite.email} is already a member of this workspace or has a pending invite.`);
+      throw error;
+    });
   return invite;
 }
 

@@ -3,7 +3,7 @@
  * (`npm run admin -- bootstrap`) and the tests use it; the API has no operation for it.
  */
 import type { Plan, Schema } from '../../contract.js';
-import { newId } from '../ids.js';
+import { newId } from '../../ids.js';
 import { generateSecret, hashSecret, secretHint } from '../keys/secret.js';
 import { type Services, timestamp } from '../services.js';
 

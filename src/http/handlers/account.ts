@@ -6,7 +6,7 @@ export const getMe: Handler<'getMe'> = async ({ principal }) => ({ status: 200, 
 
 export const listAuditEvents: Handler<'listAuditEvents'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await listAudit(services, principal, { type: query.type }, pageOf(query))),
+  body: await listBody(listAudit(services, principal, { type: query.type }, pageOf(query))),
 });
 
 export const resetTestData: Handler<'resetTestData'> = async ({ services, principal }) => ({

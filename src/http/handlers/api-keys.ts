@@ -4,13 +4,14 @@ import type { Handler } from './types.js';
 
 export const listApiKeys: Handler<'listApiKeys'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await keys.listApiKeys(services, principal, { status: query.status }, pageOf(query))),
+  body: await listBody(keys.listApiKeys(services, principal, { status: query.status }, pageOf(query))),
 });
 
-export const createApiKey: Handler<'createApiKey'> = async ({ services, principal, body }) => {
-  const key = await keys.createApiKey(services, principal, body);
-  return { status: 201, body: key, headers: { Location: `/v1/api_keys/${key.id}` } };
-};
+export const createApiKey: Handler<'createApiKey'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => keys.createApiKey(services, principal, body),
+    (key) => ({ status: 201, body: key, headers: { Location: `/v1/api_keys/${key.id}` } }),
+  );
 
 export const getApiKey: Handler<'getApiKey'> = async ({ services, principal, params }) => ({
   status: 200,

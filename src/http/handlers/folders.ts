@@ -4,13 +4,14 @@ import type { Handler } from './types.js';
 
 export const listFolders: Handler<'listFolders'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await folders.listFolders(services, principal, pageOf(query))),
+  body: await listBody(folders.listFolders(services, principal, pageOf(query))),
 });
 
-export const createFolder: Handler<'createFolder'> = async ({ services, principal, body }) => {
-  const folder = await folders.createFolder(services, principal, body);
-  return { status: 201, body: folder, headers: { Location: `/v1/folders/${folder.id}` } };
-};
+export const createFolder: Handler<'createFolder'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => folders.createFolder(services, principal, body),
+    (folder) => ({ status: 201, body: folder, headers: { Location: `/v1/folders/${folder.id}` } }),
+  );
 
 export const getFolder: Handler<'getFolder'> = async ({ services, principal, params }) => ({
   status: 200,

@@ -4,13 +4,14 @@ import type { Handler } from './types.js';
 
 export const listForms: Handler<'listForms'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await forms.listForms(services, principal, { folderId: query.folder_id }, pageOf(query))),
+  body: await listBody(forms.listForms(services, principal, { folderId: query.folder_id }, pageOf(query))),
 });
 
-export const createForm: Handler<'createForm'> = async ({ services, principal, body }) => {
-  const form = await forms.createForm(services, principal, body);
-  return { status: 201, body: form, headers: { Location: `/v1/forms/${form.id}` } };
-};
+export const createForm: Handler<'createForm'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => forms.createForm(services, principal, body),
+    (form) => ({ status: 201, body: form, headers: { Location: `/v1/forms/${form.id}` } }),
+  );
 
 export const getForm: Handler<'getForm'> = async ({ services, principal, params }) => ({
   status: 200,
@@ -29,7 +30,7 @@ export const deleteForm: Handler<'deleteForm'> = async ({ services, principal, p
 
 export const listFormVersions: Handler<'listFormVersions'> = async ({ services, principal, params, query }) => ({
   status: 200,
-  body: listBody(await forms.listFormVersions(services, principal, params.id, pageOf(query))),
+  body: await listBody(forms.listFormVersions(services, principal, params.id, pageOf(query))),
 });
 
 export const getFormVersion: Handler<'getFormVersion'> = async ({ services, principal, params }) => ({
@@ -37,7 +38,8 @@ export const getFormVersion: Handler<'getFormVersion'> = async ({ services, prin
   body: await forms.getFormVersion(services, principal, params.id, params.version),
 });
 
-export const transferForm: Handler<'transferForm'> = async ({ services, principal, params, body }) => ({
-  status: 200,
-  body: await forms.transferForm(services, principal, params.id, body.workspace_id),
-});
+export const transferForm: Handler<'transferForm'> = ({ replayable, principal, params, body }) =>
+  replayable(
+    (services) => forms.transferForm(services, principal, params.id, body.workspace_id),
+    (transfer) => ({ status: 200, body: transfer }),
+  );

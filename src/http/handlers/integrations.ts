@@ -4,13 +4,14 @@ import type { Handler } from './types.js';
 
 export const listIntegrations: Handler<'listIntegrations'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await integrations.listIntegrations(services, principal, pageOf(query))),
+  body: await listBody(integrations.listIntegrations(services, principal, pageOf(query))),
 });
 
-export const createIntegration: Handler<'createIntegration'> = async ({ services, principal, body }) => {
-  const integration = await integrations.createIntegration(services, principal, body);
-  return { status: 201, body: integration, headers: { Location: `/v1/integrations/${integration.id}` } };
-};
+export const createIntegration: Handler<'createIntegration'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => integrations.createIntegration(services, principal, body),
+    (integration) => ({ status: 201, body: integration, headers: { Location: `/v1/integrations/${integration.id}` } }),
+  );
 
 export const getIntegration: Handler<'getIntegration'> = async ({ services, principal, params }) => ({
   status: 200,
@@ -27,20 +28,15 @@ export const deleteIntegration: Handler<'deleteIntegration'> = async ({ services
   return { status: 200, body: { id: params.id, object: 'integration', deleted: true } };
 };
 
-export const dispatchIntegration: Handler<'dispatchIntegration'> = async ({ services, principal, params, body }) => ({
-  status: 202,
-  body: await integrations.dispatchIntegration(services, principal, params.id, body),
-});
+export const dispatchIntegration: Handler<'dispatchIntegration'> = ({ replayable, principal, params, body }) =>
+  replayable(
+    (services) => integrations.dispatchIntegration(services, principal, params.id, body),
+    (log) => ({ status: 202, body: log }),
+  );
 
 export const listIntegrationLogs: Handler<'listIntegrationLogs'> = async ({ services, principal, params, query }) => ({
   status: 200,
-  body: listBody(
-    await integrations.listIntegrationLogs(
-      services,
-      principal,
-      params.id,
-      { status: query.status, eventType: query.event_type },
-      pageOf(query),
-    ),
+  body: await listBody(
+    integrations.listIntegrationLogs(services, principal, params.id, { status: query.status, eventType: query.event_type }, pageOf(query)),
   ),
 });

@@ -1,5 +1,5 @@
-import { missingRequestBody } from '../../domain/oauth/problem.js';
 import { exchangeAuthorizationCode, refreshAccessToken } from '../../domain/oauth/tokens.js';
+import { missingRequestBody } from '../oauth-problem.js';
 import type { Handler, RequestBody } from './types.js';
 
 /** Token responses carry secrets: no cache may keep them (RFC 6749 section 5.1). */

@@ -1,5 +1,7 @@
 import { badRequest } from '../../domain/errors.js';
-import type { Page, PageRequest } from '../../store/types.js';
+import { InvalidCursor } from '../../store/errors.js';
+import type { Page, PageRequest } from '../../store/page.js';
+import { defaultPageSize } from '../documented-limits.js';
 
 interface PageQuery {
   limit?: number;
@@ -14,7 +16,22 @@ export function pageOf(query: PageQuery): PageRequest {
       { location: 'query', pointer: '/ending_before', code: 'mutually_exclusive', message: 'cannot be combined with starting_after' },
     ]);
   }
-  return { limit: query.limit ?? 20, startingAfter: query.starting_after, endingBefore: query.ending_before };
+  return { limit: query.limit ?? defaultPageSize, startingAfter: query.starting_after, endingBefore: query.ending_before };
 }
 
-export const listBody = <T>(page: Page<T>) => ({ object: 'list' as const, data: page.data, has_more: page.hasMore });
+/**
+ * The list envelope of a page. Every list operation reads its page here, so this is the one place that
+ * turns a store's `InvalidCursor` into the client's `invalid_cursor`.
+ */
+export async function listBody<T>(page: Promise<Page<T>>) {
+  try {
+    const { data, hasMore } = await page;
+    return { object: 'list' as const, data, has_more: hasMore };
+  } catch (error) {
+    if (!(error instanceof InvalidCursor)) throw error;
+    const name = error.parameter;
+    throw badRequest('invalid_cursor', `${name} names an object that is not in this list.`, [
+      { location: 'query', pointer: `/${name}`, code: 'not_found', message: 'no such object in this list' },
+    ]);
+  }
+}

@@ -10,13 +10,14 @@ export const listSubmissions: Handler<'listSubmissions'> = async ({ services, pr
     createdLt: query.created_lt,
     minScore: query.min_score,
   };
-  return { status: 200, body: listBody(await submissions.listSubmissions(services, principal, filter, pageOf(query))) };
+  return { status: 200, body: await listBody(submissions.listSubmissions(services, principal, filter, pageOf(query))) };
 };
 
-export const createSubmission: Handler<'createSubmission'> = async ({ services, principal, body }) => {
-  const submission = await submissions.createSubmission(services, principal, body);
-  return { status: 201, body: submission, headers: { Location: `/v1/submissions/${submission.id}` } };
-};
+export const createSubmission: Handler<'createSubmission'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => submissions.createSubmission(services, principal, body),
+    (submission) => ({ status: 201, body: submission, headers: { Location: `/v1/submissions/${submission.id}` } }),
+  );
 
 export const getSubmission: Handler<'getSubmission'> = async ({ services, principal, params }) => ({
   status: 200,
@@ -28,7 +29,8 @@ export const deleteSubmission: Handler<'deleteSubmission'> = async ({ services, 
   return { status: 200, body: { id: params.id, object: 'submission', deleted: true } };
 };
 
-export const rescoreSubmission: Handler<'rescoreSubmission'> = async ({ services, principal, params }) => ({
-  status: 200,
-  body: await submissions.rescoreSubmission(services, principal, params.id),
-});
+export const rescoreSubmission: Handler<'rescoreSubmission'> = ({ replayable, principal, params }) =>
+  replayable(
+    (services) => submissions.rescoreSubmission(services, principal, params.id),
+    (rescored) => ({ status: 200, body: rescored }),
+  );

@@ -4,7 +4,7 @@ import type { Handler } from './types.js';
 
 export const listMembers: Handler<'listMembers'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await team.listMembers(services, principal, pageOf(query))),
+  body: await listBody(team.listMembers(services, principal, pageOf(query))),
 });
 
 export const removeMember: Handler<'removeMember'> = async ({ services, principal, params }) => {
@@ -14,13 +14,14 @@ export const removeMember: Handler<'removeMember'> = async ({ services, principa
 
 export const listInvites: Handler<'listInvites'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: listBody(await team.listInvites(services, principal, { status: query.status }, pageOf(query))),
+  body: await listBody(team.listInvites(services, principal, { status: query.status }, pageOf(query))),
 });
 
-export const createInvite: Handler<'createInvite'> = async ({ services, principal, body }) => {
-  const invite = await team.createInvite(services, principal, body);
-  return { status: 201, body: invite, headers: { Location: `/v1/team/invites/${invite.id}` } };
-};
+export const createInvite: Handler<'createInvite'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => team.createInvite(services, principal, body),
+    (invite) => ({ status: 201, body: invite, headers: { Location: `/v1/team/invites/${invite.id}` } }),
+  );
 
 export const revokeInvite: Handler<'revokeInvite'> = async ({ services, principal, params }) => ({
   status: 200,

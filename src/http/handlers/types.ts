@@ -51,6 +51,11 @@ export interface HandlerInput<K extends OperationId> {
   requestId: string;
   clientIp: string;
   services: Services;
+  /**
+   * Runs a use case that changes something and answers `respond(result)`. With an Idempotency-Key, the response
+   * is also sealed for replay inside the change's transaction (see dispatch.ts), so `respond` only builds it.
+   */
+  replayable<R>(useCase: (services: Services) => Promise<R>, respond: (result: R) => HandlerResult<K>): Promise<HandlerResult<K>>;
 }
 
 export type Handler<K extends OperationId> = (input: HandlerInput<K>) => Promise<HandlerResult<K>>;

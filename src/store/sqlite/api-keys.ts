@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
 import type { ApiKeyRecord, ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -78,10 +79,10 @@ export function selectApiKeyRow(db: Database.Database, id: string): ApiKeyRow | 
 
 export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
   return {
-    async create({ key, workspaceId, secretHash }, audit) {
+    async create({ key, workspaceId, secretHash }, audit, outbox) {
       const attachmentId =
         key.attachment.type === 'form' ? key.attachment.form_id : key.attachment.type === 'folder' ? key.attachment.folder_id : null;
-      db.transaction(() => {
+      withOutbox(db, outbox, () => {
         statement(
           db,
           `INSERT INTO api_keys (id, workspace_id, name, environment, scope, attachment_type, attachment_id, expires_at,
@@ -102,7 +103,7 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
           key.created_at,
         );
         insertAuditEvent(db, audit);
-      })();
+      });
     },
     async findBySecretHash(hash) {
       const row = statement(db, 'SELECT * FROM api_keys WHERE secret_hash = ?').get(hash) as ApiKeyRow | undefined;

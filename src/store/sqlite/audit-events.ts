@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
-import { newId } from '../../domain/ids.js';
+import { newId } from '../../ids.js';
 import type { AuditEventInput, AuditEventStore } from '../types.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';

@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
+import { StoreConflict } from '../errors.js';
 import type { FolderStore } from '../types.js';
 import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -47,24 +49,26 @@ export function sqliteFolders(db: Database.Database): FolderStore {
         | undefined;
       return row && { folder: toFolder(row), workspaceId: row.workspace_id, environment: row.environment };
     },
-    async create({ folder, workspaceId, environment }) {
-      statement(db, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES (?, ?, ?, ?, ?)').run(
-        folder.id,
-        workspaceId,
-        environment,
-        folder.name,
-        folder.created_at,
-      );
+    async create({ folder, workspaceId, environment }, outbox) {
+      withOutbox(db, outbox, () => {
+        statement(db, 'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES (?, ?, ?, ?, ?)').run(
+          folder.id,
+          workspaceId,
+          environment,
+          folder.name,
+          folder.created_at,
+        );
+      });
     },
     async delete(id, at, audit) {
       return db.transaction(() => {
         const folder = statement(db, 'SELECT environment FROM folders WHERE id = ?').get(id) as { environment: Environment } | undefined;
-        if (!folder) return true;
+        if (!folder) return;
         const forms = statement(db, 'SELECT COUNT(*) AS n FROM forms WHERE folder_id = ? AND environment = ?').get(
           id,
           folder.environment,
         ) as { n: number };
-        if (forms.n > 0) return false;
+        if (forms.n > 0) throw new StoreConflict('folder_not_empty');
         // Test-only forms filed in a live folder do not keep it alive: they leave the folder with it.
         statement(db, 'UPDATE forms SET folder_id = NULL WHERE folder_id = ?').run(id);
         const attached = statement(
@@ -75,7 +79,6 @@ export function sqliteFolders(db: Database.Database): FolderStore {
           revokeKeyRow(db, row.id, { at, reason: null, cause: 'folder_deleted' }, audit.revokedKey(toApiKey(row)));
         statement(db, 'DELETE FROM folders WHERE id = ?').run(id);
         insertAuditEvent(db, audit.folder);
-        return true;
       })();
     },
   };

@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
-import { conflict } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
+import { newId } from '../../ids.js';
+import { StoreConflict } from '../errors.js';
+import type { Outbox } from '../outbox.js';
 import type { FormRecord, FormStore } from '../types.js';
 import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
@@ -93,15 +95,11 @@ export function sqliteForms(db: Database.Database): FormStore {
       form.updated_at,
     );
   };
-  const writeOrConflict = (write: () => void, slug: string): void => {
+  const writeOrConflict = (outbox: Outbox<void> | undefined, write: () => void): void => {
     try {
-      db.transaction(write)();
+      withOutbox(db, outbox, write);
     } catch (error) {
-      if (slugTaken(error)) {
-        throw conflict('slug_taken', `Another form of this workspace already has the slug ${slug}.`, [
-          { location: 'body', pointer: '/slug', code: 'slug_taken', message: 'is already used by another form' },
-        ]);
-      }
+      if (slugTaken(error)) throw new StoreConflict('slug_taken');
       throw error;
     }
   };
@@ -137,8 +135,8 @@ export function sqliteForms(db: Database.Database): FormStore {
       const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
       return row && toRecord(row);
     },
-    async create({ form, workspaceId, environment }) {
-      writeOrConflict(() => {
+    async create({ form, workspaceId, environment }, outbox) {
+      writeOrConflict(outbox, () => {
         statement(
           db,
           `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
@@ -156,10 +154,10 @@ export function sqliteForms(db: Database.Database): FormStore {
           form.updated_at,
         );
         insertSnapshot(form);
-      }, form.slug);
+      });
     },
-    async update({ form }) {
-      writeOrConflict(() => {
+    async update({ form }, outbox) {
+      writeOrConflict(outbox, () => {
         statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
           form.folder_id,
           form.name,
@@ -170,10 +168,10 @@ export function sqliteForms(db: Database.Database): FormStore {
           form.id,
         );
         insertSnapshot(form);
-      }, form.slug);
+      });
     },
-    async delete(id, at, audit) {
-      db.transaction(() => {
+    async delete(id, at, audit, outbox) {
+      withOutbox(db, outbox, () => {
         // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
         const attached = statement(
           db,
@@ -181,7 +179,7 @@ export function sqliteForms(db: Database.Database): FormStore {
         ).all(id) as ApiKeyRow[];
         for (const row of attached) revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
         for (const sql of deleteFormCascade) statement(db, sql).run(id);
-      })();
+      });
     },
     async listVersions(formId, page) {
       const result = keysetPage<{
@@ -208,28 +206,28 @@ export function sqliteForms(db: Database.Database): FormStore {
         | undefined;
       return row && toVersion(row);
     },
-    async transfer(formId, to, at, audit) {
-      const move = db.transaction(() => {
-        statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
-        for (const sql of transferFormRows) statement(db, sql).run(to, formId);
-        // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
-        // no pending retries) just as they would if the form were deleted there.
-        for (const sql of integrationFormCascade) statement(db, sql).run(formId);
-        insertAuditEvent(db, audit.form);
-        const attached = statement(
-          db,
-          `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`,
-        ).all(formId) as ApiKeyRow[];
-        return attached
-          .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
-          .map((row) => row.id);
-      });
+    async transfer(formId, to, at, audit, outbox) {
+      const move = () =>
+        withOutbox(db, outbox, () => {
+          statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
+          for (const sql of transferFormRows) statement(db, sql).run(to, formId);
+          // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
+          // no pending retries) just as they would if the form were deleted there.
+          for (const sql of integrationFormCascade) statement(db, sql).run(formId);
+          insertAuditEvent(db, audit.form);
+          const attached = statement(
+            db,
+            `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`,
+          ).all(formId) as ApiKeyRow[];
+          return attached
+            .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
+            .map((row) => row.id);
+        });
       try {
         return move();
       } catch (error) {
         // The destination's own form with this slug wins; the transaction has moved nothing.
-        if (slugTaken(error))
-          throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
+        if (slugTaken(error)) throw new StoreConflict('slug_taken');
         throw error;
       }
     },

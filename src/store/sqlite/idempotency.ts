@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { IdempotentResponse } from '../outbox.js';
 import type { IdempotencyClaim, IdempotencyStore } from '../types.js';
 import { statement } from './statements.js';
 
@@ -10,6 +11,19 @@ interface IdempotencyRow {
 }
 
 const abandonedClaimMs = 60_000;
+
+/**
+ * Completes a claim that is still in progress; false when it is not (another request completed or took it over).
+ * Runs in the caller's transaction: the outbox of a change completes its request's claim with it.
+ */
+export function completeClaim(db: Database.Database, { ownerId, keyHash, sealedResponse }: IdempotentResponse): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE idempotency_keys SET state = 'done', sealed_response = ? WHERE owner_id = ? AND key_hash = ? AND state = 'in_progress'`,
+    ).run(sealedResponse, ownerId, keyHash).changes === 1
+  );
+}
 
 export function sqliteIdempotency(db: Database.Database): IdempotencyStore {
   // Claiming is read-then-write, so it runs as one IMMEDIATE transaction: two concurrent requests with
@@ -41,14 +55,10 @@ export function sqliteIdempotency(db: Database.Database): IdempotencyStore {
       return claim.immediate(ownerId, keyHash, fingerprint, now, ttlSeconds);
     },
     async complete(ownerId, keyHash, sealedResponse) {
-      statement(db, `UPDATE idempotency_keys SET state = 'done', sealed_response = ? WHERE owner_id = ? AND key_hash = ?`).run(
-        sealedResponse,
-        ownerId,
-        keyHash,
-      );
+      completeClaim(db, { ownerId, keyHash, sealedResponse });
     },
     async release(ownerId, keyHash) {
-      statement(db, 'DELETE FROM idempotency_keys WHERE owner_id = ? AND key_hash = ?').run(ownerId, keyHash);
+      statement(db, `DELETE FROM idempotency_keys WHERE owner_id = ? AND key_hash = ? AND state = 'in_progress'`).run(ownerId, keyHash);
     },
     async purgeExpired(before) {
       return statement(db, 'DELETE FROM idempotency_keys WHERE created_at < ?').run(before).changes;

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
-import { notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
+import { newId } from '../../ids.js';
+import { RecordNotFound } from '../errors.js';
 import type { DueDelivery, EventRecord, IntegrationStore } from '../integration-store.js';
+import { type DeliveryRow, insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -45,26 +46,6 @@ interface IntegrationRow {
   secret_hint: string;
   created_at: string;
   updated_at: string;
-}
-
-interface DeliveryRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  integration_id: string;
-  event_id: string;
-  event_type: Schema<'EventType'>;
-  attempt: number;
-  status: IntegrationLog['status'];
-  url: string;
-  mock: number;
-  dispatched: number;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  next_attempt_at: string | null;
-  due_at: string;
-  created_at: string;
 }
 
 interface EventRow {
@@ -120,91 +101,11 @@ const toEvent = (row: EventRow): EventRecord => ({
   body: row.body,
 });
 
-const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
-
 export function sqliteIntegrations(db: Database.Database): IntegrationStore {
-  const subscribersOf = (workspaceId: string, environments: readonly Environment[], type: string, formId: string | null) =>
-    statement(
-      db,
-      `SELECT id, url FROM integrations
-       WHERE workspace_id = ? AND environment IN (${placeholders(environments)}) AND enabled = 1
-         AND EXISTS (SELECT 1 FROM json_each(integrations.events) WHERE json_each.value = ?)
-         AND (form_id IS NULL OR form_id = ?)`,
-    ).all(workspaceId, ...environments, type, formId) as Array<{ id: string; url: string }>;
-  const insertEvent = (event: EventRecord): void => {
-    statement(db, 'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      event.id,
-      event.workspaceId,
-      event.environment,
-      event.type,
-      event.formId,
-      event.body,
-      event.createdAt,
-    );
-  };
-
-  /** A first attempt, due at once (`at`: when it was queued). */
-  const queueFirstAttempt = (
-    integration: { id: string; url: string },
-    event: EventRecord,
-    at: string,
-    mock: boolean,
-    dispatched: boolean,
-  ): DeliveryRow => {
-    const row: DeliveryRow = {
-      id: newId('dlv'),
-      workspace_id: event.workspaceId,
-      environment: event.environment,
-      integration_id: integration.id,
-      event_id: event.id,
-      event_type: event.type,
-      attempt: 1,
-      status: 'pending',
-      url: integration.url,
-      mock: mock ? 1 : 0,
-      dispatched: dispatched ? 1 : 0,
-      response_status: null,
-      duration_ms: null,
-      error: null,
-      next_attempt_at: null,
-      due_at: at,
-      created_at: at,
-    };
-    insertDelivery(row);
-    return row;
-  };
-
-  const insertDelivery = (row: DeliveryRow): void => {
-    statement(
-      db,
-      `INSERT INTO deliveries (id, workspace_id, environment, integration_id, event_id, event_type, attempt, status, url, mock, dispatched,
-         response_status, duration_ms, error, next_attempt_at, due_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      row.id,
-      row.workspace_id,
-      row.environment,
-      row.integration_id,
-      row.event_id,
-      row.event_type,
-      row.attempt,
-      row.status,
-      row.url,
-      row.mock,
-      row.dispatched,
-      row.response_status,
-      row.duration_ms,
-      row.error,
-      row.next_attempt_at,
-      row.due_at,
-      row.created_at,
-    );
-  };
-
   return {
     async list(visibility, page) {
       const { environments, attachment } = visibility;
-      const where = ['i.workspace_id = ?', `i.environment IN (${placeholders(environments)})`];
+      const where = ['i.workspace_id = ?', `i.environment IN (${environments.map(() => '?').join(', ')})`];
       const params: unknown[] = [visibility.workspaceId, ...environments];
       // Attached keys see the integrations of the forms they reach, never the workspace-wide ones.
       if (attachment.type === 'form') {
@@ -239,25 +140,27 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       );
     },
 
-    async create({ integration: i, workspaceId, environment, signingSecret }) {
-      statement(
-        db,
-        `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        i.id,
-        workspaceId,
-        environment,
-        i.url,
-        JSON.stringify(i.events),
-        i.enabled ? 1 : 0,
-        i.description,
-        i.form_id,
-        signingSecret,
-        i.secret_hint,
-        i.created_at,
-        i.updated_at,
-      );
+    async create({ integration: i, workspaceId, environment, signingSecret }, outbox) {
+      withOutbox(db, outbox, () => {
+        statement(
+          db,
+          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          i.id,
+          workspaceId,
+          environment,
+          i.url,
+          JSON.stringify(i.events),
+          i.enabled ? 1 : 0,
+          i.description,
+          i.form_id,
+          signingSecret,
+          i.secret_hint,
+          i.created_at,
+          i.updated_at,
+        );
+      });
     },
 
     async update({ integration: i }) {
@@ -274,23 +177,8 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       })();
     },
 
-    async hasSubscribers(workspaceId, environments, type, formId) {
-      return subscribersOf(workspaceId, environments, type, formId).length > 0;
-    },
-
     async publish(event, subscribers) {
-      const { environments } = subscribers;
-      return db
-        .transaction(() => {
-          const integrations = subscribersOf(event.workspaceId, environments, event.type, event.formId);
-          // An event no integration subscribes to is not kept: nothing can be delivered or replayed from it, and
-          // storing every submission's payload a second time would double the write cost of the busiest path.
-          if (integrations.length === 0) return 0;
-          insertEvent(event);
-          for (const integration of integrations) queueFirstAttempt(integration, event, event.createdAt, subscribers.mock, false);
-          return integrations.length;
-        })
-        .immediate();
+      return db.transaction(() => insertEventForSubscribers(db, event, subscribers)).immediate();
     },
 
     async getEvent(workspaceId, environment, id) {
@@ -302,17 +190,15 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       return row && toEvent(row);
     },
 
-    async dispatch(integrationId, event, { newEvent, mock, at }) {
-      return db
-        .transaction(() => {
-          const integration = statement(db, 'SELECT id, url FROM integrations WHERE id = ?').get(integrationId) as
-            | { id: string; url: string }
-            | undefined;
-          if (!integration) throw notFound('integration', integrationId);
-          if (newEvent) insertEvent(event);
-          return toLog(queueFirstAttempt(integration, event, at, mock, true));
-        })
-        .immediate();
+    async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {
+      return withOutbox(db, outbox, () => {
+        const integration = statement(db, 'SELECT id, url FROM integrations WHERE id = ?').get(integrationId) as
+          | { id: string; url: string }
+          | undefined;
+        if (!integration) throw new RecordNotFound('integration', integrationId);
+        if (newEvent) insertEvent(db, event);
+        return toLog(queueFirstAttempt(db, integration, event, at, mock, true));
+      });
     },
 
     async listLogs(integrationId, environment, filter, page) {
@@ -384,7 +270,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
         if (changed === 0 || result.nextAttemptAt === null) return;
         const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
-        insertDelivery({
+        insertDelivery(db, {
           ...row,
           id: newId('dlv'),
           attempt: row.attempt + 1,

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Scope } from '../../contract.js';
+import { StoreConflict } from '../errors.js';
 import type { OAuthGrant, OAuthStore, TokenPair } from '../oauth-store.js';
 import { statement } from './statements.js';
 
@@ -107,9 +108,8 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     async issueTokens(grantId, tokens) {
       return db
         .transaction(() => {
-          if (!grantIsActive(db, grantId)) return false;
+          if (!grantIsActive(db, grantId)) throw new StoreConflict('grant_revoked');
           insertTokens(db, grantId, tokens);
-          return true;
         })
         .immediate();
     },
@@ -144,9 +144,8 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
              AND grant_id IN (SELECT id FROM oauth_grants WHERE revoked_at IS NULL)
            RETURNING grant_id`,
           ).get(tokens.issuedAt, id) as { grant_id: string } | undefined;
-          if (!rotated) return false;
+          if (!rotated) throw new StoreConflict('token_spent');
           insertTokens(db, rotated.grant_id, tokens);
-          return true;
         })
         .immediate();
     },

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { badRequest } from '../../domain/errors.js';
-import type { Page, PageRequest } from '../types.js';
+import { InvalidCursor } from '../errors.js';
+import type { Page, PageRequest } from '../page.js';
 import { statement } from './statements.js';
 
 export interface KeysetQuery {
@@ -35,12 +35,7 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
       db,
       `SELECT ${alias}.created_at AS created_at, ${alias}.id AS id FROM ${from} WHERE ${where} AND ${alias}.id = ?`,
     ).get(...params, cursorId) as { created_at: string; id: string } | undefined;
-    if (!cursor) {
-      const name = page.startingAfter !== undefined ? 'starting_after' : 'ending_before';
-      throw badRequest('invalid_cursor', `${name} names an object that is not in this list.`, [
-        { location: 'query', pointer: `/${name}`, code: 'not_found', message: 'no such object in this list' },
-      ]);
-    }
+    if (!cursor) throw new InvalidCursor(page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
     if (page.startingAfter !== undefined) {
       rows = statement(
         db,

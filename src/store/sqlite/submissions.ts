@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
+import { RecordNotFound } from '../errors.js';
 import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -136,8 +138,8 @@ const getRow = (db: Database.Database, id: string) =>
 
 export function sqliteSubmissions(db: Database.Database): SubmissionStore {
   return {
-    async insert(record) {
-      db.transaction(() => insertSubmissionRow(db, record))();
+    async insert(record, outbox) {
+      withOutbox(db, outbox, () => insertSubmissionRow(db, record));
     },
     async list({ workspaceId, environment, attachment }, filter, page) {
       const where: string[] = [];
@@ -180,16 +182,15 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
     async delete(id) {
       return db.transaction(() => {
         const row = getRow(db, id);
-        if (!row) return false;
+        if (!row) throw new RecordNotFound('submission', id);
         countInFunnel(db, row.environment, toSubmission(row), -1);
         statement(db, 'DELETE FROM submissions WHERE id = ?').run(id);
-        return true;
       })();
     },
-    async rescore(id, change) {
-      return db.transaction(() => {
+    async rescore(id, change, outbox) {
+      return withOutbox(db, outbox, () => {
         const row = getRow(db, id);
-        if (!row) return undefined;
+        if (!row) throw new RecordNotFound('submission', id);
         const before = toSubmission(row);
         if (before.status === 'completed') {
           statement(db, 'UPDATE submission_days SET score_sum = score_sum + ? WHERE form_id = ? AND environment = ? AND day = ?').run(
@@ -209,7 +210,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
           submission: toSubmission(getRow(db, id)!),
           previous: { score: before.score, grade: before.grade, form_version: before.form_version },
         };
-      })();
+      });
     },
     async funnel({ formId, environment, from, to }) {
       const range = [formId, environment, from, to];

@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
+import { RecordNotFound, StoreConflict } from '../errors.js';
 import type { TeamStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
+import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -84,16 +86,15 @@ export function sqliteTeam(db: Database.Database): TeamStore {
           const row = statement(db, 'SELECT * FROM members WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
             | MemberRow
             | undefined;
-          if (!row) return 'not_found' as const;
+          if (!row) throw new RecordNotFound('member', id);
           if (row.role === 'admin') {
             const admins = statement(db, `SELECT COUNT(*) AS n FROM members WHERE workspace_id = ? AND role = 'admin'`).get(
               workspaceId,
             ) as { n: number };
-            if (admins.n <= 1) return 'last_admin' as const;
+            if (admins.n <= 1) throw new StoreConflict('last_admin');
           }
           statement(db, 'DELETE FROM members WHERE id = ?').run(id);
           insertAuditEvent(db, audit);
-          return 'removed' as const;
         })
         .immediate();
     },
@@ -113,25 +114,22 @@ export function sqliteTeam(db: Database.Database): TeamStore {
       const row = statement(db, 'SELECT * FROM invites WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as InviteRow | undefined;
       return row && toInvite(row);
     },
-    async createInvite(workspaceId, invite, audit) {
-      return db
-        .transaction(() => {
-          expireInvites(workspaceId);
-          const email = invite.email.toLowerCase();
-          const member = statement(db, 'SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(workspaceId, email);
-          const pending = statement(db, `SELECT 1 FROM invites WHERE workspace_id = ? AND email = ? AND status = 'pending'`).get(
-            workspaceId,
-            email,
-          );
-          if (member || pending) return 'member_exists' as const;
-          statement(
-            db,
-            `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
-          ).run(invite.id, workspaceId, email, invite.role, invite.expires_at, invite.created_at);
-          insertAuditEvent(db, audit);
-          return 'created' as const;
-        })
-        .immediate();
+    async createInvite(workspaceId, invite, audit, outbox) {
+      withOutbox(db, outbox, () => {
+        expireInvites(workspaceId);
+        const email = invite.email.toLowerCase();
+        const member = statement(db, 'SELECT 1 FROM members WHERE workspace_id = ? AND email = ?').get(workspaceId, email);
+        const pending = statement(db, `SELECT 1 FROM invites WHERE workspace_id = ? AND email = ? AND status = 'pending'`).get(
+          workspaceId,
+          email,
+        );
+        if (member || pending) throw new StoreConflict('member_exists');
+        statement(
+          db,
+          `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+        ).run(invite.id, workspaceId, email, invite.role, invite.expires_at, invite.created_at);
+        insertAuditEvent(db, audit);
+      });
     },
     async revokeInvite(workspaceId, id, at, audit) {
       return db

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, badRequest } from '../../src/domain/errors.js';
-import { asOAuthProblem } from '../../src/domain/oauth/problem.js';
+import { badRequest, invalidGrant as invalidGrantError, payloadTooLarge } from '../../src/domain/errors.js';
+import { asOAuthProblem } from '../../src/http/oauth-problem.js';
 
-const invalidGrant = new AppError({ status: 400, type: 'validation_error', code: 'invalid_grant', message: 'The code is "used" \\ gone…' });
+const invalidGrant = invalidGrantError('The code is "used" \\ gone…');
 
 describe('token endpoint problems', () => {
   it('when the error is invalid_grant, then it carries error invalid_grant and a description in the RFC 6749 character set', () => {
@@ -32,7 +32,7 @@ describe('token endpoint problems', () => {
   });
 
   it('when the error is not a 400 or 401, then it is left as the usual problem', () => {
-    const tooLarge = new AppError({ status: 413, type: 'invalid_request', code: 'payload_too_large', message: 'Too large.' });
+    const tooLarge = payloadTooLarge(1024);
     expect(asOAuthProblem(tooLarge, undefined)).toBe(tooLarge);
   });
 });

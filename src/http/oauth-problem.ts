@@ -4,8 +4,8 @@
  * everyone else the latter. This is the one table from one to the other; request validation failures
  * (found before any handler runs) pass through it too.
  */
-import type { ErrorCode, Schema } from '../../contract.js';
-import { AppError, badRequest } from '../errors.js';
+import type { ErrorCode, Schema } from '../contract.js';
+import { type AppError, badRequest, unsupportedGrantType, withExtraMembers } from '../domain/errors.js';
 
 type OAuthErrorName = Schema<'OAuthProblem'>['error'];
 type GrantType = Schema<'OAuthTokenRequest'>['grant_type'];
@@ -25,14 +25,7 @@ export function asOAuthProblem(error: AppError, requestBody: unknown): AppError 
   if (error.status !== 400 && error.status !== 401) return error;
   const shaped = error.code === 'invalid_parameters' ? explainInvalidRequest(error, requestBody) : error;
   const name = oauthErrors[shaped.code] ?? (shaped.status === 401 ? 'invalid_client' : 'invalid_request');
-  return new AppError({
-    status: shaped.status,
-    type: shaped.type,
-    code: shaped.code,
-    message: shaped.message,
-    ...(shaped.details ? { details: shaped.details } : {}),
-    extra: { error: name, error_description: errorDescription(shaped.message) },
-  });
+  return withExtraMembers(shaped, { error: name, error_description: errorDescription(shaped.message) });
 }
 
 export const missingRequestBody = (): AppError =>
@@ -48,12 +41,7 @@ function explainInvalidRequest(error: AppError, requestBody: unknown): AppError 
   const grantType =
     typeof requestBody === 'object' && requestBody !== null ? (requestBody as Record<string, unknown>).grant_type : undefined;
   if (typeof grantType === 'string' && grantType !== '' && !Object.hasOwn(grantTypes, grantType)) {
-    return new AppError({
-      status: 400,
-      type: 'validation_error',
-      code: 'unsupported_grant_type',
-      message: `grant_type must be ${Object.keys(grantTypes).join(' or ')}.`,
-    });
+    return unsupportedGrantType(Object.keys(grantTypes));
   }
   if (!error.details?.errors?.some((issue) => issue.code === 'discriminator')) return error;
   // RFC 6749 section 3.2: a parameter without a value counts as omitted, and none may be sent twice.

@@ -1,0 +1,30 @@
+/**
+ * Numbers the OpenAPI document states in prose or in schemas the server cannot apply by itself (a body size,
+ * a replay window, rate limits). They live here, in one leaf module, so test/domain/spec-sync.test.ts can pin
+ * each to the sentence or schema of the document that states it.
+ */
+
+/** `PayloadTooLarge`: a request body above 1 MiB gets 413. */
+export const maxBodyBytes = 1024 * 1024;
+
+/** `Idempotency-Key`: a repeat within 24 hours replays the first response. */
+export const idempotencyTtlSeconds = 24 * 3600;
+
+/** The `limit` parameter's default; its range (1 to 100) is checked by the request validator. */
+export const defaultPageSize = 20;
+
+export interface RateLimitSettings {
+  perKeyPerSecond: number;
+  perWorkspacePerMinute: number;
+  failedAuthPerAddressPerMinute: number;
+}
+
+/**
+ * The limits `X-RateLimit-Limit` describes (per key and per workspace) and the failed-authentication budget per
+ * client address; the configuration's defaults.
+ */
+export const defaultRateLimits: Readonly<RateLimitSettings> = {
+  perKeyPerSecond: 100,
+  perWorkspacePerMinute: 10_000,
+  failedAuthPerAddressPerMinute: 30,
+};

@@ -1,0 +1,58 @@
+/**
+ * How every store reports a write it cannot make. A lookup that finds nothing returns `undefined`; any other
+ * outcome the caller must react to is thrown as one of these classes, and nothing was changed. The domain
+ * switches on them and decides what the client is told, so a store never shapes an API error and a second
+ * implementation needs nothing from the layers above.
+ */
+
+/** The rule that refused a write: a uniqueness constraint or the state the record was in. */
+export type ConflictReason =
+  /** The workspace already has a form with this slug. */
+  | 'slug_taken'
+  /** The folder still holds forms. */
+  | 'folder_not_empty'
+  /** The member is the workspace's only admin. */
+  | 'last_admin'
+  /** The email is already a member or has a pending invite. */
+  | 'member_exists'
+  /** The OAuth grant was revoked before the tokens could be stored. */
+  | 'grant_revoked'
+  /** The refresh token was rotated or revoked by a concurrent use. */
+  | 'token_spent'
+  /** The Idempotency-Key claim a change was to complete is no longer in progress: another request took it over. */
+  | 'idempotency_claim_lost';
+
+export type RecordKind = 'integration' | 'member' | 'submission';
+
+export type CursorParameter = 'starting_after' | 'ending_before';
+
+export abstract class StoreError extends Error {}
+
+export class StoreConflict extends StoreError {
+  constructor(readonly reason: ConflictReason) {
+    super(`The store refused the write: ${reason}.`);
+    this.name = 'StoreConflict';
+  }
+}
+
+/** The record a write addresses no longer exists (deleted between the caller's read and its write). */
+export class RecordNotFound extends StoreError {
+  constructor(
+    readonly kind: RecordKind,
+    readonly id: string,
+  ) {
+    super(`No ${kind} ${id} exists.`);
+    this.name = 'RecordNotFound';
+  }
+}
+
+/** A keyset cursor that names no row of the list being read (another list's, another workspace's, or a deleted one). */
+export class InvalidCursor extends StoreError {
+  constructor(readonly parameter: CursorParameter) {
+    super(`${parameter} names no row of this list.`);
+    this.name = 'InvalidCursor';
+  }
+}
+
+export const isStoreConflict = (error: unknown, reason: ConflictReason): error is StoreConflict =>
+  error instanceof StoreConflict && error.reason === reason;

@@ -1,0 +1,55 @@
+/**
+ * The transactional outbox. A change, the events it causes and the response of the request that made it are
+ * written in one transaction: apart, a crash between them could lose an event, or leave an Idempotency-Key
+ * unanswered so that the client's retry makes the change a second time.
+ *
+ * A store method that makes a use case's change takes an `Outbox` of its result. The store calls it inside the
+ * change's transaction, once the change's own writes are done, and writes what it returns before committing;
+ * when any of it fails, nothing of the change remains. The outbox is synchronous and only computes, so a store
+ * whose transactions cannot await (SQLite) calls it as readily as one that holds a connection for the whole
+ * transaction (PostgreSQL: `BEGIN`, the change, the outbox's rows, `COMMIT`).
+ */
+import type { Environment, Schema } from '../contract.js';
+
+export type Outbox<R> = (result: R) => OutboxEntries;
+
+export interface OutboxEntries {
+  /** Each stored with a first attempt per subscribed integration; an event nobody subscribes to is not kept. */
+  events?: readonly OutboxEvent[] | undefined;
+  /** Completes the request's Idempotency-Key claim with its response. */
+  response?: IdempotentResponse | undefined;
+}
+
+export interface EventRecord {
+  id: string;
+  workspaceId: string;
+  environment: Environment;
+  type: Schema<'EventType'>;
+  /** The form the event concerns (for integrations limited to one form); null for pings. */
+  formId: string | null;
+  createdAt: string;
+  /** The envelope as JSON text: the exact bytes every attempt and replay sends and signs. */
+  body: string;
+}
+
+/** Who receives a published event besides its workspace and type: the integrations of these environments. */
+export interface Subscribers {
+  environments: readonly Environment[];
+  /** Record the attempts against the mock endpoint instead of sending them (test mode). */
+  mock: boolean;
+}
+
+export interface OutboxEvent {
+  event: EventRecord;
+  subscribers: Subscribers;
+}
+
+/**
+ * A claimed key's response, sealed by the caller. Written only while the claim is still in progress: if another
+ * request completed it meanwhile (this one was taken for abandoned), the change is refused rather than made twice.
+ */
+export interface IdempotentResponse {
+  ownerId: string;
+  keyHash: string;
+  sealedResponse: string;
+}

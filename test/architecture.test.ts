@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** Which layers each layer must not depend on: dependencies point from HTTP to domain to store, never back. */
+const forbidden: Record<string, readonly string[]> = {
+  'src/store': ['src/domain', 'src/http', 'src/client'],
+  'src/domain': ['src/http', 'src/client'],
+};
+
+/**
+ * Breaches being removed, each listed exactly; nothing else may join them. Delete an entry once its import is
+ * gone, so that it cannot come back unnoticed.
+ */
+const knownBreaches: readonly string[] = ['src/domain/integrations/worker.ts imports src/client/webhooks.js'];
+
+// Static imports and re-exports (`from '…'`, type-only ones included), side-effect imports and `import('…')`.
+const specifierPattern = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function importedPaths(source: string): string[] {
+  return [...source.matchAll(specifierPattern)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
+}
+
+/** `file` and each layer are repository-relative with `/`; returns "file imports target" for each breach. */
+function layerViolations(file: string, source: string): string[] {
+  const layer = Object.keys(forbidden).find((prefix) => file.startsWith(`${prefix}/`));
+  if (!layer) return [];
+  return importedPaths(source)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) =>
+      relative(root, resolve(root, dirname(file), specifier))
+        .split(sep)
+        .join('/'),
+    )
+    .filter((target) => forbidden[layer]!.some((banned) => target === banned || target.startsWith(`${banned}/`)))
+    .map((target) => `${file} imports ${target}`);
+}
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(join(root, directory), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${directory}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('layering', () => {
+  it('when the store and domain sources are scanned, then none imports a layer above it', () => {
+    const files = Object.keys(forbidden).flatMap(sourceFiles);
+    expect(files.length).toBeGreaterThan(50);
+    const violations = files.flatMap((file) => layerViolations(file, readFileSync(join(root, file), 'utf8')));
+    expect(violations.filter((violation) => !knownBreaches.includes(violation))).toEqual([]);
+  });
+
+  it('when a store file imports the domain (even type-only or dynamically), then the scan names the file and target', () => {
+    const source = [
+      "import type { Principal } from '../../domain/access.js';",
+      "export { notFound } from '../../domain/errors.js';",
+      "const app = await import('../../http/app.js');",
+      "import { newId } from '../../ids.js';",
+      "import Database from 'better-sqlite3';",
+    ].join('\n');
+    expect(layerViolations('src/store/sqlite/forms.ts', source)).toEqual([
+      'src/store/sqlite/forms.ts imports src/domain/access.js',
+      'src/store/sqlite/forms.ts imports src/domain/errors.js',
+      'src/store/sqlite/forms.ts imports src/http/app.js',
+    ]);
+  });
+
+  it('when a domain file imports the HTTP layer or the client, then the scan reports it; the store below is allowed', () => {
+    const source = [
+      "import { problem } from '../../http/problem.js';",
+      "import { signWebhook } from '../../client/webhooks.js';",
+      "import type { Store } from '../../store/types.js';",
+    ].join('\n');
+    expect(layerViolations('src/domain/oauth/tokens.ts', source)).toEqual([
+      'src/domain/oauth/tokens.ts imports src/http/problem.js',
+      'src/domain/oauth/tokens.ts imports src/client/webhooks.js',
+    ]);
+  });
+});
