@@ -34,6 +34,11 @@ export function openApiValidator(document: OpenApiDocument, options: { validateR
     validateSecurity: false,
     validateFormats: true,
     ajvFormats: { mode: 'full' },
+    // Handlers answer dates as ISO strings, never Date objects, so the validator's default date serialisers
+    // have nothing to do; left in, they run before the type check on every value a date schema is tried
+    // against (every branch of a oneOf), and throw on each number they meet. Naming the formats without a
+    // serialiser replaces the defaults; ajv-formats still checks the strings.
+    serDes: [{ format: 'date' }, { format: 'date-time' }],
     ignoreUndocumented: true,
   }) as unknown as RequestHandler[];
 }

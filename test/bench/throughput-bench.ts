@@ -224,16 +224,18 @@ async function profileStages(scenario: Scenario, seconds: number) {
     const url = frame.url.replace(/^file:\/\//, '');
     if (frame.functionName === '(idle)' || frame.functionName === '(program)') continue;
     const stage = stages.find(([, matches]) => matches(url, frame.functionName))?.[0] ?? 'other (V8 builtins, JSON, Node internals)';
-    if (process.env.BENCH_DEBUG && stage.startsWith('other'))
-      others.set(`${frame.functionName} ${url}`, (others.get(`${frame.functionName} ${url}`) ?? 0) + 1);
+    if (process.env.BENCH_DEBUG) {
+      const name = `${stage.split(' ')[0]}: ${frame.functionName} ${url.replace(root, '')}`;
+      others.set(name, (others.get(name) ?? 0) + 1);
+    }
     totals.set(stage, (totals.get(stage) ?? 0) + sampleUs);
   }
   if (process.env.BENCH_DEBUG)
     log(
       [...others]
         .sort((a, b) => b[1] - a[1])
-        .slice(0, 25)
-        .map(([k, v]) => `    ${v} ${k}`)
+        .slice(0, 40)
+        .map(([name, samples]) => `    ${round((samples * sampleUs) / requests, 1)} us ${name}`)
         .join('\n'),
     );
   const perRequest = [...totals].map(([stage, us]) => ({ stage, us_per_request: round(us / requests, 1) }));
@@ -258,7 +260,7 @@ const scenarios: Scenario[] = [
   { name: 'GET /v1/forms/{id}', method: 'GET', path: `/v1/forms/${form.id}`, target: 0.6 },
   { name: 'GET /v1/submissions?limit=100', method: 'GET', path: '/v1/submissions?limit=100', target: 0.6 },
   { name: 'POST /v1/submissions', method: 'POST', path: '/v1/submissions', body: submissionBody, target: 0.7 },
-];
+].filter((scenario) => !process.env.BENCH_ONLY || scenario.name.includes(process.env.BENCH_ONLY)) as Scenario[];
 
 const results: Record<string, unknown> = {
   node: process.version,
