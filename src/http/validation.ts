@@ -8,12 +8,13 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { ValidationIssue } from '../contract.js';
 import { type AppError, badRequest, internalError, unsupportedMediaType } from '../domain/errors.js';
 import type { OpenApiDocument } from './contract-document.js';
+import { rememberValidatedReads } from './validated-responses.js';
 
 export function openApiValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
   // The validator finds the base path in `servers`; the published servers are absolute URLs (production,
   // mock), so the server validates against a copy whose only server is its own mount point.
   const apiSpec = withoutDiscriminatorMappings(withBodyDiscriminatorsNested(structuredClone({ ...document, servers: [{ url: '/v1' }] })));
-  return OpenApiValidator.middleware({
+  const validator = OpenApiValidator.middleware({
     apiSpec: apiSpec as never,
     validateApiSpec: false,
     // Ajv's discriminator support picks the one branch named by `type`/`op`/`action` instead of trying every
@@ -41,6 +42,7 @@ export function openApiValidator(document: OpenApiDocument, options: { validateR
     serDes: [{ format: 'date' }, { format: 'date-time' }],
     ignoreUndocumented: true,
   }) as unknown as RequestHandler[];
+  return options.validateResponses ? [...validator, rememberValidatedReads()] : validator;
 }
 
 /**
