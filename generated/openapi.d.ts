@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a form
-         * @description Creates and publishes a form (version 1). Its logic is checked: a rule naming an unknown step or field, jumping backwards or looping gets 422 `invalid_form_logic`.
+         * @description Creates and publishes a form (version 1). Its logic is checked: a rule naming an unknown step or field, jumping backwards or looping gets 422 `invalid_form_logic`. The definition (`steps`, `logic` and `scoring`, serialized as JSON) may take at most 262144 bytes (256 KiB) of UTF-8; a larger one gets 422 `form_too_large`, whose issue points at the largest of the three.
          */
         post: operations["createForm"];
         delete?: never;
@@ -54,7 +54,7 @@ export interface paths {
         head?: never;
         /**
          * Update a form
-         * @description Changes the fields given and leaves the others as they are; `steps`, `logic` and `scoring` are replaced whole. An update that changes something increments `version` and stores a snapshot; an update that changes nothing returns the form as it is. Use PATCH: PUT gets 405. Test-mode keys can change only test-only forms (403 `live_resource`).
+         * @description Changes the fields given and leaves the others as they are; `steps`, `logic` and `scoring` are replaced whole. An update that changes something increments `version` and stores a snapshot; an update that changes nothing returns the form as it is. Use PATCH: PUT gets 405. Test-mode keys can change only test-only forms (403 `live_resource`). The resulting definition (`steps`, `logic` and `scoring`, serialized as JSON) may take at most 262144 bytes (256 KiB) of UTF-8; a larger one gets 422 `form_too_large`. Only the latest 100 versions are kept (see `listFormVersions`).
          */
         patch: operations["updateForm"];
         trace?: never;
@@ -71,7 +71,7 @@ export interface paths {
         };
         /**
          * List a form's versions
-         * @description Lists the published snapshots of the form, newest first. Page with `starting_after` / `ending_before` set to a snapshot's `id`.
+         * @description Lists the published snapshots of the form, newest first, as summaries (version, name, slug, counts and definition size) without their definitions: read one definition with `GET /forms/{id}/versions/{version}`. The latest 100 versions are kept; an update that publishes version 101 deletes version 1, and so on. Page with `starting_after` / `ending_before` set to a snapshot's `id`.
          */
         get: operations["listFormVersions"];
         put?: never;
@@ -96,7 +96,7 @@ export interface paths {
         };
         /**
          * Get a form version
-         * @description Returns one published snapshot of the form.
+         * @description Returns one published snapshot of the form with its definition. The latest 100 versions are kept: an older version, or one that never existed, gets 404 `resource_not_found`.
          */
         get: operations["getFormVersion"];
         put?: never;
@@ -846,10 +846,11 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
-         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON. |
-         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema; `details.errors` lists every issue. |
+         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
+         *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
          *     | `invalid_form` | 422 | `validation_error` | The form's definition is inconsistent (duplicate step ids or field refs, scoring that names an unknown field or option). |
+         *     | `form_too_large` | 422 | `validation_error` | The form's definition (`steps`, `logic`, `scoring` serialized as JSON) is larger than 262144 bytes; the issue's pointer names the largest part. |
          *     | `invalid_form_logic` | 422 | `validation_error` | A logic rule names an unknown step or field, jumps backwards or forms a cycle. |
          *     | `invalid_answers` | 422 | `validation_error` | Submission answers do not satisfy the form; one `details.errors` entry per field. |
          *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the same or an unknown workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
@@ -861,7 +862,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -877,10 +878,11 @@ export interface components {
             /**
              * @description What is wrong, for programs. Schema issues: `required`, `type`, `format`, `pattern`, `enum`, `const`,
              *     `min_length`, `max_length`, `minimum`, `maximum`, `min_items`, `max_items`, `unique_items`,
-             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Form definitions: `duplicate_step_id`,
+             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Body text: `max_depth`,
+             *     `control_character` (U+0000), `lone_surrogate`, `invalid_utf8`. Form definitions: `duplicate_step_id`,
              *     `duplicate_ref`, `duplicate_option`, `duplicate_rule_id`, `duplicate_grade`, `invalid_range` (a minimum above its
              *     maximum), `unknown_step`, `unknown_field`, `unknown_option`, `forward_reference` (a condition on a field of a
-             *     later step), `backward_jump`, `logic_cycle`, `operator_mismatch`, `condition_too_deep`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
+             *     later step), `backward_jump`, `logic_cycle`, `operator_mismatch`, `condition_too_deep`, `definition_too_large`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
              *     `invalid_phone`, `invalid_url`, `invalid_date`, `unknown_option`, `too_short`, `too_long`, `too_small`,
              *     `too_large`, `too_few_selections`, `too_many_selections`, `consent_required`, `type`. Other values:
              *     `invalid_ip`, `in_the_past`, `not_public_https`, `same_workspace`, `not_found`, `not_subscribed`, `range_too_long`.
@@ -954,6 +956,11 @@ export interface components {
          */
         FieldRef: string;
         /**
+         * @description The question as shown to the respondent; one line of text, without control characters.
+         * @example Your work email
+         */
+        FieldLabel: string;
+        /**
          * ShortTextField
          * @description A single line of text.
          */
@@ -964,8 +971,7 @@ export interface components {
              */
             type: "short_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -996,8 +1002,7 @@ export interface components {
              */
             type: "long_text";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1028,8 +1033,7 @@ export interface components {
              */
             type: "email";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1049,8 +1053,7 @@ export interface components {
              */
             type: "phone";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1070,8 +1073,7 @@ export interface components {
              */
             type: "number";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1093,7 +1095,7 @@ export interface components {
         ChoiceOption: {
             /** @description Stored in answers; unique in the field. */
             value: string;
-            /** @description Shown to the respondent. */
+            /** @description Shown to the respondent; one line of text, without control characters. */
             label: string;
             /**
              * Format: int32
@@ -1113,8 +1115,7 @@ export interface components {
              */
             type: "single_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1135,8 +1136,7 @@ export interface components {
              */
             type: "multiple_choice";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1167,8 +1167,7 @@ export interface components {
              */
             type: "yes_no";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1188,8 +1187,7 @@ export interface components {
              */
             type: "rating";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1215,8 +1213,7 @@ export interface components {
              */
             type: "date";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1246,8 +1243,7 @@ export interface components {
              */
             type: "website";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1267,8 +1263,7 @@ export interface components {
              */
             type: "consent";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
             /**
@@ -1288,8 +1283,7 @@ export interface components {
              */
             type: "hidden";
             ref: components["schemas"]["FieldRef"];
-            /** @description The question as shown to the respondent. */
-            label: string;
+            label: components["schemas"]["FieldLabel"];
             /** @description Help text shown under the question. */
             description?: string;
         };
@@ -1298,7 +1292,7 @@ export interface components {
         /** @description One page of the funnel. */
         Step: {
             id: components["schemas"]["StepId"];
-            /** @description Heading of the step. */
+            /** @description Heading of the step; one line of text, without control characters. */
             title: string;
             /** @description Text under the heading. */
             description?: string;
@@ -1476,7 +1470,53 @@ export interface components {
          * @example fv_5nBv8CxZ1qWe3RtY6uIoP9aS
          */
         FormVersionId: string;
-        /** @description An immutable snapshot of a form's definition, stored at creation and at every update that changed something. */
+        /** @description A form version as listed: what identifies it and how big it is, without the definition (steps, logic, scoring), which `GET /forms/{id}/versions/{version}` returns. */
+        FormVersionSummary: {
+            id: components["schemas"]["FormVersionId"];
+            /** @constant */
+            object: "form_version";
+            form_id: components["schemas"]["FormId"];
+            /** Format: int32 */
+            version: number;
+            name: components["schemas"]["FormName"];
+            slug: components["schemas"]["Slug"];
+            /**
+             * Format: int32
+             * @description Number of steps.
+             */
+            step_count: number;
+            /**
+             * Format: int32
+             * @description Number of fields over all steps.
+             */
+            field_count: number;
+            /**
+             * Format: int32
+             * @description Number of logic rules.
+             */
+            logic_rule_count: number;
+            /**
+             * Format: int32
+             * @description Number of scoring rules.
+             */
+            scoring_rule_count: number;
+            /**
+             * Format: int32
+             * @description Size of the definition serialized as JSON (UTF-8 bytes), the measure the 262144-byte limit applies to.
+             */
+            definition_bytes: number;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A page of a form's versions, newest first, as summaries without their definitions. */
+        FormVersionList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["FormVersionSummary"][];
+            /** @description True when more objects exist beyond this page. */
+            has_more: boolean;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /** @description An immutable snapshot of a form's definition, stored at creation and at every update that changed something. The latest 100 versions of a form are kept. */
         FormVersion: {
             id: components["schemas"]["FormVersionId"];
             /** @constant */
@@ -1490,15 +1530,6 @@ export interface components {
             logic: components["schemas"]["LogicRule"][];
             scoring: components["schemas"]["Scoring"];
             created_at: components["schemas"]["Timestamp"];
-        };
-        /** @description A page of a form's versions, newest first. */
-        FormVersionList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["FormVersion"][];
-            /** @description True when more objects exist beyond this page. */
-            has_more: boolean;
-            request_id: components["schemas"]["RequestId"];
         };
         /**
          * @description Identifier of a workspace.
@@ -2062,7 +2093,7 @@ export interface components {
         IntegrationId: string;
         /**
          * Format: uri
-         * @description The HTTPS address events are POSTed to. It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
+         * @description The HTTPS address events are POSTed to, without credentials (`user:password@` is refused: put a secret in the path or verify the signature instead). It must resolve to public addresses only: loopback, private and link-local addresses are refused (422 `invalid_value`) unless the operator's configuration allows them.
          * @example https://hooks.acme-crm.example/form-funnel
          */
         WebhookUrl: string;

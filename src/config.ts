@@ -2,7 +2,9 @@
  * Configuration from environment variables. Every variable is listed here with its default and meaning;
  * `npm start -- --help` prints this table and the README repeats it.
  */
+import { parseAllowlistEntry } from './domain/keys/ip-allowlist.js';
 import { defaultRateLimits, type RateLimitSettings } from './http/documented-limits.js';
+import type { ConnectionLimits } from './listeners.js';
 
 export interface Config {
   port: number;
@@ -18,6 +20,7 @@ export interface Config {
   logLevel: string;
   allowPrivateWebhookUrls: boolean;
   deprecation: { at: string; sunset: string; successor: string } | null;
+  connectionLimits: ConnectionLimits;
 }
 
 interface Variable {
@@ -84,6 +87,33 @@ export const variables: Variable[] = [
   },
   { name: 'SUNSET_AT', default: '', description: 'ISO date after which v1 may stop answering (Sunset header).' },
   { name: 'SUCCESSOR_URL', default: '', description: 'URL of the successor version (Link rel="successor-version").' },
+  {
+    name: 'TLS_HANDSHAKE_TIMEOUT_MS',
+    default: '10000',
+    description: 'A connection that has not finished its TLS handshake this long after connecting is closed.',
+  },
+  {
+    name: 'HEADERS_TIMEOUT_MS',
+    default: '20000',
+    description: 'A request whose headers have not all arrived this long after its first byte gets 408 and is closed.',
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    default: '60000',
+    description: 'A request whose body has not all arrived this long after its first byte gets 408 (at least HEADERS_TIMEOUT_MS).',
+  },
+  { name: 'KEEP_ALIVE_TIMEOUT_MS', default: '5000', description: 'An idle kept-alive connection is closed after this long.' },
+  {
+    name: 'MAX_CONNECTIONS',
+    default: '10000',
+    description: 'Open connections over all clients; more are closed at once. Keep it below the process file-descriptor limit.',
+  },
+  {
+    name: 'MAX_CONNECTIONS_PER_ADDRESS',
+    default: '200',
+    description:
+      'Open connections from one remote address; more are closed at once. 0: no cap (behind a load balancer, whose address all connections share).',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -120,7 +150,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ] as const) {
     if (value && Number.isNaN(Date.parse(value))) throw new ConfigError(`${name} must be an ISO date.`);
   }
+  const trustedProxies = read(env, 'TRUSTED_PROXIES')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  // Read like a key's IP allowlist: an entry that does not parse (or spells IPv4 other than as four decimal
+  // numbers) would silently trust nobody, or someone else.
+  const badProxy = trustedProxies.find((entry) => !parseAllowlistEntry(entry));
+  if (badProxy !== undefined) throw new ConfigError(`TRUSTED_PROXIES: ${badProxy} is not an IPv4/IPv6 address or CIDR range.`);
   const httpPort = read(env, 'HTTP_PORT');
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 1, 3_600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 1, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not be above REQUEST_TIMEOUT_MS.');
   return {
     port: integer(env, 'PORT', 0, 65535),
     host: read(env, 'HOST'),
@@ -128,10 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: read(env, 'DATA_DIR'),
     tlsCert,
     tlsKey,
-    trustedProxies: read(env, 'TRUSTED_PROXIES')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean),
+    trustedProxies,
     publicBaseUrl: read(env, 'PUBLIC_BASE_URL') || null,
     rateLimits: {
       perKeyPerSecond: integer(env, 'RATE_LIMIT_PER_KEY_PER_SECOND', 1, 1_000_000),
@@ -142,6 +180,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: read(env, 'LOG_LEVEL'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
     deprecation: deprecationAt ? { at: deprecationAt, sunset: sunsetAt, successor } : null,
+    connectionLimits: {
+      tlsHandshakeTimeoutMs: integer(env, 'TLS_HANDSHAKE_TIMEOUT_MS', 1, 3_600_000),
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 1, 3_600_000),
+      maxConnections: integer(env, 'MAX_CONNECTIONS', 1, 10_000_000),
+      maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 0, 10_000_000),
+    },
   };
 }
 

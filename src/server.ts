@@ -1,11 +1,10 @@
 /**
  * Process entry: configuration, the SQLite store, HTTPS (and the optional refusing HTTP listener), the
- * periodic jobs, and a graceful shutdown that stops accepting, finishes in-flight requests and closes
- * the database.
+ * periodic jobs, and a graceful shutdown that stops taking requests (kept-alive connections included),
+ * finishes in-flight ones and closes the database.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { join } from 'node:path';
 import pino from 'pino';
 import selfsigned from 'selfsigned';
@@ -16,6 +15,7 @@ import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
+import { createHttpListener, createHttpsListener } from './listeners.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
@@ -47,12 +47,6 @@ const listen = (server: http.Server, port: number, host: string) =>
   new Promise<number>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as { port: number }).port));
-  });
-
-const close = (server: http.Server) =>
-  new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
   });
 
 async function main(): Promise<void> {
@@ -95,10 +89,10 @@ async function main(): Promise<void> {
     deprecation: config.deprecation,
   });
 
-  const secure = https.createServer(await tlsMaterial(config, log), app);
-  const port = await listen(secure, config.port, config.host);
-  const plain = config.httpPort === null ? null : http.createServer(app);
-  if (plain) await listen(plain, config.httpPort!, config.host);
+  const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);
+  const port = await listen(secure.server, config.port, config.host);
+  const plain = config.httpPort === null ? null : createHttpListener(app, config.connectionLimits);
+  if (plain) await listen(plain.server, config.httpPort!, config.host);
 
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
@@ -135,11 +129,11 @@ async function main(): Promise<void> {
     jobs.forEach(clearInterval);
     // In-flight requests get 10 seconds to finish; then the remaining connections are cut.
     const deadline = setTimeout(() => {
-      secure.closeAllConnections();
-      plain?.closeAllConnections();
+      secure.server.closeAllConnections();
+      plain?.server.closeAllConnections();
     }, 10_000);
     // Webhook attempts in flight get their answer (10 s at most) recorded; pending ones stay queued in the database.
-    await Promise.all([close(secure), plain ? close(plain) : Promise.resolve(), deliveries.stop()]);
+    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
     clearTimeout(deadline);
     await flushLastUsed();
     await store.close();

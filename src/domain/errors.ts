@@ -34,6 +34,7 @@ export const errorClasses = {
   invalid_parameters: { status: 400, type: 'validation_error' },
   invalid_cursor: { status: 400, type: 'validation_error' },
   invalid_form: { status: 422, type: 'validation_error' },
+  form_too_large: { status: 422, type: 'validation_error' },
   invalid_form_logic: { status: 422, type: 'validation_error' },
   invalid_answers: { status: 422, type: 'validation_error' },
   invalid_value: { status: 422, type: 'validation_error' },
@@ -90,8 +91,8 @@ export function withExtraMembers(error: AppError, extra: Readonly<Record<string,
 }
 
 /** 404 `resource_not_found`: also for things the caller may not see, so existence is never revealed. */
-export function notFound(resource: string, id: string): AppError {
-  return new AppError({ code: 'resource_not_found', message: `No ${resource} ${id} exists, or this key cannot see it.` });
+export function notFound(resource: string, id: string, message = `No ${resource} ${id} exists, or this key cannot see it.`): AppError {
+  return new AppError({ code: 'resource_not_found', message });
 }
 
 /** 404 `route_not_found`: no operation of the document has this path. */

@@ -25,6 +25,8 @@ export const DOMAIN_ISSUE_CODES = [
   'logic_cycle',
   'operator_mismatch',
   'condition_too_deep',
+  // form definitions over the size limit (422 form_too_large)
+  'definition_too_large',
   // answers (422 invalid_answers)
   'required',
   'not_visited',

@@ -24,15 +24,15 @@ import {
   authenticateCaller,
   deprecationHeaders,
   identifyConnection,
-  parseBody,
   reportAddressLimits,
   requireHttps,
   requireScope,
   routeOperation,
 } from './pipeline.js';
 import { memoryRateLimits, type RateLimitPolicy } from './rate-limits.js';
+import { parseBody } from './request-body.js';
 import { requestLog } from './request-log.js';
-import { openApiValidator } from './validation.js';
+import { checkPlainNumbers, openApiValidator, rejectImpreciseNumbers } from './validation.js';
 
 export interface AppOptions {
   store: Store;
@@ -98,7 +98,10 @@ export function buildApp(options: AppOptions): App {
   // - Authentication checks the address's failed-authentication budget first, without touching the database;
   //   the per-key and per-workspace limits are counted once the key, and so its workspace, is known.
   // - The scope is checked before the body is read: a key that may not call the operation never gets its body
-  //   parsed. Bodies are parsed only for operations that take one, up to 1 MiB.
+  //   parsed. Bodies are parsed only for operations that take one, up to 1 MiB, and refused there if they do
+  //   not decode or are not text (request-body.ts); a depth bound before the validator keeps its recursion safe.
+  // - Numeric parameters are checked as plain decimals before the validator, which coerces `1e309` to Infinity;
+  //   their issues are reported with the validator's.
   // - The validator needs the parsed body; it also checks each response against the document on its way out.
   // - Dispatch claims the Idempotency-Key (after validation, so an invalid request does not use up the key)
   //   and calls the handler.
@@ -111,7 +114,9 @@ export function buildApp(options: AppOptions): App {
     authenticateCaller(services, limits, lastUsed),
     requireScope(contract),
     parseBody(),
+    checkPlainNumbers(),
     openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }),
+    rejectImpreciseNumbers(),
     dispatch(options.handlers ?? defaultHandlers, services),
   );
   app.use('/v1', v1);

@@ -32,6 +32,14 @@ export interface Operation {
   requestMediaType: string | null;
   /** Path parameters whose schema is an integer (a version number): they arrive as text and are passed on as numbers. */
   integerPathParams: ReadonlySet<string>;
+  /** Query and path parameters whose schema is a number or an integer: their text must be plain decimal. */
+  numericParams: readonly NumericParameter[];
+}
+
+export interface NumericParameter {
+  name: string;
+  in: 'query' | 'path';
+  type: 'integer' | 'number';
 }
 
 export interface Contract {
@@ -105,6 +113,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
         authenticated: security.length > 0,
         requestMediaType: requestMediaType(document, path, operation.requestBody),
         integerPathParams: integerPathParams(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])]),
+        numericParams: numericParams(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])]),
       });
     }
   }
@@ -140,6 +149,18 @@ function integerPathParams(document: OpenApiDocument, parameters: unknown[]): Se
     if (parameter.in === 'path' && resolve(document, parameter.schema).type === 'integer') names.add(parameter.name as string);
   }
   return names;
+}
+
+function numericParams(document: OpenApiDocument, parameters: unknown[]): NumericParameter[] {
+  return parameters
+    .map((entry) => resolve(document, entry))
+    .flatMap((parameter) => {
+      const type = resolve(document, parameter.schema).type;
+      const location = parameter.in;
+      return (type === 'integer' || type === 'number') && (location === 'query' || location === 'path')
+        ? [{ name: parameter.name as string, in: location, type }]
+        : [];
+    });
 }
 
 /** Every requirement (API key, OAuth) must name the same role; a disagreement is a document error. */

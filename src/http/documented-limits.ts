@@ -7,6 +7,12 @@
 /** `PayloadTooLarge`: a request body above 1 MiB gets 413. */
 export const maxBodyBytes = 1024 * 1024;
 
+/**
+ * The document's Requests section: objects and arrays in a body nest at most 64 levels deep. The deepest valid
+ * form definition (conditions nested 5 levels inside a logic or scoring rule) needs about 16.
+ */
+export const maxBodyDepth = 64;
+
 /** `Idempotency-Key`: a repeat within 24 hours replays the first response. */
 export const idempotencyTtlSeconds = 24 * 3600;
 

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import type { ValidationIssue } from '../contract.js';
 import type { Principal } from '../domain/access.js';
 import type { Operation } from './contract-document.js';
 
@@ -11,6 +12,8 @@ export interface RequestState {
   operation?: Operation;
   pathParams?: Record<string, string>;
   principal?: Principal;
+  /** Parameter issues found before the schema validator; reported together with its own. */
+  parameterIssues?: ValidationIssue[];
 }
 
 export const stateOf = (res: Response): RequestState => res.locals as RequestState;

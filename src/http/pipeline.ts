@@ -2,15 +2,14 @@
  * The request stages that run before the handler. `buildApp` in app.ts puts them in order; the reasons for
  * that order sit beside it.
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { RequestHandler } from 'express';
 import type { Scope } from '../contract.js';
-import { AppError, forbidden, methodNotAllowed, payloadTooLarge, routeNotFound, unsupportedMediaType } from '../domain/errors.js';
+import { AppError, forbidden, methodNotAllowed, routeNotFound } from '../domain/errors.js';
 import { authenticate, type LastUsedRecorder } from '../domain/keys/authenticate.js';
 import type { Services } from '../domain/services.js';
 import { newId } from '../ids.js';
 import { connectionInfo } from './client-address.js';
 import { type Contract, matchOperation } from './contract-document.js';
-import { maxBodyBytes } from './documented-limits.js';
 import { stateOf } from './locals.js';
 import { checkFailedAuthBudget, consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
 
@@ -110,26 +109,5 @@ export function requireScope(contract: Contract): RequestHandler {
       });
     }
     next();
-  };
-}
-
-const hasBody = (req: Request): boolean =>
-  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
-
-/** Parses the body, in the media type the document gives the operation, only for operations that take one. */
-export function parseBody(): RequestHandler {
-  const parsers: Record<string, RequestHandler> = {
-    'application/json': express.json({ limit: maxBodyBytes, type: 'application/json', strict: false }),
-    'application/x-www-form-urlencoded': express.urlencoded({ limit: maxBodyBytes, extended: false }),
-  };
-  return (req: Request, res: Response, next: NextFunction) => {
-    const mediaType = stateOf(res).operation?.requestMediaType;
-    if (!mediaType || !hasBody(req)) return next();
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBodyBytes) return next(payloadTooLarge(maxBodyBytes));
-    const parser = parsers[mediaType];
-    if (!parser) throw new Error(`No body parser for ${mediaType}.`);
-    if (!req.is(mediaType)) return next(unsupportedMediaType(mediaType));
-    parser(req, res, next);
   };
 }

@@ -4,12 +4,13 @@ import { stateOf } from './locals.js';
 
 /**
  * One JSON line per request. Only named fields are logged, never headers or bodies, so the
- * `Authorization` header and secrets in bodies cannot reach the log.
+ * `Authorization` header and secrets in bodies cannot reach the log. A client that goes away before its
+ * response (an aborted upload, a closed tab) is an ordinary event, logged at info like the rest.
  */
 export function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    const write = (finished: boolean) => {
       const state = stateOf(res);
       log.info(
         {
@@ -20,11 +21,15 @@ export function requestLog(log: Logger): RequestHandler {
           key_id: state.principal?.id,
           workspace_id: state.principal?.workspace.id,
           client_ip: state.clientIp,
-          status: res.statusCode,
+          status: finished ? res.statusCode : undefined,
           duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
         },
-        'request',
+        finished ? 'request' : 'request aborted by the client',
       );
+    };
+    res.on('finish', () => write(true));
+    res.on('close', () => {
+      if (!res.writableFinished) write(false);
     });
     next();
   };

@@ -7,13 +7,14 @@ import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ValidationIssue } from '../contract.js';
 import { type AppError, badRequest, internalError, unsupportedMediaType } from '../domain/errors.js';
-import type { OpenApiDocument } from './contract-document.js';
+import type { NumericParameter, OpenApiDocument } from './contract-document.js';
+import { stateOf } from './locals.js';
 import { rememberValidatedReads } from './validated-responses.js';
 
 export function openApiValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
   // The validator finds the base path in `servers`; the published servers are absolute URLs (production,
   // mock), so the server validates against a copy whose only server is its own mount point.
-  const apiSpec = withoutDiscriminatorMappings(withBodyDiscriminatorsNested(structuredClone({ ...document, servers: [{ url: '/v1' }] })));
+  const apiSpec = forAjvDiscriminators(withBodyDiscriminatorsNested(structuredClone({ ...document, servers: [{ url: '/v1' }] })));
   const validator = OpenApiValidator.middleware({
     apiSpec: apiSpec as never,
     validateApiSpec: false,
@@ -45,6 +46,55 @@ export function openApiValidator(document: OpenApiDocument, options: { validateR
   return options.validateResponses ? [...validator, rememberValidatedReads()] : validator;
 }
 
+const plainDecimal: Record<NumericParameter['type'], { grammar: RegExp; representable: (value: number) => boolean; words: string }> = {
+  integer: { grammar: /^-?[0-9]+$/, representable: Number.isSafeInteger, words: 'an integer' },
+  number: { grammar: /^-?[0-9]+(\.[0-9]+)?$/, representable: Number.isFinite, words: 'a number' },
+};
+
+/**
+ * Numeric query and path parameters must be written as plain decimals. The validator always coerces parameter
+ * text with `Number()` semantics (it forces Ajv's `coerceTypes` on for parameters, whatever the options say), so
+ * `0x10`, ` 5` and `1e2` would pass as 16, 5 and 100; and `1e309` or `Infinity` become Infinity, which Ajv's
+ * `strictNumbers` then treats as "not a number" and skips `minimum`/`maximum` for, so it reached the store.
+ * The text is checked first; the issues found wait for the validator's, so the client gets every issue at once
+ * (`fromValidatorError` merges them, `rejectImpreciseNumbers` reports them when the validator found nothing).
+ */
+export function checkPlainNumbers(): RequestHandler {
+  return (req, res, next) => {
+    const state = stateOf(res);
+    const issues: ValidationIssue[] = [];
+    for (const parameter of state.operation?.numericParams ?? []) {
+      const raw = parameter.in === 'path' ? state.pathParams?.[parameter.name] : (req.query as Record<string, unknown>)[parameter.name];
+      // Absent, empty or repeated parameters are the validator's to report.
+      if (typeof raw !== 'string' || raw === '') continue;
+      const { grammar, representable, words } = plainDecimal[parameter.type];
+      if (grammar.test(raw) && representable(Number(raw))) continue;
+      issues.push({
+        location: parameter.in,
+        pointer: `/${parameter.name}`,
+        code: 'type',
+        message: `must be ${words} in plain decimal digits (no exponent, hexadecimal, spaces or Infinity)`,
+      });
+    }
+    if (issues.length > 0) state.parameterIssues = issues;
+    next();
+  };
+}
+
+/** After the validator passed: the parameter issues it could not see (it had coerced their text). */
+export function rejectImpreciseNumbers(): RequestHandler {
+  return (_req, res, next) => {
+    const issues = stateOf(res).parameterIssues;
+    if (issues && issues.length > 0) throw invalidParameters(issues);
+    next();
+  };
+}
+
+const invalidParameters = (issues: ValidationIssue[]): AppError => {
+  const plural = issues.length === 1 ? '1 invalid value' : `${issues.length} invalid values`;
+  return badRequest('invalid_parameters', `The request has ${plural}; see details.errors.`, issues);
+};
+
 /**
  * A discriminator at the top of a request body (the OAuth token request) is validated by the validator itself,
  * which names the branches after their `$ref` once `mapping` is gone and fails on an empty body. One `allOf`
@@ -63,14 +113,23 @@ function withBodyDiscriminatorsNested<T extends OpenApiDocument>(document: T): T
   return document;
 }
 
-/** Ajv reads the branch from each branch's `const`; it rejects `mapping`, which is for documentation readers. */
-function withoutDiscriminatorMappings<T>(node: T): T {
-  if (Array.isArray(node)) node.forEach(withoutDiscriminatorMappings);
+/**
+ * Prepares every discriminated `oneOf` for Ajv. Ajv reads the branch from each branch's `const` and rejects
+ * `mapping`, which is for documentation readers. And with `discriminator: true` Ajv no longer evaluates the
+ * `oneOf` itself, while its `discriminator` keyword applies to objects only: a union without `type: object`
+ * let an array or a string through unvalidated (an `attachment` of `[{"type":"workspace"}]` reached the
+ * store). Every branch of a discriminated union is an object, so the union is one too.
+ */
+function forAjvDiscriminators<T>(node: T): T {
+  if (Array.isArray(node)) node.forEach(forAjvDiscriminators);
   else if (node !== null && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'discriminator' && value && typeof value === 'object') delete (value as { mapping?: unknown }).mapping;
-      else withoutDiscriminatorMappings(value);
+    const schema = node as Record<string, unknown>;
+    const discriminator = schema.discriminator;
+    if (discriminator && typeof discriminator === 'object' && Array.isArray(schema.oneOf)) {
+      delete (discriminator as { mapping?: unknown }).mapping;
+      schema.type ??= 'object';
     }
+    for (const value of Object.values(schema)) forAjvDiscriminators(value);
   }
   return node;
 }
@@ -122,12 +181,12 @@ function toIssue(entry: { path: string; message: string; errorCode?: string }): 
 }
 
 /** Request validation failures (400, 415) become problems; anything else from the validator is ours to fix. */
-export function fromValidatorError(error: ValidatorError, expectedMediaType: string): AppError {
+export function fromValidatorError(error: ValidatorError, expectedMediaType: string, earlier: readonly ValidationIssue[] = []): AppError {
   if (error.status === 415) return unsupportedMediaType(expectedMediaType);
   if (error.status === 400) {
     const issues = (error.errors ?? []).map(toIssue);
-    const plural = issues.length === 1 ? '1 invalid value' : `${issues.length} invalid values`;
-    return badRequest('invalid_parameters', `The request has ${plural}; see details.errors.`, issues);
+    const seen = new Set(earlier.map((issue) => `${issue.location} ${issue.pointer}`));
+    return invalidParameters([...earlier, ...issues.filter((issue) => !seen.has(`${issue.location} ${issue.pointer}`))]);
   }
   return internalError();
 }

@@ -85,11 +85,15 @@ export interface FormStore {
   get(workspaceId: string, id: string): Promise<FormRecord | undefined>;
   /** Inserts the form and its version-1 snapshot; `StoreConflict('slug_taken')` when the slug is taken. */
   create(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
-  /** Replaces the form and stores the snapshot of its new version; `StoreConflict('slug_taken')` as for `create`. */
-  update(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
+  /**
+   * Replaces the form and stores the snapshot of its new version; snapshots older than the latest
+   * `keepVersions` are deleted. `StoreConflict('slug_taken')` as for `create`.
+   */
+  update(record: FormRecord, retention: { keepVersions: number }, outbox?: Outbox<void>): Promise<void>;
   /** Deletes the form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in one transaction. */
   delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }, outbox?: Outbox<void>): Promise<void>;
-  listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersion'>>>;
+  /** Summaries only: a page of full definitions could be tens of megabytes. */
+  listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersionSummary'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
   /**
    * Moves the form to another workspace and revokes the keys attached to it, with their audit events; returns

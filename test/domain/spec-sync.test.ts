@@ -8,18 +8,20 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { AppError, errorClasses, MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
+import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { SCHEMA_DEFAULTS } from '../../src/domain/forms/field-defaults.js';
+import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
 import { plansWithAttachedKeys } from '../../src/domain/keys/service.js';
 import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
-import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes } from '../../src/http/documented-limits.js';
+import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
 
-const component = (kind: string, name: string): Record<string, any> =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/${kind}/${name}.yaml`, import.meta.url)), 'utf8'));
+const openapiFile = (path: string): Record<string, any> =>
+  parse(readFileSync(fileURLToPath(new URL(`../../openapi/${path}.yaml`, import.meta.url)), 'utf8'));
+const component = (kind: string, name: string): Record<string, any> => openapiFile(`components/${kind}/${name}`);
 const schema = (name: string) => component('schemas', name);
-const rootDescription = (): string =>
-  parse(readFileSync(fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url)), 'utf8')).info.description;
+const rootDescription = (): string => openapiFile('openapi').info.description;
 
 /** The rows of a Markdown table in a description, as arrays of cells without backticks. */
 const tableRows = (description: string): string[][] =>
@@ -49,6 +51,18 @@ describe('the code agrees with the OpenAPI document', () => {
 
   it('when conditions nest, then the limit is the one Condition describes', () => {
     expect(schema('Condition').description).toContain(`at most ${MAX_CONDITION_DEPTH} levels deep`);
+  });
+
+  it('when a form definition is measured, then the limit is the one createForm, updateForm and FormVersionSummary state', () => {
+    expect(schema('FormVersionSummary').properties.definition_bytes.maximum).toBe(MAX_DEFINITION_BYTES);
+    expect(openapiFile('paths/forms').post.description).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
+    expect(openapiFile('paths/forms_{id}').patch.description).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
+    expect(schema('ErrorCode').description).toContain(`larger than ${MAX_DEFINITION_BYTES} bytes`);
+  });
+
+  it('when versions are pruned, then the number kept is the one listFormVersions and getFormVersion state', () => {
+    expect(openapiFile('paths/forms_{id}_versions').get.description).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
+    expect(openapiFile('paths/forms_{id}_versions_{version}').get.description).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
   });
 
   it('when the domain reports an issue code, then ValidationIssue.code documents it ', () => {
@@ -83,6 +97,10 @@ describe('the code agrees with the OpenAPI document', () => {
     const example = component('responses', 'PayloadTooLarge').content['application/problem+json'].examples.payload_too_large.value;
     expect(component('responses', 'PayloadTooLarge').description).toContain(`${maxBodyBytes / 1024 / 1024} MiB`);
     expect(example.details.max_body_bytes).toBe(maxBodyBytes);
+  });
+
+  it('when a body nests deep, then the bound is the one the Requests section states', () => {
+    expect(rootDescription()).toContain(`nest at most ${maxBodyDepth} levels deep`);
   });
 
   it('when an Idempotency-Key is reused, then the replay window is the one the header describes', () => {

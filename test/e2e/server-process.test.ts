@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import tls from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormFunnelClient, isFormFunnelError, unwrap } from '../../src/client/index.js';
@@ -123,10 +124,64 @@ describe('the server started with npm start', () => {
     expect(logs).not.toContain('Bearer');
   });
 
-  it('when it receives SIGTERM, then it finishes, closes the database and exits 0', async () => {
+  it('when it receives SIGTERM, then idle kept-alive connections close, a request in flight finishes with Connection: close, and it exits 0 promptly', async () => {
+    const connect = () =>
+      new Promise<tls.TLSSocket>((resolve, reject) => {
+        const socket = tls.connect(
+          { port, host: '127.0.0.1', servername: 'localhost', ca: readFileSync(join(dataDir, 'tls-cert.pem')) },
+          () => resolve(socket),
+        );
+        socket.on('error', reject);
+      });
+    const received = (socket: tls.TLSSocket) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      return { text: () => text, closed };
+    };
+    const until = async (condition: () => boolean, ms = 5000) => {
+      const started = Date.now();
+      while (!condition()) {
+        if (Date.now() - started > ms) throw new Error(`timed out; server output:\n${output.slice(-2000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const auth = `Authorization: Bearer ${keys.live_admin_key}\r\n`;
+
+    // A kept-alive connection that has had its answer and waits.
+    const idle = await connect();
+    const idleReceived = received(idle);
+    idle.write(`GET /v1/me HTTP/1.1\r\nHost: localhost\r\n${auth}\r\n`);
+    await until(() => /\r\n\r\n\{[\s\S]*\}$/.test(idleReceived.text()));
+    expect(idleReceived.text()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(idleReceived.text()).toMatch(/connection: keep-alive/i);
+
+    // A request in flight: its headers and half its body are sent before SIGTERM, the rest after.
+    const body = JSON.stringify({ name: 'In flight at shutdown' });
+    const busy = await connect();
+    const busyReceived = received(busy);
+    busy.write(
+      `POST /v1/forms HTTP/1.1\r\nHost: localhost\r\n${auth}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    busy.write(body.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    const signalled = Date.now();
     server.kill('SIGTERM');
+    await until(() => output.includes('"msg":"shutting down"'));
+    await idleReceived.closed;
+    expect(busy.destroyed).toBe(false);
+
+    busy.end(body.slice(10));
+    await busyReceived.closed;
+    expect(busyReceived.text()).toMatch(/^HTTP\/1\.1 201 /);
+    expect(busyReceived.text()).toMatch(/connection: close/i);
+    expect(busyReceived.text()).toContain('"name":"In flight at shutdown"');
+
     expect(await exited).toBe(0);
+    // Well inside the 10 s after which remaining connections would be cut.
+    expect(Date.now() - signalled).toBeLessThan(5000);
     expect(output).toContain('"msg":"stopped"');
-  });
+  }, 30_000);
 });

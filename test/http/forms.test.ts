@@ -3,6 +3,8 @@
  * and keyset pagination through a long list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
+import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
 import {
   absentId,
   expectEnvelopeHeaders,
@@ -13,6 +15,7 @@ import {
   type WatchedApi,
   watchedApi,
 } from '../support/http-checks.js';
+import { maxSizeFormBody, maxSizeFormParts } from '../support/max-size-form.js';
 
 let api: WatchedApi;
 beforeAll(async () => {
@@ -232,6 +235,104 @@ describe('PATCH /v1/forms/{id}', () => {
     expect(rest.body.data.map((v: { version: number }) => v.version)).toEqual([2, 1]);
     expect(rest.body.has_more).toBe(false);
     expectProblem(await api.call('get', `/v1/forms/${form.id}/versions/5`), 404, 'not_found', 'resource_not_found');
+  });
+});
+
+describe('form versions', () => {
+  it('when versions are listed, then each is a summary without its definition, which GET …/versions/{version} returns', async () => {
+    const form = await create(formBody('Summaries'));
+    const logic = [
+      { id: 'skip', from_step: 'contact', when: { field: 'email', op: 'is_answered' }, then: { action: 'jump_to_step', step: 'company' } },
+    ];
+    expect((await api.call('patch', `/v1/forms/${form.id}`).send({ logic })).status).toBe(200);
+
+    const { secret: readKey } = await api.createKey({ environment: 'live', scope: 'read' });
+    const res = await api.call('get', `/v1/forms/${form.id}/versions`, readKey);
+    expect(res.status).toBe(200);
+    expectEnvelopeHeaders(res);
+    const fieldCount = (form.steps as Array<{ fields: unknown[] }>).reduce((sum, step) => sum + step.fields.length, 0);
+    const [latest, first] = res.body.data;
+    expect(Object.keys(latest).sort()).toEqual(
+      [
+        'id',
+        'object',
+        'form_id',
+        'version',
+        'name',
+        'slug',
+        'step_count',
+        'field_count',
+        'logic_rule_count',
+        'scoring_rule_count',
+        'definition_bytes',
+        'created_at',
+      ].sort(),
+    );
+    expect(latest).toMatchObject({ object: 'form_version', form_id: form.id, version: 2, logic_rule_count: 1, field_count: fieldCount });
+    expect(first).toMatchObject({ version: 1, step_count: form.steps.length, logic_rule_count: 0, scoring_rule_count: 0 });
+
+    const full = await api.call('get', `/v1/forms/${form.id}/versions/2`, readKey);
+    expect(full.status).toBe(200);
+    expect(full.body).toMatchObject({ id: latest.id, version: 2, steps: form.steps, logic });
+    const serialized = JSON.stringify({ steps: full.body.steps, logic: full.body.logic, scoring: full.body.scoring });
+    expect(latest.definition_bytes).toBe(Buffer.byteLength(serialized));
+  });
+
+  it(`when an update publishes more than ${KEPT_VERSIONS} versions, then only the latest ${KEPT_VERSIONS} are kept and older ones are 404`, async () => {
+    const form = await create({ name: 'Busy form' });
+    const last = KEPT_VERSIONS + 2;
+    for (let version = 2; version <= last; version++) {
+      expect((await api.call('patch', `/v1/forms/${form.id}`).send({ name: `Busy v${version}` })).status).toBe(200);
+    }
+    const page = await api.call('get', `/v1/forms/${form.id}/versions?limit=100`);
+    expect(page.body.data.map((v: { version: number }) => v.version)).toEqual(
+      Array.from({ length: KEPT_VERSIONS }, (_, index) => last - index),
+    );
+    expect(page.body.has_more).toBe(false);
+    for (const gone of [1, 2]) {
+      const res = await api.call('get', `/v1/forms/${form.id}/versions/${gone}`);
+      expectProblem(res, 404, 'not_found', 'resource_not_found');
+      expect(res.body.message).toBe(`Version ${gone} of this form is no longer kept: only the latest ${KEPT_VERSIONS} are.`);
+    }
+    expect((await api.call('get', `/v1/forms/${form.id}/versions/3`)).body).toMatchObject({ version: 3, name: 'Busy v3' });
+    const stored = api.db.prepare('SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ?').get(form.id) as { n: number };
+    expect(stored.n).toBe(KEPT_VERSIONS);
+  });
+});
+
+describe('definition size limit', () => {
+  const parts = maxSizeFormParts(MAX_DEFINITION_BYTES);
+  /** The same definition one byte over the limit: the first step's title is one character longer. */
+  const oneByteOver = () => {
+    const body = structuredClone(maxSizeFormBody(parts, 'Too large')) as { steps: Array<{ title: string }> };
+    body.steps[0]!.title += 'x';
+    return body;
+  };
+
+  it(`when a definition takes exactly ${MAX_DEFINITION_BYTES} bytes, then 201; one byte more, then 422 form_too_large pointing at steps`, async () => {
+    expect(parts.bytes).toBe(MAX_DEFINITION_BYTES);
+    const created = await create(maxSizeFormBody(parts, 'Largest allowed'));
+    const versions = await api.call('get', `/v1/forms/${created.id}/versions`);
+    expect(versions.body.data[0].definition_bytes).toBe(MAX_DEFINITION_BYTES);
+
+    const res = await api.call('post', '/v1/forms').send(oneByteOver());
+    expectProblem(res, 422, 'validation_error', 'form_too_large');
+    expect(res.body.details.errors).toEqual([
+      {
+        location: 'body',
+        pointer: '/steps',
+        code: 'definition_too_large',
+        message: expect.stringContaining(`${MAX_DEFINITION_BYTES + 1} bytes of JSON, more than ${MAX_DEFINITION_BYTES}`),
+      },
+    ]);
+  });
+
+  it('when an update would make the definition too large, then 422 form_too_large and the form keeps its version', async () => {
+    const form = await create(maxSizeFormBody(parts, 'Grows'));
+    const res = await api.call('patch', `/v1/forms/${form.id}`).send({ steps: oneByteOver().steps });
+    expectProblem(res, 422, 'validation_error', 'form_too_large');
+    expect(issuesOf(res)).toEqual(['body /steps definition_too_large']);
+    expect((await api.call('get', `/v1/forms/${form.id}`)).body.version).toBe(1);
   });
 });
 

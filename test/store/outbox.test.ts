@@ -117,7 +117,11 @@ const changes: Array<[string, (outbox: Outbox<unknown>) => Promise<unknown>]> = 
   [
     'forms.update',
     (outbox) =>
-      store.forms.update({ form: { ...form('form_1', 'renamed'), version: 2 }, workspaceId: 'ws_1', environment: 'live' }, outbox),
+      store.forms.update(
+        { form: { ...form('form_1', 'renamed'), version: 2 }, workspaceId: 'ws_1', environment: 'live' },
+        { keepVersions: 100 },
+        outbox,
+      ),
   ],
   ['forms.delete', (outbox) => store.forms.delete('form_1', at, { revokedKey: () => audit('api_key.revoked') }, outbox)],
   [

@@ -66,7 +66,7 @@ describe('store refusals', () => {
     const second = form('other');
     await store.forms.create({ form: second, workspaceId, environment: 'live' });
     const renamed = { ...second, slug: 'contact', version: 2 };
-    expect(await refusal(store.forms.update({ form: renamed, workspaceId, environment: 'live' }))).toMatchObject({
+    expect(await refusal(store.forms.update({ form: renamed, workspaceId, environment: 'live' }, { keepVersions: 100 }))).toMatchObject({
       reason: 'slug_taken',
     });
     expect((await store.forms.get(workspaceId, second.id))?.form.slug).toBe('other');

@@ -13,6 +13,7 @@ import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
+import { assertDefinitionFits } from './definition-size.js';
 import { slugify } from './slug.js';
 import { assertValidFormDefinition } from './validate-definition.js';
 
@@ -24,6 +25,12 @@ const formOutbox = (services: Services, record: FormRecord, event: Pick<DomainEv
     events: [{ workspaceId: record.workspaceId, environment: record.environment, formId: record.form.id, ...event }],
     returns,
   }));
+
+/**
+ * Versions kept per form: with definitions of up to 256 KiB, an unbounded history would let one busy form
+ * grow without limit. An update that publishes a new version deletes the ones that fall out of this window.
+ */
+export const KEPT_VERSIONS = 100;
 
 export async function findVisibleForm(services: Services, principal: Principal, id: string): Promise<FormRecord> {
   const record = await services.store.forms.get(principal.workspace.id, id);
@@ -60,6 +67,7 @@ export async function createForm(services: Services, principal: Principal, input
   }
   await assertUsableFolder(services, principal, folderId);
   const definition = { steps: input.steps ?? [], logic: input.logic ?? [], scoring: input.scoring ?? { rules: [], grades: [] } };
+  assertDefinitionFits(definition);
   assertValidFormDefinition(definition);
   const now = timestamp(services);
   const form: Form = {
@@ -123,12 +131,14 @@ export async function updateForm(services: Services, principal: Principal, id: s
   }
   // An update that changes nothing publishes nothing: no new version, no new snapshot.
   if (isDeepStrictEqual(next, form)) return form;
+  assertDefinitionFits(next);
   assertValidFormDefinition(next);
   const updated = { ...next, version: form.version + 1, updated_at: timestamp(services) };
   const record = { form: updated, workspaceId, environment };
   await services.store.forms
     .update(
       record,
+      { keepVersions: KEPT_VERSIONS },
       formOutbox(services, record, { type: 'form.updated', data: { object: updated, previous_version: form.version } }, updated),
     )
     .catch(rethrowSlugTaken(updated.slug));
@@ -169,6 +179,13 @@ export async function listFormVersions(services: Services, principal: Principal,
 
 export async function getFormVersion(services: Services, principal: Principal, id: string, version: number) {
   const { form } = await findVisibleForm(services, principal, id);
+  if (version <= form.version - KEPT_VERSIONS) {
+    throw notFound(
+      'version of this form',
+      String(version),
+      `Version ${version} of this form is no longer kept: only the latest ${KEPT_VERSIONS} are.`,
+    );
+  }
   const snapshot = await services.store.forms.getVersion(form.id, version);
   if (!snapshot) throw notFound('version of this form', String(version));
   return snapshot;

@@ -53,6 +53,8 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Pr
     return { ok: false, reason: 'it is not a URL' };
   }
   if (parsed.protocol !== 'https:') return { ok: false, reason: 'it is not an https URL' };
+  // Credentials in the URL would be sent as Basic auth and shown to every key that can read the integration.
+  if (parsed.username !== '' || parsed.password !== '') return { ok: false, reason: 'it carries credentials (user:password@)' };
   // The URL parser has already normalised IPv4 spellings (0x7f.1, 2130706433) to dotted decimal.
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: ResolvedAddress[];

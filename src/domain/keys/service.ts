@@ -50,7 +50,7 @@ export async function createApiKey(
         location: 'body',
         pointer: `/ip_allowlist/${index}`,
         code: 'invalid_ip',
-        message: `${entry} is not an IPv4/IPv6 address or CIDR range`,
+        message: `${entry} is not an IPv4/IPv6 address or CIDR range (IPv4 as four decimal numbers, e.g. 203.0.113.7)`,
       });
     }
   });

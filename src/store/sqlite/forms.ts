@@ -84,15 +84,25 @@ function slugTaken(error: unknown): boolean {
 }
 
 export function sqliteForms(db: Database.Database): FormStore {
-  const insertSnapshot = (form: Form): void => {
-    statement(db, 'INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+  const insertSnapshot = (form: Form, definition: string): void => {
+    statement(
+      db,
+      `INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at,
+         step_count, field_count, logic_rule_count, scoring_rule_count, definition_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
       newId('fv'),
       form.id,
       form.version,
       form.name,
       form.slug,
-      definitionOf(form),
+      definition,
       form.updated_at,
+      form.steps.length,
+      form.steps.reduce((sum, step) => sum + step.fields.length, 0),
+      form.logic.length,
+      form.scoring.rules.length,
+      Buffer.byteLength(definition, 'utf8'),
     );
   };
   const writeOrConflict = (outbox: Outbox<void> | undefined, write: () => void): void => {
@@ -136,6 +146,7 @@ export function sqliteForms(db: Database.Database): FormStore {
       return row && toRecord(row);
     },
     async create({ form, workspaceId, environment }, outbox) {
+      const definition = definitionOf(form);
       writeOrConflict(outbox, () => {
         statement(
           db,
@@ -149,25 +160,27 @@ export function sqliteForms(db: Database.Database): FormStore {
           form.name,
           form.slug,
           form.version,
-          definitionOf(form),
+          definition,
           form.created_at,
           form.updated_at,
         );
-        insertSnapshot(form);
+        insertSnapshot(form, definition);
       });
     },
-    async update({ form }, outbox) {
+    async update({ form }, { keepVersions }, outbox) {
+      const definition = definitionOf(form);
       writeOrConflict(outbox, () => {
         statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
           form.folder_id,
           form.name,
           form.slug,
           form.version,
-          definitionOf(form),
+          definition,
           form.updated_at,
           form.id,
         );
-        insertSnapshot(form);
+        insertSnapshot(form, definition);
+        statement(db, 'DELETE FROM form_versions WHERE form_id = ? AND version <= ?').run(form.id, form.version - keepVersions);
       });
     },
     async delete(id, at, audit, outbox) {
@@ -182,23 +195,15 @@ export function sqliteForms(db: Database.Database): FormStore {
       });
     },
     async listVersions(formId, page) {
-      const result = keysetPage<{
-        id: string;
-        form_id: string;
-        version: number;
-        name: string;
-        slug: string;
-        definition: string;
-        created_at: string;
-      }>(db, {
+      const result = keysetPage<Omit<Schema<'FormVersionSummary'>, 'object'>>(db, {
         from: 'form_versions v',
         alias: 'v',
-        select: 'v.*',
+        select: versionSummaryColumns,
         where: 'v.form_id = ?',
         params: [formId],
         page,
       });
-      return { data: result.data.map(toVersion), hasMore: result.hasMore };
+      return { data: result.data.map(({ id, ...row }) => ({ id, object: 'form_version' as const, ...row })), hasMore: result.hasMore };
     },
     async getVersion(formId, version) {
       const row = statement(db, 'SELECT * FROM form_versions WHERE form_id = ? AND version = ?').get(formId, version) as
@@ -233,6 +238,21 @@ export function sqliteForms(db: Database.Database): FormStore {
     },
   };
 }
+
+/** Everything a version summary shows; never the definition, which can be 256 KiB per row. */
+const versionSummaryColumns = [
+  'v.id',
+  'v.form_id',
+  'v.version',
+  'v.name',
+  'v.slug',
+  'v.step_count',
+  'v.field_count',
+  'v.logic_rule_count',
+  'v.scoring_rule_count',
+  'v.definition_bytes',
+  'v.created_at',
+].join(', ');
 
 const toVersion = (row: {
   id: string;

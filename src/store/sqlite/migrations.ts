@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
+import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
@@ -12,7 +13,7 @@ import { submissionsSchema } from './schema/submissions.js';
  * of the same tables, so a query that forgets the environment is visible in review, not silently shared.
  * Lists are paged by keyset on (created_at, id), hence the composite indexes.
  */
-const migrations: readonly string[] = [coreSchema, submissionsSchema, integrationsSchema, oauthSchema];
+const migrations: readonly string[] = [coreSchema, submissionsSchema, integrationsSchema, oauthSchema, formVersionSummariesSchema];
 
 export function migrate(db: Database.Database): void {
   const applied = db.pragma('user_version', { simple: true }) as number;
