@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
-import pino from 'pino';
+import type pino from 'pino';
 import selfsigned from 'selfsigned';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
@@ -16,6 +16,7 @@ import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { createHttpListener, createHttpsListener } from './listeners.js';
+import { createLogger } from './logger.js';
 import { createSqliteStore } from './store/sqlite/index.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config);
   let contract: Contract;
   try {
     contract = await loadOrBundleContract();
@@ -138,6 +139,7 @@ async function main(): Promise<void> {
     await flushLastUsed();
     await store.close();
     log.info('stopped');
+    log.flush();
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

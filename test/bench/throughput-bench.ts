@@ -24,11 +24,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import express from 'express';
-import pino from 'pino';
 import selfsigned from 'selfsigned';
 import { parse } from 'yaml';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -44,8 +44,8 @@ const example = (name: string) =>
 // ---- the server as npm start builds it, on a temporary database ----
 const dir = mkdtempSync(join(tmpdir(), 'form-funnel-throughput-'));
 const store = createSqliteStore(join(dir, 'bench.db'));
-// The request log is on, as in production; it goes to a file so the figures do not depend on a terminal.
-const logger = pino({ level: 'info' }, pino.destination({ dest: join(dir, 'requests.log'), sync: false }));
+// The request log is on and built as the server builds it; it goes to a file so the figures do not depend on a terminal.
+const logger = createLogger({ logLevel: 'info' }, join(dir, 'requests.log'));
 const highLimits = { perKeyPerSecond: 1_000_000, perWorkspacePerMinute: 100_000_000, failedAuthPerAddressPerMinute: 1_000_000 };
 const built = buildApp({ store, logger, rateLimits: highLimits, validateResponses: true });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
