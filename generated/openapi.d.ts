@@ -55,6 +55,8 @@ export interface paths {
         /**
          * Update a form
          * @description Changes the fields given and leaves the others as they are; `steps`, `logic` and `scoring` are replaced whole. An update that changes something increments `version` and stores a snapshot; an update that changes nothing returns the form as it is. Use PATCH: PUT gets 405. Test-mode keys can change only test-only forms (403 `live_resource`). The resulting definition (`steps`, `logic` and `scoring`, serialized as JSON) may take at most 262144 bytes (256 KiB) of UTF-8; a larger one gets 422 `form_too_large`. Only the latest 100 versions are kept (see `listFormVersions`).
+         *
+         *     Changing `folder_id` moves the form between folders, which changes what folder-attached keys reach: it needs a workspace key. A key attached to a form or a folder gets 403 `form_not_attached` for it, and may change the form's other fields.
          */
         patch: operations["updateForm"];
         trace?: never;
@@ -120,12 +122,126 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Transfer a form to another workspace
-         * @description Moves the form, its versions and its submissions to another workspace; the form keeps its id and leaves its folder (`folder_id` becomes null). Every API key attached to the form is revoked (`revocation_cause: form_transferred`, one `api_key.revoked_by_transfer` audit event each) and listed in `revoked_api_key_ids`: create new keys in the destination workspace. Keys attached to the form's folder stay active but no longer reach the form. Afterwards the form is no longer visible from this workspace (404).
+         * Offer a form to another workspace
+         * @description Asks to move the form, its versions and its submissions to another workspace and returns the pending transfer. Nothing moves yet: the form stays here, unchanged and usable, until an admin of the destination workspace accepts the transfer (`POST /v1/transfers/{id}/accept`); they may also decline it, and this workspace may cancel it while it is pending. A transfer not answered within 7 days expires. On acceptance the form keeps its id, leaves its folder, and every API key attached to it is revoked (`revocation_cause: form_transferred`). This workspace records `form.transfer_requested` now; so does the destination.
          *
-         *     A test-mode key gets 403 `live_resource`. A transfer to the form's own workspace or to a workspace that does not exist gets 422 `invalid_value`; a destination that already has a form with the same slug gets 409 `slug_taken`.
+         *     The answer is the same whether or not a workspace with that id exists, so a transfer reveals nothing about other workspaces: a transfer to an unknown workspace simply stays pending until it expires or is canceled. A form with a pending transfer gets 409 `transfer_pending` for a second one (cancel the first). A transfer to the form's own workspace gets 422 `invalid_value`. Transfers are live-only: a test-mode key gets 403 `live_resource`, and test-mode forms cannot be transferred.
          */
         post: operations["transferForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List form transfers
+         * @description Lists the form transfers this workspace sent (`direction=outgoing`) or received (`direction=incoming`), newest first; both unless filtered. An incoming pending transfer waits for an admin of this workspace to accept or decline it. Transfers are live-only: test-mode keys may read them but not change them.
+         */
+        get: operations["listTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form transfer. */
+                id: components["parameters"]["FormTransferIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a form transfer
+         * @description Returns a transfer this workspace sent or received; any other gets 404.
+         */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfers/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form transfer. */
+                id: components["parameters"]["FormTransferIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a form transfer
+         * @description Accepts a pending transfer this workspace received: the form, its versions and its submissions move into this workspace at once, keeping the form's id; it arrives outside any folder. Every API key of the sending workspace attached to the form is revoked (`revocation_cause: form_transferred`, one `api_key.revoked_by_transfer` audit event each there). Both workspaces record a `form.transferred` audit event.
+         *
+         *     If a form of this workspace already has the incoming form's slug, the answer is 409 `slug_taken` and nothing moves: change the slug of your own form (or ask the sender to change theirs), then accept again. A transfer that is no longer pending (accepted, declined, canceled or expired) gets 409 `transfer_not_pending`; a transfer this workspace sent, or one it cannot see, gets 404. Test-mode keys get 403 `live_resource`. Takes no body.
+         */
+        post: operations["acceptTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfers/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form transfer. */
+                id: components["parameters"]["FormTransferIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a form transfer
+         * @description Declines a pending transfer this workspace received: the form stays in the sending workspace, untouched. Both workspaces record a `form.transfer_declined` audit event. A transfer that is no longer pending gets 409 `transfer_not_pending`; a transfer this workspace sent, or one it cannot see, gets 404. Test-mode keys get 403 `live_resource`. Takes no body.
+         */
+        post: operations["declineTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transfers/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form transfer. */
+                id: components["parameters"]["FormTransferIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a form transfer
+         * @description Withdraws a pending transfer this workspace sent: the form stays here, untouched, and the destination can no longer accept it. Both workspaces record a `form.transfer_canceled` audit event. A transfer that is no longer pending gets 409 `transfer_not_pending`; a transfer this workspace received, or one it cannot see, gets 404. Test-mode keys get 403 `live_resource`. Takes no body.
+         */
+        post: operations["cancelTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -317,6 +433,8 @@ export interface paths {
          * @description Creates a key and returns its secret. The secret is shown only in this response and stored only as a hash: keep it now, it cannot be retrieved later (create a new key instead). To rotate without downtime, create the new key with the same scope, switch over, then revoke the old one.
          *
          *     A test-mode admin key can create only test keys (403 `live_resource`). A form or folder attachment below the Business plan gets 403 `plan_required`. An `expires_at` in the past, a malformed address or CIDR range, or an attachment to an unknown form or folder gets 422 `invalid_value`. Writes an `api_key.created` audit event.
+         *
+         *     OAuth access tokens cannot create API keys, whatever their scope (403 `api_key_required`): a key would outlive the grant it came from, turning an hour-long token into a permanent credential. Partners act through their grant; keys are created with an admin API key.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -361,7 +479,7 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), forms transferred, folders deleted, members invited and removed, invites revoked and test data reset. Each entry names who acted, on what, and the reason given.
+         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), folders deleted, members invited and removed, invites revoked and test data reset. Each entry names who acted, on what, and the reason given.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -738,6 +856,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "integration.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Integration disabled
+         * @description Sent when the service disables an integration because its deliveries kept failing (see the integration's `enabled`). The disabled integration itself does not receive it; the workspace's other integrations that subscribe to the event do (and, for an integration with a `form_id`, only about integrations of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         */
+        post: operations["integrationDisabledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -829,19 +967,22 @@ export interface components {
          *
          *     | code | status | type | when |
          *     |---|---|---|---|
-         *     | `invalid_api_key` | 401 | `authentication_error` | The `Authorization` header is missing or not exactly `Bearer <key>`, or the key (or OAuth access token) is unknown, expired or revoked. |
+         *     | `invalid_api_key` | 401 | `authentication_error` | The `Authorization` header is missing or not exactly `Bearer <key>`, or the key (or OAuth access token) is unknown, expired or revoked. The status, type and code are the same for each; the `message` says when a real key or token was revoked or has expired. |
          *     | `insufficient_scope` | 403 | `permission_error` | The key is valid but its scope is below the operation's minimum scope. |
          *     | `ip_not_allowed` | 403 | `permission_error` | The caller's address is outside the key's IP allowlist. |
          *     | `form_not_attached` | 403 | `permission_error` | The key is attached to a form or folder and the request reaches another form. |
          *     | `live_resource` | 403 | `permission_error` | A test-mode key tried to change a live resource. |
          *     | `plan_required` | 403 | `permission_error` | The feature needs a higher plan (form- or folder-attached keys: Business). |
          *     | `https_required` | 403 | `permission_error` | The request came over plain HTTP. |
+         *     | `api_key_required` | 403 | `permission_error` | The operation needs an API key, not an OAuth access token (creating API keys, which would outlive the grant). |
          *     | `resource_not_found` | 404 | `not_found` | The resource does not exist or this key cannot see it. |
          *     | `route_not_found` | 404 | `not_found` | No operation has this path. |
          *     | `method_not_allowed` | 405 | `invalid_request` | The path exists but not with this method; see the `Allow` header. |
          *     | `payload_too_large` | 413 | `invalid_request` | The request body is larger than 1 MiB. |
          *     | `unsupported_media_type` | 415 | `invalid_request` | The request body is not `application/json`. |
-         *     | `slug_taken` | 409 | `conflict_error` | Another form of the workspace (in the same environment) has this slug, or, for a transfer, a form of the destination workspace has it. |
+         *     | `slug_taken` | 409 | `conflict_error` | Another form of the workspace (in the same environment) has this slug, or, when a transfer is accepted, a form of the accepting workspace has the incoming form's slug. |
+         *     | `transfer_pending` | 409 | `conflict_error` | The form already has a pending transfer; cancel it before offering the form again. |
+         *     | `transfer_not_pending` | 409 | `conflict_error` | The transfer was already accepted, declined, canceled or has expired. |
          *     | `idempotency_conflict` | 409 | `conflict_error` | The `Idempotency-Key` was used before with another request (method, path or body), or that request is still in progress. |
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
@@ -853,7 +994,7 @@ export interface components {
          *     | `form_too_large` | 422 | `validation_error` | The form's definition (`steps`, `logic`, `scoring` serialized as JSON) is larger than 262144 bytes; the issue's pointer names the largest part. |
          *     | `invalid_form_logic` | 422 | `validation_error` | A logic rule names an unknown step or field, jumps backwards or forms a cycle. |
          *     | `invalid_answers` | 422 | `validation_error` | Submission answers do not satisfy the form; one `details.errors` entry per field. |
-         *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the same or an unknown workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
+         *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the form's own workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
          *     | `rate_limited` | 429 | `rate_limit_error` | Too many requests for the key, the workspace, or failed authentications from the address; wait `Retry-After` seconds. |
          *     | `internal_error` | 500 | `server_error` | Failure on the service side; retry with backoff. |
          *     | `service_unavailable` | 503 | `server_error` | The service is shutting down or overloaded; retry with backoff. |
@@ -862,7 +1003,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -1536,31 +1677,49 @@ export interface components {
          * @example ws_8fQx2LmN4pRt6VzA1bCd3EeG
          */
         WorkspaceId: string;
-        /** @description Where to move the form. */
+        /** @description Where to offer the form. */
         FormTransferRequest: {
-            /** @description The destination workspace; not the form's current one. */
+            /** @description The destination workspace; not the form's current one. Its admins accept or decline the transfer. */
             workspace_id: components["schemas"]["WorkspaceId"];
         };
         /**
-         * @description Identifier of an API key (not the secret).
-         * @example key_3wEr6TyU9iOp2AsD5fGh8JkL
+         * @description Identifier of a form transfer.
+         * @example xfr_3hJk8LmN2pQr5StU7vWx9YzA
          */
-        ApiKeyId: string;
-        /** @description The outcome of a form transfer. */
+        FormTransferId: string;
+        /**
+         * @description `pending` until an admin of the destination workspace accepts it (`accepted`: the form has moved) or declines it (`declined`), the sending workspace cancels it (`canceled`), or 7 days pass (`expired`). Only a pending transfer can change; the form moves only on acceptance.
+         * @enum {string}
+         */
+        FormTransferStatus: "pending" | "accepted" | "declined" | "canceled" | "expired";
+        /** @description A request to move a form, with its versions and submissions, from one workspace to another. The sending workspace creates it; the form stays where it is until an admin of the destination workspace accepts it. Both workspaces see the transfer. */
         FormTransfer: {
-            /** @description The transferred form's id (unchanged by the transfer). */
-            id: components["schemas"]["FormId"];
+            id: components["schemas"]["FormTransferId"];
             /** @constant */
             object: "form_transfer";
-            /** @description The transferred form; the same as `id`. */
+            /** @description The form to move; it keeps its id in the destination workspace. */
             form_id: components["schemas"]["FormId"];
-            /** @description The workspace the form left. */
+            /** @description The form's name when the transfer was requested, so the destination knows what it is offered. */
+            form_name: components["schemas"]["FormName"];
+            /** @description The sending workspace. */
             from_workspace_id: components["schemas"]["WorkspaceId"];
-            /** @description The workspace the form is in now. */
+            /** @description The destination workspace, as the sender named it. */
             to_workspace_id: components["schemas"]["WorkspaceId"];
-            /** @description The keys that were attached to the form and are now revoked; empty when there were none. */
-            revoked_api_key_ids: components["schemas"]["ApiKeyId"][];
-            transferred_at: components["schemas"]["Timestamp"];
+            status: components["schemas"]["FormTransferStatus"];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description 7 days after creation; a transfer still pending then becomes `expired`. */
+            expires_at: components["schemas"]["Timestamp"];
+            /** @description When the transfer was accepted, declined, canceled or expired; null while pending. */
+            resolved_at: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description A page of form transfers, newest first. */
+        FormTransferList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["FormTransfer"][];
+            /** @description True when more objects exist beyond this page. */
+            has_more: boolean;
+            request_id: components["schemas"]["RequestId"];
         };
         /** @description A folder of forms. A key attached to a folder reaches every form in it. */
         Folder: {
@@ -1796,6 +1955,11 @@ export interface components {
             daily: components["schemas"]["AnalyticsDay"][];
         };
         /**
+         * @description Identifier of an API key (not the secret).
+         * @example key_3wEr6TyU9iOp2AsD5fGh8JkL
+         */
+        ApiKeyId: string;
+        /**
          * @description `live` keys work on production data. `test` keys work on the workspace's sandbox: they read the live form
          *     definitions, and everything they create (submissions, test-only forms, integrations' deliveries) is kept
          *     apart from live data and flagged `test: true`.
@@ -1956,10 +2120,10 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form was transferred; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset.
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset.
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transferred" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -1968,7 +2132,7 @@ export interface components {
         /** @description Who did it. */
         AuditActor: {
             /**
-             * @description `api_key` or `oauth_token` for a request; `system` for automatic actions such as revoking an expired key.
+             * @description `api_key` or `oauth_token` for a request of this workspace; `system` for automatic actions such as revoking an expired key, and for what another workspace did (a transfer it sent or answered: the event's `reason` names that workspace, never its keys).
              * @enum {string}
              */
             type: "api_key" | "oauth_token" | "system";
@@ -2098,7 +2262,8 @@ export interface components {
          */
         WebhookUrl: string;
         /**
-         * @description The kind of an event.
+         * @description The kind of an event. New kinds may be added within v1 (as `integration.disabled` was): a receiver
+         *     acknowledges with a 2xx and ignores the kinds it does not handle, and subscribes only to the ones it does.
          *
          *     | type | sent when |
          *     |---|---|
@@ -2108,9 +2273,10 @@ export interface components {
          *     | `submission.created` | a submission was stored and scored |
          *     | `submission.rescored` | a submission was scored again with its form's current version |
          *     | `integration.ping` | a test event sent by `POST /integrations/{id}/dispatch` |
+         *     | `integration.disabled` | the service disabled an integration whose deliveries kept failing (sent to the workspace's other integrations that subscribe to it) |
          * @enum {string}
          */
-        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping";
+        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping" | "integration.disabled";
         /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created. */
         Integration: {
             id: components["schemas"]["IntegrationId"];
@@ -2124,8 +2290,24 @@ export interface components {
             url: components["schemas"]["WebhookUrl"];
             /** @description The event types delivered to the URL. `integration.ping` is sent on dispatch whether or not it is listed. */
             events: components["schemas"]["EventType"][];
-            /** @description False pauses deliveries; events that occur while paused are not delivered later. */
+            /**
+             * @description False pauses deliveries; events that occur while paused are not delivered later, attempts queued before
+             *     wait and go out once the integration is enabled again.
+             *
+             *     Deliveries to an endpoint that keeps failing are held back by a circuit breaker: after 5 failed attempts
+             *     in a row the integration's queued attempts wait (1 minute, doubling with each further failure, at most 1
+             *     hour), then one attempt at a time probes the endpoint until one succeeds. When attempts have failed
+             *     without a single success for 3 days (and at least 20 times in a row), the service disables the
+             *     integration: `enabled` becomes false, `disabled_at` and `disabled_reason` are set and an
+             *     `integration.disabled` event is sent. Queued attempts are kept; setting `enabled` to true resumes them
+             *     and resets the breaker. A dispatch (`POST /integrations/{id}/dispatch`) is sent whatever the breaker's
+             *     state, so it can show that the endpoint works again.
+             */
             enabled: boolean;
+            /** @description When the service disabled the integration because its deliveries kept failing; null while it is enabled or when a person disabled it. */
+            disabled_at: components["schemas"]["Timestamp"] | null;
+            /** @description Why the service disabled the integration; null while it is enabled or when a person disabled it. */
+            disabled_reason: "delivery_failures" | null;
             /** @description A note for people, or null. */
             description: string | null;
             /** @description When set, only events of this form (and its submissions) are delivered; otherwise events of every form the workspace has. */
@@ -2458,6 +2640,14 @@ export interface components {
                 };
             };
         };
+        /** @description Sent when the service disabled an integration whose deliveries kept failing; `data.object` is the integration as it is now (`enabled` false, `disabled_at` and `disabled_reason` set). */
+        IntegrationDisabledEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "integration.disabled";
+            data?: {
+                object: components["schemas"]["Integration"];
+            };
+        };
     };
     responses: {
         /** @description A page of forms. */
@@ -2739,7 +2929,44 @@ export interface components {
                 "application/json": components["schemas"]["FormVersion"] & components["schemas"]["RequestIdField"];
             };
         };
-        /** @description The form was transferred. */
+        /** @description The transfer was requested and waits for the destination workspace; `Location` is its path. */
+        FormTransferCreated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                /**
+                 * @description Path of the created resource.
+                 * @example /v1/transfers/xfr_3hJk8LmN2pQr5StU7vWx9YzA
+                 */
+                Location?: components["schemas"]["ResourcePath"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FormTransfer"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description A page of form transfers. */
+        FormTransferList: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FormTransferList"];
+            };
+        };
+        /** @description The form transfer. */
         FormTransfer: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3312,6 +3539,8 @@ export interface components {
         FormIdPath: components["schemas"]["FormId"];
         /** @description The version number of the snapshot (1 is the form as created). */
         VersionPath: number;
+        /** @description Identifier of the form transfer. */
+        FormTransferIdPath: components["schemas"]["FormTransferId"];
         /** @description Identifier of the folder. */
         FolderIdPath: components["schemas"]["FolderId"];
         /** @description Identifier of the submission. */
@@ -3601,7 +3830,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["FormTransfer"];
+            201: components["responses"]["FormTransferCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3610,6 +3839,152 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTransfers: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Cursor for the next page: the `id` of the last object of the page you have. Lists are ordered newest first
+                 *     (by `created_at`, then `id`). Cannot be combined with `ending_before`.
+                 */
+                starting_after?: components["parameters"]["StartingAfter"];
+                /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
+                ending_before?: components["parameters"]["EndingBefore"];
+                /** @description Only transfers this workspace received (`incoming`) or sent (`outgoing`). */
+                direction?: "incoming" | "outgoing";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FormTransferList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form transfer. */
+                id: components["parameters"]["FormTransferIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FormTransfer"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    acceptTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the form transfer. */
+                id: components["parameters"]["FormTransferIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FormTransfer"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declineTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the form transfer. */
+                id: components["parameters"]["FormTransferIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FormTransfer"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the form transfer. */
+                id: components["parameters"]["FormTransferIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FormTransfer"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4673,6 +5048,47 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IntegrationPingEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    integrationDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Proves that the service sent the request and that the body is unchanged:
+                 *
+                 *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+                 *
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     verify:
+                 *
+                 *     1. Split the header on `,`; take `t` and every `v1` value.
+                 *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
+                 *        before any JSON parsing), keyed with the secret.
+                 *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
+                 *        one `v1` is sent per valid secret.
+                 *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
+                 *
+                 *     An API key is never used to verify a webhook.
+                 * @example t=1793787667,v1=5f8c2a9d41e07b36c8d9e2f1a4b7c0d3e6f9a2b5c8d1e4f7a0b3c6d9e2f5a8b1
+                 */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description The event's `id`, the same on every retry: deduplicate on it. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description The event's `type`, to route the request before parsing its body. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IntegrationDisabledEvent"];
             };
         };
         responses: {

@@ -8,6 +8,8 @@ import type http from 'node:http';
 import { join } from 'node:path';
 import type pino from 'pino';
 import selfsigned from 'selfsigned';
+import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
+import { httpsTransport } from './adapters/webhook-transport.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
@@ -77,13 +79,13 @@ async function main(): Promise<void> {
     return;
   }
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
-  // The publisher carries the operator's webhook URL policy to the API (create/update checks) and the worker.
-  const events = integrationEvents({ allowPrivateWebhookUrls: config.allowPrivateWebhookUrls });
+  const events = integrationEvents();
   const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
     contract,
     logger: log,
     events,
+    webhookUrls: dnsWebhookUrlPolicy(config.allowPrivateWebhookUrls),
     trustedProxies: config.trustedProxies,
     rateLimits: config.rateLimits,
     validateResponses: config.validateResponses,
@@ -104,7 +106,10 @@ async function main(): Promise<void> {
     }, 3600_000),
   ];
   await sweepExpiredKeys(services);
-  const deliveries = startDeliveryWorker(services, { onError: (error) => log.error({ err: error }, 'webhook delivery failed') });
+  const deliveries = startDeliveryWorker(services, {
+    transport: httpsTransport(),
+    onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
+  });
 
   const base = config.publicBaseUrl ?? `https://localhost:${port}`;
   log.info({ port, httpPort: config.httpPort }, 'listening');

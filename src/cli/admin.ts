@@ -11,6 +11,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
 import { loadConfig } from '../config.js';
 import type { Plan } from '../contract.js';
 import { isAppError } from '../domain/errors.js';
@@ -60,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
   try {
     const result = await bootstrapWorkspace(
-      { store, now: () => new Date(), events: noEvents },
+      { store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() },
       { name, plan: values.plan as Plan, adminEmail: values.email },
     );
     if (values.json) {
@@ -89,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
 async function withServices(run: (services: Services) => Promise<void>): Promise<number> {
   const store = createSqliteStore(join(loadConfig().dataDir, 'form-funnel.db'));
   try {
-    await run({ store, now: () => new Date(), events: noEvents });
+    await run({ store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() });
     return 0;
   } catch (error) {
     if (!isAppError(error)) throw error;

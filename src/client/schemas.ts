@@ -22,6 +22,7 @@ export type Condition = Schema<'Condition'>;
 export type Scoring = Schema<'Scoring'>;
 export type Deleted = Schema<'Deleted'>;
 export type FormTransfer = Schema<'FormTransfer'>;
+export type FormTransferList = Schema<'FormTransferList'>;
 
 export type Folder = Schema<'Folder'>;
 export type FolderList = Schema<'FolderList'>;

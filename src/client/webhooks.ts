@@ -1,10 +1,10 @@
-// Signing and verification of `X-Service-Signature`. The server signs deliveries with
-// signWebhookPayload from this file, so both sides share one implementation: keep it free of
-// anything client-only (openapi-fetch, the retrying fetch). Type imports are erased at runtime.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// Verification of `X-Service-Signature`. The scheme itself (and signWebhookPayload, re-exported for
+// partners who test their receivers) lives in src/webhook-signature.ts, which the server signs with too.
+import { timingSafeEqual } from 'node:crypto';
 import type { webhooks } from '../../generated/openapi.js';
+import { type RawBody, webhookSignatureHex } from '../webhook-signature.js';
 
-export type RawBody = string | Uint8Array; // Buffer is a Uint8Array
+export { type RawBody, signWebhookPayload } from '../webhook-signature.js';
 
 type JsonBodyOf<Operation> = Operation extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
 type DeclaredEvents = { [Name in keyof webhooks]: JsonBodyOf<webhooks[Name]['post']> }[keyof webhooks];
@@ -35,23 +35,6 @@ export interface VerifyWebhookOptions {
 }
 
 /**
- * Returns the `X-Service-Signature` value `t=<t>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
- * Given several secrets (while one is rotated), it emits one `v1=` per secret, so receivers
- * holding either secret accept the delivery.
- */
-export function signWebhookPayload(rawBody: RawBody, secret: string | readonly string[], timestampSeconds: number): string {
-  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-    throw new RangeError('signWebhookPayload: timestampSeconds must be a non-negative integer (Unix seconds).');
-  }
-  const secrets = typeof secret === 'string' ? [secret] : secret;
-  if (secrets.length === 0 || secrets.some((s) => s.length === 0)) {
-    throw new TypeError('signWebhookPayload: secret must be a non-empty string.');
-  }
-  const signatures = secrets.map((s) => `v1=${hmacHex(s, timestampSeconds, rawBody)}`);
-  return [`t=${timestampSeconds}`, ...signatures].join(',');
-}
-
-/**
  * Checks `X-Service-Signature` against the raw request body (the exact bytes received: a body
  * that was parsed and re-serialised no longer matches) and returns the parsed event.
  * Throws WebhookSignatureError otherwise.
@@ -65,7 +48,7 @@ export function verifyWebhookSignature(
   if (secret.length === 0) throw new TypeError('verifyWebhookSignature: secret must be a non-empty string.');
   const { timestamp, signatures } = parseSignatureHeader(header ?? '');
 
-  const expected = Buffer.from(hmacHex(secret, timestamp, rawBody), 'hex');
+  const expected = Buffer.from(webhookSignatureHex(secret, timestamp, rawBody), 'hex');
   // timingSafeEqual throws on a length mismatch; the check keeps that from becoming an oracle.
   const matches = signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected));
   if (!matches) {
@@ -80,11 +63,6 @@ export function verifyWebhookSignature(
     );
   }
   return JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody)) as WebhookEvent;
-}
-
-function hmacHex(secret: string, timestampSeconds: number, rawBody: RawBody): string {
-  // Fed as bytes, so a Buffer body is signed exactly as received, without a decode/encode round trip.
-  return createHmac('sha256', secret).update(`${timestampSeconds}.`).update(rawBody).digest('hex');
 }
 
 function parseSignatureHeader(header: string): { timestamp: number; signatures: Buffer[] } {

@@ -16,10 +16,11 @@ export interface Principal {
   attachment: Attachment;
   expiresAt: string | null;
   /**
-   * Whose Idempotency-Keys these are: the API key, or for OAuth the grant, whose access tokens change every
-   * hour; a retry after a token refresh must still find the first request.
+   * The lasting credential behind the request: the API key, or for OAuth the grant, whose access tokens
+   * change every hour. Idempotency-Keys and the per-key rate limit belong to it, so a retry after a token
+   * refresh still finds the first request, and a refresh does not buy a fresh request budget.
    */
-  idempotencyOwner: string;
+  credentialId: string;
 }
 
 /**

@@ -20,12 +20,15 @@ export const errorClasses = {
   live_resource: { status: 403, type: 'permission_error' },
   plan_required: { status: 403, type: 'permission_error' },
   https_required: { status: 403, type: 'permission_error' },
+  api_key_required: { status: 403, type: 'permission_error' },
   resource_not_found: { status: 404, type: 'not_found' },
   route_not_found: { status: 404, type: 'not_found' },
   method_not_allowed: { status: 405, type: 'invalid_request' },
   payload_too_large: { status: 413, type: 'invalid_request' },
   unsupported_media_type: { status: 415, type: 'invalid_request' },
   slug_taken: { status: 409, type: 'conflict_error' },
+  transfer_pending: { status: 409, type: 'conflict_error' },
+  transfer_not_pending: { status: 409, type: 'conflict_error' },
   idempotency_conflict: { status: 409, type: 'conflict_error' },
   folder_not_empty: { status: 409, type: 'conflict_error' },
   member_exists: { status: 409, type: 'conflict_error' },
@@ -124,7 +127,10 @@ export function unsupportedMediaType(expected: string): AppError {
   return new AppError({ code: 'unsupported_media_type', message: `Send the request body as ${expected}.` });
 }
 
-/** 401 `invalid_api_key`: one code for every authentication failure, so callers learn nothing about keys. */
+/**
+ * 401 `invalid_api_key`: one status, type and code for every authentication failure. The default message is
+ * for a missing, malformed or unknown key; a revoked or expired one gets its own message (see authenticate.ts).
+ */
 export function unauthorized(message = 'Send a valid API key as `Authorization: Bearer <key>`.'): AppError {
   return new AppError({ code: 'invalid_api_key', message });
 }

@@ -1,12 +1,15 @@
 import type { IdempotentResponse } from '../store/outbox.js';
 import type { Store } from '../store/types.js';
 import type { EventPublisher } from './events.js';
+import type { WebhookUrlPolicy } from './integrations/webhook-url.js';
 
-/** What domain operations depend on; tests pass their own clock and store. */
+/** What domain operations depend on; tests pass their own clock, store and resolver. */
 export interface Services {
   store: Store;
   now(): Date;
   events: EventPublisher;
+  /** Which webhook URLs are accepted (on create and update, and again before every delivery) and how hosts resolve. */
+  webhookUrls: WebhookUrlPolicy;
   /**
    * Set for one request by a caller that holds an Idempotency-Key: the response it will give for what the use
    * case returns, sealed for replay. Use cases pass it to their change's outbox (`outboxOf`), so the key is
@@ -15,4 +18,4 @@ export interface Services {
   idempotentResponse?: ((returned: unknown) => IdempotentResponse) | undefined;
 }
 
-export const timestamp = (services: Services): string => services.now().toISOString();
+export const timestamp = (services: Pick<Services, 'now'>): string => services.now().toISOString();

@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { stringify as stringifyYaml } from 'yaml';
+import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
 import type { EventPublisher } from '../domain/events.js';
 import { integrationEvents } from '../domain/integrations/publisher.js';
+import type { WebhookUrlPolicy } from '../domain/integrations/webhook-url.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
 import type { Services } from '../domain/services.js';
 import type { Store } from '../store/types.js';
@@ -22,6 +24,7 @@ import type { Handlers } from './handlers/types.js';
 import {
   assignRequestId,
   authenticateCaller,
+  countFailedAuthentication,
   deprecationHeaders,
   identifyConnection,
   reportAddressLimits,
@@ -41,6 +44,8 @@ export interface AppOptions {
   logger?: Logger;
   now?: () => Date;
   events?: EventPublisher;
+  /** Default: public addresses only, resolved by the system resolver. */
+  webhookUrls?: WebhookUrlPolicy;
   trustedProxies?: string[];
   rateLimits?: RateLimitPolicy | RateLimitSettings;
   validateResponses?: boolean;
@@ -65,6 +70,7 @@ export function buildApp(options: AppOptions): App {
     store: options.store,
     now: options.now ?? (() => new Date()),
     events: options.events ?? integrationEvents({ now: options.now }),
+    webhookUrls: options.webhookUrls ?? dnsWebhookUrlPolicy(),
   };
   const limits =
     options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultRateLimits);
@@ -95,8 +101,11 @@ export function buildApp(options: AppOptions): App {
   //   protocol (which the failed-authentication budget and the HTTPS check need), and the rate-limit headers
   //   every response carries; plain HTTP is refused before the path is even looked at.
   // - The route comes before authentication, so an unknown path is 404 and a wrong method 405 without a key.
-  // - Authentication checks the address's failed-authentication budget first, without touching the database;
-  //   the per-key and per-workspace limits are counted once the key, and so its workspace, is known.
+  // - Authentication comes before every limit: a failure counts against the address's failed-authentication
+  //   budget and, past it, is answered 429, but a valid key is never refused for what other clients behind the
+  //   same address did. The per-key (per grant for OAuth) and per-workspace limits are counted once the key,
+  //   and so its workspace, is known. The token endpoint's rejections are counted by
+  //   `countFailedAuthentication`, the error stage just before `errorHandler`.
   // - The scope is checked before the body is read: a key that may not call the operation never gets its body
   //   parsed. Bodies are parsed only for operations that take one, up to 1 MiB, and refused there if they do
   //   not decode or are not text (request-body.ts); a depth bound before the validator keeps its recursion safe.
@@ -121,6 +130,6 @@ export function buildApp(options: AppOptions): App {
   );
   app.use('/v1', v1);
   app.use(unknownPath);
-  app.use(errorHandler(log));
+  app.use(countFailedAuthentication(limits), errorHandler(log));
   return { app, services, flushLastUsed: () => lastUsed.flush(), servesDocs };
 }

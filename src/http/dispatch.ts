@@ -96,7 +96,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     if (idempotencyKey === undefined || !state.principal) return send(res, await run(), state.requestId);
 
     const { idempotency } = services.store;
-    const owner = state.principal.idempotencyOwner;
+    const owner = state.principal.credentialId;
     const keyHash = idempotencyKeyHash(owner, idempotencyKey);
     const sealed = (outcome: Outcome): IdempotentResponse => ({
       ownerId: owner,

@@ -2,7 +2,7 @@
  * The request stages that run before the handler. `buildApp` in app.ts puts them in order; the reasons for
  * that order sit beside it.
  */
-import type { RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Scope } from '../contract.js';
 import { AppError, forbidden, methodNotAllowed, routeNotFound } from '../domain/errors.js';
 import { authenticate, type LastUsedRecorder } from '../domain/keys/authenticate.js';
@@ -11,7 +11,7 @@ import { newId } from '../ids.js';
 import { connectionInfo } from './client-address.js';
 import { type Contract, matchOperation } from './contract-document.js';
 import { stateOf } from './locals.js';
-import { checkFailedAuthBudget, consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
+import { consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
 
 export function assignRequestId(): RequestHandler {
   return (_req, res, next) => {
@@ -77,23 +77,32 @@ export function routeOperation(contract: Contract): RequestHandler {
 export function authenticateCaller(services: Services, limits: RateLimitPolicy, lastUsed: LastUsedRecorder): RequestHandler {
   return async (req, res, next) => {
     const state = stateOf(res);
-    await checkFailedAuthBudget(limits, res, state.clientIp);
-    if (!state.operation?.authenticated) {
-      // Operations without a key (the OAuth token endpoint) authenticate with what the body carries: a
-      // rejected code, token or client counts against the address like a rejected key.
-      res.on('finish', () => {
-        if (res.statusCode === 400 || res.statusCode === 401) void recordFailedAuth(limits, res, state.clientIp).catch(() => {});
-      });
-      return next();
-    }
+    // Operations without a key (the OAuth token endpoint) authenticate with what the body carries; their
+    // rejections are counted by `countFailedAuthentication` once the handler has decided.
+    if (!state.operation?.authenticated) return next();
     try {
       state.principal = await authenticate(services, req.get('authorization'), state.clientIp, lastUsed);
     } catch (error) {
-      if (error instanceof AppError && error.status === 401) await recordFailedAuth(limits, res, state.clientIp);
+      if (error instanceof AppError && error.status === 401) throw (await recordFailedAuth(limits, res, state.clientIp)) ?? error;
       throw error;
     }
-    await consumeRequest(limits, res, state.principal.id, state.principal.workspace.id);
+    await consumeRequest(limits, res, state.principal.credentialId, state.principal.workspace.id);
     next();
+  };
+}
+
+/**
+ * For operations that authenticate with what the body carries (the OAuth token endpoint): a rejected code,
+ * token or client counts against the address like a rejected key, and past the budget it is answered 429.
+ */
+export function countFailedAuthentication(limits: RateLimitPolicy): ErrorRequestHandler {
+  return async (error: unknown, _req, res, next) => {
+    const state = stateOf(res);
+    const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+    if (state.operation && !state.operation.authenticated && (status === 400 || status === 401)) {
+      return next((await recordFailedAuth(limits, res, state.clientIp)) ?? error);
+    }
+    next(error);
   };
 }
 

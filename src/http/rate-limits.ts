@@ -61,45 +61,47 @@ export async function peekFailedAuthBudget(policy: RateLimitPolicy, res: Respons
   setHeaders(res, [windowOf(limiter, await limiter.get(address), Date.now())]);
 }
 
-/** Before authentication: an address that failed too often is turned away without a database lookup. */
-export async function checkFailedAuthBudget(policy: RateLimitPolicy, res: Response, address: string): Promise<void> {
-  const limiter = policy.failedAuthPerAddress;
-  const state = await limiter.get(address);
-  const window = windowOf(limiter, state, Date.now());
-  setHeaders(res, [window]);
-  if (state && state.consumedPoints >= limiter.points) {
-    throw tooManyRequests(res, state.msBeforeNext, 'Too many failed authentications from this address');
-  }
-}
-
-export async function recordFailedAuth(policy: RateLimitPolicy, res: Response, address: string): Promise<void> {
+/**
+ * Counts one failed authentication from the address and returns the 429 to answer instead of the failure
+ * once the address is over its budget. Only failures are counted and only failures are refused: a valid key
+ * from an address that also sent bad ones (an office behind one NAT) is never turned away. Guessing stays
+ * throttled, since every wrong guess past the budget is a 429 and keys are too long to find by chance.
+ */
+export async function recordFailedAuth(policy: RateLimitPolicy, res: Response, address: string): Promise<AppError | undefined> {
   const limiter = policy.failedAuthPerAddress;
   try {
     setHeaders(res, [windowOf(limiter, await limiter.consume(address), Date.now())]);
+    return undefined;
   } catch (error) {
     if (!isLimitRejection(error)) throw error;
     setHeaders(res, [windowOf(limiter, error, Date.now())]);
+    return tooManyRequests(res, error.msBeforeNext, 'Too many failed authentications from this address');
   }
 }
 
-/** After authentication: one request counts against the key and its workspace. */
-export async function consumeRequest(policy: RateLimitPolicy, res: Response, keyId: string, workspaceId: string): Promise<void> {
+/**
+ * After authentication: an admitted request counts against its credential and its workspace. The workspace
+ * is charged only once the key's own limit has let the request through, and a request the workspace refuses
+ * gives the key its point back, so one key's refused burst never spends the budget of the workspace's other
+ * keys. `credentialId` is the lasting credential (the API key, or the OAuth grant behind short-lived tokens).
+ */
+export async function consumeRequest(policy: RateLimitPolicy, res: Response, credentialId: string, workspaceId: string): Promise<void> {
   const now = Date.now();
-  const [key, workspace] = await Promise.allSettled([policy.perKey.consume(keyId), policy.perWorkspace.consume(workspaceId)]);
-  const outcome = (limiter: RateLimiterAbstract, settled: PromiseSettledResult<RateLimiterRes>) => {
-    if (settled.status === 'fulfilled') return { window: windowOf(limiter, settled.value, now), rejected: undefined };
-    if (!isLimitRejection(settled.reason)) throw settled.reason;
-    return { window: windowOf(limiter, settled.reason, now), rejected: settled.reason };
-  };
-  const perKey = outcome(policy.perKey, key);
-  const perWorkspace = outcome(policy.perWorkspace, workspace);
-  setHeaders(res, [perKey.window, perWorkspace.window]);
-  if (perKey.rejected)
-    throw tooManyRequests(res, perKey.rejected.msBeforeNext, `More than ${policy.perKey.points} requests per second with this key`);
-  if (perWorkspace.rejected)
-    throw tooManyRequests(
-      res,
-      perWorkspace.rejected.msBeforeNext,
-      `More than ${policy.perWorkspace.points} requests per minute in this workspace`,
-    );
+  let key: RateLimiterRes;
+  try {
+    key = await policy.perKey.consume(credentialId);
+  } catch (error) {
+    if (!isLimitRejection(error)) throw error;
+    setHeaders(res, [windowOf(policy.perKey, error, now), windowOf(policy.perWorkspace, await policy.perWorkspace.get(workspaceId), now)]);
+    throw tooManyRequests(res, error.msBeforeNext, `More than ${policy.perKey.points} requests per second with this key`);
+  }
+  try {
+    const workspace = await policy.perWorkspace.consume(workspaceId);
+    setHeaders(res, [windowOf(policy.perKey, key, now), windowOf(policy.perWorkspace, workspace, now)]);
+  } catch (error) {
+    if (!isLimitRejection(error)) throw error;
+    const refunded = await policy.perKey.reward(credentialId, 1);
+    setHeaders(res, [windowOf(policy.perKey, refunded, now), windowOf(policy.perWorkspace, error, now)]);
+    throw tooManyRequests(res, error.msBeforeNext, `More than ${policy.perWorkspace.points} requests per minute in this workspace`);
+  }
 }

@@ -28,7 +28,7 @@ export interface DueDelivery {
   id: string;
   attempt: number;
   mock: boolean;
-  integration: { id: string; url: string; signingSecret: string };
+  integration: { id: string; workspaceId: string; url: string; signingSecret: string };
   event: { id: string; type: Schema<'EventType'>; body: string };
 }
 
@@ -43,12 +43,52 @@ export interface AttemptResult {
   nextAttemptAt: string | null;
 }
 
+/** How many attempts may be in flight (leased and not yet recorded) at once, and how many to lease now. */
+export interface ClaimRequest {
+  now: string;
+  leaseUntil: string;
+  /** At most this many attempts leased by this call. */
+  limit: number;
+  /** In flight per integration, counting leases of every worker; 1 while the integration's breaker is probing. */
+  perIntegration: number;
+  /** In flight per workspace, counting leases of every worker. */
+  perWorkspace: number;
+}
+
+/**
+ * An integration's circuit breaker, kept with the integration. `pausedUntil` is set once the breaker has tripped
+ * and stays set (an attempt at a time probes the endpoint once it has passed) until an attempt succeeds.
+ */
+export interface CircuitState {
+  consecutiveFailures: number;
+  /** The first failure since the last success. */
+  failingSince: string | null;
+  pausedUntil: string | null;
+  enabled: boolean;
+  disabledAt: string | null;
+  disabledReason: Integration['disabled_reason'];
+  updatedAt: string;
+}
+
+/** An integration's breaker before and after an attempt's outcome moved it, with the integration as it is now. */
+export interface CircuitMove {
+  before: CircuitState;
+  after: CircuitState;
+  integration: IntegrationRecord;
+}
+
+export interface CircuitUpdate {
+  next(current: CircuitState): CircuitState;
+  /** What the move causes (an `integration.disabled` event), written in the same transaction. */
+  outbox?: Outbox<CircuitMove> | undefined;
+}
+
 export interface IntegrationStore {
   list(visibility: IntegrationVisibility, page: PageRequest): Promise<Page<Integration>>;
   get(workspaceId: string, id: string): Promise<IntegrationRecord | undefined>;
   create(record: IntegrationRecord, outbox?: Outbox<void>): Promise<void>;
-  /** Replaces the integration's fields (never its secret). */
-  update(record: IntegrationRecord): Promise<void>;
+  /** Replaces the integration's fields (never its secret); `resetCircuit` also closes its circuit breaker. */
+  update(record: IntegrationRecord, options?: { resetCircuit?: boolean }): Promise<void>;
   /** Deletes the integration with its deliveries, pending or made, in one transaction. */
   delete(id: string): Promise<void>;
   /**
@@ -76,10 +116,16 @@ export interface IntegrationStore {
     page: PageRequest,
   ): Promise<Page<IntegrationLog>>;
   /**
-   * Leases up to `limit` pending attempts due at `now` (of enabled integrations, or dispatched) until
-   * `leaseUntil`, so that no other worker takes them meanwhile.
+   * Leases pending attempts due at `now` until `leaseUntil`, so that no other worker takes them meanwhile: those
+   * of enabled integrations whose breaker is not pausing them, and dispatched ones. Within the in-flight caps of
+   * `request`, workspaces take turns (each one's earliest attempt, then each one's second, ...), and so do the
+   * integrations of a workspace.
    */
-  claimDue(now: string, leaseUntil: string, limit: number): Promise<DueDelivery[]>;
-  /** Records the attempt's outcome and, when `nextAttemptAt` is set, queues the next attempt; one transaction. */
-  recordAttempt(id: string, result: AttemptResult): Promise<void>;
+  claimDue(request: ClaimRequest): Promise<DueDelivery[]>;
+  /**
+   * Records the attempt's outcome and, when `nextAttemptAt` is set, queues the next attempt; given `circuit`, also
+   * moves the integration's breaker to the state `circuit.next` returns for the current one and writes its outbox.
+   * One transaction; returns the move, or null when the attempt was no longer pending (or no `circuit` was given).
+   */
+  recordAttempt(id: string, result: AttemptResult, circuit?: CircuitUpdate): Promise<CircuitMove | null>;
 }

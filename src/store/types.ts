@@ -95,17 +95,54 @@ export interface FormStore {
   /** Summaries only: a page of full definitions could be tens of megabytes. */
   listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersionSummary'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
+}
+
+type FormTransfer = Schema<'FormTransfer'>;
+export type TransferAcceptance = { outcome: 'accepted' | 'not_pending' | 'form_gone'; transfer: FormTransfer };
+
+/**
+ * Form transfers between workspaces. A pending transfer whose `expires_at` has passed at `now` is reported,
+ * and stored, as `expired`.
+ */
+export interface TransferStore {
+  /** Stores a pending transfer and its audit events, unless the form already has a pending one: then its id. */
+  create(
+    transfer: FormTransfer,
+    now: string,
+    audit: readonly AuditEventInput[],
+    outbox?: Outbox<{ pendingId: string } | undefined>,
+  ): Promise<{ pendingId: string } | undefined>;
+  /** A transfer the workspace sent or received. */
+  get(workspaceId: string, id: string, now: string): Promise<FormTransfer | undefined>;
+  list(
+    workspaceId: string,
+    filter: { direction?: 'incoming' | 'outgoing' | undefined },
+    now: string,
+    page: PageRequest,
+  ): Promise<Page<FormTransfer>>;
   /**
-   * Moves the form to another workspace and revokes the keys attached to it, with their audit events; returns
-   * the revoked keys' ids. `StoreConflict('slug_taken')` when the destination has a form with its slug.
+   * Declines or cancels a pending transfer and records the audit events, in one transaction; undefined when it
+   * was no longer pending.
    */
-  transfer(
-    formId: string,
-    to: string,
+  close(
+    id: string,
+    status: 'declined' | 'canceled',
     at: string,
-    audit: { form: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
-    outbox?: Outbox<string[]>,
-  ): Promise<string[]>;
+    audit: readonly AuditEventInput[],
+    outbox?: Outbox<FormTransfer | undefined>,
+  ): Promise<FormTransfer | undefined>;
+  /**
+   * Accepts a pending transfer in one transaction: moves the form with its rows, revokes the keys attached to it
+   * (one audit event each, from `revokedKey`) and records `audit`. `not_pending` when it was answered, canceled or
+   * expired first; `form_gone` (and the transfer canceled) when the form left its workspace. A destination form
+   * with the same slug throws `StoreConflict('slug_taken')` and moves nothing.
+   */
+  accept(
+    id: string,
+    at: string,
+    audit: { events: readonly AuditEventInput[]; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
+    outbox?: Outbox<TransferAcceptance>,
+  ): Promise<TransferAcceptance>;
 }
 
 export interface FolderStore {
@@ -168,6 +205,7 @@ export interface Store {
   workspaces: WorkspaceStore;
   apiKeys: ApiKeyStore;
   forms: FormStore;
+  transfers: TransferStore;
   folders: FolderStore;
   auditEvents: AuditEventStore;
   idempotency: IdempotencyStore;

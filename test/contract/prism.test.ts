@@ -54,6 +54,7 @@ const submissionId = schemaExample<string>('SubmissionId');
 const apiKeyId = schemaExample<string>('ApiKeyId');
 const memberId = schemaExample<string>('MemberId');
 const inviteId = schemaExample<string>('InviteId');
+const transferId = schemaExample<string>('FormTransferId');
 const integrationId = schemaExample<string>('IntegrationId');
 const timestamp = schemaExample<string>('Timestamp');
 
@@ -129,6 +130,31 @@ const cases = {
   }),
   transferForm: contract({
     send: (c, headers) => c.POST('/forms/{id}/transfer', { params: { path: { id: formId } }, body: body('transferForm'), headers }),
+    error: { status: 409, example: 'transfer_pending' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'FormTransfer'>>>>().toEqualTypeOf<true>(),
+  }),
+  listTransfers: contract({
+    send: (c, headers) => c.GET('/transfers', { params: { query: { direction: 'incoming', limit: 10 } }, headers }),
+    error: { status: 401, example: 'invalid_api_key' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'FormTransferList'>>>().toEqualTypeOf<true>(),
+  }),
+  getTransfer: contract({
+    send: (c, headers) => c.GET('/transfers/{id}', { params: { path: { id: transferId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'FormTransfer'>>>>().toEqualTypeOf<true>(),
+  }),
+  acceptTransfer: contract({
+    send: (c, headers) => c.POST('/transfers/{id}/accept', { params: { path: { id: transferId } }, headers }),
+    error: { status: 409, example: 'slug_taken' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'FormTransfer'>>>>().toEqualTypeOf<true>(),
+  }),
+  declineTransfer: contract({
+    send: (c, headers) => c.POST('/transfers/{id}/decline', { params: { path: { id: transferId } }, headers }),
+    error: { status: 409, example: 'transfer_not_pending' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'FormTransfer'>>>>().toEqualTypeOf<true>(),
+  }),
+  cancelTransfer: contract({
+    send: (c, headers) => c.POST('/transfers/{id}/cancel', { params: { path: { id: transferId } }, headers }),
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'FormTransfer'>>>>().toEqualTypeOf<true>(),
   }),

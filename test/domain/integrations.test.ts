@@ -6,14 +6,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { describeNetworkFailure } from '../../src/adapters/webhook-transport.js';
 import { definitionEnvironments } from '../../src/domain/access.js';
 import type { DomainEvent } from '../../src/domain/events.js';
+import { defaultCircuitPolicy, disabledNow, nextCircuitState } from '../../src/domain/integrations/circuit-breaker.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { DELIVERY_TIMEOUT_MS, defaultBackoff, MAX_ATTEMPTS, retryDelayMs } from '../../src/domain/integrations/retry-schedule.js';
 import { INTEGRATION_ISSUE_CODES } from '../../src/domain/integrations/service.js';
 import { generateSigningSecret, signingSecretHint } from '../../src/domain/integrations/signing-secret.js';
-import { describeNetworkFailure } from '../../src/domain/integrations/transport.js';
 import { addressRefusal, checkWebhookUrl, type ResolvedAddress } from '../../src/domain/integrations/webhook-url.js';
+import type { CircuitState } from '../../src/store/integration-store.js';
 
 const schema = (name: string): Record<string, any> =>
   parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/schemas/${name}.yaml`, import.meta.url)), 'utf8'));
@@ -132,6 +134,67 @@ describe('describeNetworkFailure', () => {
   });
 });
 
+describe('nextCircuitState', () => {
+  const T0 = Date.parse('2026-11-04T10:00:00.000Z');
+  const closed: CircuitState = {
+    consecutiveFailures: 0,
+    failingSince: null,
+    pausedUntil: null,
+    enabled: true,
+    disabledAt: null,
+    disabledReason: null,
+    updatedAt: '2026-11-01T00:00:00.000Z',
+  };
+  const at = (ms: number) => new Date(T0 + ms);
+  /** The state after `count` failures, `gapMs` apart, starting at T0. */
+  const failures = (count: number, gapMs: number, from: CircuitState = closed) => {
+    let state = from;
+    for (let i = 0; i < count; i++) state = nextCircuitState(state, 'failed', at(i * gapMs));
+    return state;
+  };
+
+  it('when fewer failures than the threshold occur in a row, then nothing is paused, and the run remembers its start', () => {
+    const state = failures(defaultCircuitPolicy.pauseAfterFailures - 1, 1_000);
+    expect(state).toMatchObject({ consecutiveFailures: 4, failingSince: at(0).toISOString(), pausedUntil: null, enabled: true });
+  });
+
+  it('when the threshold is reached, then the pause is 1 minute, doubling with each further failure up to 1 hour', () => {
+    const pauses = [5, 6, 7, 12, 13].map((count) => {
+      const state = failures(count, 0);
+      return Date.parse(state.pausedUntil!) - T0;
+    });
+    expect(pauses).toEqual([60_000, 120_000, 240_000, 3_600_000, 3_600_000]);
+  });
+
+  it('when an attempt succeeds, then the breaker closes and the run starts over', () => {
+    const state = nextCircuitState(failures(7, 1_000), 'succeeded', at(10_000));
+    expect(state).toEqual(closed);
+  });
+
+  it('when failures have lasted 3 days but fewer than 20 in a row, then the integration stays enabled', () => {
+    const state = nextCircuitState(failures(18, 1_000), 'failed', at(3 * 86_400_000));
+    expect(state.enabled).toBe(true);
+  });
+
+  it('when 20 failures in a row have lasted 3 days, then the integration is disabled, once, with the reason', () => {
+    const gap = Math.ceil((3 * 86_400_000) / 19);
+    const before = failures(19, gap);
+    expect(before.enabled).toBe(true);
+    const after = nextCircuitState(before, 'failed', at(19 * gap));
+    expect(after).toMatchObject({ enabled: false, disabledAt: at(19 * gap).toISOString(), disabledReason: 'delivery_failures' });
+    expect(after.updatedAt).toBe(after.disabledAt);
+    expect(disabledNow(before, after)).toBe(true);
+    const again = nextCircuitState(after, 'failed', at(20 * gap));
+    expect(again.disabledAt).toBe(after.disabledAt);
+    expect(disabledNow(after, again)).toBe(false);
+  });
+
+  it('when a person has disabled the integration, then failures of dispatches never mark it disabled by the service', () => {
+    const state = failures(40, 86_400_000, { ...closed, enabled: false });
+    expect(state).toMatchObject({ enabled: false, disabledAt: null, disabledReason: null });
+  });
+});
+
 describe('integrationEvents', () => {
   const event: DomainEvent = {
     workspaceId: 'ws_1',
@@ -175,6 +238,18 @@ describe('the integrations module agrees with the OpenAPI document', () => {
     expect(secret).toMatch(new RegExp(created.pattern));
     expect(secret.length).toBeLessThanOrEqual(created.maxLength);
     expect(signingSecretHint(secret)).toMatch(new RegExp(schema('Integration').properties.secret_hint.pattern));
+  });
+
+  it("when the circuit breaker's numbers change, then Integration.enabled's description states the new ones", () => {
+    const description: string = schema('Integration').properties.enabled.description.replace(/\s+/g, ' ');
+    const policy = defaultCircuitPolicy;
+    expect(description).toContain(`after ${policy.pauseAfterFailures} failed attempts in a row`);
+    expect(description).toContain(
+      `(${policy.basePauseMs / 60_000} minute, doubling with each further failure, at most ${policy.maxPauseMs / 3_600_000} hour)`,
+    );
+    expect(description).toContain(
+      `for ${policy.disableAfterMs / 86_400_000} days (and at least ${policy.disableAfterFailures} times in a row)`,
+    );
   });
 
   it('when the module reports an issue code, then ValidationIssue.code documents it ', () => {

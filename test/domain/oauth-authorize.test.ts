@@ -16,7 +16,12 @@ let request: AuthorizationRequest;
 
 beforeEach(async () => {
   store = createSqliteStore(':memory:');
-  services = { store, now: () => new Date('2031-01-01T00:00:00.000Z'), events: noEvents };
+  services = {
+    store,
+    now: () => new Date('2031-01-01T00:00:00.000Z'),
+    events: noEvents,
+    webhookUrls: { allowPrivateAddresses: false, resolveHost: async () => [] },
+  };
   const workspace = await bootstrapWorkspace(services, { name: 'Big Co', plan: 'enterprise' });
   const client = await registerOAuthClient(services, { name: 'Partner', redirectUris: [redirectUri] });
   request = {

@@ -158,23 +158,30 @@ describe('a partner manages forms with the typed client', () => {
     expect(error).toMatchObject({ status: 404, type: 'not_found', code: 'resource_not_found' });
   });
 
-  it('when a form is transferred to another workspace, then it is gone here and visible there', async () => {
+  it('when a form is offered to another workspace and accepted there, then it is gone here and visible there', async () => {
     const other = await api.otherWorkspace();
     const transfer = unwrap(
       await documented(
         'transferForm',
-        200,
+        201,
         client.POST('/forms/{id}/transfer', { params: { path: { id: demo.id } }, body: { workspace_id: other.workspace_id } }),
       ),
     );
     expect(transfer).toMatchObject({
       object: 'form_transfer',
-      id: demo.id,
       form_id: demo.id,
       from_workspace_id: api.workspace.workspace_id,
       to_workspace_id: other.workspace_id,
-      revoked_api_key_ids: [],
+      status: 'pending',
     });
+    const accepted = unwrap(
+      await documented(
+        'acceptTransfer',
+        200,
+        clientFor(other.live_admin_key).POST('/transfers/{id}/accept', { params: { path: { id: transfer.id } } }),
+      ),
+    );
+    expect(accepted).toMatchObject({ id: transfer.id, status: 'accepted' });
 
     const here = await documentedProblem('getForm', 404, getForm(demo.id));
     expect(here.code).toBe('resource_not_found');

@@ -5,11 +5,12 @@ let api: TestApi;
 let formKey: string;
 let folderKey: string;
 let formId: string;
+let folderId: string;
 
 beforeAll(async () => {
   api = await createTestApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 1000 } });
   formId = (await api.call('post', '/v1/forms').send({ name: 'Attached' })).body.id;
-  const folderId = (await api.call('post', '/v1/folders').send({ name: 'Partners' })).body.id;
+  folderId = (await api.call('post', '/v1/folders').send({ name: 'Partners' })).body.id;
   formKey = (await api.createKey({ environment: 'live', scope: 'admin', attachment: { type: 'form', form_id: formId } })).secret;
   folderKey = (await api.createKey({ environment: 'live', scope: 'admin', attachment: { type: 'folder', folder_id: folderId } })).secret;
 });
@@ -44,6 +45,21 @@ describe('admin keys attached to a form or folder', () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('form_not_attached');
     expect((await api.call('get', `/v1/forms/${formId}`)).status).toBe(200);
+  });
+
+  it('when a form-attached key moves its form into a folder, then 403 form_not_attached and the folder keys still do not reach it', async () => {
+    const res = await api.call('patch', `/v1/forms/${formId}`, formKey).send({ folder_id: folderId });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ type: 'permission_error', code: 'form_not_attached' });
+    expect(res.body.message).toMatch(/attached to a form and cannot move forms between folders/);
+    expect((await api.call('get', `/v1/forms/${formId}`)).body).toMatchObject({ folder_id: null, version: 1 });
+    expect((await api.call('get', `/v1/forms/${formId}`, folderKey)).status).toBe(403);
+  });
+
+  it('when a form-attached key renames its form, then it still can', async () => {
+    const res = await api.call('patch', `/v1/forms/${formId}`, formKey).send({ name: 'Attached, renamed' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Attached, renamed', folder_id: null });
   });
 
   it('when such a key reads its own form, then it still can', async () => {

@@ -117,6 +117,16 @@ describe('revoked and expired keys', () => {
     expect(revoked.status).toBe(200);
     const res = await api.call('get', '/v1/forms', key.secret);
     expectProblem(res, 401, 'authentication_error', 'invalid_api_key');
+    expect(res.body.message).toBe('This API key has been revoked; create a new key.');
+  });
+
+  it('when a key is unknown or malformed, then the message is the generic one and names no key state', async () => {
+    const unknown = await api.call('get', '/v1/me', `svc_live_${'R'.repeat(40)}`);
+    const malformed = await api.call('get', '/v1/me', 'svc_live_short');
+    for (const res of [unknown, malformed]) {
+      expectProblem(res, 401, 'authentication_error', 'invalid_api_key');
+      expect(res.body.message).toBe('Send a valid API key as `Authorization: Bearer <key>`.');
+    }
   });
 
   it('when an expired key is used, then 401, the key is now revoked with cause expired, and api_key.expired is audited once', async () => {
@@ -125,8 +135,12 @@ describe('revoked and expired keys', () => {
     expect((await api.call('get', `/v1/api_keys/${key.id}`)).body.status).toBe('active');
 
     clock = new Date(clock.getTime() + 2 * 3600_000);
-    expectProblem(await api.call('get', '/v1/me', key.secret), 401, 'authentication_error', 'invalid_api_key');
-    expectProblem(await api.call('get', '/v1/me', key.secret), 401, 'authentication_error', 'invalid_api_key');
+    // The first use after expiry revokes the key; both that use and the next say it expired, not that it was revoked.
+    for (let use = 0; use < 2; use++) {
+      const res = await api.call('get', '/v1/me', key.secret);
+      expectProblem(res, 401, 'authentication_error', 'invalid_api_key');
+      expect(res.body.message).toBe('This API key has expired; create a new key.');
+    }
 
     const stored = await api.call('get', `/v1/api_keys/${key.id}`);
     expect(stored.body).toMatchObject({

@@ -1,12 +1,11 @@
 /**
- * Forms: create (slugs), PATCH merge with versions and snapshots, logic checks, cascade delete, transfer,
+ * Forms: create (slugs), PATCH merge with versions and snapshots, logic checks, cascade delete,
  * and keyset pagination through a long list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
 import {
-  absentId,
   expectEnvelopeHeaders,
   expectProblem,
   formBody,
@@ -354,81 +353,6 @@ describe('DELETE /v1/forms/{id}', () => {
     expectProblem(await api.call('delete', `/v1/forms/${form.id}`), 404, 'not_found', 'resource_not_found');
     // Its slug is free again.
     expect((await create({ name: 'Delete me' })).slug).toBe('delete-me');
-  });
-});
-
-describe('POST /v1/forms/{id}/transfer', () => {
-  it('when a form is transferred, then it moves with its versions, its attached keys are revoked, and both are audited', async () => {
-    const other = await api.otherWorkspace();
-    const form = await create(formBody('Moving'));
-    await api.call('patch', `/v1/forms/${form.id}`).send({ name: 'Moving v2' });
-    const attached = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'form', form_id: form.id } });
-    const unrelated = await api.createKey({ environment: 'live', scope: 'read' });
-
-    const res = await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: other.workspace_id });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
-      id: form.id,
-      object: 'form_transfer',
-      form_id: form.id,
-      from_workspace_id: api.workspace.workspace_id,
-      to_workspace_id: other.workspace_id,
-      revoked_api_key_ids: [attached.id],
-    });
-
-    expectProblem(await api.call('get', `/v1/forms/${form.id}`), 404, 'not_found', 'resource_not_found');
-    const there = await api.call('get', `/v1/forms/${form.id}`, other.live_admin_key);
-    expect(there.body).toMatchObject({ id: form.id, name: 'Moving v2', version: 2 });
-    expect((await api.call('get', `/v1/forms/${form.id}/versions`, other.live_admin_key)).body.data).toHaveLength(2);
-
-    expectProblem(await api.call('get', '/v1/me', attached.secret), 401, 'authentication_error', 'invalid_api_key');
-    expect((await api.call('get', '/v1/me', unrelated.secret)).status).toBe(200);
-    expect((await api.call('get', `/v1/api_keys/${attached.id}`)).body).toMatchObject({
-      status: 'revoked',
-      revocation_cause: 'form_transferred',
-    });
-
-    const audit = await api.call('get', '/v1/audit_events?limit=100');
-    const about = (type: string, id: string) =>
-      audit.body.data.filter((event: { type: string; target: { id: string } }) => event.type === type && event.target.id === id);
-    expect(about('form.transferred', form.id)).toHaveLength(1);
-    expect(about('api_key.revoked_by_transfer', attached.id)).toHaveLength(1);
-  });
-
-  it("when the destination is the form's own workspace, then 422 invalid_value same_workspace", async () => {
-    const form = await create(formBody('Staying'));
-    const res = await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: api.workspace.workspace_id });
-    expectProblem(res, 422, 'validation_error', 'invalid_value');
-    expect(issuesOf(res)).toEqual(['body /workspace_id same_workspace']);
-  });
-
-  it('when the destination workspace does not exist, then 422 invalid_value not_found', async () => {
-    const form = await create(formBody('Nowhere to go'));
-    const res = await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: absentId('ws') });
-    expectProblem(res, 422, 'validation_error', 'invalid_value');
-    expect(issuesOf(res)).toEqual(['body /workspace_id not_found']);
-    expect((await api.call('get', `/v1/forms/${form.id}`)).status).toBe(200);
-  });
-
-  it('when a test key transfers a form, then 403 live_resource', async () => {
-    const other = await api.otherWorkspace();
-    const form = await create(formBody('Not from the sandbox'));
-    const res = await api
-      .call('post', `/v1/forms/${form.id}/transfer`, api.workspace.test_admin_key)
-      .send({ workspace_id: other.workspace_id });
-    expectProblem(res, 403, 'permission_error', 'live_resource');
-    expect((await api.call('get', `/v1/forms/${form.id}`)).status).toBe(200);
-  });
-
-  it('when the destination already has a form with the same slug, then 409 slug_taken and nothing moves', async () => {
-    const other = await api.otherWorkspace();
-    await create({ name: 'Clash', slug: 'clash' }, other.live_admin_key);
-    const form = await create({ name: 'Clash', slug: 'clash' });
-    const attached = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'form', form_id: form.id } });
-    const res = await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: other.workspace_id });
-    expectProblem(res, 409, 'conflict_error', 'slug_taken');
-    expect((await api.call('get', `/v1/forms/${form.id}`)).status).toBe(200);
-    expect((await api.call('get', '/v1/me', attached.secret)).status).toBe(200);
   });
 });
 

@@ -7,10 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
+import { httpsTransport } from '../../src/adapters/webhook-transport.js';
 import { verifyWebhookSignature } from '../../src/client/webhooks.js';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
+import { noEvents } from '../../src/domain/events.js';
+import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrations/delivery-transport.js';
 import { MAX_ATTEMPTS } from '../../src/domain/integrations/retry-schedule.js';
-import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrations/transport.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker, USER_AGENT } from '../../src/domain/integrations/worker.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
@@ -23,6 +25,7 @@ import {
   schemaErrors,
   startReceiver,
   testClock,
+  testWebhookUrls,
 } from './integrations-support.js';
 import { anaAnswers, createForm as createDemoForm, submit } from './submissions-support.js';
 
@@ -35,14 +38,16 @@ async function setup(file = ':memory:') {
   const clock = testClock(START);
   const store = createSqliteStore(file);
   // Loopback is allowed, as the operator's ALLOW_PRIVATE_WEBHOOK_URLS does for local testing.
-  const events = integrationEvents({ now: clock.now, allowPrivateWebhookUrls: true, resolveHost: fakeResolver });
-  const api = await createTestApi({ store, now: clock.now, events });
+  const api = await createTestApi({ store, now: clock.now, webhookUrls: testWebhookUrls(true) });
   return { api, clock };
 }
 
-/** A worker on the app's services; `random: 0.5` makes every backoff exactly half its ceiling. */
-const workerFor = (api: TestApi, receiver: Receiver | null, options: DeliveryWorkerOptions = {}) =>
-  createDeliveryWorker(api.services, { extraCa: receiver?.cert, random: () => 0.5, ...options });
+/**
+ * A worker on the app's services, sending over HTTPS that trusts the receiver's certificate (none: only the public
+ * roots); `random: 0.5` makes every backoff exactly half its ceiling.
+ */
+const workerFor = (api: TestApi, receiver: Receiver | null, options: Partial<DeliveryWorkerOptions> = {}) =>
+  createDeliveryWorker(api.services, { transport: httpsTransport({ extraCa: receiver?.cert }), random: () => 0.5, ...options });
 
 /** A transport that must never be used. */
 function forbiddenTransport() {
@@ -389,8 +394,8 @@ describe('durability', () => {
     const store = createSqliteStore(file);
     cleanup.push(() => store.close());
     const clock = testClock(START);
-    const services = { store, now: clock.now, events: integrationEvents({ allowPrivateWebhookUrls: true }) };
-    expect(await createDeliveryWorker(services, { extraCa: receiver.cert }).runDue()).toBe(1);
+    const services = { store, now: clock.now, events: noEvents, webhookUrls: dnsWebhookUrlPolicy(true) };
+    expect(await createDeliveryWorker(services, { transport: httpsTransport({ extraCa: receiver.cert }) }).runDue()).toBe(1);
     expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'form.created' });
     const logs = await store.integrations.listLogs(integration.id, 'live', {}, { limit: 10 });
@@ -407,7 +412,13 @@ describe('durability', () => {
     await createIntegration(api, { url: receiver.url, events: ['form.created'] });
     await createForm(api, 'Leased');
     const now = clock.now();
-    const leased = await api.store.integrations.claimDue(now.toISOString(), new Date(now.getTime() + 60_000).toISOString(), 10);
+    const leased = await api.store.integrations.claimDue({
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + 60_000).toISOString(),
+      limit: 10,
+      perIntegration: 5,
+      perWorkspace: 10,
+    });
     expect(leased).toHaveLength(1);
     const worker = workerFor(api, receiver);
     expect(await worker.runDue()).toBe(0);
@@ -427,7 +438,7 @@ describe('stopping', () => {
     );
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
     await createForm(api, 'In flight');
-    const worker = startDeliveryWorker(api.services, { extraCa: receiver.cert, pollIntervalMs: 10 });
+    const worker = startDeliveryWorker(api.services, { transport: httpsTransport({ extraCa: receiver.cert }), pollIntervalMs: 10 });
     await expect.poll(() => receiver.received.length, { timeout: 5_000, interval: 10 }).toBe(1);
     await worker.stop();
     expect(await logsOf(api, integration.id)).toEqual([expect.objectContaining({ status: 'succeeded', response_status: 200 })]);

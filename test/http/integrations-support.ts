@@ -10,7 +10,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import selfsigned from 'selfsigned';
 import { expect } from 'vitest';
-import { type ResolvedAddress, resolveWithDns } from '../../src/domain/integrations/webhook-url.js';
+import { resolveWithDns } from '../../src/adapters/dns-resolver.js';
+import type { ResolvedAddress, WebhookUrlPolicy } from '../../src/domain/integrations/webhook-url.js';
 import { bundledDocumentPath } from '../../src/http/contract-document.js';
 import type { TestApi } from '../support/harness.js';
 
@@ -34,6 +35,9 @@ export async function fakeResolver(hostname: string): Promise<ResolvedAddress[]>
   return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 }
 
+/** The URL policy of the tests: the table above; `allowPrivateAddresses` as ALLOW_PRIVATE_WEBHOOK_URLS sets it. */
+export const testWebhookUrls = (allowPrivateAddresses = false): WebhookUrlPolicy => ({ allowPrivateAddresses, resolveHost: fakeResolver });
+
 export function testClock(start: string) {
   let current = Date.parse(start);
   return {
@@ -52,8 +56,11 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** An HTTPS endpoint on 127.0.0.1 answering with the statuses given, in order (the last one repeats). */
-export async function startReceiver(statuses: number[] = [200], options: { delayMs?: number } = {}) {
+/**
+ * An HTTPS endpoint on 127.0.0.1 answering with the statuses given, in order (the last one repeats); with `hang`,
+ * it reads each request and never answers.
+ */
+export async function startReceiver(statuses: number[] = [200], options: { delayMs?: number; hang?: boolean } = {}) {
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     algorithm: 'sha256',
@@ -74,6 +81,7 @@ export async function startReceiver(statuses: number[] = [200], options: { delay
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      if (options.hang) return;
       const status = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
       setTimeout(() => res.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok'), options.delayMs ?? 0);
     });

@@ -1,21 +1,21 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import { createForm, createIntegration, fakeResolver, logsOf } from './integrations-support.js';
+import { moveForm } from '../support/transfers.js';
+import { createForm, createIntegration, logsOf, testWebhookUrls } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
+  api = await createTestApi({ store, webhookUrls: testWebhookUrls() });
 });
 afterAll(async () => {
   await api.close();
 });
 
 describe('transferring a form with submission events', () => {
-  it('when the form moves to another workspace, then its submission events can no longer be replayed and their pending deliveries are gone', async () => {
+  it('when the form moves to another workspace (the transfer is accepted), then its submission events can no longer be replayed and their pending deliveries are gone', async () => {
     const integration = await createIntegration(api, { events: ['submission.created'] });
     const form = await createForm(api, 'Moving', undefined, {
       steps: [{ id: 'one', title: 'One', fields: [{ type: 'email', ref: 'email', label: 'Email', required: true }] }],
@@ -26,7 +26,7 @@ describe('transferring a form with submission events', () => {
     expect(pending).toMatchObject({ event_type: 'submission.created', status: 'pending' });
 
     const other = await api.otherWorkspace();
-    expect((await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: other.workspace_id })).status).toBe(200);
+    await moveForm(api, form.id, other);
 
     expect(await logsOf(api, integration.id)).toEqual([]);
     const replay = await api.call('post', `/v1/integrations/${integration.id}/dispatch`).send({ event_id: pending!.event_id });

@@ -3,15 +3,14 @@
  * themselves (what the worker sends) are in integrations-delivery.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import { createForm, createIntegration, fakeResolver, logsOf, PUBLIC_URL } from './integrations-support.js';
+import { createForm, createIntegration, logsOf, PUBLIC_URL, testWebhookUrls } from './integrations-support.js';
 
 let api: TestApi;
 beforeAll(async () => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
+  api = await createTestApi({ store, webhookUrls: testWebhookUrls() });
 });
 afterAll(async () => {
   await api.close();
@@ -468,7 +467,7 @@ describe('test mode', () => {
 
   it('when test data is reset, then test integrations and every test delivery are deleted and counted', async () => {
     const store = createSqliteStore(':memory:');
-    const fresh = await createTestApi({ store, events: integrationEvents({ resolveHost: fakeResolver }) });
+    const fresh = await createTestApi({ store, webhookUrls: testWebhookUrls() });
     try {
       const test = fresh.workspace.test_admin_key;
       const live = await createIntegration(fresh, { events: ['form.created'] });

@@ -109,6 +109,30 @@ describe('per-workspace limit', () => {
     expect((await api.call('get', '/v1/me', other.live_admin_key)).status).toBe(200);
   });
 
+  it('when one key bursts past its own limit, then its refused requests do not spend the workspace budget of the other keys', async () => {
+    const api = await startApi({
+      rateLimits: {
+        perKey: new RateLimiterMemory({ keyPrefix: 'key', points: 2, duration: 60 }),
+        perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 5, duration: 60 }),
+        failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: 1000, duration: 60 }),
+      },
+    });
+    const bursting = await api.createKey({ environment: 'live', scope: 'read' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await api.call('get', '/v1/me', bursting.secret)).status);
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429, 429, 429, 429, 429]);
+
+    // The workspace has admitted 3 requests (the key creation and the burst's 2): 2 are left for another key.
+    const other = api.workspace.test_admin_key;
+    const admitted = [await api.call('get', '/v1/me', other), await api.call('get', '/v1/me', other)];
+    expect(admitted.map((res) => res.status)).toEqual([200, 200]);
+    expect(header(admitted[0]!, 'x-ratelimit-limit')).toBe(5);
+    expect(header(admitted[0]!, 'x-ratelimit-remaining')).toBe(1);
+    const limited = await api.call('get', '/v1/me');
+    expectRateLimited(limited, 60);
+    expect(limited.body.message).toMatch(/workspace/);
+  });
+
   it('when the workspace window is nearer exhaustion than the key window, then the headers report the workspace window', async () => {
     const api = await startApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10, failedAuthPerAddressPerMinute: 1000 } });
     const res = await api.call('get', '/v1/me');
@@ -121,27 +145,32 @@ describe('per-workspace limit', () => {
 });
 
 describe('failed authentications per client address', () => {
-  it('when an address fails to authenticate too often, then it gets 429 even with a valid key; other addresses do not', async () => {
+  it('when an address fails to authenticate too often, then its further failures get 429 but its valid keys still work; other addresses are unaffected', async () => {
     const api = await startApi({
       trustedProxies: ['127.0.0.1'],
       rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10_000, failedAuthPerAddressPerMinute: 3 },
     });
-    const guesser = (key: string | null) => api.call('get', '/v1/me', key).set('X-Forwarded-For', '198.51.100.1');
+    const office = (key: string | null) => api.call('get', '/v1/me', key).set('X-Forwarded-For', '198.51.100.1');
     const remaining: number[] = [];
     for (const guess of ['svc_live_short', `svc_live_${'G'.repeat(40)}`, null]) {
-      const res = await guesser(guess);
+      const res = await office(guess);
       expectProblem(res, 401, 'authentication_error', 'invalid_api_key');
       expect(header(res, 'x-ratelimit-limit')).toBe(3);
       remaining.push(header(res, 'x-ratelimit-remaining'));
     }
     expect(remaining).toEqual([2, 1, 0]);
 
-    const blocked = await guesser(api.workspace.live_admin_key);
+    const blocked = await office(`svc_live_${'H'.repeat(40)}`);
     expectRateLimited(blocked, 60);
     expect(blocked.body.message).toMatch(/failed authentications/);
 
-    const elsewhere = await api.call('get', '/v1/me').set('X-Forwarded-For', '198.51.100.2');
-    expect(elsewhere.status).toBe(200);
+    const colleague = await office(api.workspace.live_admin_key);
+    expect(colleague.status).toBe(200);
+    expect(colleague.body.id).toBeDefined();
+    expectRateLimited(await office(null), 60);
+
+    const elsewhere = await api.call('get', '/v1/nowhere-near', null).set('X-Forwarded-For', '198.51.100.2');
+    expect(header(elsewhere, 'x-ratelimit-remaining')).toBe(3);
   });
 
   it('when an address authenticates successfully, then its failed-authentication budget is not spent', async () => {

@@ -282,6 +282,19 @@ describe('calling the API with an access token', () => {
     expect(log.body.data[0]).toMatchObject({ actor: { type: 'oauth_token', id: me.body.id, name: 'Partner CRM' } });
   });
 
+  it('when an admin grant tries to create an API key, then 403 api_key_required and no key is created', async () => {
+    const tokens = await tokensFor('admin');
+    const before = await api.call('get', '/v1/api_keys?limit=100');
+    const res = await api.call('post', '/v1/api_keys', tokens.access_token).send({ name: 'forever', environment: 'live', scope: 'admin' });
+    expect(res.status).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ type: 'permission_error', code: 'api_key_required', request_id: res.headers['x-request-id'] });
+    expect(res.body.message).toMatch(/outlive/);
+    const after = await api.call('get', '/v1/api_keys?limit=100');
+    expect(after.body.data.map((key: { id: string }) => key.id)).toEqual(before.body.data.map((key: { id: string }) => key.id));
+    expect((await api.call('get', '/v1/api_keys', tokens.access_token)).status).toBe(200);
+  });
+
   it('when the access token is more than an hour old, then 401 invalid_api_key, and a refresh gives a working one', async () => {
     const tokens = await tokensFor();
     advance(3600 * 1000);

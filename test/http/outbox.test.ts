@@ -4,10 +4,9 @@
  * behind, and the client's retry with the same key must make the change exactly once and then replay it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { snapshot } from '../support/db-snapshot.js';
 import { expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
-import { createIntegration, fakeResolver, PUBLIC_URL } from './integrations-support.js';
+import { createIntegration, PUBLIC_URL, testWebhookUrls } from './integrations-support.js';
 import { anaAnswers, anaHidden, createForm, submit } from './submissions-support.js';
 
 let api: WatchedApi;
@@ -15,7 +14,7 @@ let formId: string;
 let submissionId: string;
 let integrationId: string;
 beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits, events: integrationEvents({ resolveHost: fakeResolver }) });
+  api = await watchedApi({ rateLimits: generousLimits, webhookUrls: testWebhookUrls() });
   integrationId = (await createIntegration(api, { url: PUBLIC_URL, events: ['form.created', 'submission.created', 'submission.rescored'] }))
     .id;
   formId = (await createForm(api)).id;

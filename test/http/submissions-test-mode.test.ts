@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import { moveForm } from '../support/transfers.js';
 import { anaAnswers, budgetAnswers, createForm, noBudgetAnswers, recordingEvents, submit } from './submissions-support.js';
 
 const highLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 };
@@ -151,13 +152,12 @@ describe('DELETE /v1/forms/{id}', () => {
   });
 });
 
-describe('POST /v1/forms/{id}/transfer', () => {
+describe('an accepted form transfer', () => {
   it('when a form moves to another workspace, then its submissions and analytics move with it', async () => {
     const form = await createForm(api, live);
     const moved = await submit(api, { form_id: form.id, answers: anaAnswers() }, live);
     const other = await api.otherWorkspace();
-    const res = await api.call('post', `/v1/forms/${form.id}/transfer`, live).send({ workspace_id: other.workspace_id });
-    expect(res.status).toBe(200);
+    await moveForm(api, form.id, other, live);
 
     expect((await api.call('get', `/v1/submissions/${moved.id}`, live)).status).toBe(404);
     expect(await idsIn('/v1/submissions?limit=100', live)).not.toContain(moved.id);

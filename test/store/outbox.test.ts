@@ -59,6 +59,19 @@ const audit = (type: AuditEventInput['type']): AuditEventInput => ({
   at,
 });
 
+const transfer = (id: string, formId: string): Schema<'FormTransfer'> => ({
+  id,
+  object: 'form_transfer',
+  form_id: formId,
+  form_name: 'first',
+  from_workspace_id: 'ws_1',
+  to_workspace_id: 'ws_2',
+  status: 'pending',
+  created_at: at,
+  expires_at: '2031-05-08T10:00:00.000Z',
+  resolved_at: null,
+});
+
 const eventOf = (id: string, type: Schema<'EventType'>): EventRecord => ({
   id,
   workspaceId: 'ws_1',
@@ -82,6 +95,7 @@ beforeEach(async () => {
   await store.workspaces.create({ id: 'ws_1', name: 'Acme', plan: 'business', createdAt: at });
   await store.workspaces.create({ id: 'ws_2', name: 'Other', plan: 'business', createdAt: at });
   await store.forms.create({ form: form('form_1', 'first'), workspaceId: 'ws_1', environment: 'live' });
+  await store.transfers.create(transfer('xfr_1', 'form_1'), at, []);
   await store.submissions.insert({ submission: submission('sub_1'), workspaceId: 'ws_1', environment: 'live' });
   await store.integrations.create({
     integration: {
@@ -91,6 +105,8 @@ beforeEach(async () => {
       url: 'https://hooks.example.com/in',
       events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
       enabled: true,
+      disabled_at: null,
+      disabled_reason: null,
       description: null,
       form_id: null,
       secret_hint: 'whsec_…abcd',
@@ -124,11 +140,13 @@ const changes: Array<[string, (outbox: Outbox<unknown>) => Promise<unknown>]> = 
       ),
   ],
   ['forms.delete', (outbox) => store.forms.delete('form_1', at, { revokedKey: () => audit('api_key.revoked') }, outbox)],
+  ['transfers.create', (outbox) => store.transfers.create(transfer('xfr_2', 'form_2'), at, [audit('form.transfer_requested')], outbox)],
   [
-    'forms.transfer',
+    'transfers.accept',
     (outbox) =>
-      store.forms.transfer('form_1', 'ws_2', at, { form: audit('form.transferred'), revokedKey: () => audit('api_key.revoked') }, outbox),
+      store.transfers.accept('xfr_1', at, { events: [audit('form.transferred')], revokedKey: () => audit('api_key.revoked') }, outbox),
   ],
+  ['transfers.close', (outbox) => store.transfers.close('xfr_1', 'declined', at, [audit('form.transfer_declined')], outbox)],
   [
     'submissions.insert',
     (outbox) => store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox),

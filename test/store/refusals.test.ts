@@ -74,10 +74,24 @@ describe('store refusals', () => {
     const destination = newId('ws');
     await store.workspaces.create({ id: destination, name: 'Beta', plan: 'business', createdAt: at });
     await store.forms.create({ form: form('contact'), workspaceId: destination, environment: 'live' });
-    const error = await refusal(store.forms.transfer(first.id, destination, at, { form: audit(), revokedKey: audit }));
+    const transfer: Schema<'FormTransfer'> = {
+      id: newId('xfr'),
+      object: 'form_transfer',
+      form_id: first.id,
+      form_name: first.name,
+      from_workspace_id: workspaceId,
+      to_workspace_id: destination,
+      status: 'pending',
+      created_at: at,
+      expires_at: '2999-01-01T00:00:00.000Z',
+      resolved_at: null,
+    };
+    await store.transfers.create(transfer, at, []);
+    const error = await refusal(store.transfers.accept(transfer.id, at, { events: [audit()], revokedKey: audit }));
     expect(error).toBeInstanceOf(StoreConflict);
     expect(error).toMatchObject({ reason: 'slug_taken' });
     expect((await store.forms.get(workspaceId, first.id))?.workspaceId).toBe(workspaceId);
+    expect((await store.transfers.get(workspaceId, transfer.id, at))?.status).toBe('pending');
   });
 
   it('when a cursor names no row of the list, then InvalidCursor names the parameter it came from', async () => {

@@ -1,5 +1,5 @@
 /**
- * Form use cases: who may see and change a form, versioning on update, cascades and transfer. Storage is
+ * Form use cases: who may see and change a form, versioning on update and cascades. Storage is
  * behind `Services.store`; validation of the definition is in `validate-definition.ts`.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -125,8 +125,11 @@ export async function updateForm(services: Services, principal: Principal, id: s
     scoring: changes.scoring ?? form.scoring,
   };
   if (next.folder_id !== form.folder_id) {
-    if (principal.attachment.type === 'folder')
-      throw forbidden('form_not_attached', 'This key is attached to a folder and cannot move forms out of it.');
+    // Moving a form between folders changes what every folder-attached key reaches: that is workspace
+    // administration, not something a key limited to one form or folder may decide.
+    if (principal.attachment.type !== 'workspace') {
+      throw forbidden('form_not_attached', `This key is attached to a ${principal.attachment.type} and cannot move forms between folders.`);
+    }
     await assertUsableFolder(services, principal, next.folder_id);
   }
   // An update that changes nothing publishes nothing: no new version, no new snapshot.
@@ -189,68 +192,4 @@ export async function getFormVersion(services: Services, principal: Principal, i
   const snapshot = await services.store.forms.getVersion(form.id, version);
   if (!snapshot) throw notFound('version of this form', String(version));
   return snapshot;
-}
-
-export async function transferForm(
-  services: Services,
-  principal: Principal,
-  id: string,
-  toWorkspaceId: string,
-): Promise<Schema<'FormTransfer'>> {
-  assertWorkspaceWide(principal, 'transfer forms');
-  const { form } = await findVisibleForm(services, principal, id);
-  if (principal.environment === 'test') throw forbidden('live_resource', 'Test-mode keys cannot transfer forms.');
-  const from = principal.workspace.id;
-  const target = await services.store.workspaces.get(toWorkspaceId);
-  if (toWorkspaceId === from) {
-    throw invalidValue([
-      { location: 'body', pointer: '/workspace_id', code: 'same_workspace', message: 'the form is already in this workspace' },
-    ]);
-  }
-  if (!target)
-    throw invalidValue([{ location: 'body', pointer: '/workspace_id', code: 'not_found', message: `no workspace ${toWorkspaceId}` }]);
-  const at = timestamp(services);
-  const actor = actorOf(principal);
-  const transfer = (revoked: string[]): Schema<'FormTransfer'> => ({
-    id: form.id,
-    object: 'form_transfer',
-    form_id: form.id,
-    from_workspace_id: from,
-    to_workspace_id: toWorkspaceId,
-    revoked_api_key_ids: revoked,
-    transferred_at: at,
-  });
-  const moved = services.store.forms.transfer(
-    form.id,
-    toWorkspaceId,
-    at,
-    {
-      form: {
-        workspaceId: from,
-        environment: 'live',
-        type: 'form.transferred',
-        actor,
-        target: { type: 'form', id: form.id, name: form.name },
-        reason: `transferred to ${toWorkspaceId}`,
-        at,
-      },
-      revokedKey: (key) => ({
-        workspaceId: from,
-        environment: key.environment,
-        type: 'api_key.revoked_by_transfer',
-        actor,
-        target: { type: 'api_key', id: key.id, name: key.name },
-        reason: `form ${form.id} was transferred`,
-        at,
-      }),
-    },
-    outboxOf(services, (revoked) => ({ returns: transfer(revoked) })),
-  );
-  // The destination's own form with this slug wins; the store has moved nothing.
-  const revoked = await moved.catch((error: unknown) => {
-    if (isStoreConflict(error, 'slug_taken'))
-      throw conflict('slug_taken', 'The destination workspace already has a form with this slug; change the slug first.');
-    throw error;
-  });
-  return transfer(revoked);
 }

@@ -3,27 +3,15 @@
  * schemas describe) and one pending delivery per subscribed integration, written by the store in the
  * transaction of the change that caused it. The delivery worker sends them later; nothing is sent from the
  * request that caused the event.
- *
- * The publisher is this module's one seam in `Services`, so it also carries the operator's webhook URL
- * policy: the use cases that check URLs on create and update read it from here (`webhookUrlPolicyOf`).
  */
 import type { Environment, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import type { EventRecord } from '../../store/integration-store.js';
 import { definitionEnvironments } from '../access.js';
 import type { EventPublisher } from '../events.js';
-import type { Services } from '../services.js';
-import { type ResolvedAddress, resolveWithDns, strictWebhookUrls, type WebhookUrlPolicy } from './webhook-url.js';
-
-export interface IntegrationEvents extends EventPublisher {
-  readonly webhookUrls: WebhookUrlPolicy;
-}
 
 export interface IntegrationEventsOptions {
   now?: (() => Date) | undefined;
-  /** ALLOW_PRIVATE_WEBHOOK_URLS: accept loopback and private targets (local testing only). */
-  allowPrivateWebhookUrls?: boolean | undefined;
-  resolveHost?: ((hostname: string) => Promise<ResolvedAddress[]>) | undefined;
 }
 
 export function eventRecord(
@@ -50,17 +38,12 @@ export function eventRecord(
   };
 }
 
-export function integrationEvents(options: IntegrationEventsOptions = {}): IntegrationEvents {
+export function integrationEvents(options: IntegrationEventsOptions = {}): EventPublisher {
   const now = options.now ?? (() => new Date());
   return {
-    webhookUrls: { allowPrivateAddresses: options.allowPrivateWebhookUrls ?? false, resolveHost: options.resolveHost ?? resolveWithDns },
     outboxEvent: (event) => ({
       event: eventRecord(event, now().toISOString()),
       subscribers: { environments: definitionEnvironments(event.environment), mock: event.environment === 'test' },
     }),
   };
 }
-
-/** The URL policy the app was built with; public addresses only when its publisher carries none. */
-export const webhookUrlPolicyOf = (services: Pick<Services, 'events'>): WebhookUrlPolicy =>
-  'webhookUrls' in services.events ? (services.events as IntegrationEvents).webhookUrls : strictWebhookUrls;

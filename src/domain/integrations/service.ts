@@ -14,7 +14,7 @@ import { forbidden, invalidValue, notFound } from '../errors.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
-import { eventRecord, webhookUrlPolicyOf } from './publisher.js';
+import { eventRecord } from './publisher.js';
 import { generateSigningSecret, signingSecretHint } from './signing-secret.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
@@ -57,7 +57,7 @@ async function settingIssues(
 ): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (changes.url !== undefined) {
-    const verdict = await checkWebhookUrl(changes.url, webhookUrlPolicyOf(services));
+    const verdict = await checkWebhookUrl(changes.url, services.webhookUrls);
     if (!verdict.ok)
       issues.push({
         location: 'body',
@@ -104,6 +104,8 @@ export async function createIntegration(
     url: input.url,
     events: input.events,
     enabled: input.enabled ?? true,
+    disabled_at: null,
+    disabled_reason: null,
     description: input.description ?? null,
     form_id: formId,
     secret_hint: signingSecretHint(signingSecret),
@@ -136,6 +138,9 @@ export async function updateIntegration(
     description: changes.description === undefined ? integration.description : changes.description,
     form_id: changes.form_id === undefined ? integration.form_id : changes.form_id,
   };
+  // Enabling again clears what the service recorded when it disabled the integration, and closes its breaker.
+  const reenabled = next.enabled && !integration.enabled;
+  if (reenabled) Object.assign(next, { disabled_at: null, disabled_reason: null });
   const issues = await settingIssues(services, principal, {
     url: next.url === integration.url ? undefined : next.url,
     formId: next.form_id === integration.form_id ? undefined : next.form_id,
@@ -144,7 +149,7 @@ export async function updateIntegration(
   if (next.form_id !== integration.form_id) await assertReachable(services, principal, next.form_id);
   if (isDeepStrictEqual(next, integration)) return integration;
   const updated = { ...next, updated_at: timestamp(services) };
-  await services.store.integrations.update({ ...record, integration: updated });
+  await services.store.integrations.update({ ...record, integration: updated }, { resetCircuit: reenabled });
   return updated;
 }
 

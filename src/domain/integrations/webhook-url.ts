@@ -1,10 +1,9 @@
 /**
  * SSRF protection for webhook URLs: HTTPS only, and every address the host resolves to must be public
  * unicast. Checked when a URL is set and again before every delivery; the delivery then connects only to the
- * addresses that passed (see `transport.ts`), so a DNS answer that changes between check and connect
+ * addresses that passed (see `src/adapters/webhook-transport.ts`), so a DNS answer that changes between check and connect
  * (rebinding) cannot reach an internal address.
  */
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -16,16 +15,11 @@ export interface ResolvedAddress {
 export interface WebhookUrlPolicy {
   /** The operator's ALLOW_PRIVATE_WEBHOOK_URLS: loopback, private and link-local targets, for local testing. */
   allowPrivateAddresses: boolean;
-  /** Every address of a host name (A and AAAA). */
+  /** Every address of a host name (A and AAAA); the system resolver in `src/adapters/dns-resolver.ts`. */
   resolveHost(hostname: string): Promise<ResolvedAddress[]>;
 }
 
 export type UrlVerdict = { ok: true; addresses: ResolvedAddress[] } | { ok: false; reason: string };
-
-export const resolveWithDns = async (hostname: string): Promise<ResolvedAddress[]> =>
-  (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
-
-export const strictWebhookUrls: WebhookUrlPolicy = { allowPrivateAddresses: false, resolveHost: resolveWithDns };
 
 /** Ranges the operator's setting opens up; multicast, unspecified, broadcast and reserved ranges stay closed. */
 const privateRanges = new Set(['loopback', 'private', 'linkLocal', 'uniqueLocal', 'carrierGradeNat']);

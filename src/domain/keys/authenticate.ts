@@ -1,7 +1,10 @@
 /**
  * Turns an `Authorization` header into a Principal, or fails with 401 `invalid_api_key` (403
- * `ip_not_allowed` for an allowlisted key used from elsewhere). Every failure mode answers the same 401 so
- * a caller learns nothing about which keys exist.
+ * `ip_not_allowed` for an allowlisted key used from elsewhere). Every failure has the same status, type and
+ * code. The message differs in one respect, as Stripe's does: a key that was revoked or has expired says so,
+ * which tells its developer what to fix. Only someone holding the full secret can get those messages, so
+ * they reveal nothing about keys the caller does not already have; a missing, malformed or unknown key
+ * always gets the same generic message.
  */
 import type { Principal } from '../access.js';
 import { forbidden, unauthorized } from '../errors.js';
@@ -13,6 +16,9 @@ import { expireApiKey } from './service.js';
 
 /** Exactly `Bearer`, one space, the key, nothing after it: no trailing whitespace or newline, as the `apiKey` scheme says. */
 const bearer = /^Bearer ([^\s]+)$/;
+
+const revokedMessage = 'This API key has been revoked; create a new key.';
+const expiredMessage = 'This API key has expired; create a new key.';
 
 export interface LastUsedRecorder {
   record(keyId: string, at: string): void;
@@ -31,11 +37,11 @@ export async function authenticate(
   const record = await services.store.apiKeys.findBySecretHash(hash);
   if (!record || !hashesMatch(record.secretHash, hash)) throw unauthorized();
   const { key } = record;
-  if (key.status !== 'active') throw unauthorized('This API key has been revoked.');
+  if (key.status !== 'active') throw unauthorized(key.revocation_cause === 'expired' ? expiredMessage : revokedMessage);
   const now = services.now();
   if (key.expires_at !== null && Date.parse(key.expires_at) <= now.getTime()) {
     await expireApiKey(services, key, record.workspaceId);
-    throw unauthorized('This API key has expired.');
+    throw unauthorized(expiredMessage);
   }
   if (!isAddressAllowed(key.ip_allowlist, clientIp)) {
     throw forbidden('ip_not_allowed', `Requests from ${clientIp} are not in this key's IP allowlist.`);
@@ -52,6 +58,6 @@ export async function authenticate(
     scope: key.scope,
     attachment: key.attachment,
     expiresAt: key.expires_at,
-    idempotencyOwner: key.id,
+    credentialId: key.id,
   };
 }

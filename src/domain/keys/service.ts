@@ -23,6 +23,13 @@ export async function createApiKey(
   input: Schema<'ApiKeyCreate'>,
 ): Promise<ApiKey & { secret: string }> {
   assertWorkspaceWide(principal, 'manage API keys');
+  if (principal.authType === 'oauth_token') {
+    // A key would outlive the grant: a leaked hour-long token must not become a permanent credential.
+    throw forbidden(
+      'api_key_required',
+      'OAuth access tokens cannot create API keys: a key would outlive the grant. Create keys with an admin API key.',
+    );
+  }
   if (principal.environment === 'test' && input.environment === 'live') {
     throw forbidden('live_resource', 'Test-mode keys can create only test keys.');
   }

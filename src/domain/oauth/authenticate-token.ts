@@ -1,7 +1,8 @@
 /**
  * Authentication by OAuth access token, the bearer-token twin of API key authentication: the token is
- * looked up by its hash, and every failure is the same 401 `invalid_api_key`, so a caller learns nothing
- * about which tokens exist. The principal acts for the grant's workspace with the highest granted scope.
+ * looked up by its hash, and every failure is the same 401 `invalid_api_key`. As for keys, only a caller
+ * holding a real token learns from the message that it was revoked or has expired; an unknown token gets
+ * the generic message, so nothing is revealed about which tokens exist. The principal acts for the grant's workspace with the highest granted scope.
  */
 import type { Principal } from '../access.js';
 import { unauthorized } from '../errors.js';
@@ -35,6 +36,6 @@ export async function authenticateAccessToken(services: Services, token: string)
     scope: highestScope(record.grant.scopes),
     attachment: { type: 'workspace' },
     expiresAt: record.expiresAt,
-    idempotencyOwner: record.grant.id,
+    credentialId: record.grant.id,
   };
 }

@@ -37,9 +37,3 @@ export const getFormVersion: Handler<'getFormVersion'> = async ({ services, prin
   status: 200,
   body: await forms.getFormVersion(services, principal, params.id, params.version),
 });
-
-export const transferForm: Handler<'transferForm'> = ({ replayable, principal, params, body }) =>
-  replayable(
-    (services) => forms.transferForm(services, principal, params.id, body.workspace_id),
-    (transfer) => ({ status: 200, body: transfer }),
-  );

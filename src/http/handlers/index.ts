@@ -6,11 +6,12 @@ import { getMe, listAuditEvents, resetTestData } from './account.js';
 import * as analytics from './analytics.js';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import { createFolder, deleteFolder, getFolder, listFolders } from './folders.js';
-import { createForm, deleteForm, getForm, getFormVersion, listForms, listFormVersions, transferForm, updateForm } from './forms.js';
+import { createForm, deleteForm, getForm, getFormVersion, listForms, listFormVersions, updateForm } from './forms.js';
 import * as integrations from './integrations.js';
 import * as oauth from './oauth.js';
 import * as submissions from './submissions.js';
 import { createInvite, listInvites, listMembers, removeMember, revokeInvite } from './team.js';
+import * as transfers from './transfers.js';
 import type { Handlers } from './types.js';
 
 export const handlers = {
@@ -21,7 +22,6 @@ export const handlers = {
   deleteForm,
   listFormVersions,
   getFormVersion,
-  transferForm,
   listFolders,
   createFolder,
   getFolder,
@@ -42,4 +42,5 @@ export const handlers = {
   ...analytics,
   ...integrations,
   ...oauth,
+  ...transfers,
 } satisfies Handlers;

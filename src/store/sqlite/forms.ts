@@ -3,7 +3,7 @@ import type { Environment, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
-import type { FormRecord, FormStore } from '../types.js';
+import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
 import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
@@ -79,7 +79,7 @@ const toRecord = (row: FormRow): FormRecord => ({
 const definitionOf = (form: Form): string => JSON.stringify({ steps: form.steps, logic: form.logic, scoring: form.scoring });
 
 /** Slugs are unique per workspace and environment; the database constraint is the final word. */
-function slugTaken(error: unknown): boolean {
+export function slugTaken(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('forms.slug');
 }
 
@@ -191,6 +191,11 @@ export function sqliteForms(db: Database.Database): FormStore {
           `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`,
         ).all(id) as ApiKeyRow[];
         for (const row of attached) revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
+        // A transfer still waiting for an answer has nothing left to move.
+        statement(db, `UPDATE form_transfers SET status = 'canceled', resolved_at = ? WHERE form_id = ? AND status = 'pending'`).run(
+          at,
+          id,
+        );
         for (const sql of deleteFormCascade) statement(db, sql).run(id);
       });
     },
@@ -210,31 +215,6 @@ export function sqliteForms(db: Database.Database): FormStore {
         | Parameters<typeof toVersion>[0]
         | undefined;
       return row && toVersion(row);
-    },
-    async transfer(formId, to, at, audit, outbox) {
-      const move = () =>
-        withOutbox(db, outbox, () => {
-          statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
-          for (const sql of transferFormRows) statement(db, sql).run(to, formId);
-          // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
-          // no pending retries) just as they would if the form were deleted there.
-          for (const sql of integrationFormCascade) statement(db, sql).run(formId);
-          insertAuditEvent(db, audit.form);
-          const attached = statement(
-            db,
-            `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`,
-          ).all(formId) as ApiKeyRow[];
-          return attached
-            .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, audit.revokedKey(toApiKey(row))))
-            .map((row) => row.id);
-        });
-      try {
-        return move();
-      } catch (error) {
-        // The destination's own form with this slug wins; the transaction has moved nothing.
-        if (slugTaken(error)) throw new StoreConflict('slug_taken');
-        throw error;
-      }
     },
   };
 }
@@ -283,3 +263,28 @@ const deleteFormCascade: string[] = [
 
 /** Rows that follow a form to its new workspace: (workspace_id, form_id) parameters. */
 const transferFormRows: string[] = [...submissionFormTransfer];
+
+/**
+ * Moves a form and its rows to another workspace and revokes the keys attached to it, with their audit
+ * events; returns the revoked keys' ids. Runs inside the caller's transaction (an accepted transfer), which
+ * throws a unique-constraint error, moving nothing, when the destination already has the form's slug.
+ */
+export function moveFormRows(
+  db: Database.Database,
+  formId: string,
+  to: string,
+  at: string,
+  revokedKeyAudit: (key: Schema<'ApiKey'>) => AuditEventInput,
+): string[] {
+  statement(db, 'UPDATE forms SET workspace_id = ?, folder_id = NULL, updated_at = ? WHERE id = ?').run(to, at, formId);
+  for (const sql of transferFormRows) statement(db, sql).run(to, formId);
+  // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
+  // no pending retries) just as they would if the form were deleted there.
+  for (const sql of integrationFormCascade) statement(db, sql).run(formId);
+  const attached = statement(db, `SELECT * FROM api_keys WHERE attachment_type = 'form' AND attachment_id = ? AND status = 'active'`).all(
+    formId,
+  ) as ApiKeyRow[];
+  return attached
+    .filter((row) => revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, revokedKeyAudit(toApiKey(row))))
+    .map((row) => row.id);
+}

@@ -11,6 +11,7 @@ import { sqliteOAuth } from './oauth.js';
 import { statement } from './statements.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
+import { sqliteTransfers } from './transfers.js';
 import { sqliteWorkspaces } from './workspaces.js';
 
 /**
@@ -38,6 +39,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     workspaces: sqliteWorkspaces(db),
     apiKeys: sqliteApiKeys(db),
     forms: sqliteForms(db),
+    transfers: sqliteTransfers(db),
     folders: sqliteFolders(db),
     auditEvents: sqliteAuditEvents(db),
     idempotency: sqliteIdempotency(db),

@@ -2,8 +2,16 @@ import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
-import type { DueDelivery, EventRecord, IntegrationStore } from '../integration-store.js';
-import { type DeliveryRow, insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox } from './outbox.js';
+import type { CircuitMove, CircuitState, CircuitUpdate, DueDelivery, EventRecord, IntegrationStore } from '../integration-store.js';
+import {
+  type DeliveryRow,
+  insertDelivery,
+  insertEvent,
+  insertEventForSubscribers,
+  queueFirstAttempt,
+  withOutbox,
+  writeOutbox,
+} from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
@@ -46,6 +54,11 @@ interface IntegrationRow {
   secret_hint: string;
   created_at: string;
   updated_at: string;
+  consecutive_failures: number;
+  failing_since: string | null;
+  paused_until: string | null;
+  disabled_at: string | null;
+  disabled_reason: Integration['disabled_reason'];
 }
 
 interface EventRow {
@@ -65,12 +78,24 @@ const toIntegration = (row: IntegrationRow): Integration => ({
   url: row.url,
   events: JSON.parse(row.events) as Integration['events'],
   enabled: row.enabled === 1,
+  disabled_at: row.disabled_at,
+  disabled_reason: row.disabled_reason,
   description: row.description,
   form_id: row.form_id,
   secret_hint: row.secret_hint,
   test: row.environment === 'test',
   created_at: row.created_at,
   updated_at: row.updated_at,
+});
+
+const toCircuit = (row: IntegrationRow): CircuitState => ({
+  consecutiveFailures: row.consecutive_failures,
+  failingSince: row.failing_since,
+  pausedUntil: row.paused_until,
+  enabled: row.enabled === 1,
+  disabledAt: row.disabled_at,
+  disabledReason: row.disabled_reason,
+  updatedAt: row.updated_at,
 });
 
 const toLog = (row: DeliveryRow): IntegrationLog => ({
@@ -102,6 +127,59 @@ const toEvent = (row: EventRow): EventRecord => ({
 });
 
 export function sqliteIntegrations(db: Database.Database): IntegrationStore {
+  /** The attempt after a failed one, due at `dueAt`; its log entry is created then. */
+  const queueRetry = (failed: DeliveryRow, dueAt: string): void =>
+    insertDelivery(db, {
+      ...failed,
+      id: newId('dlv'),
+      attempt: failed.attempt + 1,
+      status: 'pending',
+      response_status: null,
+      duration_ms: null,
+      error: null,
+      next_attempt_at: null,
+      due_at: dueAt,
+      created_at: dueAt,
+    });
+
+  const integrationRow = (id: string) => statement(db, 'SELECT * FROM integrations WHERE id = ?').get(id) as IntegrationRow | undefined;
+
+  /** Runs inside recordAttempt's transaction: the breaker's move and what it causes commit with the attempt. */
+  const moveCircuit = (integrationId: string, circuit: CircuitUpdate): CircuitMove | null => {
+    const current = integrationRow(integrationId);
+    if (!current) return null;
+    const before = toCircuit(current);
+    const after = circuit.next(before);
+    statement(
+      db,
+      `UPDATE integrations SET consecutive_failures = ?, failing_since = ?, paused_until = ?, enabled = ?, disabled_at = ?,
+         disabled_reason = ?, updated_at = ?
+       WHERE id = ?`,
+    ).run(
+      after.consecutiveFailures,
+      after.failingSince,
+      after.pausedUntil,
+      after.enabled ? 1 : 0,
+      after.disabledAt,
+      after.disabledReason,
+      after.updatedAt,
+      integrationId,
+    );
+    const updated = integrationRow(integrationId)!;
+    const move: CircuitMove = {
+      before,
+      after,
+      integration: {
+        integration: toIntegration(updated),
+        workspaceId: updated.workspace_id,
+        environment: updated.environment,
+        signingSecret: updated.signing_secret,
+      },
+    };
+    if (circuit.outbox) writeOutbox(db, circuit.outbox(move));
+    return move;
+  };
+
   return {
     async list(visibility, page) {
       const { environments, attachment } = visibility;
@@ -144,8 +222,9 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       withOutbox(db, outbox, () => {
         statement(
           db,
-          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, disabled_at, disabled_reason, description, form_id,
+             signing_secret, secret_hint, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           i.id,
           workspaceId,
@@ -153,6 +232,8 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
           i.url,
           JSON.stringify(i.events),
           i.enabled ? 1 : 0,
+          i.disabled_at,
+          i.disabled_reason,
           i.description,
           i.form_id,
           signingSecret,
@@ -163,11 +244,29 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       });
     },
 
-    async update({ integration: i }) {
-      statement(
-        db,
-        'UPDATE integrations SET url = ?, events = ?, enabled = ?, description = ?, form_id = ?, updated_at = ? WHERE id = ?',
-      ).run(i.url, JSON.stringify(i.events), i.enabled ? 1 : 0, i.description, i.form_id, i.updated_at, i.id);
+    async update({ integration: i }, options = {}) {
+      db.transaction(() => {
+        statement(
+          db,
+          `UPDATE integrations SET url = ?, events = ?, enabled = ?, disabled_at = ?, disabled_reason = ?, description = ?, form_id = ?,
+             updated_at = ?
+           WHERE id = ?`,
+        ).run(
+          i.url,
+          JSON.stringify(i.events),
+          i.enabled ? 1 : 0,
+          i.disabled_at,
+          i.disabled_reason,
+          i.description,
+          i.form_id,
+          i.updated_at,
+          i.id,
+        );
+        if (options.resetCircuit)
+          statement(db, 'UPDATE integrations SET consecutive_failures = 0, failing_since = NULL, paused_until = NULL WHERE id = ?').run(
+            i.id,
+          );
+      })();
     },
 
     async delete(id) {
@@ -223,23 +322,49 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       return { data: result.data.map(toLog), hasMore: result.hasMore };
     },
 
-    async claimDue(now, leaseUntil, limit) {
+    async claimDue({ now, leaseUntil, limit, perIntegration, perWorkspace }) {
       return db
         .transaction(() => {
+          // In flight = leased and not yet recorded, by any worker. Candidates are numbered per integration (its
+          // earliest first) and kept within the integration's free slots (one while its breaker probes), then
+          // numbered per workspace and kept within the workspace's; ordering by that number lets workspaces take
+          // turns, so a backlog in one never sits in front of another's first attempt.
           const rows = statement(
             db,
-            `SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.url, i.signing_secret, e.id AS event_id, e.type AS event_type, e.body
-           FROM deliveries d
-           JOIN integrations i ON i.id = d.integration_id
-           JOIN events e ON e.id = d.event_id
-           WHERE d.status = 'pending' AND d.due_at <= ? AND (d.lease_until IS NULL OR d.lease_until <= ?) AND (i.enabled = 1 OR d.dispatched = 1)
-           ORDER BY d.due_at, d.id
-           LIMIT ?`,
-          ).all(now, now, limit) as Array<{
+            `WITH busy AS (
+               SELECT integration_id, workspace_id, COUNT(*) AS n FROM deliveries
+               WHERE status = 'pending' AND lease_until > :now GROUP BY integration_id, workspace_id
+             ),
+             busy_workspaces AS (SELECT workspace_id, SUM(n) AS n FROM busy GROUP BY workspace_id),
+             candidates AS (
+               SELECT d.id, d.workspace_id, d.integration_id, d.due_at,
+                 ROW_NUMBER() OVER (PARTITION BY d.integration_id ORDER BY d.due_at, d.id) AS integration_turn,
+                 CASE WHEN i.paused_until IS NULL THEN :perIntegration ELSE 1 END AS integration_cap
+               FROM deliveries d JOIN integrations i ON i.id = d.integration_id
+               WHERE d.status = 'pending' AND d.due_at <= :now AND (d.lease_until IS NULL OR d.lease_until <= :now)
+                 AND (d.dispatched = 1 OR (i.enabled = 1 AND (i.paused_until IS NULL OR i.paused_until <= :now)))
+             ),
+             within_integration AS (
+               SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.workspace_id ORDER BY c.integration_turn, c.due_at, c.id) AS workspace_turn
+               FROM candidates c LEFT JOIN busy b ON b.integration_id = c.integration_id
+               WHERE c.integration_turn + COALESCE(b.n, 0) <= c.integration_cap
+             )
+             SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret,
+               e.id AS event_id, e.type AS event_type, e.body
+             FROM within_integration w
+             LEFT JOIN busy_workspaces bw ON bw.workspace_id = w.workspace_id
+             JOIN deliveries d ON d.id = w.id
+             JOIN integrations i ON i.id = d.integration_id
+             JOIN events e ON e.id = d.event_id
+             WHERE w.workspace_turn + COALESCE(bw.n, 0) <= :perWorkspace
+             ORDER BY w.workspace_turn, w.due_at, w.id
+             LIMIT :limit`,
+          ).all({ now, perIntegration, perWorkspace, limit }) as Array<{
             id: string;
             attempt: number;
             mock: number;
             integration_id: string;
+            workspace_id: string;
             url: string;
             signing_secret: string;
             event_id: string;
@@ -253,7 +378,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
               id: row.id,
               attempt: row.attempt,
               mock: row.mock === 1,
-              integration: { id: row.integration_id, url: row.url, signingSecret: row.signing_secret },
+              integration: { id: row.integration_id, workspaceId: row.workspace_id, url: row.url, signingSecret: row.signing_secret },
               event: { id: row.event_id, type: row.event_type, body: row.body },
             }),
           );
@@ -261,28 +386,20 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         .immediate();
     },
 
-    async recordAttempt(id, result) {
-      db.transaction(() => {
-        const changed = statement(
-          db,
-          `UPDATE deliveries SET status = ?, url = ?, response_status = ?, duration_ms = ?, error = ?, next_attempt_at = ?, lease_until = NULL
-           WHERE id = ? AND status = 'pending'`,
-        ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
-        if (changed === 0 || result.nextAttemptAt === null) return;
-        const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
-        insertDelivery(db, {
-          ...row,
-          id: newId('dlv'),
-          attempt: row.attempt + 1,
-          status: 'pending',
-          response_status: null,
-          duration_ms: null,
-          error: null,
-          next_attempt_at: null,
-          due_at: result.nextAttemptAt,
-          created_at: result.nextAttemptAt,
-        });
-      }).immediate();
+    async recordAttempt(id, result, circuit) {
+      return db
+        .transaction((): CircuitMove | null => {
+          const changed = statement(
+            db,
+            `UPDATE deliveries SET status = ?, url = ?, response_status = ?, duration_ms = ?, error = ?, next_attempt_at = ?, lease_until = NULL
+             WHERE id = ? AND status = 'pending'`,
+          ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
+          if (changed === 0) return null;
+          const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
+          if (result.nextAttemptAt !== null) queueRetry(row, result.nextAttemptAt);
+          return circuit ? moveCircuit(row.integration_id, circuit) : null;
+        })
+        .immediate();
     },
   };
 }

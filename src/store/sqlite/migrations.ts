@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
-import { integrationsSchema } from './schema/integrations.js';
+import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
+import { transfersSchema } from './schema/transfers.js';
 
 /**
  * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
@@ -13,7 +14,15 @@ import { submissionsSchema } from './schema/submissions.js';
  * of the same tables, so a query that forgets the environment is visible in review, not silently shared.
  * Lists are paged by keyset on (created_at, id), hence the composite indexes.
  */
-const migrations: readonly string[] = [coreSchema, submissionsSchema, integrationsSchema, oauthSchema, formVersionSummariesSchema];
+const migrations: readonly string[] = [
+  coreSchema,
+  submissionsSchema,
+  integrationsSchema,
+  oauthSchema,
+  formVersionSummariesSchema,
+  integrationCircuitSchema,
+  transfersSchema,
+];
 
 export function migrate(db: Database.Database): void {
   const applied = db.pragma('user_version', { simple: true }) as number;

@@ -44,7 +44,7 @@ export function withOutbox<R>(db: Database.Database, outbox: Outbox<R> | undefin
     .immediate();
 }
 
-function writeOutbox(db: Database.Database, { events = [], response }: OutboxEntries): void {
+export function writeOutbox(db: Database.Database, { events = [], response }: OutboxEntries): void {
   for (const { event, subscribers } of events) insertEventForSubscribers(db, event, subscribers);
   if (response && !completeClaim(db, response)) {
     // Another request holds or has answered this key (ours was taken over as abandoned): making the change too

@@ -66,3 +66,18 @@ export const integrationsSchema = `
   CREATE INDEX deliveries_partition ON deliveries (workspace_id, environment);
   CREATE INDEX deliveries_event ON deliveries (event_id);
 `;
+
+/**
+ * Each integration's circuit breaker (see `CircuitState`), and why the service disabled an integration.
+ * `deliveries_pending` serves the claim, which takes each integration's earliest due attempts;
+ * `deliveries_leased` counts the attempts in flight.
+ */
+export const integrationCircuitSchema = `
+  ALTER TABLE integrations ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE integrations ADD COLUMN failing_since TEXT;
+  ALTER TABLE integrations ADD COLUMN paused_until TEXT;
+  ALTER TABLE integrations ADD COLUMN disabled_at TEXT;
+  ALTER TABLE integrations ADD COLUMN disabled_reason TEXT CHECK (disabled_reason IN ('delivery_failures'));
+  CREATE INDEX deliveries_pending ON deliveries (integration_id, due_at, id) WHERE status = 'pending';
+  CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE status = 'pending' AND lease_until IS NOT NULL;
+`;

@@ -8,22 +8,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import https from 'node:https';
 import tls from 'node:tls';
-import type { ResolvedAddress } from './webhook-url.js';
-
-export interface WebhookRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  /** The addresses the URL check approved: the connection goes to one of them and nowhere else. */
-  addresses: readonly ResolvedAddress[];
-  timeoutMs: number;
-}
-
-export interface WebhookResponse {
-  status: number;
-}
-
-export type WebhookTransport = (request: WebhookRequest) => Promise<WebhookResponse>;
+import { DeliveryFailure, type WebhookResponse, type WebhookTransport } from '../domain/integrations/delivery-transport.js';
 
 export interface HttpsTransportOptions {
   /** Certificates to trust besides the public roots (a local receiver's self-signed certificate in tests). */
@@ -70,7 +55,7 @@ export function httpsTransport(options: HttpsTransportOptions = {}): WebhookTran
       });
       req.on('error', (error) => {
         clearTimeout(timer);
-        reject(error);
+        reject(new DeliveryFailure(describeNetworkFailure(error, request.timeoutMs), { cause: error }));
       });
       req.end(request.body);
     });
