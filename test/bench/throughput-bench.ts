@@ -28,6 +28,7 @@ import selfsigned from 'selfsigned';
 import { parse } from 'yaml';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
+import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 
@@ -110,7 +111,6 @@ const insertColumns = [
 const insert = store.db.prepare(
   `INSERT INTO submissions (${insertColumns.join(', ')}) VALUES (${insertColumns.map(() => '?').join(', ')})`,
 );
-let plainSequence = 0;
 const plainApp = express();
 plainApp.disable('x-powered-by');
 plainApp.use(express.json());
@@ -118,7 +118,8 @@ plainApp.get('/v1/forms/:id', (_req, res) => void res.type('application/json').s
 plainApp.get('/v1/submissions', (_req, res) => void res.type('application/json').send(listJson));
 plainApp.post('/v1/submissions', (req, res) => {
   const at = new Date().toISOString();
-  const id = `sub_plain${String(plainSequence++).padStart(20, '0')}`;
+  // A real id: these rows share the table with the full stack's, whose list must stay valid for the profile.
+  const id = newId('sub');
   insert.run(
     id,
     workspace.workspace_id,
@@ -211,6 +212,7 @@ async function profileStages(scenario: Scenario, seconds: number) {
   await session.post('Profiler.start');
   const before = Date.now();
   const load = await autocannon(api.url, scenario, seconds);
+  if (load.failed > 0) throw new Error(`${scenario.name}: ${load.failed} requests failed while profiling`);
   const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[] } };
   const elapsedMs = Date.now() - before;
   session.disconnect();
