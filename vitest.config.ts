@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+// Three projects, so that a unit test file runs in a second: global setup (bundling the document, building the
+// docs page, installing Chromium) runs only for a project that has test files in the run.
+//   npx vitest run test/domain/walk-path.test.ts   one file (its project's setup only)
+//   npx vitest run --project unit                  one project
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Bundles the document and builds dist/docs/index.html once; makes sure headless Chromium is installed.
-    globalSetup: ['test/setup/build-docs.ts', 'test/setup/chromium.ts'],
     // Tests start servers, browsers and CLI tools: generous, but a hung test still fails long before CI gives up.
     // (Global setup, which may install Chromium, has no timeout.)
     testTimeout: 60_000,
@@ -14,5 +15,42 @@ export default defineConfig({
     maxWorkers: 2,
     // Concurrent tests in one file (describe.concurrent) each spawn a CLI process: no more than there are cores.
     maxConcurrency: 2,
+    projects: [
+      {
+        extends: true,
+        // Plain TypeScript: the domain, the client against a fake transport, the store, CLI logic, the README, the
+        // architecture rules. No setup.
+        test: {
+          name: 'unit',
+          include: [
+            'test/*.test.ts',
+            'test/domain/**/*.test.ts',
+            'test/client/**/*.test.ts',
+            'test/store/**/*.test.ts',
+            'test/cli/**/*.test.ts',
+            'test/docs/readme.test.ts',
+          ],
+        },
+      },
+      {
+        extends: true,
+        // The app, Prism and the gate read the bundled document (dist/openapi.json, dist/openapi.yaml).
+        test: {
+          name: 'api',
+          include: ['test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/setup/bundle.ts'],
+        },
+      },
+      {
+        extends: true,
+        // The docs page (dist/docs/index.html, built from the bundle) in headless Chromium.
+        test: {
+          name: 'docs',
+          include: ['test/docs/**/*.test.ts'],
+          exclude: ['test/docs/readme.test.ts'],
+          globalSetup: ['test/setup/build-docs.ts', 'test/setup/chromium.ts'],
+        },
+      },
+    ],
   },
 });

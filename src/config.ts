@@ -2,6 +2,7 @@
  * Configuration from environment variables. Every variable is listed here with its default and meaning;
  * `npm start -- --help` prints this table and the README repeats it.
  */
+import { defaultBackoff } from './domain/integrations/retry-schedule.js';
 import { parseAllowlistEntry } from './domain/keys/ip-allowlist.js';
 import { defaultRateLimits, type RateLimitSettings } from './http/documented-limits.js';
 import type { ConnectionLimits } from './listeners.js';
@@ -19,6 +20,7 @@ export interface Config {
   validateResponses: boolean;
   logLevel: string;
   allowPrivateWebhookUrls: boolean;
+  webhookRetryBaseMs: number;
   deprecation: { at: string; sunset: string; successor: string } | null;
   connectionLimits: ConnectionLimits;
 }
@@ -79,6 +81,12 @@ export const variables: Variable[] = [
     name: 'ALLOW_PRIVATE_WEBHOOK_URLS',
     default: 'false',
     description: 'Allow webhook URLs on loopback/private/link-local addresses (for local testing only).',
+  },
+  {
+    name: 'WEBHOOK_RETRY_BASE_MS',
+    default: String(defaultBackoff.baseMs),
+    description:
+      'Ceiling of the first webhook retry delay, doubled for each later one (with jitter). For local development, 1000 retries within seconds.',
   },
   {
     name: 'DEPRECATION_AT',
@@ -179,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: flag(env, 'VALIDATE_RESPONSES'),
     logLevel: read(env, 'LOG_LEVEL'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 1, defaultBackoff.capMs),
     deprecation: deprecationAt ? { at: deprecationAt, sunset: sunsetAt, successor } : null,
     connectionLimits: {
       tlsHandshakeTimeoutMs: integer(env, 'TLS_HANDSHAKE_TIMEOUT_MS', 1, 3_600_000),

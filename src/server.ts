@@ -3,6 +3,7 @@
  * periodic jobs, and a graceful shutdown that stops taking requests (kept-alive connections included),
  * finishes in-flight ones and closes the database.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
+import { backoffWithBase } from './domain/integrations/retry-schedule.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
@@ -52,9 +54,46 @@ const listen = (server: http.Server, port: number, host: string) =>
     server.listen(port, host, () => resolve((server.address() as { port: number }).port));
   });
 
+/** Thrown when a port cannot be had; its message is the one line the operator needs. */
+class ListenError extends Error {}
+
+/** Listens, or says in one line which variable names the port that could not be used and why. */
+async function listenOn(server: http.Server, variable: 'PORT' | 'HTTP_PORT', port: number, host: string): Promise<number> {
+  try {
+    return await listen(server, port, host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new ListenError(
+        `${variable}=${port} is already in use on ${host}: stop the process listening there or set ${variable} to a free port.`,
+      );
+    }
+    if (code === 'EACCES') throw new ListenError(`${variable}=${port} needs privileges on ${host}: set ${variable} to a port above 1023.`);
+    if (code === 'EADDRNOTAVAIL') throw new ListenError(`HOST=${host} is not an address of this machine: set HOST (${variable}=${port}).`);
+    throw error;
+  }
+}
+
+/**
+ * `npm start` passes --build-docs, so that /docs shows the document as it is now. It runs after the --help
+ * check, so `npm start -- --help` answers at once.
+ */
+function buildDocs(): boolean {
+  const npm = process.env.npm_execpath;
+  const { status } = npm
+    ? spawnSync(process.execPath, [npm, 'run', '-s', 'docs'], { stdio: 'inherit' })
+    : spawnSync('npm', ['run', '-s', 'docs'], { stdio: 'inherit' });
+  return status === 0;
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     process.stdout.write(helpText());
+    return;
+  }
+  if (process.argv.includes('--build-docs') && !buildDocs()) {
+    process.stderr.write('Building the reference docs failed (npm run docs, output above).\n');
+    process.exitCode = 1;
     return;
   }
   let config: Config;
@@ -93,9 +132,19 @@ async function main(): Promise<void> {
   });
 
   const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);
-  const port = await listen(secure.server, config.port, config.host);
   const plain = config.httpPort === null ? null : createHttpListener(app, config.connectionLimits);
-  if (plain) await listen(plain.server, config.httpPort!, config.host);
+  let port: number;
+  try {
+    port = await listenOn(secure.server, 'PORT', config.port, config.host);
+    if (plain) await listenOn(plain.server, 'HTTP_PORT', config.httpPort!, config.host);
+  } catch (error) {
+    if (!(error instanceof ListenError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+    secure.server.close();
+    await store.close();
+    return;
+  }
 
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
@@ -108,6 +157,7 @@ async function main(): Promise<void> {
   await sweepExpiredKeys(services);
   const deliveries = startDeliveryWorker(services, {
     transport: httpsTransport(),
+    backoff: backoffWithBase(config.webhookRetryBaseMs),
     onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { backoffWithBase, defaultBackoff, retryDelayMs } from '../src/domain/integrations/retry-schedule.js';
 
 describe('TRUSTED_PROXIES', () => {
   it('when entries are addresses and ranges, then they are trusted as given', () => {
@@ -16,4 +17,25 @@ describe('TRUSTED_PROXIES', () => {
       expect(() => loadConfig({ TRUSTED_PROXIES: `10.0.0.1,${entry}` })).toThrow(`TRUSTED_PROXIES: ${entry} is not`);
     },
   );
+});
+
+describe('WEBHOOK_RETRY_BASE_MS', () => {
+  it('when unset, then the webhook retries follow the default schedule (the first within 5 minutes)', () => {
+    const backoff = backoffWithBase(loadConfig({}).webhookRetryBaseMs);
+    expect(backoff).toEqual(defaultBackoff);
+    expect(retryDelayMs(1, backoff, () => 0.999)).toBe(Math.floor(0.999 * 5 * 60_000));
+  });
+
+  it('when set to 1000 for local development, then the retries come within seconds, the floor never above the base', () => {
+    const backoff = backoffWithBase(loadConfig({ WEBHOOK_RETRY_BASE_MS: '1000' }).webhookRetryBaseMs);
+    const top = () => 0.999;
+    expect([1, 2, 3].map((attempt) => retryDelayMs(attempt, backoff, top))).toEqual([1000, 1998, 3996]);
+    expect(retryDelayMs(1, backoff, () => 0)).toBe(1000);
+    expect(retryDelayMs(1, backoffWithBase(50), () => 0)).toBe(50);
+  });
+
+  it.each(['0', 'fast', '1.5'])('when it is %s, then the server refuses to start with a message naming it', (value) => {
+    expect(() => loadConfig({ WEBHOOK_RETRY_BASE_MS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ WEBHOOK_RETRY_BASE_MS: value })).toThrow(/^WEBHOOK_RETRY_BASE_MS must be a whole number/);
+  });
 });

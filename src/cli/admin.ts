@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
-import { loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import type { Plan } from '../contract.js';
 import { isAppError } from '../domain/errors.js';
 import { noEvents } from '../domain/events.js';
@@ -23,31 +23,82 @@ import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
 import { createSqliteStore } from '../store/sqlite/index.js';
 
 const plans: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
-const usage = [
-  'Usage: npm run admin -- bootstrap --workspace <name> [--plan free|pro|business|enterprise] [--email <admin email>] [--json]',
-  '       npm run admin -- oauth-client --name <application name> --redirect-uri <uri> [--redirect-uri <uri>…] [--json]',
-  '       npm run admin -- oauth-authorize --workspace <ws_id> --client-id <client_id> --scope "<read|read_write|admin …>"',
-  '                          --redirect-uri <uri> --code-challenge <S256 challenge> [--state <state>] [--json]',
-  '',
-].join('\n');
+
+interface Command {
+  /** The command's usage lines, printed by `<command> --help` and with every usage error. */
+  usage: string;
+  run(args: string[], usage: string): Promise<number>;
+}
+
+const commands: Record<string, Command> = {
+  bootstrap: {
+    usage: 'npm run admin -- bootstrap --workspace <name> [--plan free|pro|business|enterprise] [--email <admin email>] [--json]',
+    run: bootstrapCommand,
+  },
+  'oauth-client': {
+    usage: 'npm run admin -- oauth-client --name <application name> --redirect-uri <uri> [--redirect-uri <uri>…] [--json]',
+    run: oauthClientCommand,
+  },
+  'oauth-authorize': {
+    usage: [
+      'npm run admin -- oauth-authorize --workspace <ws_id> --client-id <client_id> --scope "<read|read_write|admin …>"',
+      '                   --redirect-uri <uri> --code-challenge <S256 challenge> [--state <state>] [--json]',
+    ].join('\n'),
+    run: oauthAuthorizeCommand,
+  },
+};
+
+const usage = `Usage:\n${Object.values(commands)
+  .map((command) => `  ${command.usage.replaceAll('\n', '\n  ')}`)
+  .join('\n')}\n\nThe commands work on the database in DATA_DIR (see npm start -- --help).\n`;
+
+const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === 'oauth-client') return oauthClientCommand(rest);
-  if (command === 'oauth-authorize') return oauthAuthorizeCommand(rest);
-  if (command !== 'bootstrap') {
-    process.stderr.write(usage);
-    return command === undefined || command === '--help' ? 0 : 2;
+  const [name, ...rest] = argv;
+  if (name !== undefined && isHelp(name)) {
+    process.stdout.write(usage);
+    return 0;
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      workspace: { type: 'string' },
-      plan: { type: 'string', default: 'business' },
-      email: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
+  const command = name === undefined ? undefined : Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (command === undefined) {
+    process.stderr.write(`${name === undefined ? 'No command given.' : `Unknown command: ${name}.`}\n${usage}`);
+    return 2;
+  }
+  if (rest.some(isHelp)) {
+    process.stdout.write(`Usage: ${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, `Usage: ${command.usage}\n`);
+  } catch (error) {
+    // A bad DATA_DIR or PORT is the operator's to fix: one line, not a stack trace.
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+}
+
+/** Where the commands keep their data, and how the server they talk to is reached, as configured. */
+function whereabouts(config: Config): { database: string; base: string } {
+  return { database: join(config.dataDir, 'form-funnel.db'), base: config.publicBaseUrl ?? `https://localhost:${config.port}` };
+}
+
+async function bootstrapCommand(args: string[], usage: string): Promise<number> {
+  const values = parsedOrUsage(
+    () =>
+      parseArgs({
+        args,
+        options: {
+          workspace: { type: 'string' },
+          plan: { type: 'string', default: 'business' },
+          email: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+      }).values,
+    usage,
+  );
+  if (!values) return 2;
   const name = values.workspace?.trim();
   if (!name || name.length > 200) {
     process.stderr.write(`--workspace is required (1 to 200 characters).\n${usage}`);
@@ -58,7 +109,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  const { database, base } = whereabouts(config);
+  const store = createSqliteStore(database);
   try {
     const result = await bootstrapWorkspace(
       { store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() },
@@ -69,13 +121,13 @@ async function main(argv: string[]): Promise<number> {
     } else {
       process.stdout.write(
         [
-          `Workspace ${name} (${result.workspace_id}), plan ${values.plan}.`,
+          `Workspace ${name} (${result.workspace_id}), plan ${values.plan}, in ${database} (DATA_DIR=${config.dataDir}).`,
           '',
           `  live admin key  ${result.live_admin_key}`,
           `  test admin key  ${result.test_admin_key}`,
           '',
           'These secrets are shown once and stored only as hashes: keep them now.',
-          'Check one with: curl -k https://localhost:8443/v1/me -H "Authorization: Bearer <key>"',
+          `Check one with: curl -k ${base}/v1/me -H "Authorization: Bearer <key>"   (PORT=${config.port})`,
           '',
         ].join('\n'),
       );
@@ -87,10 +139,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Runs an OAuth command against the server's database; a refused request prints why and exits 1. */
-async function withServices(run: (services: Services) => Promise<void>): Promise<number> {
-  const store = createSqliteStore(join(loadConfig().dataDir, 'form-funnel.db'));
+async function withServices(run: (services: Services, config: Config) => Promise<void>): Promise<number> {
+  const config = loadConfig();
+  const store = createSqliteStore(whereabouts(config).database);
   try {
-    await run({ store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() });
+    await run({ store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() }, config);
     return 0;
   } catch (error) {
     if (!isAppError(error)) throw error;
@@ -104,7 +157,7 @@ async function withServices(run: (services: Services) => Promise<void>): Promise
 }
 
 /** Unknown or malformed options print the usage instead of a stack trace. */
-function parsedOrUsage<T>(parse: () => T): T | undefined {
+function parsedOrUsage<T>(parse: () => T, usage: string): T | undefined {
   try {
     return parse();
   } catch (error) {
@@ -113,7 +166,7 @@ function parsedOrUsage<T>(parse: () => T): T | undefined {
   }
 }
 
-async function oauthClientCommand(args: string[]): Promise<number> {
+async function oauthClientCommand(args: string[], usage: string): Promise<number> {
   const values = parsedOrUsage(
     () =>
       parseArgs({
@@ -124,6 +177,7 @@ async function oauthClientCommand(args: string[]): Promise<number> {
           json: { type: 'boolean', default: false },
         },
       }).values,
+    usage,
   );
   if (!values) return 2;
   if (values.name === undefined || values['redirect-uri'] === undefined) {
@@ -131,8 +185,9 @@ async function oauthClientCommand(args: string[]): Promise<number> {
     return 2;
   }
   const input = { name: values.name, redirectUris: values['redirect-uri'] };
-  return withServices(async (services) => {
+  return withServices(async (services, config) => {
     const client = await registerOAuthClient(services, input);
+    const { database, base } = whereabouts(config);
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ client_id: client.id, name: client.name, redirect_uris: client.redirectUris })}\n`);
       return;
@@ -143,13 +198,14 @@ async function oauthClientCommand(args: string[]): Promise<number> {
         ...client.redirectUris.map((uri) => `  redirect URI  ${uri}`),
         '',
         'A public client: it has no secret and must use PKCE (S256) in every authorization.',
+        `Stored in ${database} (DATA_DIR=${config.dataDir}); codes are exchanged at ${base}/v1/oauth/token (PORT=${config.port}).`,
         '',
       ].join('\n'),
     );
   });
 }
 
-async function oauthAuthorizeCommand(args: string[]): Promise<number> {
+async function oauthAuthorizeCommand(args: string[], usage: string): Promise<number> {
   const values = parsedOrUsage(
     () =>
       parseArgs({
@@ -165,6 +221,7 @@ async function oauthAuthorizeCommand(args: string[]): Promise<number> {
           json: { type: 'boolean', default: false },
         },
       }).values,
+    usage,
   );
   if (!values) return 2;
   const required = ['workspace', 'client-id', 'scope', 'redirect-uri', 'code-challenge'] as const;

@@ -5,12 +5,14 @@ export {
   type FormFunnelClient,
   type FormFunnelClientOptions,
 } from './create-form-funnel-client.js';
-export { FormFunnelError, isFormFunnelError } from './form-funnel-error.js';
+export { FormFunnelError, type FormFunnelErrorKind, isFormFunnelError } from './form-funnel-error.js';
+export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
 export type { FetchLike, Sleep } from './retrying-fetch.js';
 export type * from './schemas.js';
 export { type UnwrappedData, unwrap } from './unwrap.js';
 export {
   type RawBody,
+  type SignatureHeader,
   signWebhookPayload,
   type VerifyWebhookOptions,
   verifyWebhookSignature,

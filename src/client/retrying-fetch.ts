@@ -1,3 +1,5 @@
+import { FormFunnelError } from './form-funnel-error.js';
+import { isCertificateError, networkErrorCode } from './network-error.js';
 import { backoffDelayMs, isSafeToRepeat, type RetryPolicy, retryDelayAfterResponse } from './retry-policy.js';
 
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -11,7 +13,8 @@ export interface RetryingFetchOptions extends RetryPolicy {
 /**
  * Retries live in the transport rather than in an openapi-fetch middleware: a middleware sees a
  * Request whose body fetch has already consumed, whereas here each attempt sends a fresh clone of
- * the original, with the same headers (Authorization, Idempotency-Key) and the same body.
+ * the original, with the same headers (Authorization, Idempotency-Key) and the same body. A network failure
+ * that is not retried leaves as a FormFunnelError of kind `network`, so callers handle one error class.
  */
 export function createRetryingFetch(fetch: FetchLike, options: RetryingFetchOptions): FetchLike {
   const { sleep = abortableSleep, random = Math.random, ...policy } = options;
@@ -22,8 +25,11 @@ export function createRetryingFetch(fetch: FetchLike, options: RetryingFetchOpti
       try {
         response = await fetch(request.clone());
       } catch (error) {
-        // A caller's abort is a decision, not a failure to paper over.
-        if (!mayRetry || request.signal.aborted || !isSafeToRepeat(request)) throw error;
+        // A caller's abort is a decision, not a failure to paper over: it leaves as the abort reason.
+        if (request.signal.aborted) throw error;
+        // A rejected certificate comes back the same on every attempt.
+        const retryable = mayRetry && isSafeToRepeat(request) && !isCertificateError(networkErrorCode(error));
+        if (!retryable) throw FormFunnelError.fromNetworkError(request, error);
         await sleep(backoffDelayMs(retry, policy, random), request.signal);
         continue;
       }

@@ -14,6 +14,7 @@ export type FormList = Schema<'FormList'>;
 export type FormCreate = Schema<'FormCreate'>;
 export type FormUpdate = Schema<'FormUpdate'>;
 export type FormVersion = Schema<'FormVersion'>;
+export type FormVersionSummary = Schema<'FormVersionSummary'>;
 export type FormVersionList = Schema<'FormVersionList'>;
 export type Step = Schema<'Step'>;
 export type Field = Schema<'Field'>;

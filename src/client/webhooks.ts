@@ -35,18 +35,26 @@ export interface VerifyWebhookOptions {
 }
 
 /**
+ * The header as frameworks hand it over: `Headers.get` gives `string | null`, Node's `req.headers[…]`
+ * `string | string[] | undefined` (an array when the header came more than once).
+ */
+export type SignatureHeader = string | readonly string[] | null | undefined;
+
+/**
  * Checks `X-Service-Signature` against the raw request body (the exact bytes received: a body
  * that was parsed and re-serialised no longer matches) and returns the parsed event.
  * Throws WebhookSignatureError otherwise.
  */
 export function verifyWebhookSignature(
   rawBody: RawBody,
-  header: string | null | undefined,
+  header: SignatureHeader,
   secret: string,
   { toleranceSeconds = 300, now = Math.floor(Date.now() / 1000) }: VerifyWebhookOptions = {},
 ): WebhookEvent {
   if (secret.length === 0) throw new TypeError('verifyWebhookSignature: secret must be a non-empty string.');
-  const { timestamp, signatures } = parseSignatureHeader(header ?? '');
+  // The service sends the header once; a repeated one is not something to pick a value from.
+  if (typeof header === 'object' && header !== null && header.length !== 1) throw malformed('expected exactly one header');
+  const { timestamp, signatures } = parseSignatureHeader((typeof header === 'object' && header !== null ? header[0] : header) ?? '');
 
   const expected = Buffer.from(webhookSignatureHex(secret, timestamp, rawBody), 'hex');
   // timingSafeEqual throws on a length mismatch; the check keeps that from becoming an oracle.

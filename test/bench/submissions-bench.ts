@@ -70,7 +70,7 @@ const workspace = await bootstrapWorkspace(built.services, { name: 'Bench', plan
 const adminKey = workspace.live_admin_key;
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
 
-function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = https.request(
@@ -194,7 +194,10 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const analyticsPath = `/v1/analytics?form_id=${form.id}&from=${day(windowStart)}&to=${day(windowEnd)}`;
 const measureAnalytics = async () => {
   const check = await call('get', analyticsPath);
-  return { latency: (await compareLatency({ analytics: analyticsPath })).analytics!, started: check.body.submissions.started as number };
+  return {
+    latency: (await compareLatency({ analytics: analyticsPath })).analytics!,
+    started: (check.body as Schema<'Analytics'>).submissions.started,
+  };
 };
 
 // ---- autocannon in a child process, so the load generator does not share the server's event loop ----

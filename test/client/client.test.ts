@@ -18,6 +18,10 @@ function clientWith(transport: ReturnType<typeof fakeFetch>, options: Partial<Fo
   return { client, delays };
 }
 
+/** What Node's fetch throws: a bare TypeError whose cause carries the code. */
+const fetchFailed = (code: string, message: string) =>
+  new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) });
+
 const getForm = (client: ReturnType<typeof createFormFunnelClient>) => client.GET('/forms/{id}', { params: { path: { id: FORM_ID } } });
 const createForm = (client: ReturnType<typeof createFormFunnelClient>, headers?: Record<string, string>) =>
   client.POST('/forms', { body: { name: 'Demo request' }, ...(headers && { params: { header: headers } }) });
@@ -148,9 +152,11 @@ describe('retries', () => {
     expect(delays).toEqual([]);
   });
 
-  it('when a PATCH hits a network error, then the error is thrown without a retry', async () => {
+  it('when a PATCH hits a network error, then a network FormFunnelError is thrown without a retry', async () => {
     const transport = fakeFetch(new TypeError('fetch failed'), ok);
-    await expect(renameForm(clientWith(transport).client)).rejects.toThrow('fetch failed');
+    await expect(renameForm(clientWith(transport).client)).rejects.toThrow(
+      expect.objectContaining({ name: 'FormFunnelError', kind: 'network', message: expect.stringContaining('fetch failed') }),
+    );
     expect(transport.requests).toHaveLength(1);
   });
 
@@ -163,10 +169,46 @@ describe('retries', () => {
     expect(delays).toEqual([100, 200, 400, 500]); // random() = 1: the top of each range, capped
   });
 
-  it('when every attempt hits a network error, then the last error is thrown after maxRetries retries', async () => {
-    const transport = fakeFetch(new TypeError('fetch failed'));
-    await expect(getForm(clientWith(transport, { maxRetries: 2 }).client)).rejects.toThrow('fetch failed');
+  it('when every attempt hits a network error, then the last one is thrown as a network FormFunnelError after maxRetries retries', async () => {
+    const transport = fakeFetch(fetchFailed('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:8443'));
+    const thrown = await getForm(clientWith(transport, { maxRetries: 2 }).client).catch((error: unknown) => error);
     expect(transport.requests).toHaveLength(3);
+    expect(thrown).toBeInstanceOf(FormFunnelError);
+    expect(thrown).toMatchObject({
+      kind: 'network',
+      status: 0,
+      code: undefined,
+      networkCode: 'ECONNREFUSED',
+      message: `Form-Funnel API could not be reached (GET https://api.form-funnel.example/v1/forms/${FORM_ID}): connect ECONNREFUSED 127.0.0.1:8443`,
+    });
+    expect((thrown as FormFunnelError).cause).toBeInstanceOf(TypeError);
+  });
+
+  it.each([
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'CERT_HAS_EXPIRED',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+  ])(
+    'when the certificate is rejected (%s), then a network FormFunnelError is thrown after one attempt and names the fix',
+    async (code) => {
+      const transport = fakeFetch(fetchFailed(code, 'certificate verification failed'), ok);
+      const { client, delays } = clientWith(transport);
+      const thrown = await getForm(client).catch((error: unknown) => error);
+      expect(transport.requests).toHaveLength(1);
+      expect(delays).toEqual([]);
+      expect(thrown).toMatchObject({ name: 'FormFunnelError', kind: 'network', networkCode: code });
+      expect((thrown as Error).message).toContain(`TLS certificate was rejected (${code}`);
+      expect((thrown as Error).message).toContain('NODE_EXTRA_CA_CERTS');
+    },
+  );
+
+  it('when node:https fails with a code on the error itself (a custom fetch), then that code is read', async () => {
+    const error = Object.assign(new Error('getaddrinfo ENOTFOUND api.example'), { code: 'ENOTFOUND' });
+    const transport = fakeFetch(error);
+    const thrown = await getForm(clientWith(transport, { maxRetries: 0 }).client).catch((caught: unknown) => caught);
+    expect(thrown).toMatchObject({ kind: 'network', networkCode: 'ENOTFOUND', cause: error });
   });
 
   it('when maxRetries is 0, then a 503 is returned after one attempt', async () => {
@@ -257,8 +299,42 @@ describe('errors and unwrap', () => {
         status: 502,
         code: undefined,
         requestId: REQUEST_ID,
-        message: 'Form-Funnel API answered HTTP 502 Bad Gateway',
+        kind: 'api',
+        message:
+          'Form-Funnel API answered HTTP 502 Bad Gateway without a problem body (text/plain;charset=UTF-8): <html>Bad gateway</html>',
       }),
+    );
+  });
+
+  it('when a proxy answers with a long HTML page, then the message keeps its status, content type and the first 200 characters', async () => {
+    const page = `<html><body>${'x'.repeat(500)}</body></html>`;
+    const transport = fakeFetch(() => new Response(page, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } }));
+    const result = await getForm(clientWith(transport, { maxRetries: 0 }).client);
+    expect(() => unwrap(result)).toThrow(
+      expect.objectContaining({
+        status: 503,
+        message: `Form-Funnel API answered HTTP 503 without a problem body (text/html; charset=utf-8): ${page.slice(0, 200)}…`,
+      }),
+    );
+  });
+
+  it('when a mock answers with its own problem shape (no code), then its title and detail stay in the message', async () => {
+    const prismError = {
+      type: 'https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR',
+      title: 'Route not resolved, no path matched',
+      status: 404,
+      detail: "The route /v1/forms/form_x hasn't been found in the specification file",
+    };
+    const transport = fakeFetch(
+      () => new Response(JSON.stringify(prismError), { status: 404, headers: { 'Content-Type': 'application/problem+json' } }),
+    );
+    const thrown = await getForm(clientWith(transport).client)
+      .then(unwrap)
+      .catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(FormFunnelError);
+    expect(thrown).toMatchObject({ kind: 'api', status: 404, code: undefined, problem: undefined });
+    expect((thrown as FormFunnelError).message).toBe(
+      `Form-Funnel API answered HTTP 404 without a problem body (application/problem+json): ${prismError.title}: ${prismError.detail}`,
     );
   });
 

@@ -120,6 +120,10 @@ describe('verifyWebhookSignature', () => {
     expect(failureReason(() => verifyWebhookSignature(BODY, header, SECRET, { now: T }))).toBeUndefined();
   });
 
+  it('when Node hands over the header as a one-element array, then it verifies', () => {
+    expect(failureReason(() => verifyWebhookSignature(BODY, [HEADER], SECRET, { now: T }))).toBeUndefined();
+  });
+
   it.each([
     ['missing', undefined],
     ['null (Headers.get of an absent header)', null],
@@ -136,6 +140,8 @@ describe('verifyWebhookSignature', () => {
     ['with an empty element', `t=${T},,v1=${V1}`],
     ['with an equals sign inside a value', `t=${T},v1=${V1}=`],
     ['in another format altogether', `sha256=${V1}`],
+    ['sent twice (Node gives an array)', [HEADER, HEADER]],
+    ['an empty array', []],
   ])('when the header is %s, then malformed_header', (_, header) => {
     expect(failureReason(() => verifyWebhookSignature(BODY, header, SECRET, { now: T }))).toBe('malformed_header');
   });

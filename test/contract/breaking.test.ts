@@ -9,9 +9,10 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import YAML from 'yaml';
+import type { Acknowledgement } from '../../src/cli/security-changes.js';
 
-// The document is plain YAML data here: the tests reach into it by name and change it.
-type Doc = Record<string, any>;
+// The document is plain YAML data here: the tests reach into it by name (`at`) and change it.
+type Doc = Record<string, unknown>;
 
 const root = path.resolve(import.meta.dirname, '../..');
 const gateTimeout = 180_000;
@@ -42,7 +43,7 @@ function at(doc: Doc, ...keys: string[]): Doc {
 }
 
 const queryParameter = (doc: Doc, pathName: string, method: string, name: string): Doc => {
-  const parameters = at(doc, 'paths', pathName, method, 'parameters') as Doc[];
+  const parameters = at(doc, 'paths', pathName, method).parameters as Doc[];
   const resolved = parameters.map((p) => (p.$ref ? at(doc, ...String(p.$ref).slice(2).split('/')) : p));
   const found = resolved.find((p) => p.in === 'query' && p.name === name);
   if (!found) throw new Error(`this test changes query parameter ${name} of ${method} ${pathName}, which is gone`);
@@ -50,12 +51,19 @@ const queryParameter = (doc: Doc, pathName: string, method: string, name: string
 };
 
 let runs = 0;
-/** Runs the gate, as `npm run breaking` does, on `head` against the committed baseline: exit code and output. */
-async function runGate(head: Doc): Promise<{ code: number | null; output: string }> {
+/**
+ * Runs the gate, as `npm run breaking` does, on `head` against the committed baseline: exit code and output.
+ * `acknowledged` replaces the committed list of reviewed security changes.
+ */
+async function runGate(head: Doc, acknowledged?: Acknowledgement[]): Promise<{ code: number | null; output: string }> {
   const run = path.join(workDir, `run-${++runs}`);
   await mkdir(run);
   await writeFile(path.join(run, 'openapi.yaml'), YAML.stringify(head));
   const args = ['--import', 'tsx', 'src/cli/breaking.ts', '--head', path.join(run, 'openapi.yaml'), '--work-dir', run];
+  if (acknowledged) {
+    await writeFile(path.join(run, 'security-changes.yaml'), YAML.stringify({ acknowledged }));
+    args.push('--security-changes', path.join(run, 'security-changes.yaml'));
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: root,
@@ -84,7 +92,7 @@ const breakingChanges: BreakingCase[] = [
     when: 'an operation is removed',
     change: (doc) => {
       at(doc, 'paths', '/test_data', 'delete');
-      delete doc.paths['/test_data'].delete;
+      delete at(doc, 'paths', '/test_data').delete;
     },
     names: ['DELETE /test_data: removed', '[prevent operation removal]'],
   },
@@ -102,7 +110,7 @@ const breakingChanges: BreakingCase[] = [
     change: (doc) => {
       const me = at(doc, 'components', 'schemas', 'Me');
       at(me, 'properties', 'auth_type');
-      delete me.properties.auth_type;
+      delete at(me, 'properties').auth_type;
       me.required = (me.required as string[]).filter((name) => name !== 'auth_type');
     },
     names: ['GET /me', "cannot remove response property 'auth_type'"],
@@ -111,7 +119,7 @@ const breakingChanges: BreakingCase[] = [
     when: 'a value of a response enum is removed',
     change: (doc) => {
       const authType = at(doc, 'components', 'schemas', 'Me', 'properties', 'auth_type');
-      if (!authType.enum.includes('oauth_token')) throw new Error('Me.auth_type no longer has oauth_token');
+      if (!(authType.enum as string[]).includes('oauth_token')) throw new Error('Me.auth_type no longer has oauth_token');
       authType.enum = (authType.enum as string[]).filter((value) => value !== 'oauth_token');
     },
     names: ['GET /me', `cannot remove enum value "oauth_token" from response property 'auth_type'`],
@@ -120,7 +128,7 @@ const breakingChanges: BreakingCase[] = [
     when: 'a required request field is added',
     change: (doc) => {
       const request = at(doc, 'components', 'schemas', 'FormTransferRequest');
-      request.properties.reason = { type: 'string', maxLength: 200 };
+      at(request, 'properties').reason = { type: 'string', maxLength: 200 };
       request.required = [...(request.required as string[]), 'reason'];
     },
     names: ['POST /forms/{id}/transfer', "cannot add a required request property 'reason'"],
@@ -149,7 +157,7 @@ const breakingChanges: BreakingCase[] = [
     when: 'the type of a request field is narrowed (null no longer accepted)',
     change: (doc) => {
       const description = at(doc, 'components', 'schemas', 'IntegrationUpdate', 'properties', 'description');
-      if (!description.type.includes('null')) throw new Error('IntegrationUpdate.description no longer accepts null');
+      if (!(description.type as string[]).includes('null')) throw new Error('IntegrationUpdate.description no longer accepts null');
       description.type = 'string';
     },
     names: ['PATCH /integrations/{id}', "expected request body property 'description' not to be narrowed"],
@@ -160,7 +168,7 @@ const breakingChanges: BreakingCase[] = [
       const deletedForm = at(doc, 'components', 'schemas', 'FormDeletedEvent', 'allOf', '1', 'properties', 'data');
       const object = at(deletedForm, 'properties', 'object');
       at(object, 'properties', 'deleted');
-      delete object.properties.deleted;
+      delete at(object, 'properties').deleted;
       object.required = (object.required as string[]).filter((name) => name !== 'deleted');
     },
     names: ['POST /webhooks/form.deleted', "cannot remove response property 'deleted'"],
@@ -181,11 +189,63 @@ describe.concurrent('breaking-change gate', () => {
     },
   );
 
+  /** Sets the role every security requirement of the operation names; returns the requirement before and after. */
+  const setRole = (doc: Doc, pathName: string, method: string, role: string) => {
+    const operation = at(doc, 'paths', pathName, method);
+    const before = structuredClone(operation.security) as Acknowledgement['before'];
+    operation.security = before.map((requirement) => Object.fromEntries(Object.keys(requirement).map((scheme) => [scheme, [role]])));
+    return { before, after: operation.security as Acknowledgement['after'] };
+  };
+
+  it.for([
+    { when: 'loosened (read on a delete)', path: '/submissions/{id}', method: 'delete', operationId: 'deleteSubmission', role: 'read' },
+    { when: 'tightened (read_write on a list)', path: '/forms', method: 'get', operationId: 'listForms', role: 'read_write' },
+  ])(
+    "when an operation's security requirement is $when without acknowledgement, then the gate fails and names it",
+    { timeout: gateTimeout },
+    async ({ path: pathName, method, operationId, role }, { expect }) => {
+      const doc = released();
+      setRole(doc, pathName, method, role);
+      const { code, output } = await runGate(doc);
+      expect(code, output).not.toBe(0);
+      expect(output).toContain(`${method.toUpperCase()} ${pathName} (${operationId}): security requirement changed, not acknowledged`);
+      expect(output).toContain(`after:  apiKey: ${role} | oauth2: ${role}`);
+      expect(output).toContain(`Security requirement changed without review: ${operationId}.`);
+    },
+  );
+
+  it(
+    'when a loosened security requirement is acknowledged in the reviewed list, then the gate passes',
+    async ({ expect }) => {
+      const doc = released();
+      const { before, after } = setRole(doc, '/submissions/{id}', 'delete', 'read');
+      const reason = 'Support agents with read keys clean up spam.';
+      const { code, output } = await runGate(doc, [{ operationId: 'deleteSubmission', before, after, reason }]);
+      expect(code, output).toBe(0);
+      expect(output).toContain('DELETE /submissions/{id} (deleteSubmission): security requirement changed, acknowledged');
+      expect(output).toContain('No breaking change against the v1 baseline.');
+    },
+    gateTimeout,
+  );
+
+  it(
+    'when the acknowledgement names another requirement than the one made, then the gate still fails',
+    async ({ expect }) => {
+      const doc = released();
+      const { before } = setRole(doc, '/submissions/{id}', 'delete', 'read');
+      const reviewed = before.map((requirement) => Object.fromEntries(Object.keys(requirement).map((scheme) => [scheme, ['admin']])));
+      const { code, output } = await runGate(doc, [{ operationId: 'deleteSubmission', before, after: reviewed, reason: 'Admins only.' }]);
+      expect(code, output).not.toBe(0);
+      expect(output).toContain('Security requirement changed without review: deleteSubmission.');
+    },
+    gateTimeout,
+  );
+
   it(
     'when an optional query parameter is added, then the gate passes',
     async ({ expect }) => {
       const doc = released();
-      at(doc, 'paths', '/forms', 'get').parameters.push({
+      (at(doc, 'paths', '/forms', 'get').parameters as Doc[]).push({
         name: 'name_contains',
         in: 'query',
         required: false,
@@ -205,8 +265,8 @@ describe.concurrent('breaking-change gate', () => {
     async ({ expect }) => {
       const doc = released();
       const getForm = at(doc, 'paths', '/forms/{id}', 'get');
-      doc.paths['/forms/{id}/archive'] = {
-        parameters: doc.paths['/forms/{id}'].parameters,
+      at(doc, 'paths')['/forms/{id}/archive'] = {
+        parameters: at(doc, 'paths', '/forms/{id}').parameters,
         post: { ...getForm, operationId: 'archiveForm', summary: 'Archive a form' },
       };
       const { code, output } = await runGate(doc);

@@ -2,10 +2,7 @@
  * The pieces of the integrations module that need no server: the webhook URL rules (SSRF), the retry
  * schedule, failure texts, the publisher's envelope, and the facts shared with the document.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { describeNetworkFailure } from '../../src/adapters/webhook-transport.js';
 import { definitionEnvironments } from '../../src/domain/access.js';
 import type { DomainEvent } from '../../src/domain/events.js';
@@ -16,11 +13,7 @@ import { INTEGRATION_ISSUE_CODES } from '../../src/domain/integrations/service.j
 import { generateSigningSecret, signingSecretHint } from '../../src/domain/integrations/signing-secret.js';
 import { addressRefusal, checkWebhookUrl, type ResolvedAddress } from '../../src/domain/integrations/webhook-url.js';
 import type { CircuitState } from '../../src/store/integration-store.js';
-
-const schema = (name: string): Record<string, any> =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/schemas/${name}.yaml`, import.meta.url)), 'utf8'));
-const response = (name: string): Record<string, any> =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/components/responses/${name}.yaml`, import.meta.url)), 'utf8'));
+import { numberAt, textAt } from '../support/openapi-files.js';
 
 const resolver =
   (table: Record<string, string[]>) =>
@@ -225,23 +218,23 @@ describe('integrationEvents', () => {
 
 describe('the integrations module agrees with the OpenAPI document', () => {
   it("when attempts are counted, then the limit is IntegrationLog.attempt's maximum", () => {
-    expect(MAX_ATTEMPTS).toBe(schema('IntegrationLog').properties.attempt.maximum);
+    expect(MAX_ATTEMPTS).toBe(numberAt('components/schemas/IntegrationLog', 'properties', 'attempt', 'maximum'));
   });
 
   it("when an attempt times out, then the timeout is IntegrationLog.duration_ms's maximum", () => {
-    expect(DELIVERY_TIMEOUT_MS).toBe(schema('IntegrationLog').properties.duration_ms.maximum);
+    expect(DELIVERY_TIMEOUT_MS).toBe(numberAt('components/schemas/IntegrationLog', 'properties', 'duration_ms', 'maximum'));
   });
 
   it('when a signing secret is issued, then it and its hint match the documented patterns', () => {
     const secret = generateSigningSecret();
-    const created = response('IntegrationCreated').content['application/json'].schema.allOf[1].properties.signing_secret;
-    expect(secret).toMatch(new RegExp(created.pattern));
-    expect(secret.length).toBeLessThanOrEqual(created.maxLength);
-    expect(signingSecretHint(secret)).toMatch(new RegExp(schema('Integration').properties.secret_hint.pattern));
+    const created = ['content', 'application/json', 'schema', 'allOf', '1', 'properties', 'signing_secret'];
+    expect(secret).toMatch(new RegExp(textAt('components/responses/IntegrationCreated', ...created, 'pattern')));
+    expect(secret.length).toBeLessThanOrEqual(numberAt('components/responses/IntegrationCreated', ...created, 'maxLength'));
+    expect(signingSecretHint(secret)).toMatch(new RegExp(textAt('components/schemas/Integration', 'properties', 'secret_hint', 'pattern')));
   });
 
   it("when the circuit breaker's numbers change, then Integration.enabled's description states the new ones", () => {
-    const description: string = schema('Integration').properties.enabled.description.replace(/\s+/g, ' ');
+    const description = textAt('components/schemas/Integration', 'properties', 'enabled', 'description').replace(/\s+/g, ' ');
     const policy = defaultCircuitPolicy;
     expect(description).toContain(`after ${policy.pauseAfterFailures} failed attempts in a row`);
     expect(description).toContain(
@@ -254,7 +247,7 @@ describe('the integrations module agrees with the OpenAPI document', () => {
 
   it('when the module reports an issue code, then ValidationIssue.code documents it ', () => {
     // Pending: to be added to ValidationIssue.code's description; this list then shrinks to empty.
-    const description: string = schema('ValidationIssue').properties.code.description;
+    const description: string = textAt('components/schemas/ValidationIssue', 'properties', 'code', 'description');
     const documented = new Set([...description.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]));
     expect(INTEGRATION_ISSUE_CODES.filter((code) => !documented.has(code))).toEqual([]);
   });

@@ -3,10 +3,8 @@
  * numbers are stated only in the document's prose, so the few numbers and words the code needs are constants;
  * these tests fail as soon as they drift from the document.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import type { ErrorCode } from '../../src/contract.js';
 import { AppError, errorClasses, MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
 import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { SCHEMA_DEFAULTS } from '../../src/domain/forms/field-defaults.js';
@@ -16,12 +14,9 @@ import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
 import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
+import { listAt, numberAt, textAt, valueAt } from '../support/openapi-files.js';
 
-const openapiFile = (path: string): Record<string, any> =>
-  parse(readFileSync(fileURLToPath(new URL(`../../openapi/${path}.yaml`, import.meta.url)), 'utf8'));
-const component = (kind: string, name: string): Record<string, any> => openapiFile(`components/${kind}/${name}`);
-const schema = (name: string) => component('schemas', name);
-const rootDescription = (): string => openapiFile('openapi').info.description;
+const rootDescription = (): string => textAt('openapi', 'info', 'description');
 
 /** The rows of a Markdown table in a description, as arrays of cells without backticks. */
 const tableRows = (description: string): string[][] =>
@@ -37,36 +32,36 @@ const tableRows = (description: string): string[][] =>
 
 describe('the code agrees with the OpenAPI document', () => {
   it('when a field property has a schema default, then the domain falls back to the same value', () => {
-    expect(SCHEMA_DEFAULTS.short_text.max_length).toBe(schema('ShortTextField').properties.max_length.default);
-    expect(SCHEMA_DEFAULTS.long_text.max_length).toBe(schema('LongTextField').properties.max_length.default);
-    expect(SCHEMA_DEFAULTS.rating.scale).toBe(schema('RatingField').properties.scale.default);
-    expect(schema('ChoiceOption').properties.score.default).toBe(0);
-    expect(schema('NumberField').properties.integer.default).toBe(false);
-    expect(schema('ShortTextField').properties.required.default).toBe(false);
+    expect(SCHEMA_DEFAULTS.short_text.max_length).toBe(valueAt('components/schemas/ShortTextField', 'properties', 'max_length', 'default'));
+    expect(SCHEMA_DEFAULTS.long_text.max_length).toBe(valueAt('components/schemas/LongTextField', 'properties', 'max_length', 'default'));
+    expect(SCHEMA_DEFAULTS.rating.scale).toBe(valueAt('components/schemas/RatingField', 'properties', 'scale', 'default'));
+    expect(valueAt('components/schemas/ChoiceOption', 'properties', 'score', 'default')).toBe(0);
+    expect(valueAt('components/schemas/NumberField', 'properties', 'integer', 'default')).toBe(false);
+    expect(valueAt('components/schemas/ShortTextField', 'properties', 'required', 'default')).toBe(false);
   });
 
   it('when errors are listed in a problem, then at most ProblemDetails.errors.maxItems are kept', () => {
-    expect(MAX_REPORTED_ISSUES).toBe(schema('ProblemDetails').properties.errors.maxItems);
+    expect(MAX_REPORTED_ISSUES).toBe(numberAt('components/schemas/ProblemDetails', 'properties', 'errors', 'maxItems'));
   });
 
   it('when conditions nest, then the limit is the one Condition describes', () => {
-    expect(schema('Condition').description).toContain(`at most ${MAX_CONDITION_DEPTH} levels deep`);
+    expect(textAt('components/schemas/Condition', 'description')).toContain(`at most ${MAX_CONDITION_DEPTH} levels deep`);
   });
 
   it('when a form definition is measured, then the limit is the one createForm, updateForm and FormVersionSummary state', () => {
-    expect(schema('FormVersionSummary').properties.definition_bytes.maximum).toBe(MAX_DEFINITION_BYTES);
-    expect(openapiFile('paths/forms').post.description).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
-    expect(openapiFile('paths/forms_{id}').patch.description).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
-    expect(schema('ErrorCode').description).toContain(`larger than ${MAX_DEFINITION_BYTES} bytes`);
+    expect(numberAt('components/schemas/FormVersionSummary', 'properties', 'definition_bytes', 'maximum')).toBe(MAX_DEFINITION_BYTES);
+    expect(textAt('paths/forms', 'post', 'description')).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
+    expect(textAt('paths/forms_{id}', 'patch', 'description')).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
+    expect(textAt('components/schemas/ErrorCode', 'description')).toContain(`larger than ${MAX_DEFINITION_BYTES} bytes`);
   });
 
   it('when versions are pruned, then the number kept is the one listFormVersions and getFormVersion state', () => {
-    expect(openapiFile('paths/forms_{id}_versions').get.description).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
-    expect(openapiFile('paths/forms_{id}_versions_{version}').get.description).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
+    expect(textAt('paths/forms_{id}_versions', 'get', 'description')).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
+    expect(textAt('paths/forms_{id}_versions_{version}', 'get', 'description')).toContain(`The latest ${KEPT_VERSIONS} versions are kept`);
   });
 
   it('when the domain reports an issue code, then ValidationIssue.code documents it ', () => {
-    const description: string = schema('ValidationIssue').properties.code.description;
+    const description: string = textAt('components/schemas/ValidationIssue', 'properties', 'code', 'description');
     const documented = new Set([...description.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]));
     const undocumented = DOMAIN_ISSUE_CODES.filter((code) => !documented.has(code));
     expect(undocumented).toEqual([]);
@@ -74,17 +69,22 @@ describe('the code agrees with the OpenAPI document', () => {
 
   it('when an error is built from its code, then its status and type are the ones the ErrorCode table lists', () => {
     const documented = Object.fromEntries(
-      tableRows(schema('ErrorCode').description).map(([code, status, type]) => [code, { status: Number(status), type }]),
+      tableRows(textAt('components/schemas/ErrorCode', 'description')).map(([code, status, type]) => [
+        code,
+        { status: Number(status), type },
+      ]),
     );
     expect(errorClasses).toEqual(documented);
-    expect(Object.keys(errorClasses).sort()).toEqual([...schema('ErrorCode').enum].sort());
-    for (const code of schema('ErrorCode').enum) {
+    expect(Object.keys(errorClasses).sort()).toEqual([...listAt('components/schemas/ErrorCode', 'enum')].sort());
+    for (const code of listAt('components/schemas/ErrorCode', 'enum') as ErrorCode[]) {
       expect(new AppError({ code, message: 'm' })).toMatchObject(documented[code]!);
     }
   });
 
   it('when a code has a type, then its status is one the ErrorType table allows for that type', () => {
-    const statuses = Object.fromEntries(tableRows(schema('ErrorType').description).map(([type, status]) => [type, status!]));
+    const statuses = Object.fromEntries(
+      tableRows(textAt('components/schemas/ErrorType', 'description')).map(([type, status]) => [type, status!]),
+    );
     for (const [code, { status, type }] of Object.entries(errorClasses)) {
       const allowed = statuses[type]!;
       const range = /^(\d+) to (\d+)$/.exec(allowed);
@@ -94,9 +94,9 @@ describe('the code agrees with the OpenAPI document', () => {
   });
 
   it('when a body is too large, then the limit is the 1 MiB PayloadTooLarge states', () => {
-    const example = component('responses', 'PayloadTooLarge').content['application/problem+json'].examples.payload_too_large.value;
-    expect(component('responses', 'PayloadTooLarge').description).toContain(`${maxBodyBytes / 1024 / 1024} MiB`);
-    expect(example.details.max_body_bytes).toBe(maxBodyBytes);
+    const example = ['content', 'application/problem+json', 'examples', 'payload_too_large', 'value'];
+    expect(textAt('components/responses/PayloadTooLarge', 'description')).toContain(`${maxBodyBytes / 1024 / 1024} MiB`);
+    expect(numberAt('components/responses/PayloadTooLarge', ...example, 'details', 'max_body_bytes')).toBe(maxBodyBytes);
   });
 
   it('when a body nests deep, then the bound is the one the Requests section states', () => {
@@ -104,19 +104,19 @@ describe('the code agrees with the OpenAPI document', () => {
   });
 
   it('when an Idempotency-Key is reused, then the replay window is the one the header describes', () => {
-    expect(component('parameters', 'Idempotency-Key').description).toContain(`within ${idempotencyTtlSeconds / 3600} hours`);
+    expect(textAt('components/parameters/Idempotency-Key', 'description')).toContain(`within ${idempotencyTtlSeconds / 3600} hours`);
     expect(rootDescription()).toContain(`within ${idempotencyTtlSeconds / 3600} hours`);
   });
 
   it('when a list is requested without a limit, then the page size is the limit parameter default', () => {
-    expect(defaultPageSize).toBe(component('parameters', 'Limit').schema.default);
+    expect(defaultPageSize).toBe(valueAt('components/parameters/Limit', 'schema', 'default'));
     expect(rootDescription()).toContain(`default ${defaultPageSize})`);
   });
 
   it('when nothing is configured, then the rate limits are the ones the document states', () => {
     const perKey = defaultRateLimits.perKeyPerSecond;
     const perWorkspace = defaultRateLimits.perWorkspacePerMinute.toLocaleString('en');
-    const header = component('headers', 'X-RateLimit-Limit').description.replace(/\s+/g, ' ');
+    const header = textAt('components/headers/X-RateLimit-Limit', 'description').replace(/\s+/g, ' ');
     expect(header).toContain(`${perKey} per second per key, ${perWorkspace} per minute per workspace`);
     expect(rootDescription().replace(/\s+/g, ' ')).toContain(
       `${perKey} requests per second per key and ${perWorkspace} per minute per workspace`,
@@ -124,9 +124,11 @@ describe('the code agrees with the OpenAPI document', () => {
   });
 
   it('when a plan gates a feature, then the plans are the ones Plan describes', () => {
-    const plan = schema('Plan');
-    const attached = /Form- and folder-attached keys need `([a-z]+)` or above/.exec(plan.description)?.[1];
-    expect(plansWithAttachedKeys).toEqual(plan.enum.slice(plan.enum.indexOf(attached)));
-    expect(plan.description).toContain(`OAuth needs \`${oauthPlan}\``);
+    const description = textAt('components/schemas/Plan', 'description');
+    const plans = listAt('components/schemas/Plan', 'enum');
+    const attached = /Form- and folder-attached keys need `([a-z]+)` or above/.exec(description)?.[1];
+    expect(attached).toBeDefined();
+    expect(plansWithAttachedKeys).toEqual(plans.slice(plans.indexOf(attached!)));
+    expect(description).toContain(`OAuth needs \`${oauthPlan}\``);
   });
 });

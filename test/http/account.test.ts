@@ -2,17 +2,11 @@
  * The caller and its workspace: GET /v1/me, the audit log, "Reset test data", and the deprecation
  * headers an operator can switch on.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectEnvelopeHeaders, expectProblem, formBody, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { describe, expect, it } from 'vitest';
+import { formBody } from '../support/factories.js';
+import { expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi, watchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits });
 
 describe('GET /v1/me', () => {
   it('when called with the live admin key, then it describes the key and its workspace', async () => {

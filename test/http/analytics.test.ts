@@ -8,22 +8,22 @@
  *             E completed  all four steps             score 0 (C)
  * 2026-03-03  nothing
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/harness.js';
-import { anaAnswers, budgetAnswers, createForm, noBudgetAnswers, submit, testClock } from './submissions-support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createForm, type Form, type SubmissionRequest, submit } from '../support/factories.js';
+import { useWatchedApi } from '../support/http-checks.js';
+import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers, testClock } from './submissions-support.js';
 
 const clock = testClock('2026-03-01T08:00:00.000Z');
-let api: TestApi;
-let form: { id: string } & Record<string, any>;
+const api = useWatchedApi({
+  now: clock.now,
+  rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 },
+});
+let form: Form;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  api = await createTestApi({
-    now: clock.now,
-    rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 },
-  });
-  form = await createForm(api);
-  const at = async (time: string, name: string, body: Record<string, unknown>) => {
+  form = await createForm(api, demoForm());
+  const at = async (time: string, name: string, body: Omit<SubmissionRequest, 'form_id'>) => {
     clock.set(time);
     ids[name] = (await submit(api, { form_id: form.id, ...body })).id;
   };
@@ -36,9 +36,6 @@ beforeAll(async () => {
   });
   await at('2026-03-02T10:00:00.000Z', 'E', { answers: budgetAnswers(10_000) });
   clock.set('2026-03-10T15:00:00.000Z');
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const analytics = (query: string, key?: string) => api.call('get', `/v1/analytics?form_id=${form.id}&${query}`, key);
@@ -100,8 +97,46 @@ describe('GET /v1/analytics', () => {
     expect(onlyTo.body).toMatchObject({ from: '2026-01-31', to: '2026-03-01', submissions: { started: 3 } });
   });
 
+  it('when a partial submission is deleted, then the drop-off count of its last step goes back down', async () => {
+    const own = await createForm(api, demoForm());
+    clock.set('2026-03-10T10:00:00.000Z');
+    const steps = async () =>
+      (await api.call('get', `/v1/analytics?form_id=${own.id}&from=2026-03-10&to=2026-03-10`)).body.steps as Array<{
+        step_id: string;
+        reached: number;
+        dropped_off: number;
+      }>;
+    const completed = await submit(api, { form_id: own.id, answers: anaAnswers() });
+    const partial = await submit(api, {
+      form_id: own.id,
+      answers: { full_name: 'P', email: 'p@p.example', company_size: '1_10', has_budget: true },
+      status: 'partial',
+    });
+    expect((await steps()).map((step) => [step.step_id, step.reached, step.dropped_off])).toEqual([
+      ['contact', 2, 0],
+      ['company', 2, 1],
+      ['budget', 1, 0],
+      ['finish', 1, 0],
+    ]);
+
+    expect((await api.call('delete', `/v1/submissions/${partial.id}`)).status).toBe(200);
+    expect((await steps()).map((step) => [step.step_id, step.reached, step.dropped_off])).toEqual([
+      ['contact', 1, 0],
+      ['company', 1, 0],
+      ['budget', 1, 0],
+      ['finish', 1, 0],
+    ]);
+    expect((await api.call('delete', `/v1/submissions/${completed.id}`)).status).toBe(200);
+    expect((await steps()).map((step) => [step.reached, step.dropped_off])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
+  });
+
   it('when a submission is deleted or rescored, then the figures follow at once', async () => {
-    const own = await createForm(api);
+    const own = await createForm(api, demoForm());
     clock.set('2026-03-10T09:00:00.000Z');
     const kept = await submit(api, { form_id: own.id, answers: anaAnswers() });
     const dropped = await submit(api, { form_id: own.id, answers: noBudgetAnswers() });
@@ -184,7 +219,7 @@ describe('GET /v1/analytics', () => {
   });
 
   it('when a key is attached to another form, then 403 form_not_attached', async () => {
-    const other = await createForm(api);
+    const other = await createForm(api, demoForm());
     const key = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'form', form_id: other.id } });
     const res = await analytics('', key.secret);
     expect(res.status).toBe(403);

@@ -3,27 +3,12 @@
  * key records about its use; and the audit trail.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  absentId,
-  expectEnvelopeHeaders,
-  expectProblem,
-  formBody,
-  generousLimits,
-  issuesOf,
-  type WatchedApi,
-  watchedApi,
-} from '../support/http-checks.js';
+import { describe, expect, it } from 'vitest';
+import { formBody } from '../support/factories.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
 let clock = new Date('2031-03-01T12:00:00.000Z');
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits, now: () => clock });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits, now: () => clock });
 
 const advance = (ms: number) => {
   clock = new Date(clock.getTime() + ms);
@@ -117,6 +102,21 @@ describe('POST /v1/api_keys', () => {
       .call('post', '/v1/api_keys')
       .send({ name: 'Cross', environment: 'live', scope: 'read', attachment: { type: 'form', form_id: sandbox.body.id } });
     expectProblem(res, 422, 'validation_error', 'invalid_value');
+    expect(issuesOf(res)).toEqual(['body /attachment/form_id not_found']);
+  });
+
+  it('when a live key is attached to a test-mode folder, then 422 and no key is made; a test key may be attached to it', async () => {
+    const sandbox = await api.call('post', '/v1/folders', api.workspace.test_admin_key).send({ name: 'Sandbox folder for keys' });
+    expect(sandbox.body.test).toBe(true);
+    const attachment = { type: 'folder' as const, folder_id: sandbox.body.id as string };
+    const res = await api.call('post', '/v1/api_keys').send({ name: 'Cross folder', environment: 'live', scope: 'read', attachment });
+    expectProblem(res, 422, 'validation_error', 'invalid_value');
+    expect(issuesOf(res)).toEqual(['body /attachment/folder_id not_found']);
+    const names = (await api.call('get', '/v1/api_keys?limit=100')).body.data.map((key: { name: string }) => key.name);
+    expect(names).not.toContain('Cross folder');
+
+    const testKey = await api.createKey({ name: 'Sandbox folder key', environment: 'test', scope: 'read', attachment });
+    expect(testKey.attachment).toEqual(attachment);
   });
 
   it('when scope or environment is not one of the allowed words, then 400', async () => {

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useWatchedApi } from '../support/http-checks.js';
 
-let api: TestApi;
+const api = useWatchedApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 1000 } });
 let formKey: string;
 let folderKey: string;
 let formId: string;
 let folderId: string;
 
 beforeAll(async () => {
-  api = await createTestApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 1000 } });
   formId = (await api.call('post', '/v1/forms').send({ name: 'Attached' })).body.id;
   folderId = (await api.call('post', '/v1/folders').send({ name: 'Partners' })).body.id;
   formKey = (await api.createKey({ environment: 'live', scope: 'admin', attachment: { type: 'form', form_id: formId } })).secret;
   folderKey = (await api.createKey({ environment: 'live', scope: 'admin', attachment: { type: 'folder', folder_id: folderId } })).secret;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const administration: Array<[string, 'get' | 'post' | 'delete', string, Record<string, unknown>?]> = [

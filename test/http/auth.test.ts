@@ -6,28 +6,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/domain/keys/authenticate.js';
 import { sweepExpiredKeys } from '../../src/domain/keys/service.js';
 import { loadContract } from '../../src/http/contract-document.js';
-import { expectEnvelopeHeaders, expectProblem, formBody, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { createForm, formBody } from '../support/factories.js';
+import { expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi, watchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
 let clock = new Date('2030-01-01T00:00:00.000Z');
-
-beforeAll(async () => {
-  api = await watchedApi({ now: () => clock, rateLimits: generousLimits });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
-
-const createForm = async (name: string, key = api.workspace.live_admin_key) => {
-  const res = await api.call('post', '/v1/forms', key).send(formBody(name));
-  expect(res.status).toBe(201);
-  return res.body as { id: string; test: boolean; folder_id: string | null };
-};
+const api = useWatchedApi({ now: () => clock, rateLimits: generousLimits });
 
 /** One HTTP/1.1 request written byte for byte, for headers no client library will send. */
 function rawRequest(head: string): Promise<string> {
@@ -174,7 +161,7 @@ describe('revoked and expired keys', () => {
 
 describe('environments (live and test)', () => {
   it('when a live key asks for a test-mode form, then 404 as if it did not exist, and it is not listed', async () => {
-    const testForm = await createForm('Sandbox only', api.workspace.test_admin_key);
+    const testForm = await createForm(api, { name: 'Sandbox only' }, api.workspace.test_admin_key);
     expect(testForm.test).toBe(true);
     const res = await api.call('get', `/v1/forms/${testForm.id}`);
     expectProblem(res, 404, 'not_found', 'resource_not_found');
@@ -184,7 +171,7 @@ describe('environments (live and test)', () => {
   });
 
   it('when a test key reads a live form, then it sees it (the sandbox has the same definitions)', async () => {
-    const live = await createForm('Live definition');
+    const live = await createForm(api, { name: 'Live definition' });
     const res = await api.call('get', `/v1/forms/${live.id}`, api.workspace.test_admin_key);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: live.id, test: false });
@@ -193,7 +180,7 @@ describe('environments (live and test)', () => {
   });
 
   it('when a test key changes or deletes a live form, then 403 live_resource and the form is unchanged', async () => {
-    const live = await createForm('Live, read-only to tests');
+    const live = await createForm(api, { name: 'Live, read-only to tests' });
     const testKey = api.workspace.test_admin_key;
     expectProblem(
       await api.call('patch', `/v1/forms/${live.id}`, testKey).send({ name: 'Changed' }),
@@ -207,7 +194,7 @@ describe('environments (live and test)', () => {
   });
 
   it('when a test key changes a test-mode form, then it may', async () => {
-    const sandbox = await createForm('Sandbox form', api.workspace.test_admin_key);
+    const sandbox = await createForm(api, { name: 'Sandbox form' }, api.workspace.test_admin_key);
     const res = await api.call('patch', `/v1/forms/${sandbox.id}`, api.workspace.test_admin_key).send({ name: 'Sandbox form 2' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Sandbox form 2', version: 2, test: true });
@@ -216,8 +203,8 @@ describe('environments (live and test)', () => {
 
 describe('attached keys', () => {
   it('when a form-attached key reaches another form, then 403 form_not_attached; its own form works', async () => {
-    const mine = await createForm('Attached form');
-    const other = await createForm('Another form');
+    const mine = await createForm(api, { name: 'Attached form' });
+    const other = await createForm(api, { name: 'Another form' });
     const key = await api.createKey({ environment: 'live', scope: 'read_write', attachment: { type: 'form', form_id: mine.id } });
     expect((await api.call('get', `/v1/forms/${mine.id}`, key.secret)).status).toBe(200);
     expect((await api.call('patch', `/v1/forms/${mine.id}`, key.secret).send({ name: 'Attached form, renamed' })).status).toBe(200);
@@ -233,8 +220,8 @@ describe('attached keys', () => {
   });
 
   it('when a form-attached key lists forms, then it sees only its form', async () => {
-    const mine = await createForm('Only this one');
-    await createForm('Not this one');
+    const mine = await createForm(api, { name: 'Only this one' });
+    await createForm(api, { name: 'Not this one' });
     const key = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'form', form_id: mine.id } });
     const res = await api.call('get', '/v1/forms?limit=100', key.secret);
     expect(res.status).toBe(200);
@@ -243,7 +230,7 @@ describe('attached keys', () => {
   });
 
   it('when a form-attached key creates a form, then 403 form_not_attached', async () => {
-    const mine = await createForm('Attached, cannot create');
+    const mine = await createForm(api, { name: 'Attached, cannot create' });
     const key = await api.createKey({ environment: 'live', scope: 'read_write', attachment: { type: 'form', form_id: mine.id } });
     expectProblem(await api.call('post', '/v1/forms', key.secret).send(formBody('New')), 403, 'permission_error', 'form_not_attached');
   });
@@ -273,22 +260,17 @@ describe('attached keys', () => {
 });
 
 describe('IP allowlists', () => {
-  let proxied: WatchedApi;
-  beforeAll(async () => {
-    proxied = await watchedApi({ trustedProxies: ['127.0.0.1'], rateLimits: generousLimits });
-  });
-  afterAll(async () => {
-    proxied.expectNoInternals();
-    await proxied.close();
-  });
+  const proxied = useWatchedApi({ trustedProxies: ['127.0.0.1'], rateLimits: generousLimits });
 
   /** A request that the trusted proxy (our loopback peer) says came from `client`. */
   const from = (key: string, client: string) => proxied.call('get', '/v1/me', key).set('X-Forwarded-For', client);
 
   it.each([
     ['an IPv4 address', ['203.0.113.7'], '203.0.113.7', '203.0.113.8'],
+    ['an IPv4 address (its lower neighbour)', ['203.0.113.7'], '203.0.113.7', '203.0.113.6'],
     ['an IPv4 CIDR range', ['203.0.113.0/24'], '203.0.113.200', '203.0.114.1'],
     ['an IPv6 address', ['2001:db8::1'], '2001:db8:0:0:0:0:0:1', '2001:db8::2'],
+    ['an IPv6 address (its lower neighbour)', ['2001:db8::7'], '2001:db8::7', '2001:db8::6'],
     ['an IPv6 CIDR range', ['2001:db8:abcd::/48'], '2001:db8:abcd:12::5', '2001:db8:abce::5'],
     ['an IPv4 range, client seen as IPv4-mapped IPv6', ['198.51.100.0/24'], '::ffff:198.51.100.9', '::ffff:198.51.101.9'],
     ['an IPv4-mapped IPv6 range, client seen as IPv4', ['::ffff:192.0.2.0/120'], '192.0.2.77', '192.0.3.77'],

@@ -1,10 +1,76 @@
 import { describe, expect, it } from 'vitest';
+import type { Scope } from '../../src/contract.js';
 import { loadContract, loadOrBundleContract } from '../../src/http/contract-document.js';
+import type { OperationId } from '../../src/http/handlers/types.js';
 
 const contract = loadContract();
 const operation = (id: string) => contract.operations.find((candidate) => candidate.operationId === id)!;
 
+type Access = Scope | 'any key' | 'public';
+
+/**
+ * Who may call each operation, written out here on purpose rather than read from the document: the server
+ * enforces whatever the document says, so a scope loosened in the document by mistake (`read` on a delete)
+ * would pass every test that reads its expectation from the same document. Changing a row here is a
+ * security review; so is an entry in openapi/baseline/security-changes.yaml, which the breaking-change gate reads.
+ */
+const minimumAccess: Record<OperationId, Access> = {
+  listForms: 'read',
+  createForm: 'read_write',
+  getForm: 'read',
+  updateForm: 'read_write',
+  deleteForm: 'read_write',
+  listFormVersions: 'read',
+  getFormVersion: 'read',
+  transferForm: 'admin',
+  listTransfers: 'admin',
+  getTransfer: 'admin',
+  acceptTransfer: 'admin',
+  declineTransfer: 'admin',
+  cancelTransfer: 'admin',
+  listFolders: 'read',
+  createFolder: 'read_write',
+  getFolder: 'read',
+  deleteFolder: 'read_write',
+  listSubmissions: 'read',
+  createSubmission: 'read_write',
+  getSubmission: 'read',
+  deleteSubmission: 'read_write',
+  rescoreSubmission: 'read_write',
+  getAnalytics: 'read',
+  getMe: 'any key',
+  listApiKeys: 'admin',
+  createApiKey: 'admin',
+  getApiKey: 'admin',
+  revokeApiKey: 'admin',
+  listAuditEvents: 'admin',
+  listMembers: 'admin',
+  removeMember: 'admin',
+  listInvites: 'admin',
+  createInvite: 'admin',
+  revokeInvite: 'admin',
+  listIntegrations: 'read',
+  createIntegration: 'read_write',
+  getIntegration: 'read',
+  updateIntegration: 'read_write',
+  deleteIntegration: 'read_write',
+  dispatchIntegration: 'read_write',
+  listIntegrationLogs: 'read',
+  resetTestData: 'admin',
+  createOAuthToken: 'public',
+};
+
 describe('what the server reads from the document', () => {
+  it('when the document declares who may call each operation, then it is exactly the reviewed table', () => {
+    const declared = Object.fromEntries(
+      contract.operations.map(({ operationId, authenticated, minScope }) => [
+        operationId,
+        authenticated ? (minScope ?? 'any key') : 'public',
+      ]),
+    );
+    expect(declared).toEqual(minimumAccess);
+  });
+
   it('when an operation lists a role in its security requirement, then that is its minimum scope', () => {
     expect(operation('listForms').minScope).toBe('read');
     expect(operation('createForm').minScope).toBe('read_write');

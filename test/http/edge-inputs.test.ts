@@ -1,27 +1,24 @@
 /**
  * Hostile and odd input: values the validator would coerce, shapes it would wave through, bodies nested to
  * overflow a recursive reader, encodings that do not decode, and text that is not text. Each gets a 4xx
- * problem with a pointer, never a 500, and nothing of it is stored.
+ * problem with a pointer, never a 500, and nothing of it is stored. Inputs the schema lets through that
+ * JavaScript cannot represent get a problem too.
  */
 import https from 'node:https';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkWebhookUrl } from '../../src/domain/integrations/webhook-url.js';
 import { loadContract } from '../../src/http/contract-document.js';
 import { maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
-import { absentId, expectProblem, formBody, generousLimits, issuesOf, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { formBody } from '../support/factories.js';
+import { absentId, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
 const logLines: Array<{ level: number; msg: string }> = [];
-beforeAll(async () => {
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) });
-  api = await watchedApi({ rateLimits: generousLimits, logger });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi(() => ({
+  rateLimits: generousLimits,
+  logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+}));
 
 describe('inputs at the edge of the formats', () => {
   it('when a list filter names a leap second, then 400 invalid_parameters pointing at it', async () => {

@@ -3,33 +3,28 @@
  * every response carries, and nothing of the server's insides.
  */
 import https from 'node:https';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { forbidden } from '../../src/domain/errors.js';
 import { handlers } from '../../src/http/handlers/index.js';
+import { formBody } from '../support/factories.js';
 import {
   absentId,
   expectEnvelopeHeaders,
   expectProblem,
-  formBody,
   generousLimits,
   internals,
   issuesOf,
-  type WatchedApi,
+  useWatchedApi,
   watchedApi,
 } from '../support/http-checks.js';
 
-let api: WatchedApi;
+const api = useWatchedApi({ rateLimits: generousLimits });
 let formId: string;
 
 beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits });
   const res = await api.call('post', '/v1/forms').send(formBody('Errors fixture'));
   expect(res.status).toBe(201);
   formId = res.body.id;
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
 });
 
 describe('request bodies', () => {

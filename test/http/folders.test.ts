@@ -1,36 +1,12 @@
 /**
  * Folders: create, list, get, delete (only when empty), test-mode separation, and keys attached to a folder.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  absentId,
-  expectEnvelopeHeaders,
-  expectProblem,
-  formBody,
-  generousLimits,
-  type WatchedApi,
-  watchedApi,
-} from '../support/http-checks.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type ApiKeyCreated, createFolder, createForm, type Folder, type Form, formBody } from '../support/factories.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits });
 
-const createFolder = async (name: string, key = api.workspace.live_admin_key) => {
-  const res = await api.call('post', '/v1/folders', key).send({ name });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; name: string; test: boolean; form_count: number };
-};
-const createForm = async (name: string, folderId: string | null, key = api.workspace.live_admin_key) => {
-  const res = await api.call('post', '/v1/forms', key).send(formBody(name, folderId === null ? {} : { folder_id: folderId }));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; folder_id: string | null };
-};
 const idsOf = (body: { data: Array<{ id: string }> }) => body.data.map((item) => item.id);
 
 describe('folders', () => {
@@ -54,10 +30,10 @@ describe('folders', () => {
   });
 
   it('when forms are put in a folder, then form_count counts them and the list can be filtered by folder', async () => {
-    const folder = await createFolder('Counted');
-    const a = await createForm('In folder A', folder.id);
-    await createForm('In folder B', folder.id);
-    await createForm('Outside', null);
+    const folder = await createFolder(api, 'Counted');
+    const a = await createForm(api, { name: 'In folder A', folder_id: folder.id });
+    await createForm(api, { name: 'In folder B', folder_id: folder.id });
+    await createForm(api, { name: 'Outside' });
     expect((await api.call('get', `/v1/folders/${folder.id}`)).body.form_count).toBe(2);
     const filtered = await api.call('get', `/v1/forms?folder_id=${folder.id}`);
     expect(filtered.body.data).toHaveLength(2);
@@ -71,8 +47,8 @@ describe('folders', () => {
   });
 
   it('when a folder still holds forms, then deleting it gets 409 folder_not_empty; once empty, it is deleted', async () => {
-    const folder = await createFolder('Busy');
-    const form = await createForm('Keeps folder busy', folder.id);
+    const folder = await createFolder(api, 'Busy');
+    const form = await createForm(api, { name: 'Keeps folder busy', folder_id: folder.id });
     expectProblem(await api.call('delete', `/v1/folders/${folder.id}`), 409, 'conflict_error', 'folder_not_empty');
     expect((await api.call('get', `/v1/folders/${folder.id}`)).status).toBe(200);
 
@@ -86,7 +62,7 @@ describe('folders', () => {
   });
 
   it('when a test key makes a folder, then live keys cannot see it and test keys can', async () => {
-    const sandbox = await createFolder('Sandbox folder', api.workspace.test_admin_key);
+    const sandbox = await createFolder(api, 'Sandbox folder', api.workspace.test_admin_key);
     expect(sandbox.test).toBe(true);
     expectProblem(await api.call('get', `/v1/folders/${sandbox.id}`), 404, 'not_found', 'resource_not_found');
     expect(idsOf((await api.call('get', '/v1/folders?limit=100')).body)).not.toContain(sandbox.id);
@@ -94,7 +70,7 @@ describe('folders', () => {
   });
 
   it('when a test key deletes a live folder, then 403 live_resource', async () => {
-    const live = await createFolder('Live folder');
+    const live = await createFolder(api, 'Live folder');
     expectProblem(
       await api.call('delete', `/v1/folders/${live.id}`, api.workspace.test_admin_key),
       403,
@@ -106,17 +82,19 @@ describe('folders', () => {
 });
 
 describe('folder-attached keys', () => {
-  let folder: { id: string };
-  let otherFolder: { id: string };
-  let inside: { id: string };
-  let outside: { id: string };
-  let key: { id: string; secret: string };
+  let folder: Folder;
+  let otherFolder: Folder;
+  let inside: Form;
+  let outside: Form;
+  let unfiled: Form;
+  let key: ApiKeyCreated;
 
   beforeAll(async () => {
-    folder = await createFolder('Attached folder');
-    otherFolder = await createFolder('Other folder');
-    inside = await createForm('Inside the folder', folder.id);
-    outside = await createForm('Outside the folder', otherFolder.id);
+    folder = await createFolder(api, 'Attached folder');
+    otherFolder = await createFolder(api, 'Other folder');
+    inside = await createForm(api, { name: 'Inside the folder', folder_id: folder.id });
+    outside = await createForm(api, { name: 'Outside the folder', folder_id: otherFolder.id });
+    unfiled = await createForm(api, { name: 'In no folder' });
     key = await api.createKey({ environment: 'live', scope: 'read_write', attachment: { type: 'folder', folder_id: folder.id } });
   });
 
@@ -137,8 +115,35 @@ describe('folder-attached keys', () => {
     );
   });
 
+  it('when it reaches a form that is in no folder, then 403 form_not_attached, and the form is not listed', async () => {
+    expect(idsOf((await api.call('get', '/v1/forms?limit=100', key.secret)).body)).not.toContain(unfiled.id);
+    expectProblem(await api.call('get', `/v1/forms/${unfiled.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
+    expectProblem(
+      await api.call('patch', `/v1/forms/${unfiled.id}`, key.secret).send({ name: 'Taken over' }),
+      403,
+      'permission_error',
+      'form_not_attached',
+    );
+    expectProblem(await api.call('delete', `/v1/forms/${unfiled.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
+    const submission = await api
+      .call('post', '/v1/submissions', key.secret)
+      .send({ form_id: unfiled.id, answers: { email: 'a@b.example' } });
+    expectProblem(submission, 403, 'permission_error', 'form_not_attached');
+    expect((await api.call('get', `/v1/forms/${unfiled.id}`)).body).toMatchObject({ name: 'In no folder', folder_id: null });
+  });
+
+  it('when it lists submissions, then those of a form in no folder are not among them', async () => {
+    const mine = await api.call('post', '/v1/submissions').send({ form_id: inside.id, answers: { email: 'in@folder.example' } });
+    const theirs = await api.call('post', '/v1/submissions').send({ form_id: unfiled.id, answers: { email: 'no@folder.example' } });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    const listed = idsOf((await api.call('get', '/v1/submissions?limit=100', key.secret)).body);
+    expect(listed).toContain(mine.body.id);
+    expect(listed).not.toContain(theirs.body.id);
+    expectProblem(await api.call('get', `/v1/submissions/${theirs.body.id}`, key.secret), 403, 'permission_error', 'form_not_attached');
+  });
+
   it('when it creates a form, then the form goes into its folder; another folder gets 403', async () => {
-    const created = await createForm('Created by folder key', null, key.secret);
+    const created = await createForm(api, { name: 'Created by folder key' }, key.secret);
     expect(created.folder_id).toBe(folder.id);
     const res = await api.call('post', '/v1/forms', key.secret).send(formBody('Elsewhere', { folder_id: otherFolder.id }));
     expectProblem(res, 403, 'permission_error', 'form_not_attached');
@@ -158,7 +163,7 @@ describe('folder-attached keys', () => {
   });
 
   it('when its folder is deleted, then the key is revoked (cause folder_deleted) and refused', async () => {
-    const doomed = await createFolder('Doomed');
+    const doomed = await createFolder(api, 'Doomed');
     const attached = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'folder', folder_id: doomed.id } });
     expect((await api.call('get', '/v1/me', attached.secret)).status).toBe(200);
     expect((await api.call('delete', `/v1/folders/${doomed.id}`)).status).toBe(200);

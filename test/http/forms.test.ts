@@ -2,45 +2,16 @@
  * Forms: create (slugs), PATCH merge with versions and snapshots, logic checks, cascade delete,
  * and keyset pagination through a long list.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
-import {
-  expectEnvelopeHeaders,
-  expectProblem,
-  formBody,
-  generousLimits,
-  issuesOf,
-  type WatchedApi,
-  watchedApi,
-} from '../support/http-checks.js';
+import { createForm, type FormRequest, formBody } from '../support/factories.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 import { maxSizeFormBody, maxSizeFormParts } from '../support/max-size-form.js';
 
-let api: WatchedApi;
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits });
 
-type Form = {
-  id: string;
-  name: string;
-  slug: string;
-  version: number;
-  updated_at: string;
-  steps: unknown[];
-  logic: unknown[];
-  folder_id: string | null;
-};
-
-const create = async (body: Record<string, unknown>, key = api.workspace.live_admin_key): Promise<Form> => {
-  const res = await api.call('post', '/v1/forms', key).send(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as Form;
-};
+const create = (body: FormRequest, key = api.workspace.live_admin_key) => createForm(api, body, key);
 
 describe('POST /v1/forms', () => {
   it('when a form is created, then 201 with Location, the full form at version 1, and defaults filled in', async () => {
@@ -105,7 +76,7 @@ describe('POST /v1/forms', () => {
 });
 
 describe('form logic', () => {
-  const steps = [
+  const steps: FormRequest['steps'] = [
     { id: 's1', title: 'One', fields: [{ type: 'email', ref: 'email', label: 'Email' }] },
     { id: 's2', title: 'Two', fields: [{ type: 'yes_no', ref: 'budget', label: 'Budget?' }] },
     { id: 's3', title: 'Three', fields: [] },
@@ -149,7 +120,7 @@ describe('form logic', () => {
   });
 
   it('when the logic is consistent, then the form is stored with it', async () => {
-    const logic = [
+    const logic: FormRequest['logic'] = [
       { id: 'skip', from_step: 's1', when: { field: 'email', op: 'is_not_answered' }, then: { action: 'jump_to_step', step: 's3' } },
     ];
     const form = await create({ name: 'Good logic', steps, logic });
@@ -191,7 +162,9 @@ describe('PATCH /v1/forms/{id}', () => {
 
   it('when steps are sent, then they replace the old ones whole', async () => {
     const form = await create(formBody('Replace steps'));
-    const steps = [{ id: 'only', title: 'Only step', fields: [{ type: 'number', ref: 'seats', label: 'Seats', minimum: 1 }] }];
+    const steps: FormRequest['steps'] = [
+      { id: 'only', title: 'Only step', fields: [{ type: 'number', ref: 'seats', label: 'Seats', minimum: 1 }] },
+    ];
     const res = await api.call('patch', `/v1/forms/${form.id}`).send({ steps });
     expect(res.status).toBe(200);
     expect(res.body.steps).toHaveLength(1);
@@ -357,12 +330,11 @@ describe('DELETE /v1/forms/{id}', () => {
 });
 
 describe('pagination of GET /v1/forms', () => {
-  let paged: WatchedApi;
-  let created: string[];
   let clock = Date.parse('2030-06-01T00:00:00.000Z');
+  const paged = useWatchedApi({ rateLimits: generousLimits, now: () => new Date(clock) });
+  let created: string[];
 
   beforeAll(async () => {
-    paged = await watchedApi({ rateLimits: generousLimits, now: () => new Date(clock) });
     created = [];
     // Three forms per millisecond: ties on created_at must be broken by id, with no duplicates or gaps.
     for (let i = 0; i < 45; i++) {
@@ -371,10 +343,6 @@ describe('pagination of GET /v1/forms', () => {
       expect(res.status).toBe(201);
       created.push(res.body.id);
     }
-  });
-  afterAll(async () => {
-    paged.expectNoInternals();
-    await paged.close();
   });
 
   const page = async (query: string) => {

@@ -9,7 +9,7 @@ import https from 'node:https';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/http/contract-document.js';
-import { generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { generousLimits, useWatchedApi } from '../support/http-checks.js';
 
 type Schema = Record<string, unknown>;
 type Parameter = { name: string; in: 'query' | 'path' | 'header'; required?: boolean; schema: Schema };
@@ -23,17 +23,15 @@ type OperationObject = {
 const runs = Number(process.env.FUZZ_RUNS ?? 10);
 const { document } = loadContract();
 
-let api: WatchedApi;
-// One TLS connection reused for the whole run: a handshake per case would cost more than the case.
+const api = useWatchedApi({ rateLimits: generousLimits });
+// One TLS connection reused for the whole run: a handshake per case would cost more than the case. (After hooks
+// run in reverse order: the connection is closed before the API.)
 let keepAlive: https.Agent;
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits });
+beforeAll(() => {
   keepAlive = new https.Agent({ keepAlive: true, maxSockets: 1, ca: api.certificate });
 });
-afterAll(async () => {
+afterAll(() => {
   keepAlive.destroy();
-  api.expectNoInternals();
-  await api.close();
 });
 
 function resolve(node: Schema): Schema {

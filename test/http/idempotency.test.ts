@@ -2,26 +2,12 @@
  * Idempotency-Key on POST: a retry with the same body replays the first response and changes nothing;
  * the same key with another request is a conflict; keys belong to one API key and expire after 24 hours.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectEnvelopeHeaders,
-  expectProblem,
-  formBody,
-  generousLimits,
-  issuesOf,
-  type WatchedApi,
-  watchedApi,
-} from '../support/http-checks.js';
+import { describe, expect, it } from 'vitest';
+import { formBody } from '../support/factories.js';
+import { expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
 let clock = new Date('2032-01-01T00:00:00.000Z');
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits, now: () => clock });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits, now: () => clock });
 
 const post = (path: string, key: string, body: unknown, apiKey = api.workspace.live_admin_key) =>
   api
@@ -66,6 +52,27 @@ describe('Idempotency-Key', () => {
     const res = await post('/v1/forms', 'conflict-1', formBody('Different'));
     expectProblem(res, 409, 'conflict_error', 'idempotency_conflict');
     expect(await formsNamed('Different')).toHaveLength(0);
+  });
+
+  it('when the same key comes with a body that differs only in a nested value, then 409 idempotency_conflict', async () => {
+    const original = formBody('Nested original');
+    const nested = structuredClone(original) as { steps: Array<{ fields: Array<{ label: string }> }> };
+    nested.steps[1]!.fields[0]!.label = 'Company (changed)';
+    expect((await post('/v1/forms', 'nested-1', original)).status).toBe(201);
+    const res = await post('/v1/forms', 'nested-1', nested);
+    expectProblem(res, 409, 'conflict_error', 'idempotency_conflict');
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(await formsNamed('Nested original')).toHaveLength(1);
+  });
+
+  it('when the same key comes with the same body in another key order, at any depth, then the first response is replayed', async () => {
+    const step = { id: 'only', title: 'Only', fields: [{ type: 'email', ref: 'email', label: 'Email', required: true }] };
+    const reordered = { fields: [{ required: true, label: 'Email', ref: 'email', type: 'email' }], title: 'Only', id: 'only' };
+    const first = await post('/v1/forms', 'reordered-1', { name: 'Reordered', slug: 'reordered', steps: [step] });
+    const again = await post('/v1/forms', 'reordered-1', { steps: [reordered], slug: 'reordered', name: 'Reordered' });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
   });
 
   it('when the same key is used on another path, then 409 idempotency_conflict', async () => {

@@ -12,17 +12,9 @@ import type { BackoffPolicy } from '../../src/domain/integrations/retry-schedule
 import { createDeliveryWorker, defaultConcurrency, startDeliveryWorker } from '../../src/domain/integrations/worker.js';
 import { newId } from '../../src/ids.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { createForm, createIntegration, type Integration, logsOf, PUBLIC_URL } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import {
-  createForm,
-  createIntegration,
-  logsOf,
-  PUBLIC_URL,
-  schemaErrors,
-  startReceiver,
-  testClock,
-  testWebhookUrls,
-} from './integrations-support.js';
+import { schemaErrors, startReceiver, testClock, testWebhookUrls } from './integrations-support.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -65,7 +57,7 @@ describe('fairness', () => {
     await expect.poll(() => hanging.received.length, { timeout: 10_000, interval: 10 }).toBe(defaultConcurrency.perIntegration);
 
     // Timed from the moment B's event is stored (the create's response), as B's endpoint would see it.
-    const form = await createForm(api, 'Elsewhere', other.live_admin_key);
+    const form = await createForm(api, { name: 'Elsewhere' }, other.live_admin_key);
     const started = performance.now();
     await expect.poll(() => healthy.received.length, { timeout: 2_000, interval: 10 }).toBe(1);
     const delayMs = performance.now() - started;
@@ -98,10 +90,10 @@ function scriptedTransport(statuses: Record<string, number>) {
   return { sent, transport, statuses };
 }
 
-const getIntegration = async (api: TestApi, id: string) => {
+const getIntegration = async (api: TestApi, id: string): Promise<Integration> => {
   const res = await api.call('get', `/v1/integrations/${id}`);
   expect(res.status).toBe(200);
-  return res.body;
+  return res.body as Integration;
 };
 
 describe('the circuit breaker', () => {
@@ -116,7 +108,7 @@ describe('the circuit breaker', () => {
   it('when attempts fail 3 times in a row, then the integration pauses with a doubling pause, its attempts stay pending, and a success closes it', async () => {
     const { api, clock } = await setup();
     const integration = await createIntegration(api, { url: PUBLIC_URL, events: ['form.created'] });
-    for (const name of ['One', 'Two', 'Three']) await createForm(api, name);
+    for (const name of ['One', 'Two', 'Three']) await createForm(api, { name });
     const failing = scriptedTransport({});
     const worker = createDeliveryWorker(api.services, { transport: failing.transport, circuit, backoff: quickRetries });
 
@@ -148,7 +140,7 @@ describe('the circuit breaker', () => {
   it('when a paused integration is dispatched, then the dispatch is sent at once, whatever the breaker says', async () => {
     const { api, clock } = await setup();
     const integration = await createIntegration(api, { url: PUBLIC_URL, events: ['form.created'] });
-    for (const name of ['One', 'Two', 'Three']) await createForm(api, name);
+    for (const name of ['One', 'Two', 'Three']) await createForm(api, { name });
     const scripted = scriptedTransport({});
     const worker = createDeliveryWorker(api.services, { transport: scripted.transport, circuit, backoff: quickRetries });
     expect(await worker.runDue()).toBe(3);
@@ -175,7 +167,7 @@ describe('disabling', () => {
     const { api, clock } = await setup();
     const failing = await createIntegration(api, { url: PUBLIC_URL, events: ['form.created'] });
     const monitor = await createIntegration(api, { url: MONITOR_URL, events: ['integration.disabled'] });
-    await createForm(api, 'Never delivered');
+    await createForm(api, { name: 'Never delivered' });
     const scripted = scriptedTransport({ [MONITOR_URL]: 200 });
     const worker = createDeliveryWorker(api.services, { transport: scripted.transport, circuit, backoff: quickRetries });
 
@@ -206,7 +198,7 @@ describe('disabling', () => {
 
     // The queued retry waits while disabled, and new events are not queued.
     clock.advance(60_000);
-    await createForm(api, 'While disabled');
+    await createForm(api, { name: 'While disabled' });
     expect(await worker.runDue()).toBe(0);
     expect(await logsOf(api, failing.id, undefined, '?status=pending')).toEqual([expect.objectContaining({ attempt: 4 })]);
 

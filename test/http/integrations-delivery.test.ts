@@ -15,19 +15,10 @@ import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrat
 import { MAX_ATTEMPTS } from '../../src/domain/integrations/retry-schedule.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker, USER_AGENT } from '../../src/domain/integrations/worker.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { createForm, createIntegration, logsOf, PUBLIC_URL, submit } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
-import {
-  createForm,
-  createIntegration,
-  fakeResolver,
-  logsOf,
-  PUBLIC_URL,
-  schemaErrors,
-  startReceiver,
-  testClock,
-  testWebhookUrls,
-} from './integrations-support.js';
-import { anaAnswers, createForm as createDemoForm, submit } from './submissions-support.js';
+import { fakeResolver, schemaErrors, startReceiver, testClock, testWebhookUrls } from './integrations-support.js';
+import { anaAnswers, demoForm } from './submissions-support.js';
 
 const START = '2026-11-04T10:00:00.000Z';
 const HOUR = 3600_000;
@@ -79,7 +70,7 @@ describe('a live delivery', () => {
 
   it('when a form is created, then the receiver gets a signed POST whose body is the form.created event', async () => {
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
-    const form = await createForm(api, 'Delivered');
+    const form = await createForm(api, { name: 'Delivered' });
     const before = receiver.received.length;
     expect(await workerFor(api, receiver).runDue()).toBe(1);
 
@@ -135,7 +126,7 @@ describe('a live delivery', () => {
 
   it('when a form is updated and deleted, then form.updated and form.deleted arrive, each matching its webhook schema', async () => {
     await createIntegration(api, { url: receiver.url, events: ['form.updated', 'form.deleted'] });
-    const form = await createForm(api, 'Lifecycle');
+    const form = await createForm(api, { name: 'Lifecycle' });
     await api.call('patch', `/v1/forms/${form.id}`).send({ name: 'Lifecycle 2' }).expect(200);
     await api.call('delete', `/v1/forms/${form.id}`).expect(200);
     const before = receiver.received.length;
@@ -174,9 +165,9 @@ describe('a live delivery', () => {
 
   it('when the integration is paused, then its queued attempts wait and go out once it is resumed', async () => {
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
-    await createForm(api, 'Queued before pause');
+    await createForm(api, { name: 'Queued before pause' });
     await api.call('patch', `/v1/integrations/${integration.id}`).send({ enabled: false }).expect(200);
-    await createForm(api, 'Created while paused');
+    await createForm(api, { name: 'Created while paused' });
     await workerFor(api, receiver).runDue();
     expect(await logsOf(api, integration.id)).toEqual([expect.objectContaining({ status: 'pending' })]);
     await api.call('patch', `/v1/integrations/${integration.id}`).send({ enabled: true }).expect(200);
@@ -186,7 +177,7 @@ describe('a live delivery', () => {
 
   it('when the URL has a host name, then the connection goes to the address the check approved (no second DNS answer)', async () => {
     const integration = await createIntegration(api, { url: receiver.namedUrl, events: ['form.created'] });
-    await createForm(api, 'By name');
+    await createForm(api, { name: 'By name' });
     const before = receiver.received.length;
     await workerFor(api, receiver).runDue();
     const byName = receiver.received.slice(before).filter((request) => request.headers.host === new URL(receiver.namedUrl).host);
@@ -196,7 +187,7 @@ describe('a live delivery', () => {
 
   it('when the endpoint refuses the connection, then the attempt fails with that reason and a retry is queued', async () => {
     const integration = await createIntegration(api, { url: 'https://127.0.0.1:1/closed', events: ['form.created'] });
-    await createForm(api, 'Refused');
+    await createForm(api, { name: 'Refused' });
     await workerFor(api, receiver).runDue();
     const [retry, failed] = await logsOf(api, integration.id);
     expect(failed).toMatchObject({ attempt: 1, status: 'failed', response_status: null, error: 'The connection was refused.' });
@@ -205,7 +196,7 @@ describe('a live delivery', () => {
 
   it("when the endpoint's certificate is not trusted, then the attempt fails with a TLS error", async () => {
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
-    await createForm(api, 'Untrusted');
+    await createForm(api, { name: 'Untrusted' });
     await workerFor(api, null).runDue();
     const [, failed] = await logsOf(api, integration.id);
     expect(failed).toMatchObject({ status: 'failed', response_status: null });
@@ -214,7 +205,7 @@ describe('a live delivery', () => {
 
   it('when the URL resolves to a private address at delivery time, then nothing is sent and the attempt fails', async () => {
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
-    await createForm(api, 'Rebound');
+    await createForm(api, { name: 'Rebound' });
     const { calls, transport } = forbiddenTransport();
     await workerFor(api, receiver, { allowPrivateWebhookUrls: false, transport }).runDue();
     expect(calls).toEqual([]);
@@ -232,7 +223,7 @@ describe('submission events', () => {
       () => receiver.close(),
       () => api.close(),
     );
-    const form = await createDemoForm(api);
+    const form = await createForm(api, demoForm());
     const integration = await createIntegration(api, {
       url: receiver.url,
       events: ['submission.created', 'submission.rescored'],
@@ -253,7 +244,7 @@ describe('submission events', () => {
   it('when a form is deleted, then attempts still pending for its submissions are dropped, and attempts made stay logged', async () => {
     const { api, clock } = await setup();
     cleanup.push(() => api.close());
-    const form = await createDemoForm(api);
+    const form = await createForm(api, demoForm());
     const integration = await createIntegration(api, { url: PUBLIC_URL, events: ['submission.created', 'form.deleted'], form_id: form.id });
     const sent = await submit(api, { form_id: form.id, answers: anaAnswers() });
     await workerFor(api, null, { transport: async () => ({ status: 200 }) }).runDue();
@@ -281,7 +272,7 @@ describe('retries', () => {
       () => api.close(),
     );
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
-    await createForm(api, 'Flaky');
+    await createForm(api, { name: 'Flaky' });
     const worker = workerFor(api, receiver);
 
     expect(await worker.runDue()).toBe(1);
@@ -292,7 +283,7 @@ describe('retries', () => {
     ]);
     expect(logs[1]).toMatchObject({ response_status: 500, error: 'The endpoint answered 500.' });
     // Full jitter with random 0.5: half of the 5-minute ceiling after the first failure.
-    expect(Date.parse(logs[1]!.next_attempt_at) - Date.parse(START)).toBe(150_000);
+    expect(Date.parse(logs[1]!.next_attempt_at!) - Date.parse(START)).toBe(150_000);
     expect(logs[0]!.created_at).toBe(logs[1]!.next_attempt_at);
 
     expect(await worker.runDue()).toBe(0);
@@ -302,7 +293,7 @@ describe('retries', () => {
     expect(await worker.runDue()).toBe(1);
     logs = await logsOf(api, integration.id);
     // Half of the 10-minute ceiling after the second failure.
-    expect(Date.parse(logs[1]!.next_attempt_at) - clock.now().getTime()).toBe(300_000);
+    expect(Date.parse(logs[1]!.next_attempt_at!) - clock.now().getTime()).toBe(300_000);
 
     clock.advance(300_000);
     expect(await worker.runDue()).toBe(1);
@@ -322,7 +313,7 @@ describe('retries', () => {
     const { api, clock } = await setup();
     cleanup.push(() => api.close());
     const integration = await createIntegration(api, { url: PUBLIC_URL, events: ['form.created'] });
-    await createForm(api, 'Down');
+    await createForm(api, { name: 'Down' });
     const sent: WebhookRequest[] = [];
     const transport: WebhookTransport = async (request) => {
       sent.push(request);
@@ -351,7 +342,7 @@ describe('test mode', () => {
     const test = api.workspace.test_admin_key;
     const sandbox = await createIntegration(api, { url: PUBLIC_URL, events: ['form.created'] }, test);
     const live = await createIntegration(api, { url: PUBLIC_URL, events: ['form.created'] });
-    await createForm(api, 'Sandbox form', test);
+    await createForm(api, { name: 'Sandbox form' }, test);
     const { calls, transport } = forbiddenTransport();
     let lookups = 0;
     const worker = workerFor(api, null, {
@@ -388,7 +379,7 @@ describe('durability', () => {
     cleanup.push(() => receiver.close());
     const first = await setup(file);
     const integration = await createIntegration(first.api, { url: receiver.url, events: ['form.created'] });
-    await createForm(first.api, 'Survives restart');
+    await createForm(first.api, { name: 'Survives restart' });
     await first.api.close();
 
     const store = createSqliteStore(file);
@@ -410,7 +401,7 @@ describe('durability', () => {
       () => api.close(),
     );
     await createIntegration(api, { url: receiver.url, events: ['form.created'] });
-    await createForm(api, 'Leased');
+    await createForm(api, { name: 'Leased' });
     const now = clock.now();
     const leased = await api.store.integrations.claimDue({
       now: now.toISOString(),
@@ -437,7 +428,7 @@ describe('stopping', () => {
       () => api.close(),
     );
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
-    await createForm(api, 'In flight');
+    await createForm(api, { name: 'In flight' });
     const worker = startDeliveryWorker(api.services, { transport: httpsTransport({ extraCa: receiver.cert }), pollIntervalMs: 10 });
     await expect.poll(() => receiver.received.length, { timeout: 5_000, interval: 10 }).toBe(1);
     await worker.stop();

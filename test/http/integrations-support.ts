@@ -9,13 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import selfsigned from 'selfsigned';
-import { expect } from 'vitest';
 import { resolveWithDns } from '../../src/adapters/dns-resolver.js';
 import type { ResolvedAddress, WebhookUrlPolicy } from '../../src/domain/integrations/webhook-url.js';
 import { bundledDocumentPath } from '../../src/http/contract-document.js';
-import type { TestApi } from '../support/harness.js';
-
-export const PUBLIC_URL = 'https://hooks.example.com/form-funnel';
 
 const dnsTable: Record<string, string[]> = {
   'hooks.example.com': ['93.184.215.14'],
@@ -116,22 +112,4 @@ export function schemaErrors(name: string, body: unknown): unknown[] {
   const validate = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
   if (!validate) throw new Error(`no schema ${name}`);
   return validate(body) ? [] : [...(validate.errors ?? [])];
-}
-
-export async function createIntegration(api: TestApi, body: Record<string, unknown>, key = api.workspace.live_admin_key) {
-  const res = await api.call('post', '/v1/integrations', key).send({ url: PUBLIC_URL, events: ['form.created'], ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; signing_secret: string } & Record<string, any>;
-}
-
-export async function createForm(api: TestApi, name: string, key = api.workspace.live_admin_key, extra: Record<string, unknown> = {}) {
-  const res = await api.call('post', '/v1/forms', key).send({ name, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string } & Record<string, any>;
-}
-
-export async function logsOf(api: TestApi, integrationId: string, key = api.workspace.live_admin_key, query = '') {
-  const res = await api.call('get', `/v1/integrations/${integrationId}/logs${query}`, key);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as Array<Record<string, any>>;
 }

@@ -1,23 +1,21 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { createForm, createIntegration, logsOf } from '../support/factories.js';
+import { useWatchedApi } from '../support/http-checks.js';
 import { moveForm } from '../support/transfers.js';
-import { createForm, createIntegration, logsOf, testWebhookUrls } from './integrations-support.js';
+import { testWebhookUrls } from './integrations-support.js';
 
-let api: TestApi;
-beforeAll(async () => {
+const api = useWatchedApi(() => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, webhookUrls: testWebhookUrls() });
-});
-afterAll(async () => {
-  await api.close();
+  return { store, webhookUrls: testWebhookUrls() };
 });
 
 describe('transferring a form with submission events', () => {
   it('when the form moves to another workspace (the transfer is accepted), then its submission events can no longer be replayed and their pending deliveries are gone', async () => {
     const integration = await createIntegration(api, { events: ['submission.created'] });
-    const form = await createForm(api, 'Moving', undefined, {
+    const form = await createForm(api, {
+      name: 'Moving',
       steps: [{ id: 'one', title: 'One', fields: [{ type: 'email', ref: 'email', label: 'Email', required: true }] }],
     });
     const submission = await api.call('post', '/v1/submissions').send({ form_id: form.id, answers: { email: 'ana@example.com' } });

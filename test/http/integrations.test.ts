@@ -2,18 +2,16 @@
  * The integrations API: CRUD, the URL rules (SSRF), attachments, test mode, dispatch and logs. Deliveries
  * themselves (what the worker sends) are in integrations-delivery.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
-import { createForm, createIntegration, logsOf, PUBLIC_URL, testWebhookUrls } from './integrations-support.js';
+import { createForm, createIntegration, logsOf, PUBLIC_URL } from '../support/factories.js';
+import { createTestApi } from '../support/harness.js';
+import { useWatchedApi } from '../support/http-checks.js';
+import { testWebhookUrls } from './integrations-support.js';
 
-let api: TestApi;
-beforeAll(async () => {
+const api = useWatchedApi(() => {
   const store = createSqliteStore(':memory:');
-  api = await createTestApi({ store, webhookUrls: testWebhookUrls() });
-});
-afterAll(async () => {
-  await api.close();
+  return { store, webhookUrls: testWebhookUrls() };
 });
 
 const issuesOf = (body: { details?: { errors?: Array<{ pointer: string; code: string }> } }) =>
@@ -88,6 +86,18 @@ describe('POST /v1/integrations', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ type: 'validation_error', code: 'invalid_value' });
     expect(issuesOf(res.body)).toEqual([{ pointer: '/url', code: 'not_public_https' }]);
+  });
+
+  it.each([
+    ['loopback', 'https://127.0.0.1:9000/hook', true],
+    ['private', 'https://10.0.0.7/hook', true],
+    ['multicast', 'https://224.0.0.1/hook', false],
+  ])('when the URL is %s, then the message says whether ALLOW_PRIVATE_WEBHOOK_URLS would allow it', async (range, url, allowable) => {
+    const res = await api.call('post', '/v1/integrations').send({ url, events: ['form.created'] });
+    expect(res.status).toBe(422);
+    const message = (res.body as { details: { errors: Array<{ message: string }> } }).details.errors[0]?.message;
+    expect(message).toContain(`it resolves to a ${range} address, not a public one`);
+    expect(message?.includes('ALLOW_PRIVATE_WEBHOOK_URLS=true')).toBe(allowable);
   });
 
   it('when the host resolves to public IPv6 only, then it is accepted', async () => {
@@ -272,7 +282,7 @@ describe('POST /v1/integrations/{id}/dispatch', () => {
 
   it('when event_id names an earlier event it subscribes to, then that event is queued again, same id', async () => {
     const created = await createIntegration(api, { events: ['form.created'] });
-    const form = await createForm(api, 'Replayed');
+    const form = await createForm(api, { name: 'Replayed' });
     const [original] = await logsOf(api, created.id, undefined, '?event_type=form.created');
     expect(original).toBeDefined();
     const res = await api.call('post', `/v1/integrations/${created.id}/dispatch`).send({ event_id: original!.event_id });
@@ -292,7 +302,7 @@ describe('POST /v1/integrations/{id}/dispatch', () => {
   it('when the integration does not subscribe to the event, then 422 not_subscribed', async () => {
     const listener = await createIntegration(api, { events: ['form.created'] });
     const other = await createIntegration(api, { events: ['submission.created'] });
-    await createForm(api, 'Not for other');
+    await createForm(api, { name: 'Not for other' });
     const [log] = await logsOf(api, listener.id, undefined, '?event_type=form.created&limit=1');
     const res = await api.call('post', `/v1/integrations/${other.id}/dispatch`).send({ event_id: log!.event_id });
     expect(res.status).toBe(422);
@@ -300,8 +310,8 @@ describe('POST /v1/integrations/{id}/dispatch', () => {
   });
 
   it("when the integration is limited to another form, then replaying this form's event gets 422 not_subscribed", async () => {
-    const formA = await createForm(api, 'Form A');
-    const formB = await createForm(api, 'Form B');
+    const formA = await createForm(api, { name: 'Form A' });
+    const formB = await createForm(api, { name: 'Form B' });
     const onA = await createIntegration(api, { events: ['form.updated'], form_id: formA.id });
     const onB = await createIntegration(api, { events: ['form.updated'], form_id: formB.id });
     await api.call('patch', `/v1/forms/${formA.id}`).send({ name: 'Form A2' }).expect(200);
@@ -329,8 +339,8 @@ describe('POST /v1/integrations/{id}/dispatch', () => {
 describe('GET /v1/integrations/{id}/logs', () => {
   it('when filtered by status or event type, then only those entries, newest first, paged', async () => {
     const created = await createIntegration(api, { events: ['form.created'] });
-    await createForm(api, 'Logged 1');
-    await createForm(api, 'Logged 2');
+    await createForm(api, { name: 'Logged 1' });
+    await createForm(api, { name: 'Logged 2' });
     await api.call('post', `/v1/integrations/${created.id}/dispatch`).expect(202);
     const all = await logsOf(api, created.id);
     expect(all.map((log) => log.event_type)).toEqual(['integration.ping', 'form.created', 'form.created']);
@@ -361,7 +371,7 @@ describe('events fan out to subscribers only', () => {
     const paused = await createIntegration(api, { events: ['form.created'], enabled: false });
     const otherType = await createIntegration(api, { events: ['form.deleted'] });
     const listening = await createIntegration(api, { events: ['form.created'] });
-    await createForm(api, 'Fan-out');
+    await createForm(api, { name: 'Fan-out' });
     expect(await logsOf(api, paused.id)).toEqual([]);
     expect(await logsOf(api, otherType.id)).toEqual([]);
     expect(await logsOf(api, listening.id)).toEqual([
@@ -370,7 +380,7 @@ describe('events fan out to subscribers only', () => {
   });
 
   it("when a form limited integration's form is deleted, then the integration stays and gets form.deleted", async () => {
-    const form = await createForm(api, 'Doomed');
+    const form = await createForm(api, { name: 'Doomed' });
     const created = await createIntegration(api, { events: ['form.deleted'], form_id: form.id });
     await api.call('delete', `/v1/forms/${form.id}`).expect(200);
     const res = await api.call('get', `/v1/integrations/${created.id}`);
@@ -382,8 +392,8 @@ describe('events fan out to subscribers only', () => {
 
 describe('attached keys', () => {
   it('when a form-attached key creates, lists and reads, then it reaches only integrations of its form', async () => {
-    const mine = await createForm(api, 'Attached form');
-    const theirs = await createForm(api, 'Other form');
+    const mine = await createForm(api, { name: 'Attached form' });
+    const theirs = await createForm(api, { name: 'Other form' });
     const key = (await api.createKey({ environment: 'live', scope: 'read_write', attachment: { type: 'form', form_id: mine.id } })).secret;
     const workspaceWide = await createIntegration(api, {});
 
@@ -409,8 +419,8 @@ describe('attached keys', () => {
   it('when a folder-attached key lists, then it sees integrations of forms in its folder', async () => {
     const folder = await api.call('post', '/v1/folders').send({ name: 'Campaigns' });
     expect(folder.status).toBe(201);
-    const inFolder = await createForm(api, 'In folder', undefined, { folder_id: folder.body.id });
-    const outside = await createForm(api, 'Outside folder');
+    const inFolder = await createForm(api, { name: 'In folder', folder_id: folder.body.id });
+    const outside = await createForm(api, { name: 'Outside folder' });
     const key = (await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'folder', folder_id: folder.body.id } }))
       .secret;
     const inside = await createIntegration(api, { form_id: inFolder.id });
@@ -457,7 +467,7 @@ describe('test mode', () => {
 
   it('when a test key replays a live event, then 422: events are per environment', async () => {
     const live = await createIntegration(api, { events: ['form.created'] });
-    await createForm(api, 'Live event');
+    await createForm(api, { name: 'Live event' });
     const [log] = await logsOf(api, live.id);
     const res = await api
       .call('post', `/v1/integrations/${live.id}/dispatch`, api.workspace.test_admin_key)
@@ -472,8 +482,8 @@ describe('test mode', () => {
       const test = fresh.workspace.test_admin_key;
       const live = await createIntegration(fresh, { events: ['form.created'] });
       const sandbox = await createIntegration(fresh, { events: ['form.created'] }, test);
-      await createForm(fresh, 'Sandbox form', test);
-      await createForm(fresh, 'Live form');
+      await createForm(fresh, { name: 'Sandbox form' }, test);
+      await createForm(fresh, { name: 'Live form' });
       const res = await fresh.call('delete', '/v1/test_data', test);
       expect(res.status).toBe(200);
       expect(res.body.deleted).toMatchObject({ integrations: 1, integration_logs: 2 });

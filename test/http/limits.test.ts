@@ -5,7 +5,8 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Response } from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectEnvelopeHeaders, expectProblem, formBody, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import { formBody } from '../support/factories.js';
+import { expectEnvelopeHeaders, expectProblem, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
 const started: WatchedApi[] = [];
 async function startApi(options: Parameters<typeof watchedApi>[0]): Promise<WatchedApi> {
@@ -199,5 +200,55 @@ describe('default limits', () => {
     expectEnvelopeHeaders(res);
     expect(header(res, 'x-ratelimit-limit')).toBe(100);
     expect(header(res, 'x-ratelimit-remaining')).toBe(99);
+  });
+});
+
+describe('X-RateLimit-Reset', () => {
+  /** The reset header as a number, after checking that it is a whole number of seconds. */
+  const resetOf = (res: Response): number => {
+    expect(res.headers['x-ratelimit-reset']).toMatch(/^[1-9][0-9]{9}$/);
+    return header(res, 'x-ratelimit-reset');
+  };
+  /** Runs `send` and returns its response with the Unix seconds in which the window it reports must end. */
+  const timed = async (send: () => Promise<Response>, windowSeconds: number) => {
+    const before = Math.floor(Date.now() / 1000);
+    const res = await send();
+    const after = Math.ceil(Date.now() / 1000);
+    return { res, earliest: before + windowSeconds, latest: after + windowSeconds };
+  };
+
+  it('when no key is known yet (404, 405, 403 https_required, 401), then it is the Unix second the address window ends', async () => {
+    const api = await startApi({
+      trustedProxies: ['127.0.0.1'],
+      rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10_000, failedAuthPerAddressPerMinute: 10 },
+    });
+    // Each from a fresh address, so each reports a whole, untouched one-minute window.
+    const from = (address: string, method: 'get' | 'put', path: string, key: string | null = null) =>
+      api.call(method, path, key).set('X-Forwarded-For', address);
+    const cases: Array<[string, number, () => Promise<Response>]> = [
+      ['404', 404, () => from('198.51.100.20', 'get', '/v1/nowhere')],
+      ['405', 405, () => from('198.51.100.21', 'put', '/v1/forms/form_AAAAAAAAAAAAAAAAAAAAAAAA')],
+      ['https_required', 403, () => from('198.51.100.22', 'get', '/v1/me', api.workspace.live_admin_key).set('X-Forwarded-Proto', 'http')],
+      ['401', 401, () => from('198.51.100.23', 'get', '/v1/me', 'svc_live_wrong')],
+    ];
+    for (const [label, status, send] of cases) {
+      const { res, earliest, latest } = await timed(send, 60);
+      expect(res.status, label).toBe(status);
+      expect(header(res, 'x-ratelimit-limit'), label).toBe(10);
+      const reset = resetOf(res);
+      expect(reset, label).toBeGreaterThanOrEqual(earliest);
+      expect(reset, label).toBeLessThanOrEqual(latest);
+    }
+  });
+
+  it('when the key is known, then it is the Unix second the reported window ends', async () => {
+    const api = await startApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10_000, failedAuthPerAddressPerMinute: 10 } });
+    // The key's one-second window is the nearer to exhaustion (999 of 1000 left against 9,999 of 10,000).
+    const { res, earliest, latest } = await timed(() => api.call('get', '/v1/me'), 1);
+    expect(res.status).toBe(200);
+    expect(header(res, 'x-ratelimit-limit')).toBe(1000);
+    const reset = resetOf(res);
+    expect(reset).toBeGreaterThanOrEqual(earliest - 1);
+    expect(reset).toBeLessThanOrEqual(latest);
   });
 });

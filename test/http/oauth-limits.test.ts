@@ -1,19 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authorizeOAuthClient } from '../../src/domain/oauth/authorize.js';
 import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { createTestApi } from '../support/harness.js';
+import { useWatchedApi } from '../support/http-checks.js';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await createTestApi({
-    plan: 'enterprise',
-    rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 3 },
-  });
-});
-afterAll(async () => {
-  await api.close();
+const api = useWatchedApi({
+  plan: 'enterprise',
+  rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 3 },
 });
 
 const guess = () =>

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Schema } from '../../src/contract.js';
 import { authorizeOAuthClient } from '../../src/domain/oauth/authorize.js';
 import { type OAuthClient, registerOAuthClient } from '../../src/domain/oauth/clients.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
@@ -79,7 +80,7 @@ async function tokensFor(scope = 'read read_write') {
   const { code, verifier } = await authorize(scope);
   const res = await exchange(code, verifier);
   expect(res.status).toBe(200);
-  return res.body as { access_token: string; refresh_token: string; scope: string; expires_in: number };
+  return res.body as Schema<'OAuthToken'>;
 }
 
 function expectOAuthProblem(
@@ -391,7 +392,7 @@ describe('refresh token rotation', () => {
 describe('storage', () => {
   it('when tokens and codes are issued, then none of them is stored, only their hashes', async () => {
     const { code, verifier } = await authorize();
-    const tokens = (await exchange(code, verifier)).body as { access_token: string; refresh_token: string };
+    const tokens = (await exchange(code, verifier)).body as Schema<'OAuthToken'>;
     const dump = JSON.stringify(
       ['oauth_authorization_codes', 'oauth_access_tokens', 'oauth_refresh_tokens', 'oauth_grants'].flatMap((table) =>
         db

@@ -3,26 +3,22 @@
  * where the last of them is written (an aborting trigger on the database); the request must leave nothing
  * behind, and the client's retry with the same key must make the change exactly once and then replay it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { snapshot } from '../support/db-snapshot.js';
-import { expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
-import { createIntegration, PUBLIC_URL, testWebhookUrls } from './integrations-support.js';
-import { anaAnswers, anaHidden, createForm, submit } from './submissions-support.js';
+import { createForm, createIntegration, PUBLIC_URL, submit } from '../support/factories.js';
+import { expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
+import { testWebhookUrls } from './integrations-support.js';
+import { anaAnswers, anaHidden, demoForm } from './submissions-support.js';
 
-let api: WatchedApi;
+const api = useWatchedApi(() => ({ rateLimits: generousLimits, webhookUrls: testWebhookUrls() }));
 let formId: string;
 let submissionId: string;
 let integrationId: string;
 beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits, webhookUrls: testWebhookUrls() });
   integrationId = (await createIntegration(api, { url: PUBLIC_URL, events: ['form.created', 'submission.created', 'submission.rescored'] }))
     .id;
-  formId = (await createForm(api)).id;
+  formId = (await createForm(api, demoForm())).id;
   submissionId = (await submit(api, { form_id: formId, answers: anaAnswers(), hidden: anaHidden() })).id;
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
 });
 
 // A key's last use is written on its own schedule, whatever happens to the request.

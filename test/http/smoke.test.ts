@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useWatchedApi } from '../support/http-checks.js';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await createTestApi();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useWatchedApi();
 
 describe('GET /v1/me', () => {
   it('when called with the live admin key, then it describes that key', async () => {

@@ -2,24 +2,21 @@
  * The test sandbox: live and test submissions never meet in a list, a read, a change, analytics or a reset;
  * and a form's deletion takes its submissions and aggregates with it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createForm, submit } from '../support/factories.js';
+import { useWatchedApi } from '../support/http-checks.js';
 import { moveForm } from '../support/transfers.js';
-import { anaAnswers, budgetAnswers, createForm, noBudgetAnswers, recordingEvents, submit } from './submissions-support.js';
+import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers, recordingEvents } from './submissions-support.js';
 
 const highLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 };
 const events = recordingEvents();
-let api: TestApi;
+const api = useWatchedApi({ rateLimits: highLimits, events: events.publisher });
 let live: string;
 let test: string;
 
 beforeAll(async () => {
-  api = await createTestApi({ rateLimits: highLimits, events: events.publisher });
   live = api.workspace.live_admin_key;
   test = api.workspace.test_admin_key;
-});
-afterAll(async () => {
-  await api.close();
 });
 
 const idsIn = async (path: string, key: string): Promise<string[]> => {
@@ -43,7 +40,7 @@ const aggregateRows = (formId: string, environment: 'live' | 'test'): number => 
 
 describe('live and test submissions', () => {
   it('when a test key submits to a live form, then the submission is test: true and only test keys see it', async () => {
-    const form = await createForm(api, live);
+    const form = await createForm(api, demoForm(), live);
     events.published.length = 0;
     const sandboxed = await submit(api, { form_id: form.id, answers: anaAnswers() }, test);
     expect(sandboxed).toMatchObject({ test: true, form_id: form.id, score: 65 });
@@ -61,7 +58,7 @@ describe('live and test submissions', () => {
   });
 
   it('when a live submission exists, then a test key can neither list, read, rescore nor delete it', async () => {
-    const form = await createForm(api, live);
+    const form = await createForm(api, demoForm(), live);
     const real = await submit(api, { form_id: form.id, answers: anaAnswers() }, live);
     expect(await idsIn(`/v1/submissions?form_id=${form.id}`, test)).toEqual([]);
     expect(await idsIn('/v1/submissions?limit=100', test)).not.toContain(real.id);
@@ -80,7 +77,7 @@ describe('live and test submissions', () => {
   });
 
   it('when a test submission exists, then a live key can neither rescore nor delete it', async () => {
-    const form = await createForm(api, live);
+    const form = await createForm(api, demoForm(), live);
     const sandboxed = await submit(api, { form_id: form.id, answers: anaAnswers() }, test);
     expect((await api.call('post', `/v1/submissions/${sandboxed.id}/rescore`, live)).status).toBe(404);
     expect((await api.call('delete', `/v1/submissions/${sandboxed.id}`, live)).status).toBe(404);
@@ -88,7 +85,7 @@ describe('live and test submissions', () => {
   });
 
   it('when a form exists only in test mode, then live keys cannot submit to it or read its analytics (404)', async () => {
-    const sandboxForm = await createForm(api, test);
+    const sandboxForm = await createForm(api, demoForm(), test);
     expect(sandboxForm.test).toBe(true);
     const res = await api.call('post', '/v1/submissions', live).send({ form_id: sandboxForm.id, answers: anaAnswers() });
     expect(res.status).toBe(404);
@@ -100,8 +97,8 @@ describe('live and test submissions', () => {
 
 describe('DELETE /v1/test_data', () => {
   it('when test data is reset, then test submissions and their aggregates are gone and every live one stays', async () => {
-    const liveForm = await createForm(api, live);
-    const sandboxForm = await createForm(api, test);
+    const liveForm = await createForm(api, demoForm(), live);
+    const sandboxForm = await createForm(api, demoForm(), test);
     const liveIds = [
       (await submit(api, { form_id: liveForm.id, answers: anaAnswers() }, live)).id,
       (await submit(api, { form_id: liveForm.id, answers: noBudgetAnswers() }, live)).id,
@@ -131,8 +128,8 @@ describe('DELETE /v1/test_data', () => {
 
 describe('DELETE /v1/forms/{id}', () => {
   it('when a form is deleted, then its live and test submissions and their aggregates go with it', async () => {
-    const form = await createForm(api, live);
-    const keep = await createForm(api, live);
+    const form = await createForm(api, demoForm(), live);
+    const keep = await createForm(api, demoForm(), live);
     const kept = await submit(api, { form_id: keep.id, answers: anaAnswers() }, live);
     const gone = [
       await submit(api, { form_id: form.id, answers: anaAnswers() }, live),
@@ -154,7 +151,7 @@ describe('DELETE /v1/forms/{id}', () => {
 
 describe('an accepted form transfer', () => {
   it('when a form moves to another workspace, then its submissions and analytics move with it', async () => {
-    const form = await createForm(api, live);
+    const form = await createForm(api, demoForm(), live);
     const moved = await submit(api, { form_id: form.id, answers: anaAnswers() }, live);
     const other = await api.otherWorkspace();
     await moveForm(api, form.id, other, live);

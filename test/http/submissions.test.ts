@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/harness.js';
-import {
-  anaAnswers,
-  anaHidden,
-  budgetAnswers,
-  createForm,
-  noBudgetAnswers,
-  recordingEvents,
-  submit,
-  testClock,
-} from './submissions-support.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createForm, type Form, submit } from '../support/factories.js';
+import { useWatchedApi } from '../support/http-checks.js';
+import { anaAnswers, anaHidden, budgetAnswers, demoForm, noBudgetAnswers, recordingEvents, testClock } from './submissions-support.js';
 
 const clock = testClock('2026-03-02T09:00:00.000Z');
 const events = recordingEvents();
 const highLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 };
-let api: TestApi;
-let form: { id: string } & Record<string, any>;
+const api = useWatchedApi({ now: clock.now, events: events.publisher, rateLimits: highLimits });
+let form: Form;
 
 beforeAll(async () => {
-  api = await createTestApi({ now: clock.now, events: events.publisher, rateLimits: highLimits });
-  form = await createForm(api);
-});
-afterAll(async () => {
-  await api.close();
+  form = await createForm(api, demoForm());
 });
 beforeEach(() => {
   events.published.length = 0;
@@ -127,7 +115,7 @@ describe('POST /v1/submissions', () => {
   });
 
   it('when a key attached to another form submits, then 403 form_not_attached', async () => {
-    const other = await createForm(api);
+    const other = await createForm(api, demoForm());
     const key = await api.createKey({ environment: 'live', scope: 'read_write', attachment: { type: 'form', form_id: other.id } });
     const res = await api.call('post', '/v1/submissions', key.secret).send({ form_id: form.id, answers: anaAnswers() });
     expect(res.status).toBe(403);
@@ -137,7 +125,7 @@ describe('POST /v1/submissions', () => {
   });
 
   it('when a POST is repeated with the same Idempotency-Key and body, then the first response is replayed and one submission exists', async () => {
-    const own = await createForm(api);
+    const own = await createForm(api, demoForm());
     const body = { form_id: own.id, answers: anaAnswers() };
     const first = await api.call('post', '/v1/submissions').set('Idempotency-Key', 'retry-1').send(body);
     const again = await api.call('post', '/v1/submissions').set('Idempotency-Key', 'retry-1').send(body);
@@ -180,7 +168,7 @@ describe('GET /v1/submissions/{id}', () => {
 
   it('when a key attached to another form reads it, then 403 form_not_attached', async () => {
     const created = await submit(api, { form_id: form.id, answers: anaAnswers() });
-    const other = await createForm(api);
+    const other = await createForm(api, demoForm());
     const key = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'form', form_id: other.id } });
     const res = await api.call('get', `/v1/submissions/${created.id}`, key.secret);
     expect(res.status).toBe(403);
@@ -196,10 +184,10 @@ describe('GET /v1/submissions/{id}', () => {
 });
 
 describe('GET /v1/submissions', () => {
-  let listForm: { id: string };
+  let listForm: Form;
   const ids: string[] = [];
   beforeAll(async () => {
-    listForm = await createForm(api);
+    listForm = await createForm(api, demoForm());
     // Five submissions one minute apart; the clock moves back afterwards for the other tests.
     for (let minute = 0; minute < 5; minute++) {
       clock.set(`2026-03-01T10:0${minute}:00.000Z`);
@@ -292,7 +280,7 @@ describe('GET /v1/submissions', () => {
 
   it('when a key is attached to a folder, then it lists only submissions of the forms in that folder', async () => {
     const folder = await api.call('post', '/v1/folders').send({ name: 'Campaigns' });
-    const inFolder = await createForm(api, undefined, { folder_id: folder.body.id });
+    const inFolder = await createForm(api, demoForm({ folder_id: folder.body.id }));
     const kept = await submit(api, { form_id: inFolder.id, answers: anaAnswers() });
     const key = await api.createKey({ environment: 'live', scope: 'read', attachment: { type: 'folder', folder_id: folder.body.id } });
     const res = await api.call('get', '/v1/submissions', key.secret);
@@ -323,7 +311,7 @@ describe('DELETE /v1/submissions/{id}', () => {
 
 describe('POST /v1/submissions/{id}/rescore', () => {
   it('when the scoring changed, then the stored score stays until rescored, and rescore returns the old and new score', async () => {
-    const own = await createForm(api);
+    const own = await createForm(api, demoForm());
     const created = await submit(api, { form_id: own.id, answers: anaAnswers() });
     const scoring = {
       rules: [{ id: 'big_budget', when: { field: 'budget_usd', op: 'gte', value: 50000 }, points: 10 }],
@@ -366,7 +354,7 @@ describe('POST /v1/submissions/{id}/rescore', () => {
   });
 
   it('when a field was removed from the form, then its answer adds nothing and the answers stay as submitted', async () => {
-    const own = await createForm(api);
+    const own = await createForm(api, demoForm());
     const created = await submit(api, { form_id: own.id, answers: anaAnswers() });
     const steps = own.steps.map((step: { id: string; fields: Array<{ ref: string }> }) =>
       step.id === 'company' ? { ...step, fields: step.fields.filter((field) => field.ref !== 'company_size') } : step,

@@ -2,20 +2,13 @@
  * Team members and invites (admin): the workspace's only admin stays, an email is invited once, and test
  * keys may look but not change the (real, not sandboxed) team.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
+import type { Member } from '../support/factories.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits });
 
-type Member = { id: string; email: string; role: string };
 const members = async (): Promise<Member[]> => (await api.call('get', '/v1/team/members?limit=100')).body.data;
 const auditOf = async (type: string) =>
   (await api.call('get', `/v1/audit_events?type=${type}&limit=100`)).body.data as Array<{ target: { id: string } }>;

@@ -4,36 +4,21 @@
  * the destination exists.
  */
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrappedWorkspace } from '../../src/domain/workspaces/bootstrap.js';
-import {
-  absentId,
-  expectEnvelopeHeaders,
-  expectProblem,
-  generousLimits,
-  issuesOf,
-  type WatchedApi,
-  watchedApi,
-} from '../support/http-checks.js';
+import { createForm as createFormWith } from '../support/factories.js';
+import { absentId, expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 
-let api: WatchedApi;
 let clock = new Date('2030-05-01T08:00:00.000Z');
-beforeAll(async () => {
-  api = await watchedApi({ rateLimits: generousLimits, now: () => clock });
-});
-afterAll(async () => {
-  api.expectNoInternals();
-  await api.close();
-});
+const api = useWatchedApi({ rateLimits: generousLimits, now: () => clock });
 const tick = (ms = 1000) => {
   clock = new Date(clock.getTime() + ms);
 };
 
-async function createForm(name: string, key?: string, slug?: string): Promise<{ id: string; slug: string }> {
+/** A form created a second after the previous step, so every list is ordered by time. */
+function createForm(name: string, key?: string, slug?: string) {
   tick();
-  const res = await api.call('post', '/v1/forms', key).send(slug === undefined ? { name } : { name, slug });
-  expect(res.status).toBe(201);
-  return res.body;
+  return createFormWith(api, slug === undefined ? { name, steps: [] } : { name, slug, steps: [] }, key);
 }
 
 async function offer(formId: string, to: string): Promise<Response> {

@@ -1,4 +1,4 @@
-// Vitest global setup: `npm run docs` once before the tests, so that they read the current bundled document
+// Vitest global setup of the `docs` project: `npm run docs` once before the tests, so that they read the current bundled document
 // (dist/openapi.yaml) and the docs page built from it (dist/docs/index.html).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Vitest global setup: makes sure headless Chromium is installed for the browser tests (test/docs).
+// Vitest global setup of the `docs` project: makes sure headless Chromium is installed for the browser tests (test/docs).
 // CI runs as root on Debian, where a missing browser is installed with apt-get, once per machine.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -10,6 +10,7 @@ import type { Plan } from '../../src/contract.js';
 import { type BootstrappedWorkspace, bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { type AppOptions, buildApp } from '../../src/http/app.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { type Caller, createKey, type Method } from './factories.js';
 
 let certificate: Promise<{ key: string; cert: string }> | undefined;
 export function testCertificate(): Promise<{ key: string; cert: string }> {
@@ -35,19 +36,9 @@ export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan
   });
 
   /** A request with the given key (default: the live admin key); `null` sends no Authorization header. */
-  const call = (method: 'get' | 'post' | 'patch' | 'delete' | 'put', path: string, key: string | null = workspace.live_admin_key) => {
+  const call: Caller['call'] = (method: Method, path: string, key: string | null = workspace.live_admin_key) => {
     const req = request(baseUrl)[method](path).trustLocalhost().ca(cert);
     return key === null ? req : req.set('Authorization', `Bearer ${key}`);
-  };
-
-  /** Creates a key through the API and returns its secret and record. */
-  const createKey = async (
-    body: Record<string, unknown>,
-    adminKey = body.environment === 'test' ? workspace.test_admin_key : workspace.live_admin_key,
-  ) => {
-    const res = await call('post', '/v1/api_keys', adminKey).send({ name: 'test key', ...body });
-    if (res.status !== 201) throw new Error(`createKey failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as { id: string; secret: string } & Record<string, unknown>;
   };
 
   return {
@@ -57,7 +48,8 @@ export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan
     certificate: cert,
     workspace,
     call,
-    createKey,
+    /** Creates a key through the API (test/support/factories.ts) and returns it with its secret. */
+    createKey: (body: Parameters<typeof createKey>[1], adminKey?: string) => createKey({ call, workspace }, body, adminKey),
     /** Bootstraps another workspace in the same store. */
     otherWorkspace: (plan: Plan = 'business'): Promise<BootstrappedWorkspace> =>
       bootstrapWorkspace(built.services, { name: 'Other', plan }),

@@ -5,7 +5,7 @@
 
 import type Database from 'better-sqlite3';
 import type { Response } from 'supertest';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestApi, type TestApi } from './harness.js';
 
 /** Stack frames, source paths and SQL never belong in a response body. */
@@ -43,6 +43,31 @@ export async function watchedApi(options: Parameters<typeof createTestApi>[0] = 
   });
 }
 
+type ApiOptions = Parameters<typeof createTestApi>[0];
+
+/**
+ * The API of a test file: started before the file's tests (after hooks registered earlier, before those
+ * registered later), and after them checked for leaked internals and closed. Use it inside tests and hooks.
+ * `options` may be a function, for options that must be made when the API starts (a store, an event publisher).
+ */
+export function useWatchedApi(options: ApiOptions | (() => ApiOptions) = {}): WatchedApi {
+  let started: WatchedApi | undefined;
+  beforeAll(async () => {
+    started = await watchedApi(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    if (!started) return;
+    started.expectNoInternals();
+    await started.close();
+  });
+  return new Proxy({} as WatchedApi, {
+    get(_target, property) {
+      if (!started) throw new Error('The API starts in beforeAll: use it inside tests and hooks, not while the file loads.');
+      return Reflect.get(started, property);
+    },
+  });
+}
+
 /** Limits high enough that tests which are not about rate limits never meet one. */
 export const generousLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 1_000_000, failedAuthPerAddressPerMinute: 100_000 };
 
@@ -71,18 +96,6 @@ export const issuesOf = (res: Response): string[] =>
   ((res.body.details?.errors ?? []) as Array<{ location: string; pointer: string; code: string }>).map(
     (issue) => `${issue.location} ${issue.pointer} ${issue.code}`,
   );
-
-/** A small valid form definition: two steps, one required email field. */
-export function formBody(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name,
-    steps: [
-      { id: 'contact', title: 'Contact', fields: [{ type: 'email', ref: 'email', label: 'Your email', required: true }] },
-      { id: 'company', title: 'Company', fields: [{ type: 'short_text', ref: 'company', label: 'Company name' }] },
-    ],
-    ...extra,
-  };
-}
 
 /** A syntactically valid id that names nothing. */
 export const absentId = (prefix: string): string => `${prefix}_${'A'.repeat(24)}`;

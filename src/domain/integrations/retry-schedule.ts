@@ -19,6 +19,14 @@ export interface BackoffPolicy {
 /** Ceilings of 5 min, 10 min, ... 5 h 20 min: the 7 retries spread over up to about 10 hours. */
 export const defaultBackoff: BackoffPolicy = { baseMs: 5 * 60_000, capMs: 6 * 3600_000, minMs: 1_000 };
 
+/**
+ * The default schedule with another first ceiling (WEBHOOK_RETRY_BASE_MS), for a developer who wants to see
+ * the retries of a local receiver within seconds rather than minutes. The floor never exceeds the base.
+ */
+export function backoffWithBase(baseMs: number): BackoffPolicy {
+  return { ...defaultBackoff, baseMs, minMs: Math.min(defaultBackoff.minMs, baseMs) };
+}
+
 /** Delay before the attempt after `failedAttempt`, or null when that was the last one. */
 export function retryDelayMs(
   failedAttempt: number,

@@ -35,8 +35,10 @@ export function addressRefusal(address: string, policy: Pick<WebhookUrlPolicy, '
   const ipv4Compatible = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0);
   if (range === 'unicast' && ipv4Compatible) return `it resolves to ${address}, an IPv4-compatible IPv6 address`;
   if (range === 'unicast') return null;
-  if (policy.allowPrivateAddresses && privateRanges.has(range)) return null;
-  return `it resolves to a ${range} address, not a public one`;
+  if (!privateRanges.has(range)) return `it resolves to a ${range} address, not a public one`;
+  if (policy.allowPrivateAddresses) return null;
+  // Named, because whoever meets this refusal while testing against a local receiver needs the setting's name.
+  return `it resolves to a ${range} address, not a public one (a server run for local testing accepts loopback and private addresses with ALLOW_PRIVATE_WEBHOOK_URLS=true)`;
 }
 
 export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<UrlVerdict> {

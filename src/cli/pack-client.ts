@@ -1,0 +1,98 @@
+/**
+ * `npm run client:pack`: builds the installable partner client, `dist/form-funnel-client-<version>.tgz`, the
+ * package `@form-funnel/client`. It holds the compiled JavaScript (ESM) and declarations of src/client/ (and
+ * the signature scheme it shares with the server), the generated contract types they refer to, and one
+ * dependency, openapi-fetch. The server, the tests and the dev dependencies stay out: the package is staged in
+ * a temporary directory holding only those files, then packed there with `npm pack`.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const CLIENT_PACKAGE_NAME = '@form-funnel/client';
+/** What the client needs at run time; every other package of the repository is the server's or a tool. */
+const RUNTIME_DEPENDENCIES = ['openapi-fetch'] as const;
+
+interface RootManifest {
+  version: string;
+  engines?: Record<string, string>;
+  dependencies: Record<string, string>;
+}
+
+/** The package's manifest, derived from the repository's so that versions are stated once. */
+export function clientManifest(root: RootManifest): Record<string, unknown> {
+  const dependencies = Object.fromEntries(
+    RUNTIME_DEPENDENCIES.map((name) => {
+      const range = root.dependencies[name];
+      if (range === undefined) throw new Error(`${name} is not a dependency in package.json`);
+      return [name, range];
+    }),
+  );
+  const entry = { types: './dist/src/client/index.d.ts', default: './dist/src/client/index.js' };
+  return {
+    name: CLIENT_PACKAGE_NAME,
+    version: root.version,
+    description:
+      'Typed client for the Form-Funnel API: openapi-fetch with the contract’s types, retries, idempotency keys, pagination and webhook verification',
+    type: 'module',
+    exports: { '.': entry, './package.json': './package.json' },
+    types: entry.types,
+    files: ['dist', 'README.md'],
+    sideEffects: false,
+    ...(root.engines && { engines: root.engines }),
+    dependencies,
+  };
+}
+
+const packageReadme = (version: string) => `# ${CLIENT_PACKAGE_NAME} ${version}
+
+The typed client of the Form-Funnel API.
+
+\`\`\`ts
+import { createFormFunnelClient, paginate, unwrap } from '${CLIENT_PACKAGE_NAME}';
+
+const api = createFormFunnelClient({ apiKey: process.env.FORM_FUNNEL_KEY! });
+const form = unwrap(await api.POST('/forms', { body: { name: 'Demo request' } }));
+for await (const summary of paginate(api, '/forms', { params: { query: { limit: 100 } } })) console.log(summary.id);
+\`\`\`
+`;
+
+/** Builds the tarball into `<root>/dist` and returns its path. */
+export async function packClient(root: string): Promise<string> {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as RootManifest;
+  const staging = mkdtempSync(join(tmpdir(), 'form-funnel-client-'));
+  try {
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    await run(process.execPath, [tsc, '-p', join(root, 'src/client/tsconfig.build.json'), '--outDir', join(staging, 'dist')], {
+      cwd: root,
+    });
+    // tsc emits no declaration file for a declaration file it reads; the compiled ones import it by this path.
+    mkdirSync(join(staging, 'dist/generated'), { recursive: true });
+    cpSync(join(root, 'generated/openapi.d.ts'), join(staging, 'dist/generated/openapi.d.ts'));
+    writeFileSync(join(staging, 'package.json'), `${JSON.stringify(clientManifest(manifest), null, 2)}\n`);
+    writeFileSync(join(staging, 'README.md'), packageReadme(manifest.version));
+    const destination = join(root, 'dist');
+    mkdirSync(destination, { recursive: true });
+    const { stdout } = await run(npmCommand(), [...npmArgs(), 'pack', '--json', '--pack-destination', destination], { cwd: staging });
+    const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
+    if (packed === undefined) throw new Error('npm pack reported no tarball');
+    return join(destination, packed.filename);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+// Under `npm run`, npm's own CLI is at npm_execpath; elsewhere the `npm` on the PATH.
+const npmCommand = () => (process.env.npm_execpath ? process.execPath : 'npm');
+const npmArgs = () => (process.env.npm_execpath ? [process.env.npm_execpath] : []);
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const tarball = await packClient(fileURLToPath(new URL('../../', import.meta.url)));
+  process.stdout.write(`${tarball}\n`);
+}

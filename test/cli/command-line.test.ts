@@ -1,0 +1,132 @@
+/**
+ * The command line as an operator meets it: `npm run admin` and `npm start`, their usage and help, the
+ * configuration they print, and a port that is taken.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const execute = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+const dataDir = mkdtempSync(join(tmpdir(), 'form-funnel-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(file: string, args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await execute(file, args, { cwd: root, env: { ...process.env, DATA_DIR: dataDir, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as Outcome;
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const admin = (args: string[], env?: Record<string, string>) =>
+  run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], env);
+const server = (args: string[], env?: Record<string, string>) => run(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], env);
+const stackTrace = /\n\s+at /;
+
+describe.concurrent('npm run admin', () => {
+  it.each([
+    ['bootstrap', '--workspace <name>'],
+    ['oauth-client', '--redirect-uri <uri>'],
+    ['oauth-authorize', '--code-challenge <S256 challenge>'],
+  ])('when `%s --help` is run, then that command’s usage is printed and it exits 0', async (command, option) => {
+    const outcome = await admin([command, '--help']);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toMatch(new RegExp(`^Usage: npm run admin -- ${command} `));
+    expect(outcome.stdout).toContain(option);
+    expect(outcome.stderr).not.toMatch(stackTrace);
+  });
+
+  it('when no command is given, then the usage of every command goes to stderr and it exits non-zero', async () => {
+    const outcome = await admin([]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(/^No command given\.\nUsage:\n/);
+    for (const command of ['bootstrap', 'oauth-client', 'oauth-authorize'])
+      expect(outcome.stderr).toContain(`npm run admin -- ${command} `);
+    expect(outcome.stdout).toBe('');
+  });
+
+  it('when the command is unknown, then it is named with the usage and it exits 2', async () => {
+    const outcome = await admin(['bootstrapp']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(/^Unknown command: bootstrapp\.\nUsage:/);
+  });
+
+  it('when only --help is given, then the usage goes to stdout and it exits 0', async () => {
+    const outcome = await admin(['--help']);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain('npm run admin -- bootstrap ');
+  });
+
+  it('when bootstrap gets an unknown option, then one message and its usage, no stack trace', async () => {
+    const outcome = await admin(['bootstrap', '--workspace', 'Acme', '--colour']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain("Unknown option '--colour'");
+    expect(outcome.stderr).toContain('Usage: npm run admin -- bootstrap ');
+    expect(outcome.stderr).not.toMatch(stackTrace);
+  });
+
+  it('when the configuration is invalid, then its one-line message is printed, no stack trace', async () => {
+    const outcome = await admin(['bootstrap', '--workspace', 'Acme'], { PORT: 'eighty' });
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toBe('PORT must be a whole number from 0 to 65535.\n');
+  });
+
+  it('when bootstrap runs, then it prints the configured DATA_DIR and a curl hint on the configured PORT', async () => {
+    const outcome = await admin(['bootstrap', '--workspace', 'Acme'], { PORT: '9443' });
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain(`in ${join(dataDir, 'form-funnel.db')} (DATA_DIR=${dataDir})`);
+    expect(outcome.stdout).toContain('curl -k https://localhost:9443/v1/me -H "Authorization: Bearer <key>"   (PORT=9443)');
+    expect(outcome.stdout).not.toContain('8443');
+  });
+
+  it('when oauth-client runs, then it prints the configured DATA_DIR and the token endpoint on PUBLIC_BASE_URL', async () => {
+    const outcome = await admin(['oauth-client', '--name', 'Partner', '--redirect-uri', 'https://partner.example/callback'], {
+      PORT: '9444',
+      PUBLIC_BASE_URL: 'https://api.acme.test',
+    });
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain(`Stored in ${join(dataDir, 'form-funnel.db')} (DATA_DIR=${dataDir})`);
+    expect(outcome.stdout).toContain('codes are exchanged at https://api.acme.test/v1/oauth/token (PORT=9444)');
+  });
+});
+
+describe('npm start', () => {
+  it('when `npm start -- --help` is run, then the configuration is listed without building the docs', async () => {
+    const docs = join(root, 'dist/docs/index.html');
+    const builtBefore = statSync(docs).mtimeMs;
+    const outcome = await run('npm', ['start', '--silent', '--', '--help']);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toMatch(/^Form-Funnel reference server\n/);
+    expect(outcome.stdout).toContain('PORT');
+    expect(outcome.stdout).not.toMatch(/bundl|redocly/i);
+    expect(statSync(docs).mtimeMs).toBe(builtBefore);
+  });
+
+  it('when the PORT is already taken, then one line names PORT and the process exits 1', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const outcome = await server([], { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+      expect(outcome.code).toBe(1);
+      expect(outcome.stderr).toBe(
+        `PORT=${port} is already in use on 127.0.0.1: stop the process listening there or set PORT to a free port.\n`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
