@@ -9,7 +9,7 @@ import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
-import pino from 'pino';
+import type pino from 'pino';
 import selfsigned from 'selfsigned';
 import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
@@ -24,6 +24,7 @@ import { type Contract, loadOrBundleContract } from './http/contract-document.js
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { redisRateLimits } from './http/redis-rate-limits.js';
 import { createHttpListener, createHttpsListener } from './listeners.js';
+import { createLogger } from './logger.js';
 import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
 import { openStore } from './store/open.js';
 import { postgresJobLock } from './store/postgres/job-lock.js';
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config);
   if (config.workers > 1 && cluster.isPrimary) {
     // Made once here, so the workers do not race to create the same self-signed certificate.
     await tlsMaterial(config, log);
@@ -246,6 +247,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     await Promise.all([jobLock.close(), sharedLimits?.close()]);
     await store.close();
     log.info('stopped');
+    log.flush();
     // A worker's channel to the primary would keep it alive; it has nothing left to do.
     if (cluster.isWorker) process.exit(0);
   };
