@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { resolveDayRange } from '../../src/domain/analytics/date-range.js';
 import { funnelFigures } from '../../src/domain/analytics/funnel-figures.js';
 import { AppError } from '../../src/domain/errors.js';
@@ -38,6 +41,25 @@ describe('resolveDayRange', () => {
     const error = rangeError({ from: '2026-03-02', to: '2026-03-01' });
     expect(error).toMatchObject({ status: 422, code: 'invalid_value' });
     expect(error.details?.errors).toEqual([expect.objectContaining({ location: 'query', pointer: '/from', code: 'invalid_range' })]);
+  });
+
+  it('when from is after to, then the issue and the message say which dates are reversed', () => {
+    const error = rangeError({ from: '2026-03-02', to: '2026-03-01' });
+    expect(error.message).toBe('The date range is reversed; see details.errors.');
+    expect(error.details?.errors?.[0]?.message).toBe('from (2026-03-02) is after to (2026-03-01)');
+  });
+
+  it('when the range is too long, then the issue on from gives its length and the limit', () => {
+    const error = rangeError({ from: '2024-01-01', to: '2025-01-01' });
+    expect(error.message).toBe('The date range is longer than 366 days; see details.errors.');
+    expect(error.details?.errors).toEqual([
+      {
+        location: 'query',
+        pointer: '/from',
+        code: 'invalid_range',
+        message: 'the range 2024-01-01..2025-01-01 has 367 days; at most 366 are allowed',
+      },
+    ]);
   });
 
   it('when the range has 367 days, then 422; with 366 days (a leap year) it is accepted', () => {
@@ -119,5 +141,50 @@ describe('funnelFigures', () => {
       ],
     });
     expect(figures.submissions.completion_rate).toBe(0);
+  });
+
+  it('when grades share a threshold, then the label that sorts first comes first, whatever the order they are declared in', () => {
+    const declared = form([step('contact', shortText('name'))], {
+      scoring: {
+        rules: [],
+        grades: [
+          { label: 'AA', min_score: 50 },
+          { label: 'B', min_score: 10 },
+          { label: 'A', min_score: 50 },
+        ],
+      },
+    });
+    expect(funnelFigures(declared, { days: [], steps: [], grades: [] }, range).score.grades.map((grade) => grade.label)).toEqual([
+      'A',
+      'AA',
+      'B',
+      null,
+    ]);
+  });
+
+  it('when several labels of older versions are counted, then they follow the current grades in name order', () => {
+    const grades = [
+      { grade: 'Z-old', completed: 1 },
+      { grade: 'M-old', completed: 2 },
+    ];
+    expect(funnelFigures(definition, { days: [], steps: [], grades }, range).score.grades.slice(3)).toEqual([
+      { label: 'M-old', count: 2 },
+      { label: 'Z-old', count: 1 },
+      { label: null, count: 0 },
+    ]);
+  });
+
+  it('when more labels were stored than the document lets a response list, then it keeps that many entries, the last one for no grade', () => {
+    const analytics = parse(
+      readFileSync(fileURLToPath(new URL('../../openapi/components/schemas/Analytics.yaml', import.meta.url)), 'utf8'),
+    );
+    const maxItems: number = analytics.properties.score.properties.grades.maxItems;
+    const grades = Array.from({ length: maxItems + 50 }, (_, index) => ({ grade: `old-${String(index).padStart(3, '0')}`, completed: 1 }));
+    const listed = funnelFigures(definition, { days: [], steps: [], grades }, range).score.grades;
+    expect(listed).toHaveLength(maxItems);
+    expect(listed.slice(0, 4).map((grade) => grade.label)).toEqual(['A', 'AA', 'B', 'old-000']);
+    // The current grades (3) and the null entry leave room for maxItems - 4 older labels.
+    expect(listed.at(-2)).toEqual({ label: `old-${String(maxItems - 5).padStart(3, '0')}`, count: 1 });
+    expect(listed.at(-1)).toEqual({ label: null, count: 0 });
   });
 });

@@ -27,4 +27,43 @@ describe('IP allowlist entries', () => {
     expect(isAddressAllowed([], '203.0.113.7')).toBe(true);
     expect(isAddressAllowed(['203.0.113.7'], 'not-an-address')).toBe(false);
   });
+
+  it.each([
+    ['203.0.113.0/24/8', 'two prefixes'],
+    ['203.0.113.0/024', 'a prefix with a leading zero'],
+    ['203.0.113.0/+24', 'a signed prefix'],
+    ['203.0.113.0/24x', 'a prefix followed by text'],
+    ['203.0.113.0/x24', 'text before the prefix'],
+    ['203.0.113.0/1000', 'a four-digit prefix'],
+    ['0177.0.0.14', 'an octal IPv4 spelling'],
+    ['1.2.3', 'a three-part IPv4 spelling'],
+    ['::ffff:0177.0.0.1', 'an octal IPv4 spelling inside IPv6'],
+    ['not-an-address', 'no address'],
+  ])('when the entry is %s (%s), then it is not a valid entry', (entry) => {
+    expect(parseAllowlistEntry(entry)).toBeUndefined();
+  });
+
+  it('when a prefix has one, two or three digits, then it is read', () => {
+    expect(parseAllowlistEntry('10.0.0.0/8')?.[1]).toBe(8);
+    expect(parseAllowlistEntry('203.0.113.0/24')?.[1]).toBe(24);
+    expect(parseAllowlistEntry('2001:db8::/128')?.[1]).toBe(128);
+    expect(parseAllowlistEntry('0.0.0.0/0')?.[1]).toBe(0);
+  });
+
+  it('when the allowlist has several entries, then an address inside any of them is admitted, and an invalid entry admits nothing', () => {
+    expect(isAddressAllowed(['198.51.100.1', '203.0.113.7'], '203.0.113.7')).toBe(true);
+    expect(isAddressAllowed(['not-an-address', '203.0.113.7'], '203.0.113.7')).toBe(true);
+    expect(isAddressAllowed(['not-an-address'], '203.0.113.7')).toBe(false);
+  });
+
+  it('when the entry is an IPv4-mapped IPv6 range, then it admits the IPv4 addresses of that range only', () => {
+    const allowed = (client: string) => isAddressAllowed(['::ffff:203.0.113.0/120'], client);
+    expect(['203.0.113.9', '::ffff:203.0.113.200'].map(allowed)).toEqual([true, true]);
+    expect(['203.0.114.1', '198.51.100.9'].map(allowed)).toEqual([false, false]);
+  });
+
+  it('when the entry and the client are of different families, then the client is not admitted', () => {
+    expect(isAddressAllowed(['203.0.113.7'], '2001:db8::7')).toBe(false);
+    expect(isAddressAllowed(['2001:db8::/32'], '203.0.113.7')).toBe(false);
+  });
 });

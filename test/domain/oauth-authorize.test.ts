@@ -120,4 +120,57 @@ describe('registering a client', () => {
     const error = await refusal(registerOAuthClient(services, { name: ' ', redirectUris: [] }));
     expect(error.details?.errors?.map((issue) => issue.pointer)).toEqual(['/name', '/redirect_uris']);
   });
+
+  it('when a redirect URI is at the length limit, then it is accepted; one character more, then refused', () => {
+    const uri = (length: number) => `https://partner.example/${'a'.repeat(length - 'https://partner.example/'.length)}`;
+    expect(redirectUriProblem(uri(2048))).toBeUndefined();
+    expect(redirectUriProblem(uri(2049))).toBe('must be at most 2048 characters');
+  });
+
+  it('when a redirect URI carries only a user or only a password, then it is refused too', () => {
+    expect(redirectUriProblem('https://user@partner.example/cb')).toBe('must not contain credentials');
+    expect(redirectUriProblem('https://:pw@partner.example/cb')).toBe('must not contain credentials');
+  });
+
+  it('when an http redirect URI names a loopback host, then it is accepted; any other host over http is refused', () => {
+    expect(redirectUriProblem('http://localhost:8080/cb')).toBeUndefined();
+    expect(redirectUriProblem('http://[::1]:8080/cb')).toBeUndefined();
+    expect(redirectUriProblem('http://localhost.partner.example/cb')).toBe('must use https (http only on the loopback interface)');
+    expect(redirectUriProblem('ftp://127.0.0.1/cb')).toBe('must use https (http only on the loopback interface)');
+  });
+
+  it('when the name has 200 characters and 10 redirect URIs are given, then the client is registered', async () => {
+    const redirectUris = Array.from({ length: 10 }, (_, index) => `https://crm.example/cb/${index}`);
+    const client = await registerOAuthClient(services, { name: 'n'.repeat(200), redirectUris });
+    expect(client.redirectUris).toEqual(redirectUris);
+  });
+
+  it('when the name has 201 characters and 11 redirect URIs are given, then max_length and max_items are reported', async () => {
+    const redirectUris = Array.from({ length: 11 }, (_, index) => `https://crm.example/cb/${index}`);
+    const error = await refusal(registerOAuthClient(services, { name: 'n'.repeat(201), redirectUris }));
+    expect(error.details?.errors?.map((issue) => [issue.pointer, issue.code])).toEqual([
+      ['/name', 'max_length'],
+      ['/redirect_uris', 'max_items'],
+    ]);
+  });
+
+  it('when the name is blank and no redirect URI is given, then min_length and min_items are reported', async () => {
+    const error = await refusal(registerOAuthClient(services, { name: ' ', redirectUris: [] }));
+    expect(error.details?.errors?.map((issue) => issue.code)).toEqual(['min_length', 'min_items']);
+  });
+
+  it('when some redirect URIs are invalid, then each is reported at its index with the reason', async () => {
+    const error = await refusal(
+      registerOAuthClient(services, { name: 'CRM', redirectUris: ['https://crm.example/cb', 'http://crm.example/cb', '/cb'] }),
+    );
+    expect(error.details?.errors).toEqual([
+      {
+        location: 'body',
+        pointer: '/redirect_uris/1',
+        code: 'format',
+        message: 'http://crm.example/cb must use https (http only on the loopback interface)',
+      },
+      { location: 'body', pointer: '/redirect_uris/2', code: 'format', message: '/cb must be an absolute URL' },
+    ]);
+  });
 });

@@ -15,7 +15,8 @@ import { scoreSubmission } from '../../src/domain/scoring/score-submission.js';
 import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import { answersArb, anyAnswersArb, anyDefinitionArb, conditionArb, reordered, validDefinitionArb } from './arbitraries.js';
 
-const runs = { numRuns: 300 };
+// 300 inputs per property; the mutation run (test/mutation) asks for fewer, as it runs these once per mutant.
+const runs = { numRuns: Number(process.env.PROPERTY_RUNS ?? 300) };
 
 /** Keeps only the answers of steps on the path the answers themselves produce. */
 function onPathOnly(definition: FormDefinition, answers: Record<string, unknown>, hiddenValues: Answers): Record<string, unknown> {

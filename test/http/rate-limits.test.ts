@@ -1,0 +1,65 @@
+/**
+ * The rate-limit stages on their own, with a stand-in for the response: the Retry-After and X-RateLimit-*
+ * values they compute, and what happens when the limiter's store fails rather than refuses.
+ */
+import type { Response } from 'express';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { describe, expect, it } from 'vitest';
+import {
+  consumeRequest,
+  memoryRateLimits,
+  peekFailedAuthBudget,
+  type RateLimitPolicy,
+  recordFailedAuth,
+} from '../../src/http/rate-limits.js';
+
+const response = () => {
+  const headers: Record<string, string> = {};
+  const setHeader = (name: string, value: string) => {
+    headers[name] = value;
+  };
+  const res = { headersSent: false, setHeader } as unknown as Response;
+  return { res, headers };
+};
+const settings = { perKeyPerSecond: 100, perWorkspacePerMinute: 2, failedAuthPerAddressPerMinute: 1 };
+
+describe('rate-limit stages', () => {
+  it('when the workspace budget is spent, then 429 rate_limited with Retry-After the seconds left in its minute', async () => {
+    const policy = memoryRateLimits(settings);
+    await consumeRequest(policy, response().res, 'key_1', 'ws_1');
+    await consumeRequest(policy, response().res, 'key_1', 'ws_1');
+    const { res, headers } = response();
+    await expect(consumeRequest(policy, res, 'key_1', 'ws_1')).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(Number(headers['Retry-After'])).toBeGreaterThan(50);
+    expect(Number(headers['Retry-After'])).toBeLessThanOrEqual(60);
+    expect(headers['X-RateLimit-Limit']).toBe('2');
+    expect(headers['X-RateLimit-Remaining']).toBe('0');
+  });
+
+  it('when an address has not failed yet, then its window resets a minute from now, in whole Unix seconds', async () => {
+    const { res, headers } = response();
+    const before = Date.now();
+    await peekFailedAuthBudget(memoryRateLimits(settings), res, '203.0.113.7');
+    const reset = Number(headers['X-RateLimit-Reset']);
+    expect(reset).toBeGreaterThanOrEqual(Math.floor(before / 1000) + 60);
+    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
+    expect(headers['X-RateLimit-Remaining']).toBe('1');
+  });
+
+  it('when the limiter store fails instead of refusing, then the failure propagates and is not answered as 429', async () => {
+    const failing = new RateLimiterMemory({ points: 10, duration: 60 });
+    const storeDown = new Error('store unavailable');
+    failing.consume = async () => {
+      throw storeDown;
+    };
+    const healthy = memoryRateLimits(settings);
+    const policies: RateLimitPolicy[] = [
+      { ...healthy, perKey: failing },
+      { ...memoryRateLimits(settings), perWorkspace: failing },
+    ];
+    for (const policy of policies) {
+      await expect(consumeRequest(policy, response().res, 'key_1', 'ws_1')).rejects.toBe(storeDown);
+    }
+    await expect(recordFailedAuth({ ...healthy, failedAuthPerAddress: failing }, response().res, '203.0.113.7')).rejects.toBe(storeDown);
+  });
+});

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests `npm run mutate:http` runs against each mutant of the access, rate-limit and idempotency stages of
+// src/http: the HTTP test files that exercise them. They read the bundled document, so the bundle is built first.
+export default defineConfig({
+  test: {
+    include: [
+      'test/http/auth.test.ts',
+      'test/http/limits.test.ts',
+      'test/http/idempotency.test.ts',
+      'test/http/outbox.test.ts',
+      'test/http/api-keys.test.ts',
+      'test/http/oauth-limits.test.ts',
+      'test/http/rate-limits.test.ts',
+    ],
+    globalSetup: ['test/setup/bundle.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
