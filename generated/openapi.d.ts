@@ -91,7 +91,10 @@ export interface paths {
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
-                /** @description The version number of the snapshot (1 is the form as created). */
+                /**
+                 * @description The version number of the snapshot (1 is the form as created).
+                 * @example 2
+                 */
                 version: components["parameters"]["VersionPath"];
             };
             cookie?: never;
@@ -3633,7 +3636,10 @@ export interface components {
         "Idempotency-Key": string;
         /** @description Identifier of the form. */
         FormIdPath: components["schemas"]["FormId"];
-        /** @description The version number of the snapshot (1 is the form as created). */
+        /**
+         * @description The version number of the snapshot (1 is the form as created).
+         * @example 2
+         */
         VersionPath: number;
         /** @description Identifier of the form transfer. */
         FormTransferIdPath: components["schemas"]["FormTransferId"];
@@ -3884,7 +3890,10 @@ export interface operations {
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
-                /** @description The version number of the snapshot (1 is the form as created). */
+                /**
+                 * @description The version number of the snapshot (1 is the form as created).
+                 * @example 2
+                 */
                 version: components["parameters"]["VersionPath"];
             };
             cookie?: never;
