@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects, so that a unit test file runs in a second: global setup (bundling the document, building the
-// docs page, installing Chromium) runs only for a project that has test files in the run.
+// Projects, so that a unit test file runs in a second: global setup (bundling the document, building the docs
+// page, installing Chromium, the PostgreSQL template) runs only for a project that has test files in the run.
 //   npx vitest run test/domain/walk-path.test.ts   one file (its project's setup only)
 //   npx vitest run --project unit                  one project
 export default defineConfig({
@@ -18,7 +18,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Plain TypeScript: the domain, the client against a fake transport, the store, CLI logic, the README, the
+        // Plain TypeScript: the domain, the client against a fake transport, CLI logic, the README, the
         // architecture rules. No setup.
         test: {
           name: 'unit',
@@ -26,7 +26,6 @@ export default defineConfig({
             'test/*.test.ts',
             'test/domain/**/*.test.ts',
             'test/client/**/*.test.ts',
-            'test/store/**/*.test.ts',
             'test/cli/**/*.test.ts',
             'test/docs/readme.test.ts',
           ],
@@ -34,11 +33,32 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The app, Prism and the gate read the bundled document (dist/openapi.json, dist/openapi.yaml).
+        // The store suites, each on both stores: SQLite in memory and a PostgreSQL database of its own per test.
+        test: {
+          name: 'store',
+          include: ['test/store/**/*.test.ts'],
+          globalSetup: ['test/setup/postgres.ts'],
+        },
+      },
+      {
+        extends: true,
+        // The app, Prism and the gate read the bundled document (dist/openapi.json, dist/openapi.yaml); the
+        // multi-process test runs its cluster on a PostgreSQL database copied from the run's template.
         test: {
           name: 'api',
           include: ['test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-          globalSetup: ['test/setup/bundle.ts'],
+          globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
+        },
+      },
+      {
+        extends: true,
+        // The HTTP suite again, on PostgreSQL (TEST_STORE): each test API on a database of its own, copied from the
+        // run's migrated template. No feature lands on one store only.
+        test: {
+          name: 'api-postgres',
+          include: ['test/http/**/*.test.ts'],
+          env: { TEST_STORE: 'postgres' },
+          globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
         },
       },
       {

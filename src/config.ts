@@ -12,6 +12,7 @@ export interface Config {
   host: string;
   httpPort: number | null;
   dataDir: string;
+  databaseUrl: string | null;
   tlsCert: string | null;
   tlsKey: string | null;
   trustedProxies: string[];
@@ -22,6 +23,10 @@ export interface Config {
   allowPrivateWebhookUrls: boolean;
   webhookRetryBaseMs: number;
   deprecation: { at: string; sunset: string; successor: string } | null;
+  /** Rate-limit counters in Redis, shared by every process; null: each process counts in memory. */
+  redis: { url: string; keyPrefix: string } | null;
+  /** Server processes sharing the port (node:cluster); more than one needs `databaseUrl`. */
+  workers: number;
   connectionLimits: ConnectionLimits;
 }
 
@@ -39,6 +44,12 @@ export const variables: Variable[] = [
     name: 'DATA_DIR',
     default: './data',
     description: 'Where the SQLite database (form-funnel.db) and the generated TLS certificate live.',
+  },
+  {
+    name: 'DATABASE_URL',
+    default: '',
+    description:
+      'postgres://user:password@host:5432/database: keep the data in PostgreSQL (migrated at start) instead of the SQLite file in DATA_DIR, so several processes or machines can share it.',
   },
   {
     name: 'TLS_CERT',
@@ -122,6 +133,22 @@ export const variables: Variable[] = [
     description:
       'Open connections from one remote address; more are closed at once. 0: no cap (behind a load balancer, whose address all connections share).',
   },
+  {
+    name: 'REDIS_URL',
+    default: '',
+    description:
+      'Redis URL (redis://host:6379) for rate-limit counters shared by every process. Unset: each process counts in memory. While Redis is unreachable, each process counts on its own until it answers again.',
+  },
+  {
+    name: 'REDIS_KEY_PREFIX',
+    default: 'form-funnel',
+    description: 'Prefix of every Redis key the server writes; deployments sharing one Redis need different prefixes.',
+  },
+  {
+    name: 'WORKERS',
+    default: '1',
+    description: 'Server processes sharing PORT (node:cluster); periodic jobs run in one of them at a time. Above 1 needs DATABASE_URL.',
+  },
 ];
 
 export class ConfigError extends Error {}
@@ -167,6 +194,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const badProxy = trustedProxies.find((entry) => !parseAllowlistEntry(entry));
   if (badProxy !== undefined) throw new ConfigError(`TRUSTED_PROXIES: ${badProxy} is not an IPv4/IPv6 address or CIDR range.`);
   const httpPort = read(env, 'HTTP_PORT');
+  const databaseUrl = read(env, 'DATABASE_URL') || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl))
+    throw new ConfigError('DATABASE_URL must be a postgres:// (or postgresql://) URL.');
+  const redisUrl = read(env, 'REDIS_URL');
+  const keyPrefix = read(env, 'REDIS_KEY_PREFIX');
+  if (redisUrl && !keyPrefix) throw new ConfigError('REDIS_KEY_PREFIX must not be empty.');
+  const workers = integer(env, 'WORKERS', 1, 256);
+  // SQLite is a file one process writes: several processes would each keep their own rate limits and jobs.
+  if (workers > 1 && !databaseUrl) throw new ConfigError('WORKERS above 1 needs DATABASE_URL (PostgreSQL): SQLite serves one process.');
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 1, 3_600_000);
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 1, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not be above REQUEST_TIMEOUT_MS.');
@@ -175,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: read(env, 'HOST'),
     httpPort: httpPort === '' ? null : integer(env, 'HTTP_PORT', 0, 65535),
     dataDir: read(env, 'DATA_DIR'),
+    databaseUrl,
     tlsCert,
     tlsKey,
     trustedProxies,
@@ -189,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 1, defaultBackoff.capMs),
     deprecation: deprecationAt ? { at: deprecationAt, sunset: sunsetAt, successor } : null,
+    redis: redisUrl ? { url: redisUrl, keyPrefix } : null,
+    workers,
     connectionLimits: {
       tlsHandshakeTimeoutMs: integer(env, 'TLS_HANDSHAKE_TIMEOUT_MS', 1, 3_600_000),
       headersTimeoutMs,

@@ -1,16 +1,19 @@
 /**
- * Process entry: configuration, the SQLite store, HTTPS (and the optional refusing HTTP listener), the
- * periodic jobs, and a graceful shutdown that stops taking requests (kept-alive connections included),
- * finishes in-flight ones and closes the database.
+ * Process entry: configuration, the store (SQLite, or PostgreSQL with DATABASE_URL), HTTPS (and the optional
+ * refusing HTTP listener), the periodic jobs, and a graceful shutdown that stops taking requests (kept-alive
+ * connections included), finishes in-flight ones and closes the database. With `WORKERS` above 1 this process
+ * is the cluster's primary (`./cluster.ts`) and each worker it forks runs everything below.
  */
 import { spawnSync } from 'node:child_process';
+import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
-import pino from 'pino';
+import type pino from 'pino';
 import selfsigned from 'selfsigned';
 import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
+import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { backoffWithBase } from './domain/integrations/retry-schedule.js';
@@ -19,8 +22,13 @@ import { sweepExpiredKeys } from './domain/keys/service.js';
 import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
+import { redisRateLimits } from './http/redis-rate-limits.js';
 import { createHttpListener, createHttpsListener } from './listeners.js';
-import { createSqliteStore } from './store/sqlite/index.js';
+import { createLogger } from './logger.js';
+import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
+import { openStore } from './store/open.js';
+import { postgresJobLock } from './store/postgres/job-lock.js';
+import type { Store } from './store/types.js';
 
 async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: string; cert: string }> {
   if (config.tlsCert && config.tlsKey) return { cert: readFileSync(config.tlsCert, 'utf8'), key: readFileSync(config.tlsKey, 'utf8') };
@@ -52,6 +60,21 @@ const listen = (server: http.Server, port: number, host: string) =>
     server.once('error', reject);
     server.listen(port, host, () => resolve((server.address() as { port: number }).port));
   });
+
+function banner(config: Config, port: number, servesDocs: boolean): string {
+  const base = config.publicBaseUrl ?? `https://localhost:${port}`;
+  return [
+    '',
+    `Form-Funnel API listening on ${base}/v1${config.workers > 1 ? ` (${config.workers} worker processes)` : ''}`,
+    servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
+    `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
+    '',
+    'First admin key: there is no dashboard, so create a workspace and its keys with',
+    '  npm run admin -- bootstrap --workspace "Acme" --plan business',
+    `then: curl -k ${base}/v1/me -H "Authorization: Bearer <key>"`,
+    '',
+  ].join('\n');
+}
 
 /** Thrown when a port cannot be had; its message is the one line the operator needs. */
 class ListenError extends Error {}
@@ -90,7 +113,8 @@ async function main(): Promise<void> {
     process.stdout.write(helpText());
     return;
   }
-  if (process.argv.includes('--build-docs') && !buildDocs()) {
+  // Workers inherit the primary's arguments: the primary has built the docs already.
+  if (process.argv.includes('--build-docs') && cluster.isPrimary && !buildDocs()) {
     process.stderr.write('Building the reference docs failed (npm run docs, output above).\n');
     process.exitCode = 1;
     return;
@@ -100,13 +124,26 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n\n${helpText()}`);
+      process.stderr.write(`${error.message} (npm start -- --help lists every variable)\n`);
       process.exitCode = 2;
       return;
     }
     throw error;
   }
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config);
+  if (config.workers > 1 && cluster.isPrimary) {
+    // Made once here, so the workers do not race to create the same self-signed certificate.
+    await tlsMaterial(config, log);
+    runPrimary(config.workers, { log, onListening: ({ port, servesDocs }) => process.stdout.write(banner(config, port, servesDocs)) });
+    return;
+  }
+  await serve(config, log);
+  // A worker that could not start (no document, no database) has nothing left to do, but its channel to the
+  // primary would keep it alive: exit, so the primary sees it and stops the cluster.
+  if (cluster.isWorker && process.exitCode) process.exit(process.exitCode);
+}
+
+async function serve(config: Config, log: pino.Logger): Promise<void> {
   let contract: Contract;
   try {
     contract = await loadOrBundleContract();
@@ -116,7 +153,28 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const store = createSqliteStore(join(config.dataDir, 'form-funnel.db'));
+  let store: Store;
+  try {
+    store = await openStore(config);
+  } catch (error) {
+    // An unreachable or missing database: one line naming it, not a stack trace.
+    process.stderr.write(`Cannot open the database: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const jobLock: JobLock = config.databaseUrl
+    ? postgresJobLock(config.databaseUrl, { onError: (error) => log.warn({ err: error }, 'periodic-job lock session lost') })
+    : singleProcessJobLock();
+  const sharedLimits = config.redis
+    ? redisRateLimits(config.rateLimits, {
+        ...config.redis,
+        onAvailabilityChange: (available, error) =>
+          available
+            ? log.info('Redis answers: rate limits are shared by every process')
+            : log.warn({ err: error?.message }, 'Redis unreachable: each process counts rate limits on its own until it answers'),
+      })
+    : null;
+  if (sharedLimits && !(await sharedLimits.ready(5000))) log.warn('starting without Redis');
   const events = integrationEvents();
   const { app, services, flushLastUsed, servesDocs } = buildApp({
     store,
@@ -125,7 +183,7 @@ async function main(): Promise<void> {
     events,
     webhookUrls: dnsWebhookUrlPolicy(config.allowPrivateWebhookUrls),
     trustedProxies: config.trustedProxies,
-    rateLimits: config.rateLimits,
+    rateLimits: sharedLimits?.policy ?? config.rateLimits,
     validateResponses: config.validateResponses,
     deprecation: config.deprecation,
   });
@@ -141,40 +199,35 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exitCode = 1;
     secure.server.close();
+    await Promise.all([jobLock.close(), sharedLimits?.close()]);
     await store.close();
     return;
   }
 
+  // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep and
+  // the purge are the deployment's, run by whichever process holds the job lock.
+  const sweep = () => jobLock.runIfHolder(() => sweepExpiredKeys(services));
+  const purge = () =>
+    jobLock.runIfHolder(async () => {
+      const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
+      await store.idempotency.purgeExpired(before);
+    });
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
-    setInterval(() => void sweepExpiredKeys(services).catch((error) => log.error({ err: error }, 'key expiry sweep failed')), 60_000),
-    setInterval(() => {
-      const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
-      void store.idempotency.purgeExpired(before).catch((error) => log.error({ err: error }, 'idempotency purge failed'));
-    }, 3600_000),
+    setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'key expiry sweep failed')), 60_000),
+    setInterval(() => void purge().catch((error) => log.error({ err: error }, 'idempotency purge failed')), 3600_000),
   ];
-  await sweepExpiredKeys(services);
+  await sweep();
   const deliveries = startDeliveryWorker(services, {
     transport: httpsTransport(),
     backoff: backoffWithBase(config.webhookRetryBaseMs),
     onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
   });
 
-  const base = config.publicBaseUrl ?? `https://localhost:${port}`;
   log.info({ port, httpPort: config.httpPort }, 'listening');
-  process.stdout.write(
-    [
-      '',
-      `Form-Funnel API listening on ${base}/v1`,
-      servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
-      `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
-      '',
-      'First admin key: there is no dashboard, so create a workspace and its keys with',
-      '  npm run admin -- bootstrap --workspace "Acme" --plan business',
-      `then: curl -k ${base}/v1/me -H "Authorization: Bearer <key>"`,
-      '',
-    ].join('\n'),
-  );
+  // In a cluster the primary prints the banner once every worker listens.
+  if (cluster.isWorker) process.send!({ kind: 'listening', port, servesDocs } satisfies WorkerListening);
+  else process.stdout.write(banner(config, port, servesDocs));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -191,8 +244,12 @@ async function main(): Promise<void> {
     await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
     clearTimeout(deadline);
     await flushLastUsed();
+    await Promise.all([jobLock.close(), sharedLimits?.close()]);
     await store.close();
     log.info('stopped');
+    log.flush();
+    // A worker's channel to the primary would keep it alive; it has nothing left to do.
+    if (cluster.isWorker) process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

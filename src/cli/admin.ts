@@ -20,7 +20,7 @@ import { authorizeOAuthClient } from '../domain/oauth/authorize.js';
 import { registerOAuthClient } from '../domain/oauth/clients.js';
 import type { Services } from '../domain/services.js';
 import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
-import { createSqliteStore } from '../store/sqlite/index.js';
+import { openStore } from '../store/open.js';
 
 const plans: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
 
@@ -50,7 +50,7 @@ const commands: Record<string, Command> = {
 
 const usage = `Usage:\n${Object.values(commands)
   .map((command) => `  ${command.usage.replaceAll('\n', '\n  ')}`)
-  .join('\n')}\n\nThe commands work on the database in DATA_DIR (see npm start -- --help).\n`;
+  .join('\n')}\n\nThe commands work on the database of DATABASE_URL, else the one in DATA_DIR (see npm start -- --help).\n`;
 
 const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
@@ -72,16 +72,22 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest, `Usage: ${command.usage}\n`);
   } catch (error) {
-    // A bad DATA_DIR or PORT is the operator's to fix: one line, not a stack trace.
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    // A bad DATA_DIR, PORT or DATABASE_URL, or a database that is missing, unreachable or refuses the login, is
+    // the operator's to fix: one line, not a stack trace.
+    const code = String((error as { code?: unknown }).code);
+    if (!(error instanceof ConfigError) && !/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|3D000|28P01|28000)$/.test(code)) throw error;
+    process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
 }
 
 /** Where the commands keep their data, and how the server they talk to is reached, as configured. */
 function whereabouts(config: Config): { database: string; base: string } {
-  return { database: join(config.dataDir, 'form-funnel.db'), base: config.publicBaseUrl ?? `https://localhost:${config.port}` };
+  const database =
+    config.databaseUrl !== null
+      ? 'the PostgreSQL database of DATABASE_URL'
+      : `${join(config.dataDir, 'form-funnel.db')} (DATA_DIR=${config.dataDir})`;
+  return { database, base: config.publicBaseUrl ?? `https://localhost:${config.port}` };
 }
 
 async function bootstrapCommand(args: string[], usage: string): Promise<number> {
@@ -110,7 +116,7 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
   }
   const config = loadConfig();
   const { database, base } = whereabouts(config);
-  const store = createSqliteStore(database);
+  const store = await openStore(config);
   try {
     const result = await bootstrapWorkspace(
       { store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() },
@@ -121,7 +127,7 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
     } else {
       process.stdout.write(
         [
-          `Workspace ${name} (${result.workspace_id}), plan ${values.plan}, in ${database} (DATA_DIR=${config.dataDir}).`,
+          `Workspace ${name} (${result.workspace_id}), plan ${values.plan}, in ${database}.`,
           '',
           `  live admin key  ${result.live_admin_key}`,
           `  test admin key  ${result.test_admin_key}`,
@@ -138,10 +144,10 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
   }
 }
 
-/** Runs an OAuth command against the server's database; a refused request prints why and exits 1. */
+/** Runs an OAuth command against the server's database (DATABASE_URL, else the SQLite file in DATA_DIR); a refused request prints why and exits 1. */
 async function withServices(run: (services: Services, config: Config) => Promise<void>): Promise<number> {
   const config = loadConfig();
-  const store = createSqliteStore(whereabouts(config).database);
+  const store = await openStore(config);
   try {
     await run({ store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() }, config);
     return 0;
@@ -198,7 +204,7 @@ async function oauthClientCommand(args: string[], usage: string): Promise<number
         ...client.redirectUris.map((uri) => `  redirect URI  ${uri}`),
         '',
         'A public client: it has no secret and must use PKCE (S256) in every authorization.',
-        `Stored in ${database} (DATA_DIR=${config.dataDir}); codes are exchanged at ${base}/v1/oauth/token (PORT=${config.port}).`,
+        `Stored in ${database}; codes are exchanged at ${base}/v1/oauth/token (PORT=${config.port}).`,
         '',
       ].join('\n'),
     );

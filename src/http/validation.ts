@@ -9,34 +9,46 @@ import type { ValidationIssue } from '../contract.js';
 import { type AppError, badRequest, internalError, unsupportedMediaType } from '../domain/errors.js';
 import type { NumericParameter, OpenApiDocument } from './contract-document.js';
 import { stateOf } from './locals.js';
+import { rememberValidatedReads } from './validated-responses.js';
+import { withoutRepeatedRouting } from './validator-stages.js';
 
 export function openApiValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
   // The validator finds the base path in `servers`; the published servers are absolute URLs (production,
   // mock), so the server validates against a copy whose only server is its own mount point.
   const apiSpec = forAjvDiscriminators(withBodyDiscriminatorsNested(structuredClone({ ...document, servers: [{ url: '/v1' }] })));
-  return OpenApiValidator.middleware({
-    apiSpec: apiSpec as never,
-    validateApiSpec: false,
-    // Ajv's discriminator support picks the one branch named by `type`/`op`/`action` instead of trying every
-    // branch of a oneOf: without it, the request validator's `useDefaults` would write the defaults of the
-    // branches that fail (a short_text `max_length` onto an email field) into the body.
-    // `coerceTypes` applies to bodies only (path and query parameters, which arrive as text, are always
-    // coerced by the validator). A JSON body has real types: coercing it would accept `"5"` for a number
-    // and break every `oneOf` of scalars (a condition's `value: 5` would match both string and number).
-    validateRequests: {
-      allErrors: true,
-      allowUnknownQueryParameters: false,
-      coerceTypes: false,
-      removeAdditional: false,
-      discriminator: true,
-    },
-    validateResponses: options.validateResponses ? { allErrors: true, removeAdditional: false } : false,
-    // Authentication and scopes are enforced by our own middleware before the body is even parsed.
-    validateSecurity: false,
-    validateFormats: true,
-    ajvFormats: { mode: 'full' },
-    ignoreUndocumented: true,
-  }) as unknown as RequestHandler[];
+  const validator = withoutRepeatedRouting(
+    OpenApiValidator.middleware({
+      apiSpec: apiSpec as never,
+      validateApiSpec: false,
+      // Ajv's discriminator support picks the one branch named by `type`/`op`/`action` instead of trying every
+      // branch of a oneOf: without it, the request validator's `useDefaults` would write the defaults of the
+      // branches that fail (a short_text `max_length` onto an email field) into the body.
+      // `coerceTypes` applies to bodies only (path and query parameters, which arrive as text, are always
+      // coerced by the validator). A JSON body has real types: coercing it would accept `"5"` for a number
+      // and break every `oneOf` of scalars (a condition's `value: 5` would match both string and number).
+      validateRequests: {
+        allErrors: true,
+        allowUnknownQueryParameters: false,
+        coerceTypes: false,
+        removeAdditional: false,
+        discriminator: true,
+      },
+      validateResponses: options.validateResponses ? { allErrors: true, removeAdditional: false } : false,
+      // Authentication and scopes are enforced by our own middleware before the body is even parsed.
+      validateSecurity: false,
+      // No operation takes a multipart body: without an uploader the validator leaves out its multipart stage.
+      fileUploader: false,
+      validateFormats: true,
+      ajvFormats: { mode: 'full' },
+      // Handlers answer dates as ISO strings, never Date objects, so the validator's default date serialisers
+      // have nothing to do; left in, they run before the type check on every value a date schema is tried
+      // against (every branch of a oneOf), and throw on each number they meet. Naming the formats without a
+      // serialiser replaces the defaults; ajv-formats still checks the strings.
+      serDes: [{ format: 'date' }, { format: 'date-time' }],
+      ignoreUndocumented: true,
+    }) as unknown as RequestHandler[],
+  );
+  return options.validateResponses ? [...validator, rememberValidatedReads()] : validator;
 }
 
 const plainDecimal: Record<NumericParameter['type'], { grammar: RegExp; representable: (value: number) => boolean; words: string }> = {

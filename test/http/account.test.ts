@@ -106,10 +106,9 @@ describe('DELETE /v1/test_data', () => {
     expect((await api.call('get', `/v1/folders/${liveFolder.id}`)).status).toBe(200);
     const left = (await api.call('get', '/v1/forms?limit=100', testKey)).body.data;
     expect(left.every((form: { test: boolean }) => !form.test)).toBe(true);
-    const versions = api.db
-      .prepare('SELECT COUNT(*) AS n FROM form_versions WHERE form_id IN (?, ?)')
-      .get(testForms[0].id, testForms[1].id) as { n: number };
-    expect(versions.n).toBe(0);
+    expect(await api.rows('SELECT COUNT(*) AS n FROM form_versions WHERE form_id IN (?, ?)', testForms[0].id, testForms[1].id)).toEqual([
+      { n: 0 },
+    ]);
 
     const audit = await api.call('get', '/v1/audit_events?type=test_data.reset');
     expect(audit.body.data).toHaveLength(1);

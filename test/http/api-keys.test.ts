@@ -63,10 +63,12 @@ describe('POST /v1/api_keys', () => {
 
   it('when a key is stored, then only the SHA-256 of its secret is kept, never the secret', async () => {
     const key = await api.createKey({ environment: 'live', scope: 'read' });
-    const row = api.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(key.id) as Record<string, unknown> & { secret_hash: Buffer };
-    expect(Buffer.isBuffer(row.secret_hash)).toBe(true);
-    expect(row.secret_hash.equals(createHash('sha256').update(key.secret).digest())).toBe(true);
-    for (const value of Object.values(row)) {
+    const [row] = (await api.rows('SELECT * FROM api_keys WHERE id = ?', key.id)) as Array<
+      Record<string, unknown> & { secret_hash: Buffer }
+    >;
+    expect(Buffer.isBuffer(row!.secret_hash)).toBe(true);
+    expect(row!.secret_hash.equals(createHash('sha256').update(key.secret).digest())).toBe(true);
+    for (const value of Object.values(row!)) {
       const text = Buffer.isBuffer(value) ? value.toString('latin1') : String(value);
       expect(text).not.toContain(key.secret);
       expect(text).not.toContain(key.secret.slice(9, 30));

@@ -190,7 +190,7 @@ describe('body encodings', () => {
     const res = await sendRaw('/v1/forms', Buffer.concat([Buffer.from('{"name":"Latin '), Buffer.from([0xe9]), Buffer.from('"}')]));
     expectProblem(res, 400, 'validation_error', 'invalid_json');
     expect(issuesOf(res)).toEqual(['body  invalid_utf8']);
-    expect(api.db.prepare("SELECT count(*) AS n FROM forms WHERE name LIKE 'Latin%'").get()).toEqual({ n: 0 });
+    expect(await api.rows("SELECT count(*) AS n FROM forms WHERE name LIKE 'Latin%'")).toEqual([{ n: 0 }]);
   });
 
   it('when a string holds a lone surrogate, then 400 lone_surrogate at its pointer', async () => {

@@ -257,11 +257,11 @@ describe('no internals in responses', () => {
   it('when the database fails, then 500 internal_error without SQL, stack or paths', async () => {
     const broken = await watchedApi();
     try {
-      broken.db.exec('DROP TABLE folders');
+      await broken.rows('ALTER TABLE folders RENAME TO folders_gone');
       const res = await broken.call('get', '/v1/folders');
       expectProblem(res, 500, 'server_error', 'internal_error');
       expect(JSON.stringify(res.body)).not.toMatch(internals);
-      expect(JSON.stringify(res.body)).not.toMatch(/folders|sqlite/i);
+      expect(JSON.stringify(res.body)).not.toMatch(/folders|sqlite|postgres/i);
       broken.expectNoInternals();
     } finally {
       await broken.close();
@@ -301,6 +301,45 @@ describe('no internals in responses', () => {
     } finally {
       await broken.close();
     }
+  });
+
+  it('when a read that passed validation is answered again with a body the contract does not allow, then 500 each time', async () => {
+    let answers = 0;
+    const broken = await watchedApi({
+      handlers: {
+        ...handlers,
+        getMe: (async (input) => {
+          const valid = await handlers.getMe(input);
+          answers += 1;
+          // Valid, valid, broken, broken, valid: a body that passed once says nothing about a different one.
+          return answers === 3 || answers === 4 ? { ...valid, body: { ...valid.body, id: 'not-a-key-id' } } : valid;
+        }) as typeof handlers.getMe,
+      },
+    });
+    try {
+      const statuses = [];
+      for (let call = 0; call < 5; call++) {
+        const res = await broken.call('get', '/v1/me');
+        statuses.push(res.status);
+        if (res.status === 500) expectProblem(res, 500, 'server_error', 'internal_error');
+        else expectEnvelopeHeaders(res);
+      }
+      expect(statuses).toEqual([200, 200, 500, 500, 200]);
+      broken.expectNoInternals();
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('when the same read is answered twice, then the bodies differ only in request_id, each equal to its X-Request-Id', async () => {
+    const [first, second] = [await api.call('get', `/v1/forms/${formId}`), await api.call('get', `/v1/forms/${formId}`)];
+    for (const res of [first, second]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expectEnvelopeHeaders(res);
+    }
+    expect(second.body.request_id).not.toBe(first.body.request_id);
+    expect(second.text).toBe(first.text.replace(first.body.request_id, second.body.request_id));
   });
 
   it('when a handler throws an application error, then its status and code are kept', async () => {

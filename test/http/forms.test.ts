@@ -267,8 +267,7 @@ describe('form versions', () => {
       expect(res.body.message).toBe(`Version ${gone} of this form is no longer kept: only the latest ${KEPT_VERSIONS} are.`);
     }
     expect((await api.call('get', `/v1/forms/${form.id}/versions/3`)).body).toMatchObject({ version: 3, name: 'Busy v3' });
-    const stored = api.db.prepare('SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ?').get(form.id) as { n: number };
-    expect(stored.n).toBe(KEPT_VERSIONS);
+    expect(await api.rows('SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ?', form.id)).toEqual([{ n: KEPT_VERSIONS }]);
   });
 });
 
@@ -312,15 +311,14 @@ describe('DELETE /v1/forms/{id}', () => {
   it('when a form with versions is deleted, then 200 deleted, and the form and its snapshots are gone', async () => {
     const form = await create(formBody('Delete me'));
     await api.call('patch', `/v1/forms/${form.id}`).send({ name: 'Delete me v2' });
-    const countVersions = () =>
-      (api.db.prepare('SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ?').get(form.id) as { n: number }).n;
-    expect(countVersions()).toBe(2);
+    const countVersions = async () => (await api.rows('SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ?', form.id))[0]!.n;
+    expect(await countVersions()).toBe(2);
 
     const res = await api.call('delete', `/v1/forms/${form.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: form.id, object: 'form', deleted: true, request_id: res.headers['x-request-id'] });
 
-    expect(countVersions()).toBe(0);
+    expect(await countVersions()).toBe(0);
     expectProblem(await api.call('get', `/v1/forms/${form.id}`), 404, 'not_found', 'resource_not_found');
     expectProblem(await api.call('get', `/v1/forms/${form.id}/versions`), 404, 'not_found', 'resource_not_found');
     expectProblem(await api.call('delete', `/v1/forms/${form.id}`), 404, 'not_found', 'resource_not_found');

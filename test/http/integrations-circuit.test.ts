@@ -11,7 +11,6 @@ import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrat
 import type { BackoffPolicy } from '../../src/domain/integrations/retry-schedule.js';
 import { createDeliveryWorker, defaultConcurrency, startDeliveryWorker } from '../../src/domain/integrations/worker.js';
 import { newId } from '../../src/ids.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createForm, createIntegration, type Integration, logsOf, PUBLIC_URL } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { schemaErrors, startReceiver, testClock, testWebhookUrls } from './integrations-support.js';
@@ -23,7 +22,7 @@ afterEach(async () => {
 
 describe('fairness', () => {
   it("when one workspace's endpoint hangs with 100 deliveries queued, then another workspace's delivery arrives within 2 s", async () => {
-    const api = await createTestApi({ store: createSqliteStore(':memory:'), webhookUrls: testWebhookUrls(true) });
+    const api = await createTestApi({ webhookUrls: testWebhookUrls(true) });
     const hanging = await startReceiver([200], { hang: true });
     const healthy = await startReceiver([200]);
     cleanup.push(
@@ -75,7 +74,7 @@ const START = '2026-11-04T10:00:00.000Z';
 
 async function setup() {
   const clock = testClock(START);
-  const api = await createTestApi({ store: createSqliteStore(':memory:'), now: clock.now, webhookUrls: testWebhookUrls() });
+  const api = await createTestApi({ now: clock.now, webhookUrls: testWebhookUrls() });
   cleanup.push(() => api.close());
   return { api, clock };
 }

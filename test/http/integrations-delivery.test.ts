@@ -3,9 +3,6 @@
  * webhook schemas describe), retries with backoff, the 8-attempt limit, test mode, durability and a graceful
  * stop. The clock is a test clock moved by hand, so no test waits for a backoff.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
 import { httpsTransport } from '../../src/adapters/webhook-transport.js';
@@ -14,9 +11,9 @@ import { noEvents } from '../../src/domain/events.js';
 import type { WebhookRequest, WebhookTransport } from '../../src/domain/integrations/delivery-transport.js';
 import { MAX_ATTEMPTS } from '../../src/domain/integrations/retry-schedule.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker, USER_AGENT } from '../../src/domain/integrations/worker.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createForm, createIntegration, logsOf, PUBLIC_URL, submit } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import { createStoreDatabase, createTestStore, type TestDatabase } from '../support/stores.js';
 import { fakeResolver, schemaErrors, startReceiver, testClock, testWebhookUrls } from './integrations-support.js';
 import { anaAnswers, demoForm } from './submissions-support.js';
 
@@ -25,9 +22,10 @@ const HOUR = 3600_000;
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-async function setup(file = ':memory:') {
+/** The app on a fresh store, or on `database` (which a test can open again, as a restarted process would). */
+async function setup(database?: TestDatabase) {
   const clock = testClock(START);
-  const store = createSqliteStore(file);
+  const store = database ? await database.open() : await createTestStore();
   // Loopback is allowed, as the operator's ALLOW_PRIVATE_WEBHOOK_URLS does for local testing.
   const api = await createTestApi({ store, now: clock.now, webhookUrls: testWebhookUrls(true) });
   return { api, clock };
@@ -367,22 +365,26 @@ describe('test mode', () => {
 });
 
 describe('durability', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'form-funnel-deliveries-'));
+  const databases: TestDatabase[] = [];
+  const database = async () => {
+    const created = await createStoreDatabase();
+    databases.push(created);
+    return created;
+  };
+  afterAll(async () => {
+    for (const created of databases) await created.drop();
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('when the process stops with attempts pending, then a new worker on the same database sends them', async () => {
-    const file = join(dir, 'restart.db');
+    const restarted = await database();
     const receiver = await startReceiver([200]);
     cleanup.push(() => receiver.close());
-    const first = await setup(file);
+    const first = await setup(restarted);
     const integration = await createIntegration(first.api, { url: receiver.url, events: ['form.created'] });
     await createForm(first.api, { name: 'Survives restart' });
     await first.api.close();
 
-    const store = createSqliteStore(file);
+    const store = await restarted.open();
     cleanup.push(() => store.close());
     const clock = testClock(START);
     const services = { store, now: clock.now, events: noEvents, webhookUrls: dnsWebhookUrlPolicy(true) };
@@ -394,7 +396,7 @@ describe('durability', () => {
   });
 
   it('when a worker dies holding a lease, then the attempt is made again once the lease runs out', async () => {
-    const { api, clock } = await setup(join(dir, 'lease.db'));
+    const { api, clock } = await setup(await database());
     const receiver = await startReceiver([200]);
     cleanup.push(
       () => receiver.close(),

@@ -1,15 +1,11 @@
 /** A transferred form's submission events leave the old workspace: no replay, no pending retries of its answers. */
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createForm, createIntegration, logsOf } from '../support/factories.js';
 import { useWatchedApi } from '../support/http-checks.js';
 import { moveForm } from '../support/transfers.js';
 import { testWebhookUrls } from './integrations-support.js';
 
-const api = useWatchedApi(() => {
-  const store = createSqliteStore(':memory:');
-  return { store, webhookUrls: testWebhookUrls() };
-});
+const api = useWatchedApi(() => ({ webhookUrls: testWebhookUrls() }));
 
 describe('transferring a form with submission events', () => {
   it('when the form moves to another workspace (the transfer is accepted), then its submission events can no longer be replayed and their pending deliveries are gone', async () => {

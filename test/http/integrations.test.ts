@@ -3,16 +3,12 @@
  * themselves (what the worker sends) are in integrations-delivery.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createForm, createIntegration, logsOf, PUBLIC_URL } from '../support/factories.js';
 import { createTestApi } from '../support/harness.js';
 import { useWatchedApi } from '../support/http-checks.js';
 import { testWebhookUrls } from './integrations-support.js';
 
-const api = useWatchedApi(() => {
-  const store = createSqliteStore(':memory:');
-  return { store, webhookUrls: testWebhookUrls() };
-});
+const api = useWatchedApi(() => ({ webhookUrls: testWebhookUrls() }));
 
 const issuesOf = (body: { details?: { errors?: Array<{ pointer: string; code: string }> } }) =>
   (body.details?.errors ?? []).map(({ pointer, code }) => ({ pointer, code }));
@@ -476,8 +472,7 @@ describe('test mode', () => {
   });
 
   it('when test data is reset, then test integrations and every test delivery are deleted and counted', async () => {
-    const store = createSqliteStore(':memory:');
-    const fresh = await createTestApi({ store, webhookUrls: testWebhookUrls() });
+    const fresh = await createTestApi({ webhookUrls: testWebhookUrls() });
     try {
       const test = fresh.workspace.test_admin_key;
       const live = await createIntegration(fresh, { events: ['form.created'] });

@@ -88,7 +88,7 @@ describe('per-key limit', () => {
     const responses = await Promise.all([1, 2, 3].map((n) => api.call('post', '/v1/forms', key.secret).send(formBody(`Limited ${n}`))));
     expect(responses.map((res) => res.status).sort()).toEqual([201, 429, 429]);
     // Every key is at its limit now; count in the database.
-    expect(api.db.prepare('SELECT COUNT(*) AS n FROM forms').get()).toEqual({ n: 1 });
+    expect(await api.rows('SELECT COUNT(*) AS n FROM forms')).toEqual([{ n: 1 }]);
   });
 });
 

@@ -4,23 +4,20 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi } from '../support/harness.js';
+import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
 
 const run = promisify(execFile);
-const dataDir = mkdtempSync(join(tmpdir(), 'oauth-admin-'));
+let database: TestDatabase;
 const redirectUri = 'https://partner.example/callback';
 
-/** Runs `npm run admin -- <args>` (the script's command line) against the temporary data directory. */
+/** Runs `npm run admin -- <args>` (the script's command line) against the test database (DATA_DIR or DATABASE_URL). */
 async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: { ...process.env, ...database.env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -34,13 +31,14 @@ let business: string;
 let clientId: string;
 
 beforeAll(async () => {
+  database = await createStoreDatabase();
   enterprise = JSON.parse((await admin('bootstrap', '--workspace', 'Big Co', '--plan', 'enterprise', '--json')).stdout).workspace_id;
   business = JSON.parse((await admin('bootstrap', '--workspace', 'Small Co', '--plan', 'business', '--json')).stdout).workspace_id;
   const registered = await admin('oauth-client', '--name', 'Partner', '--redirect-uri', redirectUri);
   expect(registered.code).toBe(0);
   clientId = /client_id (\S+)/.exec(registered.stdout)![1]!;
 });
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => database.drop());
 
 describe('npm run admin -- oauth-client / oauth-authorize', () => {
   it('when an operator registers a client and records a consent, then the printed code can be exchanged and the token used', async () => {
@@ -65,7 +63,7 @@ describe('npm run admin -- oauth-client / oauth-authorize', () => {
     const redirect = new URL(authorized.stdout.trim());
     expect(redirect.searchParams.get('state')).toBe('s1');
 
-    const api = await createTestApi({ store: createSqliteStore(join(dataDir, 'form-funnel.db')) });
+    const api = await createTestApi({ store: await database.open() });
     try {
       const tokens = await api
         .call('post', '/v1/oauth/token', null)

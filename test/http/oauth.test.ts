@@ -3,23 +3,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import { authorizeOAuthClient } from '../../src/domain/oauth/authorize.js';
 import { type OAuthClient, registerOAuthClient } from '../../src/domain/oauth/clients.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import { storedRows } from '../support/stores.js';
 
 const redirectUri = 'https://partner.example/callback';
 const day = 24 * 3600 * 1000;
 
 let api: TestApi;
-let db: ReturnType<typeof createSqliteStore>['db'];
 let clock: Date;
 let client: OAuthClient;
 
 beforeAll(async () => {
   clock = new Date('2031-03-01T09:00:00.000Z');
-  const store = createSqliteStore(':memory:');
-  db = store.db;
   api = await createTestApi({
-    store,
     plan: 'enterprise',
     now: () => clock,
     // Revoked and expired tokens are 401s; the suite must not run into the per-address failed-auth budget.
@@ -317,7 +313,7 @@ describe('calling the API with an access token', () => {
     const ws = await api.otherWorkspace('enterprise');
     const { code, verifier } = await authorize('read', { workspaceId: ws.workspace_id });
     const tokens = (await exchange(code, verifier)).body;
-    db.prepare(`UPDATE workspaces SET plan = 'business' WHERE id = ?`).run(ws.workspace_id);
+    await storedRows(api.store, `UPDATE workspaces SET plan = 'business' WHERE id = ?`, ws.workspace_id);
     expect((await api.call('get', '/v1/me', tokens.access_token)).status).toBe(401);
     expectOAuthProblem(await refresh(tokens.refresh_token), 400, 'invalid_grant');
   });
@@ -393,17 +389,12 @@ describe('storage', () => {
   it('when tokens and codes are issued, then none of them is stored, only their hashes', async () => {
     const { code, verifier } = await authorize();
     const tokens = (await exchange(code, verifier)).body as Schema<'OAuthToken'>;
-    const dump = JSON.stringify(
-      ['oauth_authorization_codes', 'oauth_access_tokens', 'oauth_refresh_tokens', 'oauth_grants'].flatMap((table) =>
-        db
-          .prepare(`SELECT * FROM ${table}`)
-          .all()
-          .map((row) => Object.values(row as object).map(String)),
-      ),
-    );
+    const tables = ['oauth_authorization_codes', 'oauth_access_tokens', 'oauth_refresh_tokens', 'oauth_grants'];
+    const stored = await Promise.all(tables.map((table) => storedRows(api.store, `SELECT * FROM ${table}`)));
+    const dump = JSON.stringify(stored.flat().map((row) => Object.values(row).map(String)));
     for (const secret of [code, tokens.access_token, tokens.refresh_token, verifier]) expect(dump).not.toContain(secret);
     const sha = createHash('sha256').update(tokens.access_token).digest();
-    expect(db.prepare('SELECT id FROM oauth_access_tokens WHERE token_hash = ?').get(sha)).toBeDefined();
+    expect(await storedRows(api.store, 'SELECT id FROM oauth_access_tokens WHERE token_hash = ?', sha)).toHaveLength(1);
   });
 });
 

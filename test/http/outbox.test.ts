@@ -4,7 +4,7 @@
  * behind, and the client's retry with the same key must make the change exactly once and then replay it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { snapshot } from '../support/db-snapshot.js';
+import { storeSnapshot, withInjectedFailure } from '../support/db-snapshot.js';
 import { createForm, createIntegration, PUBLIC_URL, submit } from '../support/factories.js';
 import { expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 import { testWebhookUrls } from './integrations-support.js';
@@ -22,19 +22,12 @@ beforeAll(async () => {
 });
 
 // A key's last use is written on its own schedule, whatever happens to the request.
-const dbState = () => snapshot(api.db, { api_keys: ['last_used_at'] });
+const dbState = () => storeSnapshot(api.store, { api_keys: ['last_used_at'] });
 const post = (path: string, key: string, body: object) =>
   api.call('post', path, api.workspace.live_admin_key).set('Idempotency-Key', key).send(body);
-const withFailing = async <T>(trigger: string, run: () => Promise<T>): Promise<T> => {
-  api.db.exec(`CREATE TEMP TRIGGER injected_failure ${trigger} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-  try {
-    return await run();
-  } finally {
-    api.db.exec('DROP TRIGGER injected_failure');
-  }
-};
-const countOf = (sql: string, ...params: unknown[]) =>
-  (api.db.prepare(`SELECT count(*) AS n FROM ${sql}`).get(...params) as { n: number }).n;
+const withFailing = <T>(trigger: string, run: () => Promise<T>): Promise<T> => withInjectedFailure(api.store, trigger, run);
+const countOf = async (sql: string, ...params: unknown[]) =>
+  (await api.rows(`SELECT count(*) AS n FROM ${sql}`, ...params))[0]!.n as number;
 
 describe('a change and its Idempotency-Key answer in one transaction', () => {
   it.each([
@@ -51,15 +44,15 @@ describe('a change and its Idempotency-Key answer in one transaction', () => {
     async (operation, request) => {
       const [path, body] = request();
       const key = `outbox-${operation.replace(/[^a-z]+/gi, '-')}`;
-      const before = dbState();
+      const before = await dbState();
       const failed = await withFailing('BEFORE UPDATE ON idempotency_keys', () => post(path, key, body));
       expectProblem(failed, 500, 'server_error', 'internal_error');
-      expect(dbState()).toEqual(before);
+      expect(await dbState()).toEqual(before);
 
       const made = await post(path, key, body);
       expect(made.status, JSON.stringify(made.body)).toBeLessThan(300);
       expect(made.headers['idempotent-replayed']).toBeUndefined();
-      const after = dbState();
+      const after = await dbState();
       const replayed = await post(path, key, body);
       expect(replayed.status).toBe(made.status);
       expect(replayed.headers['idempotent-replayed']).toBe('true');
@@ -67,7 +60,7 @@ describe('a change and its Idempotency-Key answer in one transaction', () => {
       const { request_id: _made, ...madeBody } = made.body;
       const { request_id: _replayed, ...replayedBody } = replayed.body;
       expect(replayedBody).toEqual(madeBody);
-      expect(dbState()).toEqual(after);
+      expect(await dbState()).toEqual(after);
     },
   );
 
@@ -75,26 +68,26 @@ describe('a change and its Idempotency-Key answer in one transaction', () => {
     const body = { form_id: formId, answers: anaAnswers(), hidden: anaHidden() };
     const submissions = () => countOf('submissions WHERE form_id = ?', formId);
     const events = () => countOf(`events WHERE type = 'submission.created'`);
-    const [submissionsBefore, eventsBefore] = [submissions(), events()];
-    const before = dbState();
+    const [submissionsBefore, eventsBefore] = [await submissions(), await events()];
+    const before = await dbState();
 
     const failed = await withFailing('BEFORE INSERT ON events', () => post('/v1/submissions', 'outbox-event', body));
     expectProblem(failed, 500, 'server_error', 'internal_error');
-    expect(dbState()).toEqual(before);
+    expect(await dbState()).toEqual(before);
 
     const made = await post('/v1/submissions', 'outbox-event', body);
     expect(made.status).toBe(201);
     expect((await post('/v1/submissions', 'outbox-event', body)).headers['idempotent-replayed']).toBe('true');
-    expect([submissions(), events()]).toEqual([submissionsBefore + 1, eventsBefore + 1]);
-    expect(countOf(`deliveries WHERE event_id IN (SELECT id FROM events WHERE body LIKE ?)`, `%${made.body.id}%`)).toBe(1);
+    expect([await submissions(), await events()]).toEqual([submissionsBefore + 1, eventsBefore + 1]);
+    expect(await countOf(`deliveries WHERE event_id IN (SELECT id FROM events WHERE body LIKE ?)`, `%${made.body.id}%`)).toBe(1);
   });
 
   it('when a request without an Idempotency-Key cannot write its event, then its change is not stored either', async () => {
-    const before = dbState();
+    const before = await dbState();
     const failed = await withFailing('BEFORE INSERT ON events', () =>
       api.call('post', '/v1/forms', api.workspace.live_admin_key).send({ name: 'Eventless' }),
     );
     expectProblem(failed, 500, 'server_error', 'internal_error');
-    expect(dbState()).toEqual(before);
+    expect(await dbState()).toEqual(before);
   });
 });

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createForm, submit } from '../support/factories.js';
 import { useWatchedApi } from '../support/http-checks.js';
+import { storedRows } from '../support/stores.js';
 import { moveForm } from '../support/transfers.js';
 import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers, recordingEvents } from './submissions-support.js';
 
@@ -30,12 +31,18 @@ const startedIn = async (formId: string, key: string): Promise<number> => {
   return res.body.submissions.started;
 };
 /** Aggregate rows of a form in one environment, read straight from the database. */
-const aggregateRows = (formId: string, environment: 'live' | 'test'): number => {
-  const db = (api.store as unknown as { db: { prepare(sql: string): { get(...args: unknown[]): { n: number } } } }).db;
-  return ['submission_days', 'submission_step_days', 'submission_grade_days'].reduce(
-    (sum, table) => sum + db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE form_id = ? AND environment = ?`).get(formId, environment).n,
-    0,
-  );
+const aggregateRows = async (formId: string, environment: 'live' | 'test'): Promise<number> => {
+  let sum = 0;
+  for (const table of ['submission_days', 'submission_step_days', 'submission_grade_days']) {
+    const [row] = await storedRows(
+      api.store,
+      `SELECT COUNT(*) AS n FROM ${table} WHERE form_id = ? AND environment = ?`,
+      formId,
+      environment,
+    );
+    sum += row!.n as number;
+  }
+  return sum;
 };
 
 describe('live and test submissions', () => {
@@ -107,7 +114,7 @@ describe('DELETE /v1/test_data', () => {
     await submit(api, { form_id: sandboxForm.id, answers: anaAnswers() }, test);
     const liveAnalytics = (await api.call('get', `/v1/analytics?form_id=${liveForm.id}`, live)).body;
     const testSubmissionsBefore = (await idsIn('/v1/submissions?limit=100', test)).length;
-    expect(aggregateRows(liveForm.id, 'test')).toBeGreaterThan(0);
+    expect(await aggregateRows(liveForm.id, 'test')).toBeGreaterThan(0);
 
     const reset = await api.call('delete', '/v1/test_data', live);
     expect(reset.status).toBe(200);
@@ -115,14 +122,14 @@ describe('DELETE /v1/test_data', () => {
 
     expect(await idsIn('/v1/submissions?limit=100', test)).toEqual([]);
     expect(await startedIn(liveForm.id, test)).toBe(0);
-    expect(aggregateRows(liveForm.id, 'test')).toBe(0);
-    expect(aggregateRows(sandboxForm.id, 'test')).toBe(0);
+    expect(await aggregateRows(liveForm.id, 'test')).toBe(0);
+    expect(await aggregateRows(sandboxForm.id, 'test')).toBe(0);
     expect((await api.call('get', `/v1/analytics?form_id=${sandboxForm.id}`, test)).status).toBe(404);
 
     expect(await idsIn(`/v1/submissions?form_id=${liveForm.id}`, live)).toEqual([...liveIds].reverse());
     const after = (await api.call('get', `/v1/analytics?form_id=${liveForm.id}`, live)).body;
     expect({ ...after, request_id: null }).toEqual({ ...liveAnalytics, request_id: null });
-    expect(aggregateRows(liveForm.id, 'live')).toBeGreaterThan(0);
+    expect(await aggregateRows(liveForm.id, 'live')).toBeGreaterThan(0);
   });
 });
 
@@ -136,14 +143,14 @@ describe('DELETE /v1/forms/{id}', () => {
       await submit(api, { form_id: form.id, answers: noBudgetAnswers(), status: 'partial' }, live),
     ];
     const goneTest = await submit(api, { form_id: form.id, answers: anaAnswers() }, test);
-    expect(aggregateRows(form.id, 'live') + aggregateRows(form.id, 'test')).toBeGreaterThan(0);
+    expect((await aggregateRows(form.id, 'live')) + (await aggregateRows(form.id, 'test'))).toBeGreaterThan(0);
 
     expect((await api.call('delete', `/v1/forms/${form.id}`, live)).status).toBe(200);
 
     for (const submission of gone) expect((await api.call('get', `/v1/submissions/${submission.id}`, live)).status).toBe(404);
     expect((await api.call('get', `/v1/submissions/${goneTest.id}`, test)).status).toBe(404);
     expect(await idsIn(`/v1/submissions?form_id=${form.id}`, live)).toEqual([]);
-    expect(aggregateRows(form.id, 'live') + aggregateRows(form.id, 'test')).toBe(0);
+    expect((await aggregateRows(form.id, 'live')) + (await aggregateRows(form.id, 'test'))).toBe(0);
     expect((await api.call('get', `/v1/submissions/${kept.id}`, live)).status).toBe(200);
     expect(await startedIn(keep.id, live)).toBe(1);
   });

@@ -1,19 +1,17 @@
 /**
- * The transactional outbox in SQLite: a change, its events with their pending deliveries, and the completion of
+ * The transactional outbox, in both stores: a change, its events with their pending deliveries, and the completion of
  * the request's Idempotency-Key commit together. Failures are injected where the outbox writes (a trigger that
  * aborts an INSERT or UPDATE, a claim another request answered), and the whole database must be as it was.
  */
-import type Database from 'better-sqlite3';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import type { EventRecord, IdempotentResponse, Outbox } from '../../src/store/outbox.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import type { AuditEventInput, Store } from '../../src/store/types.js';
-import { snapshot } from '../support/db-snapshot.js';
+import { injectFailure, storeSnapshot } from '../support/db-snapshot.js';
+import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
 
 const at = '2031-05-01T10:00:00.000Z';
 const day = 24 * 3600;
-type SqliteStore = Store & { db: Database.Database };
 
 const form = (id: string, slug: string): Schema<'Form'> => ({
   id,
@@ -82,238 +80,242 @@ const eventOf = (id: string, type: Schema<'EventType'>): EventRecord => ({
   body: JSON.stringify({ id, type }),
 });
 
-const count = (db: Database.Database, table: string): number =>
-  (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
-const keyState = (db: Database.Database, keyHash: string) =>
-  db.prepare('SELECT state, sealed_response FROM idempotency_keys WHERE key_hash = ?').get(keyHash) as
+let store: Store;
+const count = async (table: string): Promise<number> => (await storedRows(store, `SELECT count(*) AS n FROM "${table}"`))[0]!.n as number;
+const keyState = async (keyHash: string) =>
+  (await storedRows(store, 'SELECT state, sealed_response FROM idempotency_keys WHERE key_hash = ?', keyHash))[0] as
     | { state: string; sealed_response: string | null }
     | undefined;
+const snapshot = () => storeSnapshot(store);
 
-let store: SqliteStore;
-beforeEach(async () => {
-  store = createSqliteStore(':memory:');
-  await store.workspaces.create({ id: 'ws_1', name: 'Acme', plan: 'business', createdAt: at });
-  await store.workspaces.create({ id: 'ws_2', name: 'Other', plan: 'business', createdAt: at });
-  await store.forms.create({ form: form('form_1', 'first'), workspaceId: 'ws_1', environment: 'live' });
-  await store.transfers.create(transfer('xfr_1', 'form_1'), at, []);
-  await store.submissions.insert({ submission: submission('sub_1'), workspaceId: 'ws_1', environment: 'live' });
-  await store.integrations.create({
-    integration: {
-      id: 'int_1',
-      object: 'integration',
-      type: 'webhook',
-      url: 'https://hooks.example.com/in',
-      events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
-      enabled: true,
-      disabled_at: null,
-      disabled_reason: null,
-      description: null,
-      form_id: null,
-      secret_hint: 'whsec_…abcd',
-      test: false,
-      created_at: at,
-      updated_at: at,
-    },
-    workspaceId: 'ws_1',
-    environment: 'live',
-    signingSecret: 'whsec_secret',
+describe.each(storeKinds)('the outbox in the %s store', (kind) => {
+  beforeEach(async () => {
+    store = await createTestStore(kind);
+    await store.workspaces.create({ id: 'ws_1', name: 'Acme', plan: 'business', createdAt: at });
+    await store.workspaces.create({ id: 'ws_2', name: 'Other', plan: 'business', createdAt: at });
+    await store.forms.create({ form: form('form_1', 'first'), workspaceId: 'ws_1', environment: 'live' });
+    await store.transfers.create(transfer('xfr_1', 'form_1'), at, []);
+    await store.submissions.insert({ submission: submission('sub_1'), workspaceId: 'ws_1', environment: 'live' });
+    await store.integrations.create({
+      integration: {
+        id: 'int_1',
+        object: 'integration',
+        type: 'webhook',
+        url: 'https://hooks.example.com/in',
+        events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
+        enabled: true,
+        disabled_at: null,
+        disabled_reason: null,
+        description: null,
+        form_id: null,
+        secret_hint: 'whsec_…abcd',
+        test: false,
+        created_at: at,
+        updated_at: at,
+      },
+      workspaceId: 'ws_1',
+      environment: 'live',
+      signingSecret: 'whsec_secret',
+    });
   });
-});
+  afterEach(async () => {
+    await store.close();
+  });
 
-/** A claimed key and the outbox that completes it (with one event): what a request with an Idempotency-Key gives a change. */
-async function claimedOutbox(keyHash: string, events: EventRecord[] = []): Promise<Outbox<unknown>> {
-  expect(await store.idempotency.claim('key_1', keyHash, 'fingerprint', at, day)).toEqual({ outcome: 'claimed' });
-  const response: IdempotentResponse = { ownerId: 'key_1', keyHash, sealedResponse: `sealed ${keyHash}` };
-  return () => ({ events: events.map((event) => ({ event, subscribers: { environments: ['live'], mock: false } })), response });
-}
+  /** A claimed key and the outbox that completes it (with one event): what a request with an Idempotency-Key gives a change. */
+  async function claimedOutbox(keyHash: string, events: EventRecord[] = []): Promise<Outbox<unknown>> {
+    expect(await store.idempotency.claim('key_1', keyHash, 'fingerprint', at, day)).toEqual({ outcome: 'claimed' });
+    const response: IdempotentResponse = { ownerId: 'key_1', keyHash, sealedResponse: `sealed ${keyHash}` };
+    return () => ({ events: events.map((event) => ({ event, subscribers: { environments: ['live'], mock: false } })), response });
+  }
 
-/** Every store method that ends a use case's change, called with the given outbox. */
-const changes: Array<[string, (outbox: Outbox<unknown>) => Promise<unknown>]> = [
-  ['forms.create', (outbox) => store.forms.create({ form: form('form_2', 'second'), workspaceId: 'ws_1', environment: 'live' }, outbox)],
-  [
-    'forms.update',
-    (outbox) =>
-      store.forms.update(
-        { form: { ...form('form_1', 'renamed'), version: 2 }, workspaceId: 'ws_1', environment: 'live' },
-        { keepVersions: 100 },
-        outbox,
-      ),
-  ],
-  ['forms.delete', (outbox) => store.forms.delete('form_1', at, { revokedKey: () => audit('api_key.revoked') }, outbox)],
-  ['transfers.create', (outbox) => store.transfers.create(transfer('xfr_2', 'form_2'), at, [audit('form.transfer_requested')], outbox)],
-  [
-    'transfers.accept',
-    (outbox) =>
-      store.transfers.accept('xfr_1', at, { events: [audit('form.transferred')], revokedKey: () => audit('api_key.revoked') }, outbox),
-  ],
-  ['transfers.close', (outbox) => store.transfers.close('xfr_1', 'declined', at, [audit('form.transfer_declined')], outbox)],
-  [
-    'submissions.insert',
-    (outbox) => store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox),
-  ],
-  [
-    'submissions.rescore',
-    (outbox) => store.submissions.rescore('sub_1', { score: 5, grade: null, scoreBreakdown: [], formVersion: 1, at }, outbox),
-  ],
-  [
-    'integrations.create',
-    async (outbox) => {
-      const record = await store.integrations.get('ws_1', 'int_1');
-      return store.integrations.create({ ...record!, integration: { ...record!.integration, id: 'int_2' } }, outbox);
-    },
-  ],
-  [
-    'integrations.dispatch',
-    (outbox) => store.integrations.dispatch('int_1', eventOf('evt_ping', 'integration.ping'), { newEvent: true, mock: false, at }, outbox),
-  ],
-  [
-    'apiKeys.create',
-    (outbox) =>
-      store.apiKeys.create(
-        {
-          key: {
-            id: 'key_2',
-            object: 'api_key',
-            name: 'new',
+  /** Every store method that ends a use case's change, called with the given outbox. */
+  const changes: Array<[string, (outbox: Outbox<unknown>) => Promise<unknown>]> = [
+    ['forms.create', (outbox) => store.forms.create({ form: form('form_2', 'second'), workspaceId: 'ws_1', environment: 'live' }, outbox)],
+    [
+      'forms.update',
+      (outbox) =>
+        store.forms.update(
+          { form: { ...form('form_1', 'renamed'), version: 2 }, workspaceId: 'ws_1', environment: 'live' },
+          { keepVersions: 100 },
+          outbox,
+        ),
+    ],
+    ['forms.delete', (outbox) => store.forms.delete('form_1', at, { revokedKey: () => audit('api_key.revoked') }, outbox)],
+    ['transfers.create', (outbox) => store.transfers.create(transfer('xfr_2', 'form_2'), at, [audit('form.transfer_requested')], outbox)],
+    [
+      'transfers.accept',
+      (outbox) =>
+        store.transfers.accept('xfr_1', at, { events: [audit('form.transferred')], revokedKey: () => audit('api_key.revoked') }, outbox),
+    ],
+    ['transfers.close', (outbox) => store.transfers.close('xfr_1', 'declined', at, [audit('form.transfer_declined')], outbox)],
+    [
+      'submissions.insert',
+      (outbox) => store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox),
+    ],
+    [
+      'submissions.rescore',
+      (outbox) => store.submissions.rescore('sub_1', { score: 5, grade: null, scoreBreakdown: [], formVersion: 1, at }, outbox),
+    ],
+    [
+      'integrations.create',
+      async (outbox) => {
+        const record = await store.integrations.get('ws_1', 'int_1');
+        return store.integrations.create({ ...record!, integration: { ...record!.integration, id: 'int_2' } }, outbox);
+      },
+    ],
+    [
+      'integrations.dispatch',
+      (outbox) =>
+        store.integrations.dispatch('int_1', eventOf('evt_ping', 'integration.ping'), { newEvent: true, mock: false, at }, outbox),
+    ],
+    [
+      'apiKeys.create',
+      (outbox) =>
+        store.apiKeys.create(
+          {
+            key: {
+              id: 'key_2',
+              object: 'api_key',
+              name: 'new',
+              environment: 'live',
+              scope: 'read',
+              attachment: { type: 'workspace' },
+              expires_at: null,
+              ip_allowlist: [],
+              status: 'active',
+              revoked_at: null,
+              revocation_reason: null,
+              revocation_cause: null,
+              secret_hint: 'svc_live_…abcd',
+              last_used_at: null,
+              created_at: at,
+            },
+            workspaceId: 'ws_1',
+            secretHash: Buffer.alloc(32, 7),
+          },
+          audit('api_key.created'),
+          outbox,
+        ),
+    ],
+    [
+      'folders.create',
+      (outbox) =>
+        store.folders.create(
+          {
+            folder: { id: 'fld_1', object: 'folder', name: 'Folder', test: false, form_count: 0, created_at: at },
+            workspaceId: 'ws_1',
             environment: 'live',
-            scope: 'read',
-            attachment: { type: 'workspace' },
-            expires_at: null,
-            ip_allowlist: [],
-            status: 'active',
+          },
+          outbox,
+        ),
+    ],
+    [
+      'team.createInvite',
+      (outbox) =>
+        store.team.createInvite(
+          'ws_1',
+          {
+            id: 'inv_1',
+            object: 'invite',
+            email: 'new@acme.test',
+            role: 'editor',
+            status: 'pending',
+            expires_at: '2031-05-08T10:00:00.000Z',
             revoked_at: null,
-            revocation_reason: null,
-            revocation_cause: null,
-            secret_hint: 'svc_live_…abcd',
-            last_used_at: null,
             created_at: at,
           },
-          workspaceId: 'ws_1',
-          secretHash: Buffer.alloc(32, 7),
-        },
-        audit('api_key.created'),
-        outbox,
-      ),
-  ],
-  [
-    'folders.create',
-    (outbox) =>
-      store.folders.create(
+          audit('member.invited'),
+          outbox,
+        ),
+    ],
+  ];
+
+  describe('a change and its outbox', () => {
+    it('when the outbox is written, then the change, the event with a delivery per subscriber and the completed key are all stored', async () => {
+      const outbox = await claimedOutbox('h1', [eventOf('evt_1', 'submission.created')]);
+      await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox);
+      expect(await count('submissions')).toBe(2);
+      expect(await storedRows(store, 'SELECT id FROM events')).toEqual([{ id: 'evt_1' }]);
+      expect(await storedRows(store, 'SELECT integration_id, event_id, status FROM deliveries')).toEqual([
+        { integration_id: 'int_1', event_id: 'evt_1', status: 'pending' },
+      ]);
+      expect(await keyState('h1')).toEqual({ state: 'done', sealed_response: 'sealed h1' });
+      expect(await store.idempotency.claim('key_1', 'h1', 'fingerprint', at, day)).toEqual({
+        outcome: 'replay',
+        sealedResponse: 'sealed h1',
+      });
+    });
+
+    it('when writing the event rows fails, then neither the change nor the key completion is stored, and the key can be claimed again', async () => {
+      const removeFailure = await injectFailure(store, 'BEFORE INSERT ON events');
+      const outbox = await claimedOutbox('h2', [eventOf('evt_2', 'submission.created')]);
+      const before = await snapshot();
+      await expect(
+        store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox),
+      ).rejects.toThrow('injected failure');
+      expect(await snapshot()).toEqual(before);
+      expect(await keyState('h2')).toEqual({ state: 'in_progress', sealed_response: null });
+      // The failed request releases its key: the client's retry runs the change once.
+      await store.idempotency.release('key_1', 'h2');
+      await removeFailure();
+      const retry = await claimedOutbox('h2', [eventOf('evt_3', 'submission.created')]);
+      await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, retry);
+      expect(await count('submissions')).toBe(2);
+      expect(await count('events')).toBe(1);
+    });
+
+    it('when no integration subscribes to the event, then the change is stored and the event is not', async () => {
+      await storedRows(store, 'UPDATE integrations SET enabled = FALSE');
+      const outbox = await claimedOutbox('h3', [eventOf('evt_4', 'submission.created')]);
+      await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox);
+      expect(await count('submissions')).toBe(2);
+      expect(await count('events')).toBe(0);
+      expect((await keyState('h3'))?.state).toBe('done');
+    });
+
+    describe.each(changes)('%s', (_name, change) => {
+      it('when its outbox is written, then the change completes the key in the same transaction', async () => {
+        const outbox = await claimedOutbox('h4');
+        const before = await snapshot();
+        await change(outbox);
+        expect(await snapshot()).not.toEqual({ ...before, idempotency_keys: (await snapshot()).idempotency_keys });
+        expect(await keyState('h4')).toEqual({ state: 'done', sealed_response: 'sealed h4' });
+      });
+
+      it('when writing the key completion fails, then nothing of the change is stored', async () => {
+        await injectFailure(store, 'BEFORE UPDATE ON idempotency_keys');
+        const outbox = await claimedOutbox('h5');
+        const before = await snapshot();
+        await expect(change(outbox)).rejects.toThrow('injected failure');
+        expect(await snapshot()).toEqual(before);
+      });
+
+      it('when another request answered the key meanwhile (this one was taken for abandoned), then the change is refused, not made twice', async () => {
+        const outbox = await claimedOutbox('h6');
+        await store.idempotency.complete('key_1', 'h6', 'the other response');
+        const before = await snapshot();
+        await expect(change(outbox)).rejects.toMatchObject({ name: 'StoreConflict', reason: 'idempotency_claim_lost' });
+        expect(await snapshot()).toEqual(before);
+        expect(await keyState('h6')).toEqual({ state: 'done', sealed_response: 'the other response' });
+      });
+    });
+  });
+
+  describe('completing and releasing a key outside a change', () => {
+    it('when the change already completed the key, then a later completion or release leaves its response alone', async () => {
+      const outbox = await claimedOutbox('h7');
+      await store.folders.create(
         {
-          folder: { id: 'fld_1', object: 'folder', name: 'Folder', test: false, form_count: 0, created_at: at },
+          folder: { id: 'fld_2', object: 'folder', name: 'Folder', test: false, form_count: 0, created_at: at },
           workspaceId: 'ws_1',
           environment: 'live',
         },
         outbox,
-      ),
-  ],
-  [
-    'team.createInvite',
-    (outbox) =>
-      store.team.createInvite(
-        'ws_1',
-        {
-          id: 'inv_1',
-          object: 'invite',
-          email: 'new@acme.test',
-          role: 'editor',
-          status: 'pending',
-          expires_at: '2031-05-08T10:00:00.000Z',
-          revoked_at: null,
-          created_at: at,
-        },
-        audit('member.invited'),
-        outbox,
-      ),
-  ],
-];
-
-describe('a change and its outbox', () => {
-  it('when the outbox is written, then the change, the event with a delivery per subscriber and the completed key are all stored', async () => {
-    const outbox = await claimedOutbox('h1', [eventOf('evt_1', 'submission.created')]);
-    await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox);
-    expect(count(store.db, 'submissions')).toBe(2);
-    expect(store.db.prepare('SELECT id FROM events').all()).toEqual([{ id: 'evt_1' }]);
-    expect(store.db.prepare('SELECT integration_id, event_id, status FROM deliveries').all()).toEqual([
-      { integration_id: 'int_1', event_id: 'evt_1', status: 'pending' },
-    ]);
-    expect(keyState(store.db, 'h1')).toEqual({ state: 'done', sealed_response: 'sealed h1' });
-    expect(await store.idempotency.claim('key_1', 'h1', 'fingerprint', at, day)).toEqual({
-      outcome: 'replay',
-      sealedResponse: 'sealed h1',
-    });
-  });
-
-  it('when writing the event rows fails, then neither the change nor the key completion is stored, and the key can be claimed again', async () => {
-    store.db.exec(`CREATE TEMP TRIGGER fail_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
-    const outbox = await claimedOutbox('h2', [eventOf('evt_2', 'submission.created')]);
-    const before = snapshot(store.db);
-    await expect(
-      store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox),
-    ).rejects.toThrow('injected failure');
-    expect(snapshot(store.db)).toEqual(before);
-    expect(keyState(store.db, 'h2')).toEqual({ state: 'in_progress', sealed_response: null });
-    // The failed request releases its key: the client's retry runs the change once.
-    await store.idempotency.release('key_1', 'h2');
-    store.db.exec('DROP TRIGGER fail_events');
-    const retry = await claimedOutbox('h2', [eventOf('evt_3', 'submission.created')]);
-    await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, retry);
-    expect(count(store.db, 'submissions')).toBe(2);
-    expect(count(store.db, 'events')).toBe(1);
-  });
-
-  it('when no integration subscribes to the event, then the change is stored and the event is not', async () => {
-    store.db.exec('UPDATE integrations SET enabled = 0');
-    const outbox = await claimedOutbox('h3', [eventOf('evt_4', 'submission.created')]);
-    await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox);
-    expect(count(store.db, 'submissions')).toBe(2);
-    expect(count(store.db, 'events')).toBe(0);
-    expect(keyState(store.db, 'h3')?.state).toBe('done');
-  });
-
-  describe.each(changes)('%s', (_name, change) => {
-    it('when its outbox is written, then the change completes the key in the same transaction', async () => {
-      const outbox = await claimedOutbox('h4');
-      const before = snapshot(store.db);
-      await change(outbox);
-      expect(snapshot(store.db)).not.toEqual({ ...before, idempotency_keys: snapshot(store.db).idempotency_keys });
-      expect(keyState(store.db, 'h4')).toEqual({ state: 'done', sealed_response: 'sealed h4' });
-    });
-
-    it('when writing the key completion fails, then nothing of the change is stored', async () => {
-      store.db.exec(
-        `CREATE TEMP TRIGGER fail_completion BEFORE UPDATE ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
       );
-      const outbox = await claimedOutbox('h5');
-      const before = snapshot(store.db);
-      await expect(change(outbox)).rejects.toThrow('injected failure');
-      expect(snapshot(store.db)).toEqual(before);
+      await store.idempotency.complete('key_1', 'h7', 'a later response');
+      await store.idempotency.release('key_1', 'h7');
+      expect(await keyState('h7')).toEqual({ state: 'done', sealed_response: 'sealed h7' });
     });
-
-    it('when another request answered the key meanwhile (this one was taken for abandoned), then the change is refused, not made twice', async () => {
-      const outbox = await claimedOutbox('h6');
-      await store.idempotency.complete('key_1', 'h6', 'the other response');
-      const before = snapshot(store.db);
-      await expect(change(outbox)).rejects.toMatchObject({ name: 'StoreConflict', reason: 'idempotency_claim_lost' });
-      expect(snapshot(store.db)).toEqual(before);
-      expect(keyState(store.db, 'h6')).toEqual({ state: 'done', sealed_response: 'the other response' });
-    });
-  });
-});
-
-describe('completing and releasing a key outside a change', () => {
-  it('when the change already completed the key, then a later completion or release leaves its response alone', async () => {
-    const outbox = await claimedOutbox('h7');
-    await store.folders.create(
-      {
-        folder: { id: 'fld_2', object: 'folder', name: 'Folder', test: false, form_count: 0, created_at: at },
-        workspaceId: 'ws_1',
-        environment: 'live',
-      },
-      outbox,
-    );
-    await store.idempotency.complete('key_1', 'h7', 'a later response');
-    await store.idempotency.release('key_1', 'h7');
-    expect(keyState(store.db, 'h7')).toEqual({ state: 'done', sealed_response: 'sealed h7' });
   });
 });

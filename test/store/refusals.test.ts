@@ -3,22 +3,13 @@ import type { Schema } from '../../src/contract.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { newId } from '../../src/ids.js';
 import { InvalidCursor, RecordNotFound, StoreConflict } from '../../src/store/errors.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
-import type { AuditEventInput } from '../../src/store/types.js';
+import type { AuditEventInput, Store } from '../../src/store/types.js';
 import { form as definition, shortText } from '../domain/fixtures.js';
+import { createTestStore, storeKinds } from '../support/stores.js';
 
 const at = '2031-01-01T00:00:00.000Z';
-let store: ReturnType<typeof createSqliteStore>;
+let store: Store;
 let workspaceId: string;
-
-beforeEach(async () => {
-  store = createSqliteStore(':memory:');
-  workspaceId = newId('ws');
-  await store.workspaces.create({ id: workspaceId, name: 'Acme', plan: 'business', createdAt: at });
-});
-afterEach(async () => {
-  await store.close();
-});
 
 const audit = (): AuditEventInput => ({
   workspaceId,
@@ -56,7 +47,16 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
   return error;
 }
 
-describe('store refusals', () => {
+describe.each(storeKinds)('refusals of the %s store', (kind) => {
+  beforeEach(async () => {
+    store = await createTestStore(kind);
+    workspaceId = newId('ws');
+    await store.workspaces.create({ id: workspaceId, name: 'Acme', plan: 'business', createdAt: at });
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
   it('when a slug is taken on create, update or transfer, then StoreConflict slug_taken and nothing changes', async () => {
     const first = form('contact');
     await store.forms.create({ form: first, workspaceId, environment: 'live' });

@@ -1,6 +1,7 @@
 /**
  * An in-process API for HTTP tests: the real app over real TLS (a self-signed certificate made once per
- * process), on an in-memory SQLite store, with a bootstrapped workspace and its admin keys.
+ * process), on a fresh store of the run's kind (SQLite in memory, or a PostgreSQL database of its own under
+ * TEST_STORE=postgres, dropped on close), with a bootstrapped workspace and its admin keys.
  */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +10,8 @@ import request from 'supertest';
 import type { Plan } from '../../src/contract.js';
 import { type BootstrappedWorkspace, bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { type AppOptions, buildApp } from '../../src/http/app.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { type Caller, createKey, type Method } from './factories.js';
+import { createTestStore } from './stores.js';
 
 let certificate: Promise<{ key: string; cert: string }> | undefined;
 export function testCertificate(): Promise<{ key: string; cert: string }> {
@@ -23,7 +24,7 @@ export function testCertificate(): Promise<{ key: string; cert: string }> {
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;
 
 export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan } = {}) {
-  const store = options.store ?? createSqliteStore(':memory:');
+  const store = options.store ?? (await createTestStore());
   const built = buildApp({ ...options, store });
   const { key, cert } = await testCertificate();
   const server = https.createServer({ key, cert }, built.app);

@@ -3,20 +3,20 @@
  * and a record of every body the app sends, so a file can assert that none leaked a stack trace or SQL.
  */
 
-import type Database from 'better-sqlite3';
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestApi, type TestApi } from './harness.js';
+import { storedRows } from './stores.js';
 
-/** Stack frames, source paths and SQL never belong in a response body. */
+/** Stack frames, source paths, SQL and database errors (of either store) never belong in a response body. */
 export const internals =
-  /\n\s+at |\bat [^\s]+ \(|\.(ts|js|mjs):\d+|node_modules|\/work\/|\/src\/|SQLITE_|SqliteError|no such table|\b(SELECT \S|INSERT INTO|DELETE FROM|UPDATE \S+ SET|CREATE TABLE)/;
+  /\n\s+at |\bat [^\s]+ \(|\.(ts|js|mjs):\d+|node_modules|\/work\/|\/src\/|SQLITE_|SqliteError|no such table|relation "|violates [a-z -]*constraint|duplicate key value|\b(SELECT \S|INSERT INTO|DELETE FROM|UPDATE \S+ SET|CREATE TABLE)/;
 
 export type WatchedApi = TestApi & {
   /** Every body the app has sent so far. */
   bodies: string[];
-  /** The SQLite database behind the store, to check what is (and is not) stored. */
-  db: Database.Database;
+  /** Rows of a raw query on the store's database (`?` placeholders), to check what is (and is not) stored. */
+  rows(sql: string, ...params: unknown[]): Promise<Array<Record<string, unknown>>>;
   /** Fails when any body sent so far contains a stack trace, a source path or SQL. */
   expectNoInternals(): void;
 };
@@ -35,7 +35,7 @@ export async function watchedApi(options: Parameters<typeof createTestApi>[0] = 
   };
   return Object.assign(api, {
     bodies,
-    db: (api.store as unknown as { db: Database.Database }).db,
+    rows: (sql: string, ...params: unknown[]) => storedRows(api.store, sql, ...params),
     expectNoInternals() {
       const leaking = bodies.filter((body) => internals.test(body));
       expect(leaking).toEqual([]);

@@ -1,58 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
-import type { ApiKeyRecord, ApiKeyStore, AuditEventInput } from '../types.js';
+import { type ApiKeyRow, attachmentIdOf, toApiKey, toApiKeyRecord } from '../rows/api-keys.js';
+import type { ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
 type ApiKey = Schema<'ApiKey'>;
-
-export interface ApiKeyRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  environment: ApiKey['environment'];
-  scope: ApiKey['scope'];
-  attachment_type: 'workspace' | 'form' | 'folder';
-  attachment_id: string | null;
-  expires_at: string | null;
-  ip_allowlist: string;
-  status: ApiKey['status'];
-  revoked_at: string | null;
-  revocation_reason: string | null;
-  revocation_cause: ApiKey['revocation_cause'];
-  secret_hash: Buffer;
-  secret_hint: string;
-  last_used_at: string | null;
-  created_at: string;
-}
-
-function toAttachment(row: ApiKeyRow): ApiKey['attachment'] {
-  if (row.attachment_type === 'form') return { type: 'form', form_id: row.attachment_id! };
-  if (row.attachment_type === 'folder') return { type: 'folder', folder_id: row.attachment_id! };
-  return { type: 'workspace' };
-}
-
-export const toApiKey = (row: ApiKeyRow): ApiKey => ({
-  id: row.id,
-  object: 'api_key',
-  name: row.name,
-  environment: row.environment,
-  scope: row.scope,
-  attachment: toAttachment(row),
-  expires_at: row.expires_at,
-  ip_allowlist: JSON.parse(row.ip_allowlist) as string[],
-  status: row.status,
-  revoked_at: row.revoked_at,
-  revocation_reason: row.revocation_reason,
-  revocation_cause: row.revocation_cause,
-  secret_hint: row.secret_hint,
-  last_used_at: row.last_used_at,
-  created_at: row.created_at,
-});
-
-const toRecord = (row: ApiKeyRow): ApiKeyRecord => ({ key: toApiKey(row), workspaceId: row.workspace_id, secretHash: row.secret_hash });
 
 /**
  * Revokes one active key and writes its audit event; used by revocation, expiry, form transfer and folder
@@ -80,8 +35,6 @@ export function selectApiKeyRow(db: Database.Database, id: string): ApiKeyRow | 
 export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
   return {
     async create({ key, workspaceId, secretHash }, audit, outbox) {
-      const attachmentId =
-        key.attachment.type === 'form' ? key.attachment.form_id : key.attachment.type === 'folder' ? key.attachment.folder_id : null;
       withOutbox(db, outbox, () => {
         statement(
           db,
@@ -95,7 +48,7 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
           key.environment,
           key.scope,
           key.attachment.type,
-          attachmentId,
+          attachmentIdOf(key.attachment),
           key.expires_at,
           JSON.stringify(key.ip_allowlist),
           secretHash,
@@ -107,11 +60,11 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
     },
     async findBySecretHash(hash) {
       const row = statement(db, 'SELECT * FROM api_keys WHERE secret_hash = ?').get(hash) as ApiKeyRow | undefined;
-      return row && toRecord(row);
+      return row && toApiKeyRecord(row);
     },
     async get(workspaceId, id) {
       const row = statement(db, 'SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as ApiKeyRow | undefined;
-      return row && toRecord(row);
+      return row && toApiKeyRecord(row);
     },
     async list(workspaceId, filter, page) {
       const where = ['k.workspace_id = ?'];
@@ -136,7 +89,7 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
         db,
         `SELECT * FROM api_keys WHERE status = 'active' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
       ).all(now, limit) as ApiKeyRow[];
-      return rows.map(toRecord);
+      return rows.map(toApiKeyRecord);
     },
   };
 }

@@ -1,30 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
+import { type AuditRow, toAuditEvent } from '../rows/audit-events.js';
 import type { AuditEventInput, AuditEventStore } from '../types.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
-
-interface AuditRow {
-  id: string;
-  environment: Schema<'AuditEvent'>['environment'];
-  type: Schema<'AuditEvent'>['type'];
-  actor: string;
-  target: string;
-  reason: string | null;
-  created_at: string;
-}
-
-const toAuditEvent = (row: AuditRow): Schema<'AuditEvent'> => ({
-  id: row.id,
-  object: 'audit_event',
-  type: row.type,
-  actor: JSON.parse(row.actor) as Schema<'AuditEvent'>['actor'],
-  target: JSON.parse(row.target) as Schema<'AuditEvent'>['target'],
-  reason: row.reason,
-  environment: row.environment,
-  created_at: row.created_at,
-});
 
 /** Inserts an audit event; shared by the stores whose changes must be audited in their own transaction. */
 export function insertAuditEvent(db: Database.Database, event: AuditEventInput): void {

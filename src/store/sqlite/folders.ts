@@ -1,33 +1,17 @@
 import type Database from 'better-sqlite3';
-import type { Environment, Schema } from '../../contract.js';
+import type { Environment } from '../../contract.js';
 import { StoreConflict } from '../errors.js';
+import { type ApiKeyRow, toApiKey } from '../rows/api-keys.js';
+import { type FolderRow, toFolder, toFolderRecord } from '../rows/folders.js';
 import type { FolderStore } from '../types.js';
-import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
+import { revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
-interface FolderRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  name: string;
-  form_count: number;
-  created_at: string;
-}
-
 // A live folder may also hold the sandbox's test-only forms; its count is of its own environment's forms.
 const select = 'd.*, (SELECT COUNT(*) FROM forms f WHERE f.folder_id = d.id AND f.environment = d.environment) AS form_count';
-
-const toFolder = (row: FolderRow): Schema<'Folder'> => ({
-  id: row.id,
-  object: 'folder',
-  name: row.name,
-  test: row.environment === 'test',
-  form_count: row.form_count,
-  created_at: row.created_at,
-});
 
 export function sqliteFolders(db: Database.Database): FolderStore {
   return {
@@ -47,7 +31,7 @@ export function sqliteFolders(db: Database.Database): FolderStore {
       const row = statement(db, `SELECT ${select} FROM folders d WHERE d.id = ? AND d.workspace_id = ?`).get(id, workspaceId) as
         | FolderRow
         | undefined;
-      return row && { folder: toFolder(row), workspaceId: row.workspace_id, environment: row.environment };
+      return row && toFolderRecord(row);
     },
     async create({ folder, workspaceId, environment }, outbox) {
       withOutbox(db, outbox, () => {

@@ -1,11 +1,23 @@
 import type Database from 'better-sqlite3';
-import type { Environment, Schema } from '../../contract.js';
+import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
-import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
-import { type ApiKeyRow, revokeKeyRow, toApiKey } from './api-keys.js';
-import { insertAuditEvent } from './audit-events.js';
+import { type ApiKeyRow, toApiKey } from '../rows/api-keys.js';
+import {
+  definitionOf,
+  type FormRow,
+  type FormSummaryRow,
+  type FormVersionRow,
+  type FormVersionSummaryRow,
+  snapshotCounts,
+  toFormRecord,
+  toSummary,
+  toVersion,
+  toVersionSummary,
+} from '../rows/forms.js';
+import type { AuditEventInput, FormStore } from '../types.js';
+import { revokeKeyRow } from './api-keys.js';
 import { integrationFormCascade } from './integrations.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
@@ -13,70 +25,8 @@ import { statement } from './statements.js';
 import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
 
 type Form = Schema<'Form'>;
-type Definition = Pick<Form, 'steps' | 'logic' | 'scoring'>;
-
-interface FormRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  folder_id: string | null;
-  name: string;
-  slug: string;
-  version: number;
-  definition: string;
-  created_at: string;
-  updated_at: string;
-}
 
 const summaryColumns = 'f.id, f.workspace_id, f.environment, f.folder_id, f.name, f.slug, f.version, f.created_at, f.updated_at';
-
-const toSummary = (row: Omit<FormRow, 'definition'>): Schema<'FormSummary'> => ({
-  id: row.id,
-  object: 'form',
-  name: row.name,
-  slug: row.slug,
-  status: 'published',
-  version: row.version,
-  folder_id: row.folder_id,
-  test: row.environment === 'test',
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-/**
- * Parsed definitions by form id and version. Every submission reads its form, and parsing the definition
- * was a measurable share of a POST /v1/submissions; a version's definition never changes, so the parse is
- * kept. Definitions are frozen so no caller can change the shared copy.
- */
-const parsedDefinitions = new Map<string, { text: string; definition: Definition }>();
-const maxParsedDefinitions = 1000;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
-function definitionOfRow(row: FormRow): Definition {
-  const key = `${row.id}@${row.version}`;
-  const cached = parsedDefinitions.get(key);
-  // Comparing the stored text is a memory compare, far cheaper than parsing it again.
-  if (cached !== undefined && cached.text === row.definition) return cached.definition;
-  const definition = deepFreeze(JSON.parse(row.definition) as Definition);
-  if (parsedDefinitions.size >= maxParsedDefinitions) parsedDefinitions.delete(parsedDefinitions.keys().next().value!);
-  parsedDefinitions.set(key, { text: row.definition, definition });
-  return definition;
-}
-
-const toRecord = (row: FormRow): FormRecord => ({
-  form: { ...toSummary(row), ...definitionOfRow(row) },
-  workspaceId: row.workspace_id,
-  environment: row.environment,
-});
-
-const definitionOf = (form: Form): string => JSON.stringify({ steps: form.steps, logic: form.logic, scoring: form.scoring });
 
 /** Slugs are unique per workspace and environment; the database constraint is the final word. */
 export function slugTaken(error: unknown): boolean {
@@ -85,6 +35,7 @@ export function slugTaken(error: unknown): boolean {
 
 export function sqliteForms(db: Database.Database): FormStore {
   const insertSnapshot = (form: Form, definition: string): void => {
+    const counts = snapshotCounts(form, definition);
     statement(
       db,
       `INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at,
@@ -98,11 +49,11 @@ export function sqliteForms(db: Database.Database): FormStore {
       form.slug,
       definition,
       form.updated_at,
-      form.steps.length,
-      form.steps.reduce((sum, step) => sum + step.fields.length, 0),
-      form.logic.length,
-      form.scoring.rules.length,
-      Buffer.byteLength(definition, 'utf8'),
+      counts.stepCount,
+      counts.fieldCount,
+      counts.logicRuleCount,
+      counts.scoringRuleCount,
+      counts.definitionBytes,
     );
   };
   const writeOrConflict = (outbox: Outbox<void> | undefined, write: () => void): void => {
@@ -131,7 +82,7 @@ export function sqliteForms(db: Database.Database): FormStore {
         where.push('f.folder_id = ?');
         params.push(filter.folderId);
       }
-      const result = keysetPage<FormRow>(db, {
+      const result = keysetPage<FormSummaryRow>(db, {
         from: 'forms f',
         alias: 'f',
         select: summaryColumns,
@@ -143,7 +94,7 @@ export function sqliteForms(db: Database.Database): FormStore {
     },
     async get(workspaceId, id) {
       const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
-      return row && toRecord(row);
+      return row && toFormRecord(row);
     },
     async create({ form, workspaceId, environment }, outbox) {
       const definition = definitionOf(form);
@@ -200,7 +151,7 @@ export function sqliteForms(db: Database.Database): FormStore {
       });
     },
     async listVersions(formId, page) {
-      const result = keysetPage<Omit<Schema<'FormVersionSummary'>, 'object'>>(db, {
+      const result = keysetPage<FormVersionSummaryRow>(db, {
         from: 'form_versions v',
         alias: 'v',
         select: versionSummaryColumns,
@@ -208,11 +159,11 @@ export function sqliteForms(db: Database.Database): FormStore {
         params: [formId],
         page,
       });
-      return { data: result.data.map(({ id, ...row }) => ({ id, object: 'form_version' as const, ...row })), hasMore: result.hasMore };
+      return { data: result.data.map(toVersionSummary), hasMore: result.hasMore };
     },
     async getVersion(formId, version) {
       const row = statement(db, 'SELECT * FROM form_versions WHERE form_id = ? AND version = ?').get(formId, version) as
-        | Parameters<typeof toVersion>[0]
+        | FormVersionRow
         | undefined;
       return row && toVersion(row);
     },
@@ -233,25 +184,6 @@ const versionSummaryColumns = [
   'v.definition_bytes',
   'v.created_at',
 ].join(', ');
-
-const toVersion = (row: {
-  id: string;
-  form_id: string;
-  version: number;
-  name: string;
-  slug: string;
-  definition: string;
-  created_at: string;
-}): Schema<'FormVersion'> => ({
-  id: row.id,
-  object: 'form_version',
-  form_id: row.form_id,
-  version: row.version,
-  name: row.name,
-  slug: row.slug,
-  ...(JSON.parse(row.definition) as Definition),
-  created_at: row.created_at,
-});
 
 /** Everything that belongs to a form, deleted with it in one transaction, children first. */
 const deleteFormCascade: string[] = [

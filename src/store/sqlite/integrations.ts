@@ -1,22 +1,23 @@
 import type Database from 'better-sqlite3';
-import type { Environment, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
-import type { CircuitMove, CircuitState, CircuitUpdate, DueDelivery, EventRecord, IntegrationStore } from '../integration-store.js';
+import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integration-store.js';
 import {
   type DeliveryRow,
-  insertDelivery,
-  insertEvent,
-  insertEventForSubscribers,
-  queueFirstAttempt,
-  withOutbox,
-  writeOutbox,
-} from './outbox.js';
+  type DueDeliveryRow,
+  type EventRow,
+  type IntegrationRow,
+  nextAttempt,
+  toCircuit,
+  toDueDelivery,
+  toEvent,
+  toIntegration,
+  toIntegrationRecord,
+  toLog,
+} from '../rows/integrations.js';
+import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
-
-type Integration = Schema<'Integration'>;
-type IntegrationLog = Schema<'IntegrationLog'>;
 
 /**
  * Statements run inside a form's deletion (parameter: the form id). Integrations limited to the form are
@@ -41,106 +42,9 @@ export const integrationTestData: Array<{ counts: 'integrations' | 'integration_
   { counts: 'integrations', sql: `DELETE FROM integrations WHERE workspace_id = ? AND environment = 'test'` },
 ];
 
-interface IntegrationRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  url: string;
-  events: string;
-  enabled: number;
-  description: string | null;
-  form_id: string | null;
-  signing_secret: string;
-  secret_hint: string;
-  created_at: string;
-  updated_at: string;
-  consecutive_failures: number;
-  failing_since: string | null;
-  paused_until: string | null;
-  disabled_at: string | null;
-  disabled_reason: Integration['disabled_reason'];
-}
-
-interface EventRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  type: Schema<'EventType'>;
-  form_id: string | null;
-  body: string;
-  created_at: string;
-}
-
-const toIntegration = (row: IntegrationRow): Integration => ({
-  id: row.id,
-  object: 'integration',
-  type: 'webhook',
-  url: row.url,
-  events: JSON.parse(row.events) as Integration['events'],
-  enabled: row.enabled === 1,
-  disabled_at: row.disabled_at,
-  disabled_reason: row.disabled_reason,
-  description: row.description,
-  form_id: row.form_id,
-  secret_hint: row.secret_hint,
-  test: row.environment === 'test',
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-const toCircuit = (row: IntegrationRow): CircuitState => ({
-  consecutiveFailures: row.consecutive_failures,
-  failingSince: row.failing_since,
-  pausedUntil: row.paused_until,
-  enabled: row.enabled === 1,
-  disabledAt: row.disabled_at,
-  disabledReason: row.disabled_reason,
-  updatedAt: row.updated_at,
-});
-
-const toLog = (row: DeliveryRow): IntegrationLog => ({
-  id: row.id,
-  object: 'integration_log',
-  integration_id: row.integration_id,
-  event_id: row.event_id,
-  event_type: row.event_type,
-  attempt: row.attempt,
-  status: row.status,
-  url: row.url,
-  mock: row.mock === 1,
-  response_status: row.response_status,
-  duration_ms: row.duration_ms,
-  error: row.error,
-  next_attempt_at: row.next_attempt_at,
-  test: row.environment === 'test',
-  created_at: row.created_at,
-});
-
-const toEvent = (row: EventRow): EventRecord => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  environment: row.environment,
-  type: row.type,
-  formId: row.form_id,
-  createdAt: row.created_at,
-  body: row.body,
-});
-
 export function sqliteIntegrations(db: Database.Database): IntegrationStore {
   /** The attempt after a failed one, due at `dueAt`; its log entry is created then. */
-  const queueRetry = (failed: DeliveryRow, dueAt: string): void =>
-    insertDelivery(db, {
-      ...failed,
-      id: newId('dlv'),
-      attempt: failed.attempt + 1,
-      status: 'pending',
-      response_status: null,
-      duration_ms: null,
-      error: null,
-      next_attempt_at: null,
-      due_at: dueAt,
-      created_at: dueAt,
-    });
+  const queueRetry = (failed: DeliveryRow, dueAt: string): void => insertDelivery(db, nextAttempt(failed, newId('dlv'), dueAt));
 
   const integrationRow = (id: string) => statement(db, 'SELECT * FROM integrations WHERE id = ?').get(id) as IntegrationRow | undefined;
 
@@ -169,12 +73,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
     const move: CircuitMove = {
       before,
       after,
-      integration: {
-        integration: toIntegration(updated),
-        workspaceId: updated.workspace_id,
-        environment: updated.environment,
-        signingSecret: updated.signing_secret,
-      },
+      integration: toIntegrationRecord(updated),
     };
     if (circuit.outbox) writeOutbox(db, circuit.outbox(move));
     return move;
@@ -208,14 +107,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       const row = statement(db, 'SELECT * FROM integrations WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
         | IntegrationRow
         | undefined;
-      return (
-        row && {
-          integration: toIntegration(row),
-          workspaceId: row.workspace_id,
-          environment: row.environment,
-          signingSecret: row.signing_secret,
-        }
-      );
+      return row && toIntegrationRecord(row);
     },
 
     async create({ integration: i, workspaceId, environment, signingSecret }, outbox) {
@@ -359,29 +251,10 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
              WHERE w.workspace_turn + COALESCE(bw.n, 0) <= :perWorkspace
              ORDER BY w.workspace_turn, w.due_at, w.id
              LIMIT :limit`,
-          ).all({ now, perIntegration, perWorkspace, limit }) as Array<{
-            id: string;
-            attempt: number;
-            mock: number;
-            integration_id: string;
-            workspace_id: string;
-            url: string;
-            signing_secret: string;
-            event_id: string;
-            event_type: Schema<'EventType'>;
-            body: string;
-          }>;
+          ).all({ now, perIntegration, perWorkspace, limit }) as DueDeliveryRow[];
           const lease = statement(db, 'UPDATE deliveries SET lease_until = ? WHERE id = ?');
           for (const row of rows) lease.run(leaseUntil, row.id);
-          return rows.map(
-            (row): DueDelivery => ({
-              id: row.id,
-              attempt: row.attempt,
-              mock: row.mock === 1,
-              integration: { id: row.integration_id, workspaceId: row.workspace_id, url: row.url, signingSecret: row.signing_secret },
-              event: { id: row.event_id, type: row.event_type, body: row.body },
-            }),
-          );
+          return rows.map(toDueDelivery);
         })
         .immediate();
     },

@@ -1,30 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { Scope } from '../../contract.js';
 import { StoreConflict } from '../errors.js';
-import type { OAuthGrant, OAuthStore, TokenPair } from '../oauth-store.js';
+import type { OAuthStore, TokenPair } from '../oauth-store.js';
+import { type ClientRow, type GrantColumns, toClient, toGrant } from '../rows/oauth.js';
 import { statement } from './statements.js';
-
-interface GrantColumns {
-  grant_id: string;
-  client_id: string;
-  workspace_id: string;
-  scopes: string;
-  grant_created_at: string;
-  grant_revoked_at: string | null;
-}
 
 /** Selected with every code or token, so the caller sees the grant as it was inside the same statement. */
 const grantColumns = `g.id AS grant_id, g.client_id, g.workspace_id, g.scopes, g.created_at AS grant_created_at,
   g.revoked_at AS grant_revoked_at`;
-
-const toGrant = (row: GrantColumns): OAuthGrant => ({
-  id: row.grant_id,
-  clientId: row.client_id,
-  workspaceId: row.workspace_id,
-  scopes: row.scopes.split(' ') as Scope[],
-  createdAt: row.grant_created_at,
-  revokedAt: row.grant_revoked_at,
-});
 
 function insertTokens(db: Database.Database, grantId: string, { access, refresh, issuedAt }: TokenPair): void {
   statement(db, 'INSERT INTO oauth_access_tokens (id, grant_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)').run(
@@ -58,10 +40,8 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     },
 
     async getClient(id) {
-      const row = statement(db, 'SELECT * FROM oauth_clients WHERE id = ?').get(id) as
-        | { id: string; name: string; redirect_uris: string; created_at: string }
-        | undefined;
-      return row && { id: row.id, name: row.name, redirectUris: JSON.parse(row.redirect_uris) as string[], createdAt: row.created_at };
+      const row = statement(db, 'SELECT * FROM oauth_clients WHERE id = ?').get(id) as ClientRow | undefined;
+      return row && toClient(row);
     },
 
     async createGrant(grant, code) {

@@ -3,32 +3,13 @@
  * with the integrations store (publish, dispatch).
  */
 import type Database from 'better-sqlite3';
-import type { Environment, Schema } from '../../contract.js';
+import type { Environment } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
 import type { EventRecord, Outbox, OutboxEntries, Subscribers } from '../outbox.js';
+import { type DeliveryRow, firstAttempt } from '../rows/integrations.js';
 import { completeClaim } from './idempotency.js';
 import { statement } from './statements.js';
-
-export interface DeliveryRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  integration_id: string;
-  event_id: string;
-  event_type: Schema<'EventType'>;
-  attempt: number;
-  status: Schema<'IntegrationLog'>['status'];
-  url: string;
-  mock: number;
-  dispatched: number;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  next_attempt_at: string | null;
-  due_at: string;
-  created_at: string;
-}
 
 /**
  * Runs the change and writes its outbox in one IMMEDIATE transaction (a savepoint when the caller already holds
@@ -103,25 +84,7 @@ export function queueFirstAttempt(
   mock: boolean,
   dispatched: boolean,
 ): DeliveryRow {
-  const row: DeliveryRow = {
-    id: newId('dlv'),
-    workspace_id: event.workspaceId,
-    environment: event.environment,
-    integration_id: integration.id,
-    event_id: event.id,
-    event_type: event.type,
-    attempt: 1,
-    status: 'pending',
-    url: integration.url,
-    mock: mock ? 1 : 0,
-    dispatched: dispatched ? 1 : 0,
-    response_status: null,
-    duration_ms: null,
-    error: null,
-    next_attempt_at: null,
-    due_at: at,
-    created_at: at,
-  };
+  const row = firstAttempt(integration, event, { id: newId('dlv'), at, mock, dispatched });
   insertDelivery(db, row);
   return row;
 }
@@ -142,8 +105,8 @@ export function insertDelivery(db: Database.Database, row: DeliveryRow): void {
     row.attempt,
     row.status,
     row.url,
-    row.mock,
-    row.dispatched,
+    row.mock ? 1 : 0,
+    row.dispatched ? 1 : 0,
     row.response_status,
     row.duration_ms,
     row.error,

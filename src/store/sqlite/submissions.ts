@@ -1,12 +1,20 @@
 import type Database from 'better-sqlite3';
-import type { Environment, Schema } from '../../contract.js';
+import type { Environment } from '../../contract.js';
 import { RecordNotFound } from '../errors.js';
+import {
+  dayOf,
+  type FunnelFacts,
+  gradeKey,
+  gradeOfKey,
+  type SubmissionRow,
+  stepCounts,
+  toSubmission,
+  toSubmissionRecord,
+} from '../rows/submissions.js';
 import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
-
-type Submission = Schema<'Submission'>;
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -31,48 +39,6 @@ export const submissionTestData: Array<{ counts: 'submissions' | null; sql: stri
   { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = ? AND environment = 'test'` },
 ];
 
-interface SubmissionRow {
-  id: string;
-  workspace_id: string;
-  environment: Environment;
-  form_id: string;
-  form_version: number;
-  status: Submission['status'];
-  answers: string;
-  hidden: string;
-  visited_steps: string;
-  score: number;
-  grade: string | null;
-  score_breakdown: string;
-  scored_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const toSubmission = (row: SubmissionRow): Submission => ({
-  id: row.id,
-  object: 'submission',
-  form_id: row.form_id,
-  form_version: row.form_version,
-  status: row.status,
-  test: row.environment === 'test',
-  answers: JSON.parse(row.answers) as Submission['answers'],
-  hidden: JSON.parse(row.hidden) as Submission['hidden'],
-  visited_steps: JSON.parse(row.visited_steps) as string[],
-  score: row.score,
-  grade: row.grade,
-  score_breakdown: JSON.parse(row.score_breakdown) as Submission['score_breakdown'],
-  scored_at: row.scored_at,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-/** What the aggregates count of one submission. */
-type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at'>;
-
-const dayOf = (timestamp: string): string => timestamp.slice(0, 10);
-const gradeKey = (grade: string | null): string => grade ?? '';
-
 /** Adds (sign 1) or removes (sign -1) one submission from its form's aggregates. */
 function countInFunnel(db: Database.Database, environment: Environment, facts: FunnelFacts, sign: 1 | -1): void {
   const day = dayOf(facts.created_at);
@@ -83,16 +49,13 @@ function countInFunnel(db: Database.Database, environment: Environment, facts: F
     ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed,
       score_sum = score_sum + excluded.score_sum, score_count = score_count + excluded.score_count`,
   ).run(facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed);
-  const last = facts.visited_steps.length - 1;
-  facts.visited_steps.forEach((stepId, index) => {
-    // A submission that did not complete dropped off at the last step it reached.
-    const droppedOff = !completed && index === last ? sign : 0;
+  for (const step of stepCounts(facts, sign)) {
     statement(
       db,
       `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, dropped_off = dropped_off + excluded.dropped_off`,
-    ).run(facts.form_id, environment, day, stepId, sign, droppedOff);
-  });
+    ).run(facts.form_id, environment, day, step.stepId, step.reached, step.droppedOff);
+  }
   if (completed) countGrade(db, environment, facts, facts.grade, sign);
 }
 
@@ -177,7 +140,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         workspaceId,
         environment,
       ) as SubmissionRow | undefined;
-      return row && { submission: toSubmission(row), workspaceId: row.workspace_id, environment: row.environment };
+      return row && toSubmissionRecord(row);
     },
     async delete(id) {
       return db.transaction(() => {
@@ -230,7 +193,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
             statement(db, `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`).all(
               ...range,
             ) as Array<{ grade: string; completed: number }>
-          ).map((row) => ({ grade: row.grade === '' ? null : row.grade, completed: row.completed })),
+          ).map((row) => ({ grade: gradeOfKey(row.grade), completed: row.completed })),
         }),
       )();
     },

@@ -1,50 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { Schema } from '../../contract.js';
 import { RecordNotFound, StoreConflict } from '../errors.js';
+import { type InviteRow, type MemberRow, toInvite, toMember } from '../rows/team.js';
 import type { TeamStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
-
-type Member = Schema<'Member'>;
-type Invite = Schema<'Invite'>;
-
-interface MemberRow {
-  id: string;
-  email: string;
-  name: string | null;
-  role: Member['role'];
-  created_at: string;
-}
-interface InviteRow {
-  id: string;
-  email: string;
-  role: Invite['role'];
-  status: Invite['status'];
-  expires_at: string;
-  revoked_at: string | null;
-  created_at: string;
-}
-
-const toMember = (row: MemberRow): Member => ({
-  id: row.id,
-  object: 'member',
-  email: row.email,
-  name: row.name,
-  role: row.role,
-  created_at: row.created_at,
-});
-const toInvite = (row: InviteRow): Invite => ({
-  id: row.id,
-  object: 'invite',
-  email: row.email,
-  role: row.role,
-  status: row.status,
-  expires_at: row.expires_at,
-  revoked_at: row.revoked_at,
-  created_at: row.created_at,
-});
 
 export function sqliteTeam(db: Database.Database): TeamStore {
   // Invites past their expiry are reported as expired; the row is brought up to date when read.

@@ -1,39 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { Schema } from '../../contract.js';
 import { StoreConflict } from '../errors.js';
+import { type TransferRow, toTransfer } from '../rows/transfers.js';
 import type { TransferAcceptance, TransferStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { moveFormRows, slugTaken } from './forms.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
-
-type FormTransfer = Schema<'FormTransfer'>;
-
-interface TransferRow {
-  id: string;
-  form_id: string;
-  form_name: string;
-  from_workspace_id: string;
-  to_workspace_id: string;
-  status: FormTransfer['status'];
-  created_at: string;
-  expires_at: string;
-  resolved_at: string | null;
-}
-
-const toTransfer = (row: TransferRow): FormTransfer => ({
-  id: row.id,
-  object: 'form_transfer',
-  form_id: row.form_id,
-  form_name: row.form_name,
-  from_workspace_id: row.from_workspace_id,
-  to_workspace_id: row.to_workspace_id,
-  status: row.status,
-  created_at: row.created_at,
-  expires_at: row.expires_at,
-  resolved_at: row.resolved_at,
-});
 
 /** The transfers a workspace sees: those it received, those it sent, or both. */
 const sides = {

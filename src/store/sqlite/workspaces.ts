@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Plan } from '../../contract.js';
+import { toWorkspace, type WorkspaceRow } from '../rows/workspaces.js';
 import type { WorkspaceStore } from '../types.js';
 import { statement } from './statements.js';
 
@@ -14,10 +14,8 @@ export function sqliteWorkspaces(db: Database.Database): WorkspaceStore {
       );
     },
     async get(id) {
-      const row = statement(db, 'SELECT * FROM workspaces WHERE id = ?').get(id) as
-        | { id: string; name: string; plan: Plan; created_at: string }
-        | undefined;
-      return row && { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at };
+      const row = statement(db, 'SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+      return row && toWorkspace(row);
     },
   };
 }

@@ -1,0 +1,44 @@
+/**
+ * express-openapi-validator's middleware, without the work the pipeline has already done. It comes as named
+ * stages; each waits on the loaded document (a promise turn per stage per request):
+ * - `pathParamsMiddleware` registers `app.param` handlers, which only apply to routes declared with `:name`
+ *   on the app; this app declares none (the operation's parameters are the pipeline's), so it is left out.
+ * - `securityMiddleware` does nothing with `validateSecurity: false`: authentication is the pipeline's.
+ * - `metadataMiddleware` finds the request's route by trying every path of the document in turn, after the
+ *   pipeline has found the operation. Its answer for an operation is the same for every request but for the
+ *   path parameters, so it is asked once per operation; later requests get that answer with the pipeline's
+ *   parameters. A path with percent-encoding is always left to the validator, which refuses malformed ones.
+ * A stage with another name (a later version of the library) is kept as it is.
+ */
+import type { RequestHandler } from 'express';
+import { stateOf } from './locals.js';
+
+/** The part of the validator's request metadata this module handles; the rest is passed on untouched. */
+type RouteMetadata = { pathParams: Record<string, string> } & Record<string, unknown>;
+type WithMetadata = { openapi?: RouteMetadata; params: Record<string, string> };
+
+const unused = new Set(['pathParamsMiddleware', 'securityMiddleware']);
+
+export function withoutRepeatedRouting(stages: RequestHandler[]): RequestHandler[] {
+  return stages
+    .filter((stage) => !unused.has(stage.name))
+    .map((stage) => (stage.name === 'metadataMiddleware' ? oncePerOperation(stage) : stage));
+}
+
+function oncePerOperation(metadata: RequestHandler): RequestHandler {
+  const byOperation = new Map<string, RouteMetadata>();
+  return (req, res, next) => {
+    const { operation, pathParams } = stateOf(res);
+    const request = req as unknown as WithMetadata;
+    const known = operation && byOperation.get(operation.operationId);
+    if (known && !req.path.includes('%')) {
+      request.openapi = { ...known, pathParams: { ...pathParams } };
+      request.params = request.openapi.pathParams;
+      return next();
+    }
+    metadata(req, res, (error?: unknown) => {
+      if (error === undefined && operation && request.openapi) byOperation.set(operation.operationId, { ...request.openapi });
+      next(error);
+    });
+  };
+}

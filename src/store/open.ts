@@ -1,0 +1,16 @@
+import { join } from 'node:path';
+import { createPostgresStore } from './postgres/index.js';
+import { createSqliteStore } from './sqlite/index.js';
+import type { Store } from './types.js';
+
+/** Where the data lives: PostgreSQL when a database URL is configured, else the SQLite file in the data directory. */
+export interface StoreLocation {
+  databaseUrl: string | null;
+  dataDir: string;
+}
+
+/** The store the server and the admin commands share, chosen by configuration (`DATABASE_URL`, `DATA_DIR`). */
+export async function openStore(location: StoreLocation): Promise<Store> {
+  if (location.databaseUrl !== null) return createPostgresStore(location.databaseUrl);
+  return createSqliteStore(join(location.dataDir, 'form-funnel.db'));
+}

@@ -1,0 +1,107 @@
+import type pg from 'pg';
+import type { Schema } from '../../contract.js';
+import { type ApiKeyRow, attachmentIdOf, toApiKey, toApiKeyRecord } from '../rows/api-keys.js';
+import type { ApiKeyStore, AuditEventInput } from '../types.js';
+import { insertAuditEvent } from './audit-events.js';
+import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
+import { withOutbox } from './outbox.js';
+import { keysetPage } from './pagination.js';
+
+type ApiKey = Schema<'ApiKey'>;
+
+/**
+ * Revokes one active key and writes its audit event; used by revocation, expiry, form transfer and folder
+ * deletion, always inside the caller's transaction. The conditional UPDATE locks the row, so of two
+ * concurrent revocations exactly one changes it and audits.
+ */
+export async function revokeKeyRow(
+  db: Queryable,
+  id: string,
+  revocation: { at: string; reason: string | null; cause: NonNullable<ApiKey['revocation_cause']> },
+  audit: AuditEventInput,
+): Promise<boolean> {
+  const changed = await run(
+    db,
+    `UPDATE api_keys SET status = 'revoked', revoked_at = $1, revocation_reason = $2, revocation_cause = $3
+     WHERE id = $4 AND status = 'active'`,
+    [revocation.at, revocation.reason, revocation.cause, id],
+  );
+  if (changed === 1) await insertAuditEvent(db, audit);
+  return changed === 1;
+}
+
+/** Active keys attached to a form or folder, locked until the caller's transaction ends. */
+export const attachedKeys = (db: Queryable, type: 'form' | 'folder', id: string): Promise<ApiKeyRow[]> =>
+  all<ApiKeyRow>(
+    db,
+    `SELECT * FROM api_keys WHERE attachment_type = $1 AND attachment_id = $2 AND status = 'active' ORDER BY id FOR UPDATE`,
+    [type, id],
+  );
+
+export function postgresApiKeys(pool: pg.Pool): ApiKeyStore {
+  return {
+    async create({ key, workspaceId, secretHash }, audit, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
+        await run(
+          client,
+          `INSERT INTO api_keys (id, workspace_id, name, environment, scope, attachment_type, attachment_id, expires_at,
+             ip_allowlist, status, secret_hash, secret_hint, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10, $11, $12)`,
+          [
+            key.id,
+            workspaceId,
+            key.name,
+            key.environment,
+            key.scope,
+            key.attachment.type,
+            attachmentIdOf(key.attachment),
+            key.expires_at,
+            JSON.stringify(key.ip_allowlist),
+            secretHash,
+            key.secret_hint,
+            key.created_at,
+          ],
+        );
+        await insertAuditEvent(client, audit);
+      });
+    },
+    async findBySecretHash(hash) {
+      const row = await one<ApiKeyRow>(pool, 'SELECT * FROM api_keys WHERE secret_hash = $1', [hash]);
+      return row && toApiKeyRecord(row);
+    },
+    async get(workspaceId, id) {
+      const row = await one<ApiKeyRow>(pool, 'SELECT * FROM api_keys WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+      return row && toApiKeyRecord(row);
+    },
+    async list(workspaceId, filter, page) {
+      const params = new Parameters();
+      const where = [`k.workspace_id = ${params.add(workspaceId)}`];
+      if (filter.status !== undefined) where.push(`k.status = ${params.add(filter.status)}`);
+      const result = await keysetPage<ApiKeyRow>(pool, {
+        from: 'api_keys k',
+        alias: 'k',
+        select: 'k.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
+      return { data: result.data.map(toApiKey), hasMore: result.hasMore };
+    },
+    async revoke(id, revocation, audit) {
+      await inTransaction(pool, (client) => revokeKeyRow(client, id, revocation, audit));
+      const row = await one<ApiKeyRow>(pool, 'SELECT * FROM api_keys WHERE id = $1', [id]);
+      return row && toApiKey(row);
+    },
+    async touch(id, at) {
+      await run(pool, 'UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)', [at, id]);
+    },
+    async listExpired(now, limit) {
+      const rows = await all<ApiKeyRow>(
+        pool,
+        `SELECT * FROM api_keys WHERE status = 'active' AND expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2`,
+        [now, limit],
+      );
+      return rows.map(toApiKeyRecord);
+    },
+  };
+}

@@ -1,0 +1,202 @@
+import type pg from 'pg';
+import type { Schema } from '../../contract.js';
+import { newId } from '../../ids.js';
+import { StoreConflict } from '../errors.js';
+import { toApiKey } from '../rows/api-keys.js';
+import {
+  definitionOf,
+  type FormRow,
+  type FormSummaryRow,
+  type FormVersionRow,
+  type FormVersionSummaryRow,
+  snapshotCounts,
+  toFormRecord,
+  toSummary,
+  toVersion,
+  toVersionSummary,
+} from '../rows/forms.js';
+import type { AuditEventInput, FormStore } from '../types.js';
+import { attachedKeys, revokeKeyRow } from './api-keys.js';
+import { isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
+import { integrationFormCascade } from './integrations.js';
+import { withOutbox } from './outbox.js';
+import { keysetPage } from './pagination.js';
+import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
+
+type Form = Schema<'Form'>;
+
+const summaryColumns = 'f.id, f.workspace_id, f.environment, f.folder_id, f.name, f.slug, f.version, f.created_at, f.updated_at';
+
+/** Slugs are unique per workspace and environment; the constraint decides, even between two processes. */
+const slugConstraint = 'forms_workspace_id_environment_slug_key';
+
+export async function slugChecked<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    // The transaction rolled back: nothing was written.
+    if (isUniqueViolation(error, slugConstraint)) throw new StoreConflict('slug_taken');
+    throw error;
+  }
+}
+
+/** Everything a version summary shows; never the definition, which can be 256 KiB per row. */
+const versionSummaryColumns =
+  'v.id, v.form_id, v.version, v.name, v.slug, v.step_count, v.field_count, v.logic_rule_count, v.scoring_rule_count, v.definition_bytes, v.created_at';
+
+const insertSnapshot = (db: Queryable, form: Form, definition: string) => {
+  const counts = snapshotCounts(form, definition);
+  return run(
+    db,
+    `INSERT INTO form_versions (id, form_id, version, name, slug, definition, created_at,
+       step_count, field_count, logic_rule_count, scoring_rule_count, definition_bytes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      newId('fv'),
+      form.id,
+      form.version,
+      form.name,
+      form.slug,
+      definition,
+      form.updated_at,
+      counts.stepCount,
+      counts.fieldCount,
+      counts.logicRuleCount,
+      counts.scoringRuleCount,
+      counts.definitionBytes,
+    ],
+  );
+};
+
+export function postgresForms(pool: pg.Pool): FormStore {
+  return {
+    async list(visibility, filter, page) {
+      const params = new Parameters();
+      const where = [
+        `f.workspace_id = ${params.add(visibility.workspaceId)}`,
+        `f.environment = ANY(${params.add(visibility.environments)}::text[])`,
+      ];
+      const { attachment } = visibility;
+      if (attachment.type === 'form') where.push(`f.id = ${params.add(attachment.form_id)}`);
+      else if (attachment.type === 'folder') where.push(`f.folder_id = ${params.add(attachment.folder_id)}`);
+      if (filter.folderId !== undefined) where.push(`f.folder_id = ${params.add(filter.folderId)}`);
+      const result = await keysetPage<FormSummaryRow>(pool, {
+        from: 'forms f',
+        alias: 'f',
+        select: summaryColumns,
+        where: where.join(' AND '),
+        params,
+        page,
+      });
+      return { data: result.data.map(toSummary), hasMore: result.hasMore };
+    },
+    async get(workspaceId, id) {
+      const row = await one<FormRow>(pool, 'SELECT * FROM forms WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+      return row && toFormRecord(row);
+    },
+    async create({ form, workspaceId, environment }, outbox) {
+      const definition = definitionOf(form);
+      await slugChecked(
+        withOutbox(pool, outbox, async (client) => {
+          await run(
+            client,
+            `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+            [
+              form.id,
+              workspaceId,
+              environment,
+              form.folder_id,
+              form.name,
+              form.slug,
+              form.version,
+              definition,
+              form.created_at,
+              form.updated_at,
+            ],
+          );
+          await insertSnapshot(client, form, definition);
+        }),
+      );
+    },
+    async update({ form }, { keepVersions }, outbox) {
+      const definition = definitionOf(form);
+      await slugChecked(
+        withOutbox(pool, outbox, async (client) => {
+          await run(
+            client,
+            'UPDATE forms SET folder_id = $1, name = $2, slug = $3, version = $4, definition = $5, updated_at = $6 WHERE id = $7',
+            [form.folder_id, form.name, form.slug, form.version, definition, form.updated_at, form.id],
+          );
+          await insertSnapshot(client, form, definition);
+          await run(client, 'DELETE FROM form_versions WHERE form_id = $1 AND version <= $2', [form.id, form.version - keepVersions]);
+        }),
+      );
+    },
+    async delete(id, at, audit, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
+        // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
+        for (const row of await attachedKeys(client, 'form', id))
+          await revokeKeyRow(client, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
+        for (const sql of deleteFormCascade) await run(client, sql, [id]);
+        // A transfer still waiting for an answer has nothing left to move.
+        await run(client, `UPDATE form_transfers SET status = 'canceled', resolved_at = $1 WHERE form_id = $2 AND status = 'pending'`, [
+          at,
+          id,
+        ]);
+      });
+    },
+    async listVersions(formId, page) {
+      const params = new Parameters();
+      const result = await keysetPage<FormVersionSummaryRow>(pool, {
+        from: 'form_versions v',
+        alias: 'v',
+        select: versionSummaryColumns,
+        where: `v.form_id = ${params.add(formId)}`,
+        params,
+        page,
+      });
+      return { data: result.data.map(toVersionSummary), hasMore: result.hasMore };
+    },
+    async getVersion(formId, version) {
+      const row = await one<FormVersionRow>(pool, 'SELECT * FROM form_versions WHERE form_id = $1 AND version = $2', [formId, version]);
+      return row && toVersion(row);
+    },
+  };
+}
+
+/**
+ * Moves a form and its rows to another workspace and revokes the keys attached to it, with their audit
+ * events; returns the revoked keys' ids. Runs inside the caller's transaction (an accepted transfer), which
+ * fails on the slug constraint, moving nothing, when the destination already has the form's slug.
+ */
+export async function moveFormRows(
+  db: Queryable,
+  formId: string,
+  to: string,
+  at: string,
+  revokedKeyAudit: (key: Schema<'ApiKey'>) => AuditEventInput,
+): Promise<string[]> {
+  await run(db, 'UPDATE forms SET workspace_id = $1, folder_id = NULL, updated_at = $2 WHERE id = $3', [to, at, formId]);
+  for (const sql of transferFormRows) await run(db, sql, [to, formId]);
+  // The form's submission events hold its answers: they leave the old workspace's integrations (no replay,
+  // no pending retries) just as they would if the form were deleted there.
+  for (const sql of integrationFormCascade) await run(db, sql, [formId]);
+  const revoked: string[] = [];
+  for (const row of await attachedKeys(db, 'form', formId)) {
+    if (await revokeKeyRow(db, row.id, { at, reason: null, cause: 'form_transferred' }, revokedKeyAudit(toApiKey(row))))
+      revoked.push(row.id);
+  }
+  return revoked;
+}
+
+/** Everything that belongs to a form, deleted with it in one transaction, children first (parameter: the form id). */
+const deleteFormCascade: string[] = [
+  ...submissionFormCascade,
+  ...integrationFormCascade,
+  'DELETE FROM form_versions WHERE form_id = $1',
+  'DELETE FROM forms WHERE id = $1',
+];
+
+/** Rows that follow a form to its new workspace (parameters: workspace id, form id). */
+const transferFormRows: string[] = [...submissionFormTransfer];

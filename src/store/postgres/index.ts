@@ -1,0 +1,73 @@
+import type pg from 'pg';
+import type { Store } from '../types.js';
+import { postgresApiKeys } from './api-keys.js';
+import { insertAuditEvent, postgresAuditEvents } from './audit-events.js';
+import { inTransaction, openPostgres, run } from './database.js';
+import { postgresFolders } from './folders.js';
+import { postgresForms } from './forms.js';
+import { postgresIdempotency } from './idempotency.js';
+import { integrationTestData, postgresIntegrations } from './integrations.js';
+import { migrate } from './migrations.js';
+import { postgresOAuth } from './oauth.js';
+import { postgresSubmissions, submissionTestData } from './submissions.js';
+import { postgresTeam } from './team.js';
+import { postgresTransfers } from './transfers.js';
+import { postgresWorkspaces } from './workspaces.js';
+
+/** Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id). */
+const testDataTables: Array<{
+  counts: 'forms' | 'folders' | 'submissions' | 'integrations' | 'integration_logs' | null;
+  sql: string;
+}> = [
+  ...submissionTestData,
+  ...integrationTestData,
+  {
+    counts: null,
+    sql: `DELETE FROM form_versions WHERE form_id IN (SELECT id FROM forms WHERE workspace_id = $1 AND environment = 'test')`,
+  },
+  { counts: 'forms', sql: `DELETE FROM forms WHERE workspace_id = $1 AND environment = 'test'` },
+  { counts: 'folders', sql: `DELETE FROM folders WHERE workspace_id = $1 AND environment = 'test'` },
+];
+
+/**
+ * The PostgreSQL store: the same interface, transactions and refusals as the SQLite store, for several
+ * processes (or machines) sharing one database. Given a URL it opens its own pool; given a pool, it migrates
+ * it and takes it over (closing the store ends the pool).
+ */
+export async function createPostgresStore(source: pg.Pool | string, options: { max?: number } = {}): Promise<Store & { pool: pg.Pool }> {
+  let pool: pg.Pool;
+  if (typeof source === 'string') {
+    pool = await openPostgres(source, options);
+  } else {
+    pool = source;
+    await migrate(pool);
+  }
+  return {
+    pool,
+    workspaces: postgresWorkspaces(pool),
+    apiKeys: postgresApiKeys(pool),
+    forms: postgresForms(pool),
+    folders: postgresFolders(pool),
+    auditEvents: postgresAuditEvents(pool),
+    idempotency: postgresIdempotency(pool),
+    team: postgresTeam(pool),
+    submissions: postgresSubmissions(pool),
+    integrations: postgresIntegrations(pool),
+    oauth: postgresOAuth(pool),
+    transfers: postgresTransfers(pool),
+    async resetTestData(workspaceId, audit) {
+      return inTransaction(pool, async (client) => {
+        const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };
+        for (const { counts, sql } of testDataTables) {
+          const changes = await run(client, sql, [workspaceId]);
+          if (counts) deleted[counts] += changes;
+        }
+        await insertAuditEvent(client, audit);
+        return deleted;
+      });
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

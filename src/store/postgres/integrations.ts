@@ -1,0 +1,261 @@
+import type pg from 'pg';
+import { newId } from '../../ids.js';
+import { RecordNotFound } from '../errors.js';
+import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integration-store.js';
+import {
+  type DeliveryRow,
+  type DueDeliveryRow,
+  type EventRow,
+  type IntegrationRow,
+  nextAttempt,
+  toCircuit,
+  toDueDelivery,
+  toEvent,
+  toIntegration,
+  toIntegrationRecord,
+  toLog,
+} from '../rows/integrations.js';
+import { advisoryLocks } from './advisory-locks.js';
+import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
+import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
+import { keysetPage } from './pagination.js';
+
+/**
+ * Statements run inside a form's deletion (parameter: the form id); see the SQLite store for why
+ * integrations limited to the form are kept and what goes with the form's submissions.
+ */
+export const integrationFormCascade: string[] = [
+  `DELETE FROM deliveries WHERE status = 'pending' AND event_id IN (SELECT id FROM events WHERE form_id = $1 AND type LIKE 'submission.%')`,
+  `DELETE FROM events WHERE form_id = $1 AND type LIKE 'submission.%'`,
+];
+
+/** Test-mode rows of a workspace (parameter: workspace id), with the count they report. */
+export const integrationTestData: Array<{ counts: 'integrations' | 'integration_logs' | null; sql: string }> = [
+  { counts: 'integration_logs', sql: `DELETE FROM deliveries WHERE workspace_id = $1 AND environment = 'test'` },
+  { counts: null, sql: `DELETE FROM events WHERE workspace_id = $1 AND environment = 'test'` },
+  { counts: 'integrations', sql: `DELETE FROM integrations WHERE workspace_id = $1 AND environment = 'test'` },
+];
+
+const claimLock = advisoryLocks.deliveryClaims;
+
+/**
+ * Runs inside recordAttempt's transaction: the integration's row is locked, so attempts of one integration
+ * recorded by two processes move its breaker one after the other, and the move and what it causes commit with
+ * the attempt.
+ */
+async function moveCircuit(db: Queryable, integrationId: string, circuit: CircuitUpdate): Promise<CircuitMove | null> {
+  const current = await one<IntegrationRow>(db, 'SELECT * FROM integrations WHERE id = $1 FOR NO KEY UPDATE', [integrationId]);
+  if (!current) return null;
+  const before = toCircuit(current);
+  const after = circuit.next(before);
+  const updated = await one<IntegrationRow>(
+    db,
+    `UPDATE integrations SET consecutive_failures = $1, failing_since = $2, paused_until = $3, enabled = $4, disabled_at = $5,
+       disabled_reason = $6, updated_at = $7
+     WHERE id = $8 RETURNING *`,
+    [
+      after.consecutiveFailures,
+      after.failingSince,
+      after.pausedUntil,
+      after.enabled,
+      after.disabledAt,
+      after.disabledReason,
+      after.updatedAt,
+      integrationId,
+    ],
+  );
+  const move: CircuitMove = { before, after, integration: toIntegrationRecord(updated!) };
+  if (circuit.outbox) await writeOutbox(db, circuit.outbox(move));
+  return move;
+}
+
+export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
+  return {
+    async list(visibility, page) {
+      const { environments, attachment } = visibility;
+      const params = new Parameters();
+      const where = [`i.workspace_id = ${params.add(visibility.workspaceId)}`, `i.environment = ANY(${params.add(environments)}::text[])`];
+      // Attached keys see the integrations of the forms they reach, never the workspace-wide ones.
+      if (attachment.type === 'form') where.push(`i.form_id = ${params.add(attachment.form_id)}`);
+      else if (attachment.type === 'folder')
+        where.push(`i.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ${params.add(attachment.folder_id)})`);
+      const result = await keysetPage<IntegrationRow>(pool, {
+        from: 'integrations i',
+        alias: 'i',
+        select: 'i.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
+      return { data: result.data.map(toIntegration), hasMore: result.hasMore };
+    },
+
+    async get(workspaceId, id) {
+      const row = await one<IntegrationRow>(pool, 'SELECT * FROM integrations WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+      return row && toIntegrationRecord(row);
+    },
+
+    async create({ integration: i, workspaceId, environment, signingSecret }, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
+        await run(
+          client,
+          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          [
+            i.id,
+            workspaceId,
+            environment,
+            i.url,
+            JSON.stringify(i.events),
+            i.enabled,
+            i.description,
+            i.form_id,
+            signingSecret,
+            i.secret_hint,
+            i.created_at,
+            i.updated_at,
+          ],
+        );
+      });
+    },
+
+    async update({ integration: i }, options = {}) {
+      await inTransaction(pool, async (client) => {
+        await run(
+          client,
+          `UPDATE integrations SET url = $1, events = $2, enabled = $3, disabled_at = $4, disabled_reason = $5, description = $6, form_id = $7,
+             updated_at = $8
+           WHERE id = $9`,
+          [i.url, JSON.stringify(i.events), i.enabled, i.disabled_at, i.disabled_reason, i.description, i.form_id, i.updated_at, i.id],
+        );
+        if (options.resetCircuit)
+          await run(client, 'UPDATE integrations SET consecutive_failures = 0, failing_since = NULL, paused_until = NULL WHERE id = $1', [
+            i.id,
+          ]);
+      });
+    },
+
+    async delete(id) {
+      await inTransaction(pool, async (client) => {
+        await run(client, 'DELETE FROM deliveries WHERE integration_id = $1', [id]);
+        await run(client, 'DELETE FROM integrations WHERE id = $1', [id]);
+      });
+    },
+
+    async publish(event, subscribers) {
+      return inTransaction(pool, (client) => insertEventForSubscribers(client, event, subscribers));
+    },
+
+    async getEvent(workspaceId, environment, id) {
+      const row = await one<EventRow>(pool, 'SELECT * FROM events WHERE id = $1 AND workspace_id = $2 AND environment = $3', [
+        id,
+        workspaceId,
+        environment,
+      ]);
+      return row && toEvent(row);
+    },
+
+    async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
+        // FOR SHARE: the integration cannot be deleted before its new delivery row is committed.
+        const integration = await one<{ id: string; url: string }>(client, 'SELECT id, url FROM integrations WHERE id = $1 FOR SHARE', [
+          integrationId,
+        ]);
+        if (!integration) throw new RecordNotFound('integration', integrationId);
+        if (newEvent) await insertEvent(client, event);
+        return toLog(await queueFirstAttempt(client, integration, event, at, mock, true));
+      });
+    },
+
+    async listLogs(integrationId, environment, filter, page) {
+      const params = new Parameters();
+      const where = [`d.integration_id = ${params.add(integrationId)}`, `d.environment = ${params.add(environment)}`];
+      if (filter.status !== undefined) where.push(`d.status = ${params.add(filter.status)}`);
+      if (filter.eventType !== undefined) where.push(`d.event_type = ${params.add(filter.eventType)}`);
+      const result = await keysetPage<DeliveryRow>(pool, {
+        from: 'deliveries d',
+        alias: 'd',
+        select: 'd.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
+      return { data: result.data.map(toLog), hasMore: result.hasMore };
+    },
+
+    /**
+     * The caps count the leases of every worker, so claims take turns across processes: a transaction-scoped
+     * advisory lock serialises them (each is a few milliseconds), and each one then sees the leases the previous
+     * one committed. The candidates are chosen as in the SQLite store (integrations, then workspaces, take turns
+     * within their in-flight caps); `FOR UPDATE SKIP LOCKED` then leaves out any row an attempt's outcome is being
+     * recorded for, and re-checks the lease of the rows it locks, so no delivery is ever leased twice.
+     */
+    async claimDue({ now, leaseUntil, limit, perIntegration, perWorkspace }) {
+      return inTransaction(pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [claimLock]);
+        const chosen = await all<{ id: string }>(
+          client,
+          `WITH busy AS (
+             SELECT integration_id, workspace_id, COUNT(*) AS n FROM deliveries
+             WHERE status = 'pending' AND lease_until > $1 GROUP BY integration_id, workspace_id
+           ),
+           busy_workspaces AS (SELECT workspace_id, SUM(n) AS n FROM busy GROUP BY workspace_id),
+           candidates AS (
+             SELECT d.id, d.workspace_id, d.integration_id, d.due_at,
+               ROW_NUMBER() OVER (PARTITION BY d.integration_id ORDER BY d.due_at, d.id) AS integration_turn,
+               CASE WHEN i.paused_until IS NULL THEN $2 ELSE 1 END AS integration_cap
+             FROM deliveries d JOIN integrations i ON i.id = d.integration_id
+             WHERE d.status = 'pending' AND d.due_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
+               AND (d.dispatched OR (i.enabled AND (i.paused_until IS NULL OR i.paused_until <= $1)))
+           ),
+           within_integration AS (
+             SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.workspace_id ORDER BY c.integration_turn, c.due_at, c.id) AS workspace_turn
+             FROM candidates c LEFT JOIN busy b ON b.integration_id = c.integration_id
+             WHERE c.integration_turn + COALESCE(b.n, 0) <= c.integration_cap
+           )
+           SELECT w.id FROM within_integration w
+           LEFT JOIN busy_workspaces bw ON bw.workspace_id = w.workspace_id
+           WHERE w.workspace_turn + COALESCE(bw.n, 0) <= $3
+           ORDER BY w.workspace_turn, w.due_at, w.id
+           LIMIT $4`,
+          [now, perIntegration, perWorkspace, limit],
+        );
+        if (chosen.length === 0) return [];
+        const ids = chosen.map((row) => row.id);
+        const locked = await all<{ id: string }>(
+          client,
+          `SELECT id FROM deliveries WHERE id = ANY($1::text[]) AND status = 'pending' AND (lease_until IS NULL OR lease_until <= $2)
+           FOR UPDATE SKIP LOCKED`,
+          [ids, now],
+        );
+        if (locked.length === 0) return [];
+        await run(client, 'UPDATE deliveries SET lease_until = $1 WHERE id = ANY($2::text[])', [leaseUntil, locked.map((row) => row.id)]);
+        const rows = await all<DueDeliveryRow>(
+          client,
+          `SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret,
+             e.id AS event_id, e.type AS event_type, e.body
+           FROM deliveries d JOIN integrations i ON i.id = d.integration_id JOIN events e ON e.id = d.event_id
+           WHERE d.id = ANY($1::text[])`,
+          [locked.map((row) => row.id)],
+        );
+        // In the order the turns gave.
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        return ids.flatMap((id) => (byId.has(id) ? [toDueDelivery(byId.get(id)!)] : []));
+      });
+    },
+
+    async recordAttempt(id, result, circuit) {
+      return inTransaction(pool, async (client): Promise<CircuitMove | null> => {
+        const row = await one<DeliveryRow>(
+          client,
+          `UPDATE deliveries SET status = $1, url = $2, response_status = $3, duration_ms = $4, error = $5, next_attempt_at = $6, lease_until = NULL
+           WHERE id = $7 AND status = 'pending' RETURNING *`,
+          [result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id],
+        );
+        if (!row) return null;
+        if (result.nextAttemptAt !== null) await insertDelivery(client, nextAttempt(row, newId('dlv'), result.nextAttemptAt));
+        return circuit ? moveCircuit(client, row.integration_id, circuit) : null;
+      });
+    },
+  };
+}

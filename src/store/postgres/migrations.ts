@@ -1,0 +1,52 @@
+import type pg from 'pg';
+import { advisoryLocks } from './advisory-locks.js';
+import { coreSchema } from './schema/core.js';
+import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
+import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
+import { oauthSchema } from './schema/oauth.js';
+import { submissionsSchema } from './schema/submissions.js';
+import { transfersSchema } from './schema/transfers.js';
+
+/**
+ * Schema migrations, applied in order at start, each once, in its own transaction, recorded in
+ * `schema_migrations`. Never edit a released migration; append a new one. The same partitioning as the SQLite
+ * store: every row of workspace data carries `environment` ('live' | 'test'), and lists are keyset-paged on
+ * (created_at, id) with composite indexes.
+ */
+const migrations: readonly string[] = [
+  coreSchema,
+  submissionsSchema,
+  integrationsSchema,
+  oauthSchema,
+  formVersionSummariesSchema,
+  integrationCircuitSchema,
+  transfersSchema,
+];
+
+const migrationLock = advisoryLocks.migrations;
+
+export async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [migrationLock]);
+    try {
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)');
+      const { rows } = await client.query<{ version: number }>('SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations');
+      for (let index = rows[0]!.version; index < migrations.length; index++) {
+        await client.query('BEGIN');
+        try {
+          await client.query(migrations[index]!);
+          await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())', [index + 1]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [migrationLock]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The PostgreSQL side of the transactional outbox (see ../outbox.ts), and the event and first-attempt rows it
+ * shares with the integrations store (publish, dispatch). The change, the outbox's rows and the claim's
+ * completion run on one connection between `BEGIN` and `COMMIT`.
+ */
+import type pg from 'pg';
+import type { Environment } from '../../contract.js';
+import { newId } from '../../ids.js';
+import { StoreConflict } from '../errors.js';
+import type { EventRecord, IdempotentResponse, Outbox, OutboxEntries, Subscribers } from '../outbox.js';
+import { type DeliveryRow, firstAttempt } from '../rows/integrations.js';
+import { all, inTransaction, type Queryable, run } from './database.js';
+
+/** Runs the change and writes its outbox in one transaction, so that they commit together or not at all. */
+export function withOutbox<R>(pool: pg.Pool, outbox: Outbox<R> | undefined, change: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+  return inTransaction(pool, async (client) => {
+    const result = await change(client);
+    if (outbox) await writeOutbox(client, outbox(result));
+    return result;
+  });
+}
+
+export async function writeOutbox(db: Queryable, { events = [], response }: OutboxEntries): Promise<void> {
+  for (const { event, subscribers } of events) await insertEventForSubscribers(db, event, subscribers);
+  if (response && !(await completeClaim(db, response))) {
+    // Another request holds or has answered this key (ours was taken over as abandoned): making the change too
+    // would make it twice. Throwing rolls it back; the client's retry gets the other request's response.
+    throw new StoreConflict('idempotency_claim_lost');
+  }
+}
+
+/** Completes a claim still in progress; false when it is not (taken over, or answered by another request). */
+export async function completeClaim(db: Queryable, { ownerId, keyHash, sealedResponse }: IdempotentResponse): Promise<boolean> {
+  const changed = await run(
+    db,
+    `UPDATE idempotency_keys SET state = 'done', sealed_response = $1 WHERE owner_id = $2 AND key_hash = $3 AND state = 'in_progress'`,
+    [sealedResponse, ownerId, keyHash],
+  );
+  return changed === 1;
+}
+
+export const enabledSubscribers = (
+  db: Queryable,
+  workspaceId: string,
+  environments: readonly Environment[],
+  type: string,
+  formId: string | null,
+) =>
+  all<{ id: string; url: string }>(
+    db,
+    `SELECT id, url FROM integrations
+     WHERE workspace_id = $1 AND environment = ANY($2::text[]) AND enabled
+       AND events @> to_jsonb($3::text) AND (form_id IS NULL OR form_id = $4)`,
+    [workspaceId, environments, type, formId],
+  );
+
+/** Stores the event with a first attempt per subscribed integration; returns how many were queued. */
+export async function insertEventForSubscribers(db: Queryable, event: EventRecord, subscribers: Subscribers): Promise<number> {
+  const integrations = await enabledSubscribers(db, event.workspaceId, subscribers.environments, event.type, event.formId);
+  // An event no integration subscribes to is not kept (see the SQLite store).
+  if (integrations.length === 0) return 0;
+  await insertEvent(db, event);
+  for (const integration of integrations) await queueFirstAttempt(db, integration, event, event.createdAt, subscribers.mock, false);
+  return integrations.length;
+}
+
+export const insertEvent = (db: Queryable, event: EventRecord) =>
+  run(db, 'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+    event.id,
+    event.workspaceId,
+    event.environment,
+    event.type,
+    event.formId,
+    event.body,
+    event.createdAt,
+  ]);
+
+/** A first attempt, due at once (`at`: when it was queued). */
+export async function queueFirstAttempt(
+  db: Queryable,
+  integration: { id: string; url: string },
+  event: EventRecord,
+  at: string,
+  mock: boolean,
+  dispatched: boolean,
+): Promise<DeliveryRow> {
+  const row = firstAttempt(integration, event, { id: newId('dlv'), at, mock, dispatched });
+  await insertDelivery(db, row);
+  return row;
+}
+
+export const insertDelivery = (db: Queryable, row: DeliveryRow) =>
+  run(
+    db,
+    `INSERT INTO deliveries (id, workspace_id, environment, integration_id, event_id, event_type, attempt, status, url, mock, dispatched,
+       response_status, duration_ms, error, next_attempt_at, due_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    [
+      row.id,
+      row.workspace_id,
+      row.environment,
+      row.integration_id,
+      row.event_id,
+      row.event_type,
+      row.attempt,
+      row.status,
+      row.url,
+      Boolean(row.mock),
+      Boolean(row.dispatched),
+      row.response_status,
+      row.duration_ms,
+      row.error,
+      row.next_attempt_at,
+      row.due_at,
+      row.created_at,
+    ],
+  );

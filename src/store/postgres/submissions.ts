@@ -1,0 +1,209 @@
+import type pg from 'pg';
+import type { Environment } from '../../contract.js';
+import { RecordNotFound } from '../errors.js';
+import {
+  dayOf,
+  type FunnelFacts,
+  gradeKey,
+  gradeOfKey,
+  type SubmissionRow,
+  stepCounts,
+  toSubmission,
+  toSubmissionRecord,
+} from '../rows/submissions.js';
+import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
+import { withOutbox } from './outbox.js';
+import { keysetPage } from './pagination.js';
+
+/** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
+export const submissionFormCascade: string[] = [
+  'DELETE FROM submission_grade_days WHERE form_id = $1',
+  'DELETE FROM submission_step_days WHERE form_id = $1',
+  'DELETE FROM submission_days WHERE form_id = $1',
+  'DELETE FROM submissions WHERE form_id = $1',
+];
+
+/** Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates are keyed by form and need no move. */
+export const submissionFormTransfer: string[] = ['UPDATE submissions SET workspace_id = $1 WHERE form_id = $2'];
+
+/** Test-mode rows of a workspace (parameter: workspace id), with the count they report; before the forms go. */
+export const submissionTestData: Array<{ counts: 'submissions' | null; sql: string }> = [
+  ...['submission_grade_days', 'submission_step_days', 'submission_days'].map((table) => ({
+    counts: null,
+    sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = $1)`,
+  })),
+  { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = $1 AND environment = 'test'` },
+];
+
+/**
+ * Adds (sign 1) or removes (sign -1) one submission from its form's aggregates. Each table is one
+ * INSERT … ON CONFLICT DO UPDATE, which increments atomically however many processes write the same day; the
+ * step rows are written in step-id order so that two transactions lock them in the same order.
+ */
+async function countInFunnel(db: Queryable, environment: Environment, facts: FunnelFacts, sign: 1 | -1): Promise<void> {
+  const day = dayOf(facts.created_at);
+  const completed = facts.status === 'completed' ? 1 : 0;
+  await run(
+    db,
+    `INSERT INTO submission_days AS t (form_id, environment, day, started, completed, score_sum, score_count) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (form_id, environment, day) DO UPDATE SET started = t.started + excluded.started, completed = t.completed + excluded.completed,
+       score_sum = t.score_sum + excluded.score_sum, score_count = t.score_count + excluded.score_count`,
+    [facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed],
+  );
+  // A path that passes a step twice counts it once per visit, as the SQLite store's one statement per visit does.
+  const steps = new Map<string, { reached: number; droppedOff: number }>();
+  for (const step of stepCounts(facts, sign)) {
+    const sum = steps.get(step.stepId) ?? { reached: 0, droppedOff: 0 };
+    steps.set(step.stepId, { reached: sum.reached + step.reached, droppedOff: sum.droppedOff + step.droppedOff });
+  }
+  const ids = [...steps.keys()].sort();
+  if (ids.length > 0) {
+    await run(
+      db,
+      `INSERT INTO submission_step_days AS t (form_id, environment, day, step_id, reached, dropped_off)
+       SELECT $1, $2, $3, step_id, reached, dropped_off FROM unnest($4::text[], $5::int[], $6::int[]) AS u(step_id, reached, dropped_off)
+       ON CONFLICT (form_id, environment, day, step_id) DO UPDATE SET reached = t.reached + excluded.reached,
+         dropped_off = t.dropped_off + excluded.dropped_off`,
+      [facts.form_id, environment, day, ids, ids.map((id) => steps.get(id)!.reached), ids.map((id) => steps.get(id)!.droppedOff)],
+    );
+  }
+  if (completed) await countGrade(db, environment, facts, facts.grade, sign);
+}
+
+const countGrade = (db: Queryable, environment: Environment, facts: FunnelFacts, grade: string | null, sign: 1 | -1) =>
+  run(
+    db,
+    `INSERT INTO submission_grade_days AS t (form_id, environment, day, grade, completed) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (form_id, environment, day, grade) DO UPDATE SET completed = t.completed + excluded.completed`,
+    [facts.form_id, environment, dayOf(facts.created_at), gradeKey(grade), sign],
+  );
+
+/** Inserts one submission with its aggregates; the caller provides the transaction (bulk loads batch many). */
+export async function insertSubmissionRow(db: Queryable, { submission: s, workspaceId, environment }: SubmissionRecord): Promise<void> {
+  await run(
+    db,
+    `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
+      score, grade, score_breakdown, scored_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      s.id,
+      workspaceId,
+      environment,
+      s.form_id,
+      s.form_version,
+      s.status,
+      JSON.stringify(s.answers),
+      JSON.stringify(s.hidden),
+      JSON.stringify(s.visited_steps),
+      s.score,
+      s.grade,
+      JSON.stringify(s.score_breakdown),
+      s.scored_at,
+      s.created_at,
+      s.updated_at,
+    ],
+  );
+  await countInFunnel(db, environment, s, 1);
+}
+
+/** The submission, locked until the transaction ends, so a concurrent delete or rescore waits and then sees it gone or changed. */
+const lockRow = (db: Queryable, id: string) => one<SubmissionRow>(db, 'SELECT * FROM submissions WHERE id = $1 FOR UPDATE', [id]);
+
+export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
+  return {
+    async insert(record, outbox) {
+      await withOutbox(pool, outbox, (client) => insertSubmissionRow(client, record));
+    },
+    async list({ workspaceId, environment, attachment }, filter, page) {
+      const params = new Parameters();
+      const where: string[] = [];
+      const formId = filter.formId ?? (attachment.type === 'form' ? attachment.form_id : undefined);
+      // A form's list walks the form's own index; the workspace condition still guards the partition.
+      if (formId !== undefined) where.push(`s.form_id = ${params.add(formId)}`);
+      where.push(`s.workspace_id = ${params.add(workspaceId)}`, `s.environment = ${params.add(environment)}`);
+      if (attachment.type === 'form' && formId !== attachment.form_id) where.push(`s.form_id = ${params.add(attachment.form_id)}`);
+      if (attachment.type === 'folder')
+        where.push(`s.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ${params.add(attachment.folder_id)})`);
+      if (filter.status !== undefined) where.push(`s.status = ${params.add(filter.status)}`);
+      if (filter.createdGte !== undefined) where.push(`s.created_at >= ${params.add(filter.createdGte)}`);
+      if (filter.createdLt !== undefined) where.push(`s.created_at < ${params.add(filter.createdLt)}`);
+      if (filter.minScore !== undefined) where.push(`s.score >= ${params.add(filter.minScore)}`);
+      const result = await keysetPage<SubmissionRow>(pool, {
+        from: 'submissions s',
+        alias: 's',
+        select: 's.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
+      return { data: result.data.map(toSubmission), hasMore: result.hasMore };
+    },
+    async get({ workspaceId, environment }, id) {
+      const row = await one<SubmissionRow>(pool, 'SELECT * FROM submissions WHERE id = $1 AND workspace_id = $2 AND environment = $3', [
+        id,
+        workspaceId,
+        environment,
+      ]);
+      return row && toSubmissionRecord(row);
+    },
+    async delete(id) {
+      await inTransaction(pool, async (client) => {
+        const row = await lockRow(client, id);
+        if (!row) throw new RecordNotFound('submission', id);
+        await countInFunnel(client, row.environment, toSubmission(row), -1);
+        await run(client, 'DELETE FROM submissions WHERE id = $1', [id]);
+      });
+    },
+    async rescore(id, change, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
+        const row = await lockRow(client, id);
+        if (!row) throw new RecordNotFound('submission', id);
+        const before = toSubmission(row);
+        if (before.status === 'completed') {
+          await run(client, 'UPDATE submission_days SET score_sum = score_sum + $1 WHERE form_id = $2 AND environment = $3 AND day = $4', [
+            change.score - before.score,
+            before.form_id,
+            row.environment,
+            dayOf(before.created_at),
+          ]);
+          await countGrade(client, row.environment, before, before.grade, -1);
+          await countGrade(client, row.environment, before, change.grade, 1);
+        }
+        const updated = await one<SubmissionRow>(
+          client,
+          `UPDATE submissions SET score = $1, grade = $2, score_breakdown = $3, form_version = $4, scored_at = $5, updated_at = $5
+           WHERE id = $6 RETURNING *`,
+          [change.score, change.grade, JSON.stringify(change.scoreBreakdown), change.formVersion, change.at, id],
+        );
+        return {
+          submission: toSubmission(updated!),
+          previous: { score: before.score, grade: before.grade, form_version: before.form_version },
+        };
+      });
+    },
+    async funnel({ formId, environment, from, to }) {
+      const range = [formId, environment, from, to];
+      const inRange = 'form_id = $1 AND environment = $2 AND day >= $3 AND day <= $4';
+      // One snapshot for the three tables, as the SQLite store's read transaction gives.
+      return inTransaction(pool, async (client): Promise<FunnelTotals> => {
+        await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        const days = await all<FunnelTotals['days'][number]>(
+          client,
+          `SELECT day, started, completed, score_sum AS "scoreSum", score_count AS "scoreCount" FROM submission_days WHERE ${inRange} ORDER BY day`,
+          range,
+        );
+        const steps = await all<FunnelTotals['steps'][number]>(
+          client,
+          `SELECT step_id AS "stepId", SUM(reached) AS reached, SUM(dropped_off) AS "droppedOff" FROM submission_step_days WHERE ${inRange} GROUP BY step_id`,
+          range,
+        );
+        const grades = await all<{ grade: string; completed: number }>(
+          client,
+          `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`,
+          range,
+        );
+        return { days, steps, grades: grades.map((row) => ({ grade: gradeOfKey(row.grade), completed: row.completed })) };
+      });
+    },
+  };
+}

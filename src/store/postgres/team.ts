@@ -1,0 +1,118 @@
+import type pg from 'pg';
+import { RecordNotFound, StoreConflict } from '../errors.js';
+import { type InviteRow, type MemberRow, toInvite, toMember } from '../rows/team.js';
+import type { TeamStore } from '../types.js';
+import { insertAuditEvent } from './audit-events.js';
+import { all, inTransaction, isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
+import { withOutbox } from './outbox.js';
+import { keysetPage } from './pagination.js';
+
+// Invites past their expiry are reported as expired; the row is brought up to date when read.
+const expireInvites = (db: Queryable, workspaceId: string) =>
+  run(db, `UPDATE invites SET status = 'expired' WHERE workspace_id = $1 AND status = 'pending' AND expires_at <= $2`, [
+    workspaceId,
+    new Date().toISOString(),
+  ]);
+
+export function postgresTeam(pool: pg.Pool): TeamStore {
+  return {
+    async listMembers(workspaceId, page) {
+      const params = new Parameters();
+      const result = await keysetPage<MemberRow>(pool, {
+        from: 'members m',
+        alias: 'm',
+        select: 'm.*',
+        where: `m.workspace_id = ${params.add(workspaceId)}`,
+        params,
+        page,
+      });
+      return { data: result.data.map(toMember), hasMore: result.hasMore };
+    },
+    async getMember(workspaceId, id) {
+      const row = await one<MemberRow>(pool, 'SELECT * FROM members WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+      return row && toMember(row);
+    },
+    async addMember(workspaceId, member) {
+      await run(pool, 'INSERT INTO members (id, workspace_id, email, name, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+        member.id,
+        workspaceId,
+        member.email.toLowerCase(),
+        member.name,
+        member.role,
+        member.created_at,
+      ]);
+    },
+    async removeMember(workspaceId, id, audit) {
+      await inTransaction(pool, async (client) => {
+        // The workspace's admins and the member are locked together, in id order so that two removals cannot
+        // deadlock: of two admins removed at once, the second sees the first gone and is refused.
+        const locked = await all<MemberRow>(
+          client,
+          `SELECT * FROM members WHERE workspace_id = $1 AND (role = 'admin' OR id = $2) ORDER BY id FOR UPDATE`,
+          [workspaceId, id],
+        );
+        const member = locked.find((row) => row.id === id);
+        if (!member) throw new RecordNotFound('member', id);
+        if (member.role === 'admin' && locked.filter((row) => row.role === 'admin').length <= 1) throw new StoreConflict('last_admin');
+        await run(client, 'DELETE FROM members WHERE id = $1', [id]);
+        await insertAuditEvent(client, audit);
+      });
+    },
+    async listInvites(workspaceId, filter, page) {
+      await expireInvites(pool, workspaceId);
+      const params = new Parameters();
+      const where = [`i.workspace_id = ${params.add(workspaceId)}`];
+      if (filter.status !== undefined) where.push(`i.status = ${params.add(filter.status)}`);
+      const result = await keysetPage<InviteRow>(pool, {
+        from: 'invites i',
+        alias: 'i',
+        select: 'i.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
+      return { data: result.data.map(toInvite), hasMore: result.hasMore };
+    },
+    async getInvite(workspaceId, id) {
+      await expireInvites(pool, workspaceId);
+      const row = await one<InviteRow>(pool, 'SELECT * FROM invites WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+      return row && toInvite(row);
+    },
+    async createInvite(workspaceId, invite, audit, outbox) {
+      try {
+        await withOutbox(pool, outbox, async (client) => {
+          await expireInvites(client, workspaceId);
+          const email = invite.email.toLowerCase();
+          const member = await one(client, 'SELECT 1 FROM members WHERE workspace_id = $1 AND email = $2', [workspaceId, email]);
+          const pending = await one(client, `SELECT 1 FROM invites WHERE workspace_id = $1 AND email = $2 AND status = 'pending'`, [
+            workspaceId,
+            email,
+          ]);
+          if (member || pending) throw new StoreConflict('member_exists');
+          await run(
+            client,
+            `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at) VALUES ($1, $2, $3, $4, 'pending', $5, $6)`,
+            [invite.id, workspaceId, email, invite.role, invite.expires_at, invite.created_at],
+          );
+          await insertAuditEvent(client, audit);
+        });
+      } catch (error) {
+        // A concurrent invite of the same email got in first: the partial unique index on pending invites decides.
+        if (isUniqueViolation(error, 'invites_pending_email')) throw new StoreConflict('member_exists');
+        throw error;
+      }
+    },
+    async revokeInvite(workspaceId, id, at, audit) {
+      return inTransaction(pool, async (client) => {
+        const changed = await run(
+          client,
+          `UPDATE invites SET status = 'revoked', revoked_at = $1 WHERE id = $2 AND workspace_id = $3 AND status = 'pending'`,
+          [at, id, workspaceId],
+        );
+        if (changed === 1) await insertAuditEvent(client, audit);
+        const row = await one<InviteRow>(client, 'SELECT * FROM invites WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+        return row && toInvite(row);
+      });
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Scope } from '../../contract.js';
+import type { OAuthClient, OAuthGrant } from '../oauth-store.js';
+import { fromJson } from './json.js';
+
+export interface ClientRow {
+  id: string;
+  name: string;
+  redirect_uris: unknown;
+  created_at: string;
+}
+
+/** The grant's columns as selected with every code or token (aliased so they cannot clash with the token's). */
+export interface GrantColumns {
+  grant_id: string;
+  client_id: string;
+  workspace_id: string;
+  /** SQLite keeps the scopes space-separated; PostgreSQL as a JSONB array. */
+  scopes: string | Scope[];
+  grant_created_at: string;
+  grant_revoked_at: string | null;
+}
+
+export const toClient = (row: ClientRow): OAuthClient => ({
+  id: row.id,
+  name: row.name,
+  redirectUris: fromJson<string[]>(row.redirect_uris),
+  createdAt: row.created_at,
+});
+
+export const toGrant = (row: GrantColumns): OAuthGrant => ({
+  id: row.grant_id,
+  clientId: row.client_id,
+  workspaceId: row.workspace_id,
+  scopes: typeof row.scopes === 'string' ? (row.scopes.split(' ') as Scope[]) : row.scopes,
+  createdAt: row.grant_created_at,
+  revokedAt: row.grant_revoked_at,
+});

@@ -1,0 +1,68 @@
+import type { Environment, Schema } from '../../contract.js';
+import type { SubmissionRecord } from '../submission-store.js';
+import { fromJson } from './json.js';
+
+type Submission = Schema<'Submission'>;
+
+export interface SubmissionRow {
+  id: string;
+  workspace_id: string;
+  environment: Environment;
+  form_id: string;
+  form_version: number;
+  status: Submission['status'];
+  answers: unknown;
+  hidden: unknown;
+  visited_steps: unknown;
+  score: number;
+  grade: string | null;
+  score_breakdown: unknown;
+  scored_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const toSubmission = (row: SubmissionRow): Submission => ({
+  id: row.id,
+  object: 'submission',
+  form_id: row.form_id,
+  form_version: row.form_version,
+  status: row.status,
+  test: row.environment === 'test',
+  answers: fromJson<Submission['answers']>(row.answers),
+  hidden: fromJson<Submission['hidden']>(row.hidden),
+  visited_steps: fromJson<string[]>(row.visited_steps),
+  score: row.score,
+  grade: row.grade,
+  score_breakdown: fromJson<Submission['score_breakdown']>(row.score_breakdown),
+  scored_at: row.scored_at,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+export const toSubmissionRecord = (row: SubmissionRow): SubmissionRecord => ({
+  submission: toSubmission(row),
+  workspaceId: row.workspace_id,
+  environment: row.environment,
+});
+
+/** What the aggregates count of one submission. */
+export type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at'>;
+
+/** The UTC day (`YYYY-MM-DD`) a submission is counted under. */
+export const dayOf = (timestamp: string): string => timestamp.slice(0, 10);
+
+/** The aggregate key of a grade: NULLs never conflict in a primary key, and a label is never empty. */
+export const gradeKey = (grade: string | null): string => grade ?? '';
+export const gradeOfKey = (key: string): string | null => (key === '' ? null : key);
+
+/** One submission's step rows: every step reached once, the last one dropped off unless it completed. */
+export function stepCounts(facts: FunnelFacts, sign: 1 | -1): Array<{ stepId: string; reached: number; droppedOff: number }> {
+  const completed = facts.status === 'completed';
+  const last = facts.visited_steps.length - 1;
+  return facts.visited_steps.map((stepId, index) => ({
+    stepId,
+    reached: sign,
+    droppedOff: !completed && index === last ? sign : 0,
+  }));
+}

@@ -1,0 +1,114 @@
+/**
+ * Rate limits on Redis (the machine's, `TEST_REDIS_URL`, default redis://127.0.0.1:6379): every process of a
+ * deployment counts into the same keys, and while Redis cannot be reached each process falls back to counting
+ * on its own. Each test run writes under a prefix of its own and deletes its keys afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { defaultRateLimits } from '../../src/http/documented-limits.js';
+import { type RedisRateLimits, redisRateLimits } from '../../src/http/redis-rate-limits.js';
+import { createTestApi, type TestApi } from '../support/harness.js';
+import { expectProblem } from '../support/http-checks.js';
+import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `ff-test-${randomBytes(6).toString('hex')}`;
+const inspector = new Redis(redisUrl);
+
+const opened: RedisRateLimits[] = [];
+const apis: TestApi[] = [];
+const databases: TestDatabase[] = [];
+function limits(settings: Partial<typeof defaultRateLimits>, options: { url?: string; keyPrefix?: string } = {}) {
+  const availability: boolean[] = [];
+  const shared = redisRateLimits(
+    { ...defaultRateLimits, ...settings },
+    {
+      url: options.url ?? redisUrl,
+      keyPrefix: options.keyPrefix ?? prefix,
+      onAvailabilityChange: (available) => availability.push(available),
+    },
+  );
+  opened.push(shared);
+  return { ...shared, availability };
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((shared) => shared.close()));
+  for (const api of apis.splice(0)) await api.close();
+  for (const database of databases.splice(0)) await database.drop();
+});
+
+afterAll(async () => {
+  const keys = await inspector.keys(`${prefix}:*`);
+  if (keys.length > 0) await inspector.del(...keys);
+  inspector.disconnect();
+});
+
+/** Consumes one point per call and reports how many were allowed. */
+async function allowedOf(calls: Promise<RateLimiterRes>[]): Promise<number> {
+  const settled = await Promise.allSettled(calls);
+  for (const outcome of settled) if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(RateLimiterRes);
+  return settled.filter((outcome) => outcome.status === 'fulfilled').length;
+}
+
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+describe('rate limits on Redis', () => {
+  it('when one key is consumed through two processes, then both count into one shared budget in Redis', async () => {
+    const [first, second] = [limits({ perKeyPerSecond: 10 }), limits({ perKeyPerSecond: 10 })];
+    expect(await first.ready(5000)).toBe(true);
+    expect(await second.ready(5000)).toBe(true);
+    const allowed = await allowedOf(
+      Array.from({ length: 16 }, (_, index) => (index % 2 === 0 ? first : second).policy.perKey.consume('key_shared')),
+    );
+    expect(allowed).toBe(10);
+    expect(Number(await inspector.get(`${prefix}:key:key_shared`))).toBe(16);
+    expect(first.availability).toEqual([true]);
+  });
+
+  it('when two deployments use different key prefixes, then neither spends the other budget', async () => {
+    const [ours, theirs] = [limits({ perWorkspacePerMinute: 3 }), limits({ perWorkspacePerMinute: 3 }, { keyPrefix: `${prefix}:other` })];
+    await Promise.all([ours.ready(5000), theirs.ready(5000)]);
+    expect(await allowedOf(Array.from({ length: 4 }, () => ours.policy.perWorkspace.consume('ws_a')))).toBe(3);
+    expect(await allowedOf(Array.from({ length: 4 }, () => theirs.policy.perWorkspace.consume('ws_a')))).toBe(3);
+  });
+
+  it('when Redis cannot be reached, then each process still limits on its own (the insurance limiter) and says Redis is down', async () => {
+    const down = limits({ perKeyPerSecond: 5, failedAuthPerAddressPerMinute: 2 }, { url: `redis://127.0.0.1:${await closedPort()}` });
+    expect(await down.ready(300)).toBe(false);
+    expect(await allowedOf(Array.from({ length: 8 }, () => down.policy.perKey.consume('key_alone')))).toBe(5);
+    expect(await allowedOf(Array.from({ length: 3 }, () => down.policy.failedAuthPerAddress.consume('192.0.2.1')))).toBe(2);
+    expect((await down.policy.perKey.get('key_alone'))?.consumedPoints).toBe(8);
+    expect(down.availability).toEqual([false]);
+    expect(await inspector.exists(`${prefix}:key:key_alone`)).toBe(0);
+  });
+
+  it('when two apps on one database share Redis, then a workspace over its budget is refused by whichever app answers', async () => {
+    const database = await createStoreDatabase();
+    databases.push(database);
+    const [first, second] = [limits({ perWorkspacePerMinute: 6 }), limits({ perWorkspacePerMinute: 6 })];
+    await Promise.all([first.ready(5000), second.ready(5000)]);
+    const one = await createTestApi({ store: await database.open(), rateLimits: first.policy });
+    const two = await createTestApi({ store: await database.open(), rateLimits: second.policy });
+    apis.push(two, one);
+    // The second app bootstraps a workspace of its own; the first one's keys are the ones under test.
+    const key = one.workspace.live_admin_key;
+    const statuses: number[] = [];
+    for (let index = 0; index < 10; index++) statuses.push((await (index % 2 === 0 ? one : two).call('get', '/v1/me', key)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(6);
+    expect(statuses.slice(6)).toEqual([429, 429, 429, 429]);
+    const refused = await two.call('get', '/v1/me', key);
+    expectProblem(refused, 429, 'rate_limit_error', 'rate_limited');
+    expect(refused.headers['x-ratelimit-limit']).toBe('6');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+  });
+});

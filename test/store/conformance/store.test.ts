@@ -1,0 +1,249 @@
+/**
+ * One suite, every store: what the service relies on from persistence (round trips, keyset pages, cascades,
+ * the test-data reset) and what must hold when two requests (or two processes) race (idempotency claims,
+ * the last admin, delivery leases, aggregate counts). A store that passes this suite can back the API.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/ids.js';
+import { StoreConflict } from '../../../src/store/errors.js';
+import type { CircuitState } from '../../../src/store/integration-store.js';
+import type { Store } from '../../../src/store/types.js';
+import { createTestStore, storeKinds } from '../../support/stores.js';
+import { apiKey, at, audit, event, form, integration, submission, workspace } from './fixtures.js';
+
+describe.each(storeKinds)('the %s store', (kind) => {
+  let store: Store;
+  let workspaceId: string;
+  beforeEach(async () => {
+    store = await createTestStore(kind);
+    workspaceId = await workspace(store);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+  const live = () => ({ workspaceId, environments: ['live'] as const, attachment: { type: 'workspace' as const } });
+
+  describe('round trips', () => {
+    it('when records are created, then they read back exactly as written (JSON, flags, timestamps and hashes included)', async () => {
+      const written = form('contact');
+      await store.forms.create({ form: written, workspaceId, environment: 'live' });
+      expect(await store.forms.get(workspaceId, written.id)).toEqual({ form: written, workspaceId, environment: 'live' });
+
+      const key = apiKey({ type: 'form', form_id: written.id });
+      const secretHash = Buffer.from('00ff10'.repeat(10), 'hex');
+      await store.apiKeys.create({ key, workspaceId, secretHash }, audit(workspaceId, 'api_key.created'));
+      expect(await store.apiKeys.findBySecretHash(secretHash)).toEqual({ key, workspaceId, secretHash });
+
+      const lead = submission(written.id, at(10));
+      await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
+      expect(await store.submissions.get({ workspaceId, environment: 'live' }, lead.id)).toEqual({
+        submission: lead,
+        workspaceId,
+        environment: 'live',
+      });
+
+      const hook = integration();
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      expect(await store.integrations.get(workspaceId, hook.id)).toEqual({
+        integration: hook,
+        workspaceId,
+        environment: 'live',
+        signingSecret: 'whsec_1',
+      });
+      const sent = event(workspaceId);
+      expect(await store.integrations.publish(sent, { environments: ['live'], mock: false })).toBe(1);
+      // The body is kept byte for byte: every attempt signs exactly these bytes.
+      expect((await store.integrations.getEvent(workspaceId, 'live', sent.id))?.body).toBe(sent.body);
+    });
+
+    it('when a form is updated, then each version keeps its own snapshot', async () => {
+      const first = form('contact');
+      await store.forms.create({ form: first, workspaceId, environment: 'live' });
+      const second = { ...first, name: 'Renamed', version: 2, updated_at: at(5) };
+      await store.forms.update({ form: second, workspaceId, environment: 'live' }, { keepVersions: 100 });
+      expect((await store.forms.get(workspaceId, first.id))?.form).toEqual(second);
+      expect((await store.forms.getVersion(first.id, 1))?.name).toBe('Form contact');
+      expect((await store.forms.listVersions(first.id, { limit: 10 })).data.map((version) => version.version)).toEqual([2, 1]);
+    });
+  });
+
+  describe('keyset pages', () => {
+    it('when a list is paged forwards and backwards with cursors, then every row appears once, newest first', async () => {
+      const created = [];
+      // Two rows share each instant, so the id breaks the tie.
+      for (let index = 0; index < 7; index++) {
+        const record = form(`form-${index}`, at(10 + Math.floor(index / 2)));
+        await store.forms.create({ form: record, workspaceId, environment: 'live' });
+        created.push(record);
+      }
+      const expected = [...created]
+        .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
+        .map((record) => record.id);
+
+      const forwards: string[] = [];
+      let page = await store.forms.list(live(), {}, { limit: 3 });
+      forwards.push(...page.data.map((row) => row.id));
+      while (page.hasMore) {
+        page = await store.forms.list(live(), {}, { limit: 3, startingAfter: forwards.at(-1) });
+        forwards.push(...page.data.map((row) => row.id));
+      }
+      expect(forwards).toEqual(expected);
+
+      const backwards = await store.forms.list(live(), {}, { limit: 3, endingBefore: expected[6] });
+      expect(backwards).toEqual({ data: expect.any(Array), hasMore: true });
+      expect(backwards.data.map((row) => row.id)).toEqual(expected.slice(3, 6));
+      const first = await store.forms.list(live(), {}, { limit: 3, endingBefore: expected[2] });
+      expect(first.data.map((row) => row.id)).toEqual(expected.slice(0, 2));
+      expect(first.hasMore).toBe(false);
+    });
+
+    it("when a cursor names another workspace's row, then the store refuses it as InvalidCursor", async () => {
+      const other = await workspace(store);
+      const foreign = form('foreign');
+      await store.forms.create({ form: foreign, workspaceId: other, environment: 'live' });
+      await expect(store.forms.list(live(), {}, { limit: 3, startingAfter: foreign.id })).rejects.toMatchObject({
+        name: 'InvalidCursor',
+        parameter: 'starting_after',
+      });
+    });
+
+    it('when submissions are filtered, then the filters and the cursor combine', async () => {
+      const record = form('leads');
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      const leads = [submission(record.id, at(20)), submission(record.id, at(21), 'partial'), submission(record.id, at(22))];
+      for (const lead of leads) await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
+      const partition = { workspaceId, environment: 'live' as const, attachment: { type: 'workspace' as const } };
+      const completed = await store.submissions.list(partition, { status: 'completed', createdGte: at(20) }, { limit: 1 });
+      expect(completed.data.map((row) => row.id)).toEqual([leads[2]!.id]);
+      const next = await store.submissions.list(partition, { status: 'completed' }, { limit: 1, startingAfter: leads[2]!.id });
+      expect(next).toEqual({ data: [expect.objectContaining({ id: leads[0]!.id })], hasMore: false });
+    });
+  });
+
+  describe('cascades', () => {
+    it('when a form is deleted, then its submissions, aggregates and versions go and its attached keys are revoked', async () => {
+      const record = form('doomed');
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      const key = apiKey({ type: 'form', form_id: record.id });
+      await store.apiKeys.create({ key, workspaceId, secretHash: Buffer.alloc(32, 7) }, audit(workspaceId, 'api_key.created'));
+      const lead = submission(record.id, at(30));
+      await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
+      const range = { formId: record.id, environment: 'live' as const, from: '2031-01-01', to: '2031-01-01' };
+      expect((await store.submissions.funnel(range)).days).toEqual([
+        { day: '2031-01-01', started: 1, completed: 1, scoreSum: 25, scoreCount: 1 },
+      ]);
+
+      await store.forms.delete(record.id, at(40), { revokedKey: () => audit(workspaceId, 'api_key.revoked') });
+
+      expect(await store.forms.get(workspaceId, record.id)).toBeUndefined();
+      expect(await store.submissions.get({ workspaceId, environment: 'live' }, lead.id)).toBeUndefined();
+      expect(await store.submissions.funnel(range)).toEqual({ days: [], steps: [], grades: [] });
+      expect(await store.forms.getVersion(record.id, 1)).toBeUndefined();
+      expect((await store.apiKeys.get(workspaceId, key.id))?.key).toMatchObject({
+        status: 'revoked',
+        revoked_at: at(40),
+        revocation_cause: 'form_deleted',
+      });
+      const audited = await store.auditEvents.list(workspaceId, { type: 'api_key.revoked' }, { limit: 10 });
+      expect(audited.data).toHaveLength(1);
+    });
+
+    it('when test data is reset, then every test-mode row goes, the counts say how many, and live rows stay', async () => {
+      const liveForm = form('live');
+      const testForm = { ...form('sandbox'), test: true };
+      await store.forms.create({ form: liveForm, workspaceId, environment: 'live' });
+      await store.forms.create({ form: testForm, workspaceId, environment: 'test' });
+      await store.submissions.insert({ submission: submission(liveForm.id, at(50)), workspaceId, environment: 'live' });
+      await store.submissions.insert({ submission: { ...submission(testForm.id, at(50)), test: true }, workspaceId, environment: 'test' });
+      await store.submissions.insert({ submission: { ...submission(testForm.id, at(51)), test: true }, workspaceId, environment: 'test' });
+      const hook = integration('test');
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'test', signingSecret: 'whsec_t' });
+      await store.integrations.publish(event(workspaceId, 'form.created', 'test'), { environments: ['test'], mock: false });
+
+      expect(await store.resetTestData(workspaceId, audit(workspaceId, 'test_data.reset'))).toEqual({
+        forms: 1,
+        folders: 0,
+        submissions: 2,
+        integrations: 1,
+        integration_logs: 1,
+      });
+      expect(await store.forms.get(workspaceId, testForm.id)).toBeUndefined();
+      expect(await store.forms.get(workspaceId, liveForm.id)).toBeDefined();
+      const partition = { workspaceId, environment: 'live' as const, attachment: { type: 'workspace' as const } };
+      expect((await store.submissions.list(partition, {}, { limit: 10 })).data).toHaveLength(1);
+    });
+  });
+
+  describe('races', () => {
+    it('when two requests claim one idempotency key at once, then exactly one claims it and the other is told it is in progress', async () => {
+      const claims = await Promise.all([
+        store.idempotency.claim('key_a', 'hash', 'f1', at(0), 86_400),
+        store.idempotency.claim('key_a', 'hash', 'f1', at(0), 86_400),
+      ]);
+      expect(claims.map((claim) => claim.outcome).sort()).toEqual(['claimed', 'conflict']);
+      expect(claims).toContainEqual({ outcome: 'conflict', reason: 'in_progress' });
+    });
+
+    it('when the two admins of a workspace are removed at once, then one removal succeeds and the other is refused as last_admin', async () => {
+      const admins = ['a@acme.test', 'b@acme.test'].map((email) => ({
+        id: newId('mem'),
+        object: 'member' as const,
+        email,
+        name: null,
+        role: 'admin' as const,
+        created_at: at(1),
+      }));
+      for (const admin of admins) await store.team.addMember(workspaceId, admin);
+      const results = await Promise.allSettled(admins.map((admin) => store.team.removeMember(workspaceId, admin.id, audit(workspaceId))));
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      expect(results.find((result) => result.status === 'rejected')).toMatchObject({ reason: new StoreConflict('last_admin') });
+      expect((await store.team.listMembers(workspaceId, { limit: 10 })).data).toHaveLength(1);
+    });
+
+    it('when two workers claim due deliveries at once, then no delivery is leased to both and none is left out', async () => {
+      const hook = integration();
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      for (let index = 0; index < 12; index++)
+        await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
+      const claim = (now: string, leaseUntil: string, limit: number, perIntegration = 100) =>
+        store.integrations.claimDue({ now, leaseUntil, limit, perIntegration, perWorkspace: 100 });
+      const [first, second] = await Promise.all([claim(at(100), at(160), 8), claim(at(100), at(160), 8)]);
+      const ids = [...first!, ...second!].map((delivery) => delivery.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(12);
+      expect(await claim(at(100), at(160), 8)).toEqual([]);
+      // Once the lease has run out, the attempts can be claimed again (a worker that died).
+      expect(await claim(at(160), at(220), 20)).toHaveLength(12);
+      // The in-flight cap counts every worker's leases: two claims at once lease no more than it in total.
+      const capped = await Promise.all([claim(at(220), at(280), 8, 5), claim(at(220), at(280), 8, 5)]);
+      expect(capped.flat()).toHaveLength(5);
+    });
+
+    it("when attempts of one integration are recorded at once, then each is recorded and moves the integration's breaker in turn", async () => {
+      const hook = integration();
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      for (let index = 0; index < 4; index++) await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
+      const due = await store.integrations.claimDue({ now: at(100), leaseUntil: at(160), limit: 10, perIntegration: 10, perWorkspace: 10 });
+      const failed = { status: 'failed' as const, url: hook.url, responseStatus: 503, durationMs: 5, error: null, nextAttemptAt: at(200) };
+      const countFailure = { next: (current: CircuitState) => ({ ...current, consecutiveFailures: current.consecutiveFailures + 1 }) };
+      const moves = await Promise.all(due.map((delivery) => store.integrations.recordAttempt(delivery.id, failed, countFailure)));
+      expect(moves.map((move) => move?.after.consecutiveFailures).sort()).toEqual([1, 2, 3, 4]);
+      const retries = await store.integrations.listLogs(hook.id, 'live', { status: 'pending' }, { limit: 10 });
+      expect(retries.data.map((log) => log.attempt)).toEqual([2, 2, 2, 2]);
+    });
+
+    it('when submissions of one form and day are stored concurrently, then the aggregates count every one of them', async () => {
+      const record = form('busy');
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      const leads = Array.from({ length: 12 }, (_, index) => submission(record.id, at(60), index % 3 === 0 ? 'partial' : 'completed'));
+      await Promise.all(leads.map((lead) => store.submissions.insert({ submission: lead, workspaceId, environment: 'live' })));
+      const totals = await store.submissions.funnel({ formId: record.id, environment: 'live', from: '2031-01-01', to: '2031-01-01' });
+      expect(totals.days).toEqual([{ day: '2031-01-01', started: 12, completed: 8, scoreSum: 200, scoreCount: 8 }]);
+      expect(totals.steps.sort((a, b) => a.stepId.localeCompare(b.stepId))).toEqual([
+        { stepId: 'end', reached: 8, droppedOff: 0 },
+        { stepId: 'start', reached: 12, droppedOff: 4 },
+      ]);
+      expect(totals.grades).toEqual([{ grade: 'B', completed: 8 }]);
+    });
+  });
+});
