@@ -91,7 +91,10 @@ export interface paths {
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
-                /** @description The version number of the snapshot (1 is the form as created). */
+                /**
+                 * @description The version number of the snapshot (1 is the form as created).
+                 * @example 2
+                 */
                 version: components["parameters"]["VersionPath"];
             };
             cookie?: never;
@@ -2816,8 +2819,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is well-formed but semantically invalid; `details.errors` lists every issue. */
-        UnprocessableEntity: {
+        /** @description The form is well-formed but its definition is invalid, too large, or names a folder that does not exist; `details.errors` lists every issue. */
+        UnprocessableForm: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2948,6 +2951,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["FormTransfer"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The transfer cannot be requested; `details.errors` says why. */
+        UnprocessableTransfer: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description A page of form transfers. */
@@ -3088,6 +3107,22 @@ export interface components {
                 "application/json": components["schemas"]["Submission"] & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description The answers do not satisfy the form; `details.errors` lists every issue. */
+        UnprocessableSubmission: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The submission. */
         Submission: {
             headers: {
@@ -3152,6 +3187,22 @@ export interface components {
                 "application/json": components["schemas"]["Analytics"] & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description The date range is reversed or too long; `details.errors` says why. */
+        UnprocessableAnalytics: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The calling key or token. */
         Me: {
             headers: {
@@ -3203,6 +3254,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ApiKeyCreated"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The key's settings are not acceptable; `details.errors` lists every issue. */
+        UnprocessableApiKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The API key (without its secret). */
@@ -3378,6 +3445,22 @@ export interface components {
                 } & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description The integration's settings are not acceptable; `details.errors` lists every issue. */
+        UnprocessableIntegration: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The integration. */
         Integration: {
             headers: {
@@ -3424,6 +3507,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IntegrationLog"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The event cannot be dispatched to this integration; `details.errors` says why. */
+        UnprocessableDispatch: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description A page of delivery attempts. */
@@ -3537,7 +3636,10 @@ export interface components {
         "Idempotency-Key": string;
         /** @description Identifier of the form. */
         FormIdPath: components["schemas"]["FormId"];
-        /** @description The version number of the snapshot (1 is the form as created). */
+        /**
+         * @description The version number of the snapshot (1 is the form as created).
+         * @example 2
+         */
         VersionPath: number;
         /** @description Identifier of the form transfer. */
         FormTransferIdPath: components["schemas"]["FormTransferId"];
@@ -3671,7 +3773,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableForm"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3745,7 +3847,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableForm"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3788,7 +3890,10 @@ export interface operations {
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
-                /** @description The version number of the snapshot (1 is the form as created). */
+                /**
+                 * @description The version number of the snapshot (1 is the form as created).
+                 * @example 2
+                 */
                 version: components["parameters"]["VersionPath"];
             };
             cookie?: never;
@@ -3838,7 +3943,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableTransfer"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4161,7 +4266,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableSubmission"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4261,7 +4366,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableAnalytics"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4342,7 +4447,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableApiKey"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4615,7 +4720,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableIntegration"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4688,7 +4793,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableIntegration"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4728,7 +4833,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
+            422: components["responses"]["UnprocessableDispatch"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -10,10 +10,12 @@
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { operations, webhooks } from '../../generated/openapi.js';
+import { lifecycleHeaders } from '../../src/cli/mock-bundle.js';
 import {
   createFormFunnelClient,
   type FormFunnelClient,
   FormFunnelError,
+  paginate,
   type Schema,
   type UnwrappedData,
   unwrap,
@@ -356,6 +358,15 @@ function expectEnvelopeHeaders(operationId: string, status: number, response: Re
   expect(declared).toEqual(expect.arrayContaining(required));
   expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
   for (const name of required) expect(response.headers.get(name), `${name} header`).not.toBeNull();
+  // v1 is current: production sends no deprecation headers, so neither does the mock.
+  for (const name of lifecycleHeaders) expect(response.headers.get(name), `${name} header`).toBeNull();
+  // A client that honours the rate-limit headers is not throttled by the mock's.
+  const limit = Number(response.headers.get('x-ratelimit-limit'));
+  const remaining = Number(response.headers.get('x-ratelimit-remaining'));
+  const reset = Number(response.headers.get('x-ratelimit-reset'));
+  expect(remaining, 'X-RateLimit-Remaining').toBeGreaterThan(0);
+  expect(remaining, 'X-RateLimit-Remaining').toBeLessThan(limit);
+  expect(reset * 1000, 'X-RateLimit-Reset').toBeGreaterThan(Date.parse('2026-01-01T00:00:00Z'));
 }
 
 /** On a wrong status, show what came back (Prism's violation list, with `--errors`) instead of only the number. */
@@ -426,6 +437,105 @@ describe.concurrent.each(Object.entries(cases))('%s', (operationId, c) => {
     });
   });
 });
+
+describe('the mock as a partner meets it', () => {
+  it('when a partner swaps only the host of the production base URL, then the mock answers under /v1 (and not without it)', async () => {
+    expect(new URL(prism.url).pathname).toBe(new URL(document.servers[0]!.url.replace('{instance}', 'host.invalid')).pathname);
+    const headers = { Authorization: `Bearer ${apiKey}` };
+    const underV1 = await fetch(`${prism.url}/forms`, { headers });
+    expect(underV1.status).toBe(200);
+    expect(await underV1.json()).toMatchObject({ object: 'list' });
+    const withoutV1 = await fetch(`${new URL(prism.url).origin}/forms`, { headers });
+    await withoutV1.body?.cancel();
+    expect(withoutV1.status).toBe(404);
+  });
+
+  it('when the document lists the mock as a server, then its URL is the mock base URL with /v1', () => {
+    const urls = document.servers.map((server) => server.url);
+    expect(urls).toContain(`http://127.0.0.1:4010${new URL(prism.url).pathname}`);
+  });
+
+  it('when every list operation is paginated to the end against the mock, then the loop ends with the example items', async () => {
+    const lists = [
+      { path: '/forms', operationId: 'listForms' },
+      { path: '/submissions', operationId: 'listSubmissions' },
+      { path: '/audit_events', operationId: 'listAuditEvents' },
+      { path: '/folders', operationId: 'listFolders' },
+      { path: '/api_keys', operationId: 'listApiKeys' },
+      { path: '/integrations', operationId: 'listIntegrations' },
+      { path: '/transfers', operationId: 'listTransfers' },
+    ] as const;
+    for (const { path: listPath, operationId } of lists) {
+      const example = responseExample(operationId, 200).value as { data: unknown[] };
+      const seen: unknown[] = [];
+      for await (const item of paginate(client, listPath)) {
+        seen.push(item);
+        // A loop that does not end would spin forever: stop well past the example's length and fail below.
+        if (seen.length > 10 * example.data.length + 10) break;
+      }
+      expect(seen, operationId).toEqual(example.data);
+    }
+  });
+
+  it('when a list example says there is more, then a pagination loop could not end: every list example ends', () => {
+    const listExamples = documentedOperations().flatMap((op) => {
+      const status = String(successStatus(op.operationId));
+      const content = Object.values(deref(op.responses[status]!).content ?? {});
+      return content.flatMap((media) =>
+        Object.entries(examplesOf(media)).map(([name, value]) => ({ where: `${op.operationId} ${name}`, value })),
+      );
+    });
+    const lists = listExamples.filter(({ value }) => (value as { object?: string }).object === 'list');
+    expect(lists.length).toBeGreaterThan(0);
+    expect(lists.filter(({ value }) => (value as { has_more: boolean }).has_more).map(({ where }) => where)).toEqual([]);
+  });
+
+  it("when POST /forms gets a malformed body, then the mock answers with a createForm example (not another operation's)", async () => {
+    const response = await fetch(`${prism.url}/forms`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ nam: 'x' }),
+    });
+    const problem = (await response.json()) as Schema<'Problem'>;
+    expect(response.status).toBe(422);
+    expect(Object.values(responseContent('createForm', 422).examples)).toContainEqual(problem);
+    expect(JSON.stringify(problem)).not.toContain('/expires_at');
+  });
+
+  it('when an operation documents 422 examples, then each names only fields that operation takes', () => {
+    const misplaced: string[] = [];
+    for (const op of documentedOperations()) {
+      if (!op.responses['422']) continue;
+      const bodySchema = op.requestBody ? Object.values(deref(op.requestBody).content)[0]?.schema : undefined;
+      const bodyFields = new Set(Object.keys(flattenProperties(bodySchema)));
+      const queryFields = new Set(
+        (op.parameters ?? [])
+          .map((p) => deref(p as { name: string; in: string }))
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name),
+      );
+      for (const [name, value] of Object.entries(responseContent(op.operationId, 422).examples)) {
+        for (const issue of (value as Schema<'Problem'>).details?.errors ?? []) {
+          const field = issue.pointer.split('/')[1] ?? '';
+          const fields = issue.location === 'query' ? queryFields : bodyFields;
+          if (!fields.has(field)) misplaced.push(`${op.operationId} ${name}: ${issue.location} ${issue.pointer}`);
+        }
+      }
+    }
+    expect(misplaced).toEqual([]);
+  });
+});
+
+/** The properties of a body schema, through `$ref`s and `allOf`/`oneOf`/`anyOf` members. */
+function flattenProperties(schema: unknown): Record<string, unknown> {
+  if (schema === undefined) return {};
+  const node = deref(schema as object) as { properties?: Record<string, unknown>; allOf?: unknown[]; oneOf?: unknown[]; anyOf?: unknown[] };
+  return Object.assign(
+    {},
+    node.properties ?? {},
+    ...[...(node.allOf ?? []), ...(node.oneOf ?? []), ...(node.anyOf ?? [])].map((member) => flattenProperties(member)),
+  );
+}
 
 /**
  * Webhooks are requests the service sends, not operations Prism serves: their examples are checked against

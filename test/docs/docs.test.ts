@@ -111,8 +111,56 @@ describe('reference docs', () => {
     }
     expect(missing).toEqual([]);
     expect(pageErrors).toEqual([]);
-    // What was refused (Redoc's "API docs by Redocly" logo) is decoration, never code or styles.
-    expect(refused.filter((request) => /^(script|stylesheet|font) /.test(request))).toEqual([]);
-    console.log(`docs: ${operations.length} operations and webhooks rendered offline; ${refused.length} network request(s) refused`);
+    // Not even the "API docs by Redocly" logo: npm run docs inlines it (src/cli/docs-offline.ts).
+    expect(refused).toEqual([]);
+    console.log(`docs: ${operations.length} operations and webhooks rendered offline`);
   }, 180_000);
+
+  it('when the servers are listed, then each one, the mock and the local reference server included, shows its description as plain text', async () => {
+    const servers = bundledDocument().servers;
+    expect(servers.map((server) => server.url)).toEqual(
+      expect.arrayContaining(['http://127.0.0.1:4010/v1', expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/v1$/)]),
+    );
+    await page.goto(`${pageUrl}#/forms/getform`);
+    await page.locator('[id="forms/getform"]').waitFor({ timeout: 10_000 });
+    const text = (await page.locator('body').textContent()) ?? '';
+    for (const { url, description } of servers) {
+      // Redoc shows a server's description as it is: Markdown markup would show as literal characters.
+      expect(description, url).not.toMatch(/`|\*\*|\]\(/);
+      expect(text, url).toContain(description.replace(/\s+/g, ' ').trim());
+    }
+  });
+
+  it('when an operation page is screenshotted in Chromium, then the shot shows its curl sample and its response panel', async () => {
+    const shotPage = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    try {
+      await shotPage.goto(`${pageUrl}#/forms/getform`, { waitUntil: 'load' });
+      const section = shotPage.locator('[id="forms/getform"]');
+      await section.waitFor({ timeout: 10_000 });
+      const getForm = bundledDocument().paths['/forms/{id}']!.get!;
+      const curl = getForm['x-codeSamples']!.find((sample) => sample.label === 'curl')!.source.split('\n')[0]!;
+      const sample = section.getByText(curl.slice(0, 20)).first();
+      const responsePanel = section.getByText('Response', { exact: true }).first();
+      const shot = await shotPage.screenshot({ path: path.join(root, 'dist/docs/get-form.png') });
+      expect(shot.subarray(1, 4).toString('latin1')).toBe('PNG');
+      for (const [what, locator] of [
+        ['the curl sample', sample],
+        ['the response panel', responsePanel],
+      ] as const) {
+        const box = await locator.boundingBox();
+        expect(box, what).not.toBeNull();
+        expect(box!.y + box!.height, `${what} inside the shot`).toBeLessThanOrEqual(1000);
+        expect(box!.y, `${what} inside the shot`).toBeGreaterThanOrEqual(0);
+      }
+      expect((await sample.textContent()) ?? '').toContain('/v1/forms/');
+    } finally {
+      await shotPage.close();
+    }
+  });
 });
+
+interface BundledDocument {
+  servers: Array<{ url: string; description: string }>;
+  paths: Record<string, Record<string, { 'x-codeSamples'?: Array<{ label: string; source: string }> }>>;
+}
+const bundledDocument = (): BundledDocument => YAML.parse(readFileSync(bundledFile, 'utf8')) as BundledDocument;

@@ -4,14 +4,12 @@
  * lets `./src/…` imports resolve as if the block sat at the repository root, and `@form-funnel/client` is the
  * package name of src/client/ (`npm run client:pack`).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { typeCheck as typeCheckIn } from '../support/type-check.js';
 
-const execute = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => ({
@@ -21,31 +19,7 @@ const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => 
 const directory = mkdtempSync(join(tmpdir(), 'readme-snippets-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-/** Type-checks the files; returns tsc's diagnostics, empty when they compile. */
-async function typeCheck(files: string[]): Promise<string> {
-  const config = join(directory, 'tsconfig.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      extends: join(root, 'tsconfig.json'),
-      compilerOptions: {
-        noEmit: true,
-        // Blocks without an import are modules too: top-level await, and no clash between blocks' names.
-        moduleDetection: 'force',
-        rootDirs: [root, directory],
-        typeRoots: [join(root, 'node_modules/@types')],
-        paths: { '@form-funnel/client': [join(root, 'src/client/index.ts')] },
-      },
-      include: [],
-      files,
-    }),
-  );
-  const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  return execute(process.execPath, [tsc, '-p', config]).then(
-    ({ stdout }) => stdout,
-    (error: { stdout: string }) => error.stdout,
-  );
-}
+const typeCheck = (files: string[]): Promise<string> => typeCheckIn(directory, files);
 
 describe('the README’s TypeScript', () => {
   it('when the README is read, then it has TypeScript blocks for the client, webhooks, local development and handlers', () => {

@@ -27,8 +27,10 @@ export interface Operation {
   path: string;
   responses: Record<string, ResponseObject | { $ref: string }>;
   requestBody?: { content: Record<string, MediaType> } | { $ref: string };
+  parameters?: Array<{ name: string; in: string } | { $ref: string }>;
 }
 export interface OpenApiDocument {
+  servers: Array<{ url: string }>;
   paths: Record<string, Record<string, unknown>>;
   webhooks?: Record<string, Record<string, unknown>>;
   components: Json & { schemas: Record<string, Json> };

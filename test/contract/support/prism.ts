@@ -1,20 +1,20 @@
 /**
- * Prism as a child process, mocking the bundled document (dist/openapi.yaml, written by the vitest global
- * setup) on a free port of 127.0.0.1. `--errors` makes a request or a mocked response that breaks the contract
+ * Prism as a child process, mocking the mock's document (dist/openapi.mock.yaml, written here from the bundled
+ * document that the vitest global setup writes, exactly as `npm run mock` does) on a free port of 127.0.0.1. `--errors` makes a request or a mocked response that breaks the contract
  * come back as a 500 problem instead of a mere `sl-violations` header, so no contract test passes by accident.
- * Prism serves the paths without the `/v1` base path: `url` is what the typed client takes as `baseUrl`.
+ * The paths carry the `/v1` base path, as in production: `url` is what the typed client takes as `baseUrl`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { mockDocumentPath, writeMockDocument } from '../../../src/cli/mock-bundle.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-export const bundledDocument = path.join(root, 'dist/openapi.yaml');
 // The project's own Prism (pinned in package.json), never one from PATH or a download.
 const prismBin = path.join(root, 'node_modules/.bin/prism');
 
 export interface RunningPrism {
-  /** `http://127.0.0.1:<port>`: the mock's base URL (no `/v1`). */
+  /** `http://127.0.0.1:<port>/v1`: the mock's base URL, shaped like production's. */
   url: string;
   /** Everything Prism printed so far, for failure messages. */
   output(): string;
@@ -22,12 +22,13 @@ export interface RunningPrism {
   stop(): Promise<void>;
 }
 
-export async function startPrism(options: { document?: string; startTimeoutMs?: number } = {}): Promise<RunningPrism> {
-  const { document = bundledDocument, startTimeoutMs = 90_000 } = options;
+export async function startPrism(options: { startTimeoutMs?: number } = {}): Promise<RunningPrism> {
+  const { startTimeoutMs = 90_000 } = options;
+  const prefix = writeMockDocument();
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${port}${prefix}`;
   // detached: Prism gets its own process group, so stopping it kills the group and leaves nothing behind.
-  const child = spawn(prismBin, ['mock', document, '--host', '127.0.0.1', '--port', String(port), '--errors'], {
+  const child = spawn(prismBin, ['mock', mockDocumentPath, '--host', '127.0.0.1', '--port', String(port), '--errors'], {
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
