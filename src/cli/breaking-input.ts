@@ -9,7 +9,7 @@
 //   (it merges objects only: for other types the first declaration stays Optic's).
 // - It spends ~2.5 s per operation on every run, changed or not (close to 2 minutes for the whole document).
 //   Operations whose definition, with everything they reference, is identical in both documents (apart from
-//   descriptions and examples) cannot break anything, so both documents keep only the operations that were
+//   descriptions, examples and code samples) cannot break anything, so both documents keep only the operations that were
 //   added, removed or changed, and only the components that those reach.
 
 type Json = Record<string, unknown>;
@@ -82,7 +82,7 @@ function reachedReferences(doc: Json, value: unknown, view = (target: unknown) =
 }
 
 // Keywords that only document. Optic reports no breaking change in them.
-const DOCUMENTATION = new Set(['description', 'summary', 'example', 'examples', 'externalDocs']);
+const DOCUMENTATION = new Set(['description', 'summary', 'example', 'examples', 'externalDocs', 'x-codeSamples']);
 // Maps whose keys are names chosen by the author (a property may be called `description`): kept whole.
 const NAMED_ENTRIES = new Set([
   'properties',
