@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { withCodeSamples } from '../code-samples.js';
 import type { Scope } from '../contract.js';
 import type { OperationId } from './handlers/types.js';
 
@@ -76,7 +77,7 @@ async function bundleDocumentRoot(): Promise<OpenApiDocument> {
   }
   const config = await redocly.loadConfig({ configPath: redoclyConfigPath });
   const { bundle } = await redocly.bundle({ ref: documentRootPath, config });
-  return bundle.parsed as OpenApiDocument;
+  return withCodeSamples(bundle.parsed as Record<string, unknown>) as unknown as OpenApiDocument;
 }
 
 function contractOf(document: OpenApiDocument): Contract {

@@ -1,5 +1,5 @@
 /**
- * The code samples of the docs page (`x-codeSamples`, added to the bundle by src/cli/code-samples.ts): every
+ * The code samples of the docs page (`x-codeSamples`, added to the bundle by src/code-samples.ts): every
  * operation has a curl command and a typed-client call, built from the operation's own examples, and every
  * TypeScript sample compiles against the client as a partner would write it.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CodeSample } from '../../src/cli/code-samples.js';
+import type { CodeSample } from '../../src/code-samples.js';
 import { typeCheck } from '../support/type-check.js';
 
 const root = new URL('../../', import.meta.url).pathname;
