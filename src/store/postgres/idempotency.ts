@@ -1,16 +1,8 @@
 import type pg from 'pg';
+import { claimOutcome, type IdempotencyRow } from '../rows/idempotency.js';
 import type { IdempotencyClaim, IdempotencyStore } from '../types.js';
 import { inTransaction, one, run } from './database.js';
 import { completeClaim } from './outbox.js';
-
-interface IdempotencyRow {
-  fingerprint: string;
-  state: 'in_progress' | 'done';
-  sealed_response: string | null;
-  created_at: string;
-}
-
-const abandonedClaimMs = 60_000;
 
 export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
   return {
@@ -36,21 +28,15 @@ export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
           );
           // Released between the two statements: claim again.
           if (row === undefined) continue;
-          const age = Date.parse(now) - Date.parse(row.created_at);
-          // A claim whose request never finished (the process died mid-request) is taken over after a minute
-          // rather than blocking the key for a day.
-          if (age >= ttlSeconds * 1000 || (row.state === 'in_progress' && age >= abandonedClaimMs)) {
-            await run(
-              client,
-              `UPDATE idempotency_keys SET fingerprint = $3, state = 'in_progress', sealed_response = NULL, created_at = $4
-               WHERE owner_id = $1 AND key_hash = $2`,
-              [ownerId, keyHash, fingerprint, now],
-            );
-            return { outcome: 'claimed' };
-          }
-          if (row.fingerprint !== fingerprint) return { outcome: 'conflict', reason: 'different_request' };
-          if (row.state === 'in_progress' || row.sealed_response === null) return { outcome: 'conflict', reason: 'in_progress' };
-          return { outcome: 'replay', sealedResponse: row.sealed_response };
+          const outcome = claimOutcome(row, fingerprint, now, ttlSeconds);
+          if (outcome.outcome !== 'take_over') return outcome;
+          await run(
+            client,
+            `UPDATE idempotency_keys SET fingerprint = $3, state = 'in_progress', sealed_response = NULL, created_at = $4
+             WHERE owner_id = $1 AND key_hash = $2`,
+            [ownerId, keyHash, fingerprint, now],
+          );
+          return { outcome: 'claimed' };
         }
       });
     },

@@ -1,16 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { IdempotentResponse } from '../outbox.js';
+import { claimOutcome, type IdempotencyRow } from '../rows/idempotency.js';
 import type { IdempotencyClaim, IdempotencyStore } from '../types.js';
 import { statement } from './statements.js';
-
-interface IdempotencyRow {
-  fingerprint: string;
-  state: 'in_progress' | 'done';
-  sealed_response: string | null;
-  created_at: string;
-}
-
-const abandonedClaimMs = 60_000;
 
 /**
  * Completes a claim that is still in progress; false when it is not (another request completed or took it over).
@@ -33,21 +25,13 @@ export function sqliteIdempotency(db: Database.Database): IdempotencyStore {
       const row = statement(db, 'SELECT * FROM idempotency_keys WHERE owner_id = ? AND key_hash = ?').get(ownerId, keyHash) as
         | IdempotencyRow
         | undefined;
-      const age = row === undefined ? 0 : Date.parse(now) - Date.parse(row.created_at);
-      const expired = row !== undefined && age >= ttlSeconds * 1000;
-      // A claim whose request never finished (the process died mid-request) is taken over after a minute
-      // rather than blocking the key for a day.
-      const abandoned = row !== undefined && row.state === 'in_progress' && age >= abandonedClaimMs;
-      if (row === undefined || expired || abandoned) {
-        statement(
-          db,
-          `INSERT OR REPLACE INTO idempotency_keys (owner_id, key_hash, fingerprint, state, created_at) VALUES (?, ?, ?, 'in_progress', ?)`,
-        ).run(ownerId, keyHash, fingerprint, now);
-        return { outcome: 'claimed' };
-      }
-      if (row.fingerprint !== fingerprint) return { outcome: 'conflict', reason: 'different_request' };
-      if (row.state === 'in_progress' || row.sealed_response === null) return { outcome: 'conflict', reason: 'in_progress' };
-      return { outcome: 'replay', sealedResponse: row.sealed_response };
+      const outcome = row === undefined ? ({ outcome: 'take_over' } as const) : claimOutcome(row, fingerprint, now, ttlSeconds);
+      if (outcome.outcome !== 'take_over') return outcome;
+      statement(
+        db,
+        `INSERT OR REPLACE INTO idempotency_keys (owner_id, key_hash, fingerprint, state, created_at) VALUES (?, ?, ?, 'in_progress', ?)`,
+      ).run(ownerId, keyHash, fingerprint, now);
+      return { outcome: 'claimed' };
     },
   );
   return {
