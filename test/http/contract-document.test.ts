@@ -35,6 +35,7 @@ const minimumAccess: Record<OperationId, Access> = {
   listSubmissions: 'read',
   createSubmission: 'read_write',
   getSubmission: 'read',
+  updateSubmission: 'read_write',
   deleteSubmission: 'read_write',
   rescoreSubmission: 'read_write',
   getAnalytics: 'read',
