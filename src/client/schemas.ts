@@ -32,6 +32,9 @@ export type FolderCreate = Schema<'FolderCreate'>;
 export type Submission = Schema<'Submission'>;
 export type SubmissionList = Schema<'SubmissionList'>;
 export type SubmissionCreate = Schema<'SubmissionCreate'>;
+export type SubmissionUpdate = Schema<'SubmissionUpdate'>;
+export type SubmissionMetadata = Schema<'SubmissionMetadata'>;
+export type SubmissionMetadataCreate = Schema<'SubmissionMetadataCreate'>;
 export type RescoredSubmission = Schema<'RescoredSubmission'>;
 export type Analytics = Schema<'Analytics'>;
 
