@@ -994,7 +994,9 @@ export interface components {
          */
         ErrorType: "authentication_error" | "permission_error" | "not_found" | "invalid_request" | "conflict_error" | "validation_error" | "rate_limit_error" | "server_error";
         /**
-         * @description The specific error. This is the complete list of codes the service returns; a client can switch on it.
+         * @description The specific error. This is the complete list of codes the service returns; a client can switch on it. New codes
+         *     may be added within v1 for new situations (as `submission_completed` was): a client that meets a code it does not
+         *     know handles it by its `type` and status.
          *
          *     | code | status | type | when |
          *     |---|---|---|---|
