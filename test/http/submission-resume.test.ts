@@ -154,6 +154,17 @@ describe('PATCH /v1/submissions/{id}: the version it started on', () => {
     expect(res.status).toBe(200);
     expect(res.body.form_version).toBe(1);
   });
+  it('when the version it started on is no longer kept, then 409 form_version_unavailable and nothing changes', async () => {
+    const own = await createForm(api, demoForm());
+    const started = await startPartial(contact, own.id);
+    expect((await api.call('patch', `/v1/forms/${own.id}`).send({ name: 'Demo request v2' })).body.version).toBe(2);
+    // What the retention of the latest 100 versions does to version 1 after 100 more updates.
+    await api.rows('DELETE FROM form_versions WHERE form_id = ? AND version = 1', own.id);
+    const res = await patch(started.id, { answers: { has_budget: false } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ type: 'conflict_error', code: 'form_version_unavailable' });
+    expect((await api.call('get', `/v1/submissions/${started.id}`)).body.answers).toEqual(contact);
+  });
 });
 
 describe('PATCH /v1/submissions/{id}: who may resume what', () => {
