@@ -11,6 +11,7 @@ import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
+import type { RescoreJobStore } from './rescore-job-store.js';
 import type { SubmissionStore } from './submission-store.js';
 
 export interface Workspace {
@@ -213,6 +214,7 @@ export interface Store {
   submissions: SubmissionStore;
   integrations: IntegrationStore;
   oauth: OAuthStore;
+  rescoreJobs: RescoreJobStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   close(): Promise<void>;
