@@ -58,5 +58,9 @@ export interface RescoreJobStore {
    */
   applyBatch(jobId: string, owner: string, batch: RescoreBatch, leaseUntil: string): Promise<boolean>;
   /** Ends a job `owner` holds. */
-  finish(jobId: string, owner: string, outcome: { status: 'succeeded' | 'failed'; at: string; failureMessage: string | null }): Promise<void>;
+  finish(
+    jobId: string,
+    owner: string,
+    outcome: { status: 'succeeded' | 'failed'; at: string; failureMessage: string | null },
+  ): Promise<void>;
 }

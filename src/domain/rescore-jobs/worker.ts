@@ -100,7 +100,11 @@ export async function runRescoreJobs(
   let ran = 0;
   while (!settings.stopping()) {
     const now = services.now();
-    const claimed = await services.store.rescoreJobs.claim(owner, now.toISOString(), new Date(now.getTime() + settings.leaseMs).toISOString());
+    const claimed = await services.store.rescoreJobs.claim(
+      owner,
+      now.toISOString(),
+      new Date(now.getTime() + settings.leaseMs).toISOString(),
+    );
     if (!claimed) break;
     ran++;
     try {

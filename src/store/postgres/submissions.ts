@@ -12,8 +12,8 @@ import {
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
-import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { insertAuditEvent } from './audit-events.js';
+import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './submission-emails.js';
@@ -81,7 +81,13 @@ async function countInFunnel(db: Queryable, environment: Environment, facts: Fun
   if (completed) await countGrade(db, environment, facts, facts.grade, sign);
 }
 
-const countGrade = (db: Queryable, environment: Environment, facts: Pick<FunnelFacts, 'form_id' | 'created_at'>, grade: string | null, sign: 1 | -1) =>
+const countGrade = (
+  db: Queryable,
+  environment: Environment,
+  facts: Pick<FunnelFacts, 'form_id' | 'created_at'>,
+  grade: string | null,
+  sign: 1 | -1,
+) =>
   run(
     db,
     `INSERT INTO submission_grade_days AS t (form_id, environment, day, grade, completed) VALUES ($1, $2, $3, $4, $5)

@@ -31,10 +31,10 @@ export function sqliteRescoreJobs(db: Database.Database): RescoreJobStore {
       return withOutbox(db, outbox, () => {
         const active = activeJob(job.form_id, environment);
         if (active) return { activeId: active.id };
-        const { total } = statement(db, 'SELECT COALESCE(SUM(started), 0) AS total FROM submission_days WHERE form_id = ? AND environment = ?').get(
-          job.form_id,
-          environment,
-        ) as { total: number };
+        const { total } = statement(
+          db,
+          'SELECT COALESCE(SUM(started), 0) AS total FROM submission_days WHERE form_id = ? AND environment = ?',
+        ).get(job.form_id, environment) as { total: number };
         statement(
           db,
           `INSERT INTO rescore_jobs (id, workspace_id, environment, form_id, form_version, status, total, processed, changed, created_at)

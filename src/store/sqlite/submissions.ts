@@ -98,7 +98,9 @@ function countGrade(
   db: Database.Database,
   environment: Environment,
   facts: Pick<FunnelFacts, 'form_id' | 'created_at'>,
-  grade: string | null, sign: 1 | -1): void {
+  grade: string | null,
+  sign: 1 | -1,
+): void {
   statement(
     db,
     `INSERT INTO submission_grade_days (form_id, environment, day, grade, completed) VALUES (?, ?, ?, ?, ?)
