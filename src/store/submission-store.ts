@@ -4,9 +4,9 @@
  * submissions and never disagrees with them.
  */
 import type { Attachment, Environment, Schema } from '../contract.js';
+import type { AuditEventInput } from './audit-event-input.js';
 import type { Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
-import type { AuditEventInput } from './types.js';
 
 type Submission = Schema<'Submission'>;
 

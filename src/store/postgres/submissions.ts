@@ -16,7 +16,7 @@ import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
-import { indexSubmissionEmailsSql, normalisedEmail } from './submission-emails.js';
+import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [

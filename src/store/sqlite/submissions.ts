@@ -15,8 +15,8 @@ import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submiss
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
+import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
-import { indexSubmissionEmailsSql, normalisedEmail } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [

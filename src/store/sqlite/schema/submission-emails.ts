@@ -16,10 +16,32 @@
  * first), committed with each batch, so a job whose process stopped is resumed by another from that point.
  * At most one job per form and environment is active (the partial unique index).
  */
-// The backfill runs the statement every new submission runs (./submission-emails.ts); if the normalisation ever
-// changes, a new migration re-indexes.
-import { indexSubmissionEmailsSql } from '../submission-emails.js';
 
+/**
+ * The comparable form of an address: surrounding spaces, tabs and line breaks removed, ASCII letters in lower
+ * case (SQLite's `lower` folds ASCII only; the PostgreSQL store folds the same letters).
+ */
+export const normalisedEmail = (expression: string): string => `lower(trim(${expression}, char(32, 9, 10, 13)))`;
+
+/**
+ * Indexes every string answer to an `email` field of the submissions matching `where` (on alias `s`). The field
+ * types come from the submission's version snapshot, or from the form itself when that snapshot was pruned.
+ */
+export const indexSubmissionEmailsSql = (where: string): string => `
+  INSERT OR IGNORE INTO submission_emails (workspace_id, environment, email, submission_id, form_id)
+  SELECT s.workspace_id, s.environment, ${normalisedEmail('answer.value')}, s.id, s.form_id
+  FROM submissions s
+  JOIN json_each(s.answers) AS answer ON answer.type = 'text'
+  JOIN json_each(COALESCE(
+    (SELECT v.definition FROM form_versions v WHERE v.form_id = s.form_id AND v.version = s.form_version),
+    (SELECT f.definition FROM forms f WHERE f.id = s.form_id)
+  ), '$.steps') AS step
+  JOIN json_each(step.value, '$.fields') AS field
+    ON json_extract(field.value, '$.type') = 'email' AND json_extract(field.value, '$.ref') = answer.key
+  WHERE ${where}`;
+
+// The backfill is the statement every new submission runs; if the normalisation ever changes, a new migration
+// re-indexes with the new one.
 export const submissionEmailsSchema = `
   CREATE TABLE submission_emails (
     workspace_id TEXT NOT NULL,
