@@ -27,7 +27,7 @@ export interface RescoreWorkerOptions {
   onError?: ((error: unknown) => void) | undefined;
 }
 
-export const defaultRescoreBatchSize = 250;
+export const defaultRescoreBatchSize = 500;
 const defaultLeaseMs = 60_000;
 
 type WorkerServices = Pick<Services, 'store' | 'now'>;
