@@ -59,7 +59,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       expect(await store.submissions.get(live, inText.id)).toBeDefined();
       expect(await store.submissions.get(live, other.id)).toBeDefined();
       expect(await store.submissions.get({ workspaceId, environment: 'test' }, inTest.id)).toBeDefined();
-      const range = { formId: record.id, environment: 'live' as const, from: '2031-01-01', to: '2031-01-01' };
+      const range = { formId: record.id, environment: 'live' as const, from: '2031-01-01', to: '2031-01-01', topSources: 20 };
       expect((await store.submissions.funnel(range)).days).toEqual([
         { day: '2031-01-01', started: 2, completed: 2, scoreSum: 50, scoreCount: 2 },
       ]);
@@ -176,7 +176,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
         finished_at: at(41),
       });
       // The aggregates moved with every applied score: 4 × 99 + 7 + the late lead's 25.
-      const range = { formId: record.id, environment: 'live' as const, from: '2031-01-01', to: '2031-01-01' };
+      const range = { formId: record.id, environment: 'live' as const, from: '2031-01-01', to: '2031-01-01', topSources: 20 };
       expect((await store.submissions.funnel(range)).days[0]).toMatchObject({ scoreSum: 4 * 99 + 7 + 25 });
       expect(await store.rescoreJobs.get({ workspaceId, environment: 'test' }, jobId)).toBeUndefined();
     });
