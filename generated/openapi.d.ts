@@ -2073,7 +2073,7 @@ export interface components {
          */
         RescoreJobId: string;
         /**
-         * @description `queued` until a server process takes the job, `running` while it rescores, then `succeeded` once every submission has been visited, or `failed` if the form was deleted meanwhile (`failure_message` says why). A job whose process stops is taken over by another one and goes on from where it was.
+         * @description `queued` until a server process takes the job, `running` while it rescores, then `succeeded` once every submission has been visited, or `failed` when it cannot go on (`failure_message` says why: for example the form changed so often meanwhile that its version is no longer kept; start a new job). A job whose process stops is taken over by another one and goes on from where it was. Deleting the form deletes its jobs too.
          * @enum {string}
          */
         RescoreJobStatus: "queued" | "running" | "succeeded" | "failed";

@@ -124,6 +124,14 @@ describe.each(storeKinds)('the %s store', (kind) => {
       expect(answered).toEqual({ activeId: (stored[0] as { id: string }).id });
     });
 
+    it('when several processes claim at once, then each queued job goes to exactly one of them', async () => {
+      const forms = [await contactForm(), await contactForm()];
+      for (const record of forms) await store.rescoreJobs.create(jobFor(record.id));
+      const claims = await Promise.all(['a', 'b', 'c', 'd'].map((owner) => store.rescoreJobs.claim(owner, at(31), at(90))));
+      const claimed = claims.filter((claim) => claim !== undefined).map((claim) => claim.job.form_id);
+      expect(claimed.sort()).toEqual(forms.map((record) => record.id).sort());
+    });
+
     it('when jobs are claimed, then each goes to one owner, batches apply only under the lease, and a lapsed lease resumes from the cursor', async () => {
       const record = await contactForm();
       const leads = [];
