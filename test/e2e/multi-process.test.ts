@@ -24,14 +24,6 @@ import { createTestDatabase } from '../support/postgres.js';
 const root = new URL('../../', import.meta.url).pathname;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisPrefix = `ff-e2e-${randomBytes(6).toString('hex')}`;
-/**
- * The per-key limit the cluster runs with: half the documented 100 per second, because the test has to send one
- * key past its limit within a single one-second window, and two workers on a 2-core machine that also runs
- * PostgreSQL, Redis, this test and another test file do not reliably answer 100 requests a second. Whether both
- * workers count into one budget does not depend on its size.
- */
-const perKeyPerSecond = defaultRateLimits.perKeyPerSecond / 2;
-
 const freePort = () =>
   new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -123,7 +115,6 @@ beforeAll(async () => {
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: redisPrefix,
     WORKERS: '2',
-    RATE_LIMIT_PER_KEY_PER_SECOND: String(perKeyPerSecond),
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
@@ -182,54 +173,46 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     expect(Math.min(...byWorker.map((connections) => connections.length))).toBeGreaterThanOrEqual(2);
   });
 
-  it("when one key's burst is spread over both workers, then they let its per-second limit through in total (within 5 %), not the limit each", async () => {
-    const created = await call(on(0, 0), 'POST', '/v1/api_keys', { body: { name: 'burst', environment: 'live', scope: 'read' } });
-    expect(created.status).toBe(201);
-    const secret = String(created.body.secret);
-    const connections = byWorker.flat();
-    const limit = perKeyPerSecond;
-    const burst = 3 * limit;
+  it("when one key's burst is spread over both workers, then they let its documented 100 per second through in total (within 5 %), not 100 each", async () => {
+    const limit = defaultRateLimits.perKeyPerSecond;
+    // Twice the limit, half on each worker: counted per process, every request would be let through.
+    const burst = 2 * limit;
     // Each worker builds an operation's checks on its first request to it: warm both up with another key.
-    await Promise.all(
-      connections.map((connection) => send(connection.agent, 'GET', '/v1/audit_events?limit=1', { key: workspace.live_admin_key })),
-    );
-    // The cheapest request that counts: a read key asking for the audit log is counted, then refused for its
-    // scope (403) before any further work, so even a busy machine sends the key past its limit within a window.
-    const answers = await Promise.all(
-      Array.from({ length: burst }, (_, index) =>
-        send(connections[index % connections.length]!.agent, 'GET', '/v1/audit_events', { key: secret }),
-      ),
-    );
-    const counted = 403;
-    expect(answers.filter((answer) => answer.status !== counted && answer.status !== 429)).toEqual([]);
-    // The key's window opens with its first request and lasts a second. Each answer reports the window nearest
-    // to exhaustion; those reporting the key's (X-RateLimit-Limit: the limit) name its end in X-RateLimit-Reset, so the requests
-    // let through fall into one group per window however long the burst takes. The few a window lets through
-    // first report the workspace's window instead and could belong to any of the key's windows.
-    const keyWindows = new Map<string, { accepted: number; refused: number }>();
-    let unplaced = 0;
-    for (const answer of answers) {
-      if (answer.headers['x-ratelimit-limit'] !== String(limit)) {
-        if (answer.status === counted) unplaced++;
-        continue;
+    await Promise.all(byWorker.flat().map((connection) => send(connection.agent, 'GET', '/v1/me', { key: workspace.live_admin_key })));
+    // The key's window opens with its first request and lasts a second. A burst answered in full within a
+    // second of sending its first request was counted in that one window, so its 200s are exactly what one
+    // window let through. A machine too busy to answer 200 requests within a second gets a new key (a window
+    // of its own) and another try; a burst that took longer proves nothing either way.
+    const tries: Array<{ ms: number; accepted: number; refused: number }> = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const created = await call(on(0, 0), 'POST', '/v1/api_keys', {
+        body: { name: `burst ${attempt}`, environment: 'live', scope: 'read' },
+      });
+      expect(created.status).toBe(201);
+      const secret = String(created.body.secret);
+      const started = performance.now();
+      const answers = await Promise.all(
+        Array.from({ length: burst }, (_, index) => send(on((index % 2) as 0 | 1, index >> 1).agent, 'GET', '/v1/me', { key: secret })),
+      );
+      const ms = Math.round(performance.now() - started);
+      expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 429).map((answer) => answer.body)).toEqual([]);
+      const accepted = answers.filter((answer) => answer.status === 200);
+      tries.push({ ms, accepted: accepted.length, refused: burst - accepted.length });
+      if (ms >= 1000) continue;
+
+      expect(accepted.length, JSON.stringify(tries)).toBeGreaterThanOrEqual(limit * 0.95);
+      expect(accepted.length, JSON.stringify(tries)).toBeLessThanOrEqual(limit * 1.05);
+      for (const refused of answers.filter((answer) => answer.status === 429)) {
+        expect(refused.headers['x-ratelimit-limit']).toBe(String(limit));
+        expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+        expect(refused.body).toMatchObject({ code: 'rate_limited' });
       }
-      const window = keyWindows.get(String(answer.headers['x-ratelimit-reset'])) ?? { accepted: 0, refused: 0 };
-      window[answer.status === counted ? 'accepted' : 'refused']++;
-      keyWindows.set(String(answer.headers['x-ratelimit-reset']), window);
+      // Both workers let requests through: the budget was spent from both sides.
+      const acceptedBy = await Promise.all(accepted.map((answer) => pidOf(String(answer.headers['x-request-id']))));
+      expect(new Set(acceptedBy).size).toBe(2);
+      return;
     }
-    const summary = JSON.stringify({ windows: [...keyWindows], unplaced });
-    // Counted per process, a window would let up to the limit through on each worker.
-    for (const { accepted } of keyWindows.values()) expect(accepted, summary).toBeLessThanOrEqual(limit * 1.05);
-    // A window that refused requests had used its whole budget, wherever they were answered. (A window
-    // whose end falls within a few milliseconds of a second boundary can be reported on both sides of it and so
-    // split in two here; the largest one is whole.)
-    const exhausted = [...keyWindows.values()].filter((window) => window.refused > 0).map((window) => window.accepted);
-    expect(exhausted.length, summary).toBeGreaterThan(0);
-    expect(Math.max(...exhausted) + unplaced, summary).toBeGreaterThanOrEqual(limit * 0.95);
-    const acceptedBy = await Promise.all(
-      answers.filter((answer) => answer.status === counted).map((answer) => pidOf(String(answer.headers['x-request-id']))),
-    );
-    expect(new Set(acceptedBy).size).toBe(2);
+    throw new Error(`no burst of ${burst} requests was answered within one second: ${JSON.stringify(tries)}`);
   });
 
   it('when an Idempotency-Key is retried on the other worker, then it replays the first answer and creates nothing twice', async () => {
