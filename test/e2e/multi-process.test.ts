@@ -8,7 +8,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -20,18 +19,11 @@ import { defaultRateLimits } from '../../src/http/documented-limits.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { startReceiver } from '../http/integrations-support.js';
 import { createTestDatabase } from '../support/postgres.js';
+import { freePort } from './support/server-process.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisPrefix = `ff-e2e-${randomBytes(6).toString('hex')}`;
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -175,25 +167,29 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
 
   it("when one key's burst is spread over both workers, then they let its documented 100 per second through in total (within 5 %), not 100 each", async () => {
     const limit = defaultRateLimits.perKeyPerSecond;
-    // Twice the limit, half on each worker: counted per process, every request would be let through.
-    const burst = 2 * limit;
-    // Each worker builds an operation's checks on its first request to it: warm both up with another key.
-    await Promise.all(byWorker.flat().map((connection) => send(connection.agent, 'GET', '/v1/me', { key: workspace.live_admin_key })));
-    // The key's window opens with its first request and lasts a second. A burst answered in full within a
-    // second of sending its first request was counted in that one window, so its 200s are exactly what one
-    // window let through. A machine too busy to answer 200 requests within a second gets a new key (a window
-    // of its own) and another try; a burst that took longer proves nothing either way.
-    const tries: Array<{ ms: number; accepted: number; refused: number }> = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const created = await call(on(0, 0), 'POST', '/v1/api_keys', {
-        body: { name: `burst ${attempt}`, environment: 'live', scope: 'read' },
-      });
+    // One and a half times the limit, half on each worker: counted per process, every request would be let through.
+    const burst = (3 * limit) / 2;
+    const readKey = async (name: string) => {
+      const created = await call(on(0, 0), 'POST', '/v1/api_keys', { body: { name, environment: 'live', scope: 'read' } });
       expect(created.status).toBe(201);
-      const secret = String(created.body.secret);
-      const started = performance.now();
-      const answers = await Promise.all(
+      return String(created.body.secret);
+    };
+    const spread = (secret: string) =>
+      Promise.all(
         Array.from({ length: burst }, (_, index) => send(on((index % 2) as 0 | 1, index >> 1).agent, 'GET', '/v1/me', { key: secret })),
       );
+    // A rehearsal with another key, not judged: each worker builds an operation's checks on its first request to
+    // it, and the first 429s take the slow path once.
+    await spread(await readKey('rehearsal'));
+    // The key's window opens with its first request and lasts a second. A burst answered in full within a
+    // second of sending its first request was counted in that one window, so its 200s are exactly what one
+    // window let through. A machine too busy to answer the burst within a second gets a new key (a window of
+    // its own) and another try, up to five; a burst that took longer proves nothing either way.
+    const tries: Array<{ ms: number; accepted: number; refused: number }> = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const secret = await readKey(`burst ${attempt}`);
+      const started = performance.now();
+      const answers = await spread(secret);
       const ms = Math.round(performance.now() - started);
       expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 429).map((answer) => answer.body)).toEqual([]);
       const accepted = answers.filter((answer) => answer.status === 200);
