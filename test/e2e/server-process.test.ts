@@ -75,6 +75,24 @@ describe.each(deployments)('the server started with npm start, $name', (deployme
     expect((await fetch(`http://127.0.0.1:${server.httpPort}/docs`)).status).toBe(403);
   });
 
+  it.runIf(deployment.behindLoadBalancer)(
+    'when the trusted load balancer forwards plain HTTP saying the client used HTTPS, then it is served with the client address it names',
+    async () => {
+      const forwarded = { Authorization: `Bearer ${keys.live_admin_key}`, 'X-Forwarded-For': '203.0.113.9' };
+      const served = await fetch(`http://127.0.0.1:${server.httpPort}/v1/me`, { headers: { ...forwarded, 'X-Forwarded-Proto': 'https' } });
+      expect(served.status).toBe(200);
+      const requestId = served.headers.get('x-request-id')!;
+      await server.pidOf(requestId);
+      const line = server
+        .output()
+        .split('\n')
+        .find((entry) => entry.includes(`"request_id":"${requestId}"`))!;
+      expect(JSON.parse(line)).toMatchObject({ client_ip: '203.0.113.9', status: 200 });
+      const refused = await fetch(`http://127.0.0.1:${server.httpPort}/v1/me`, { headers: { ...forwarded, 'X-Forwarded-Proto': 'http' } });
+      expect(refused.status).toBe(403);
+    },
+  );
+
   it('when it logs requests, then each is one JSON line with its request id and key id, and no secret appears', () => {
     const output = server.output();
     const lines = output.split('\n').filter((line) => line.startsWith('{') && line.includes('"msg":"request"'));

@@ -24,6 +24,8 @@ export interface Deployment {
   name: string;
   /** Server processes answering on the port. */
   workers: number;
+  /** Configured as one machine behind a load balancer on 127.0.0.1 (TRUSTED_PROXIES), which may forward plain HTTP. */
+  behindLoadBalancer: boolean;
   /** Where the data lives and how the processes share their counts; dropped by `release`. */
   provision(dataDir: string): Promise<{ env: Record<string, string>; release(): Promise<void> }>;
 }
@@ -31,17 +33,26 @@ export interface Deployment {
 export const singleProcessOnSqlite: Deployment = {
   name: 'one process on SQLite',
   workers: 1,
+  behindLoadBalancer: false,
   provision: async () => ({ env: {}, release: async () => {} }),
 };
 
 export const twoWorkersOnPostgresAndRedis: Deployment = {
-  name: 'WORKERS=2 on PostgreSQL and Redis',
+  name: 'WORKERS=2 on PostgreSQL and Redis, behind a load balancer',
   workers: 2,
+  behindLoadBalancer: true,
   provision: async () => {
     const database = await createTestDatabase();
     const prefix = `ff-e2e-${randomBytes(6).toString('hex')}`;
     return {
-      env: { DATABASE_URL: database.url, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, WORKERS: '2' },
+      env: {
+        DATABASE_URL: database.url,
+        REDIS_URL: redisUrl,
+        REDIS_KEY_PREFIX: prefix,
+        WORKERS: '2',
+        TRUSTED_PROXIES: '127.0.0.1',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
+      },
       release: async () => {
         await database.drop();
         await deleteRedisKeys(prefix);
