@@ -32,6 +32,7 @@ import { rescoreSubmission } from '../../src/domain/submissions/service.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
 import { newId } from '../../src/ids.js';
+import { completeMetadata } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
@@ -101,6 +102,9 @@ const form = created.body as Schema<'Form'>;
 // ---- seeding ----
 const templates = scoredTemplates(form);
 
+/** A few campaign sources, so the analytics breakdown has groups to rank. */
+const UTM_SOURCES = ['linkedin', 'google', 'newsletter', 'partner', 'twitter'];
+
 const windowEnd = Date.now() - 60_000;
 const windowStart = windowEnd - WINDOW_MS;
 let seeded = 0;
@@ -128,6 +132,7 @@ function seed(count: number, offsetMs: number): void {
           score: template.score,
           grade: template.grade,
           score_breakdown: template.score_breakdown,
+          metadata: completeMetadata({ utm: { source: UTM_SOURCES[index % UTM_SOURCES.length]! } }),
           scored_at: at,
           created_at: at,
           updated_at: at,
