@@ -31,7 +31,7 @@ import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { openPostgres } from '../../src/store/postgres/database.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
-import { dayOf, gradeKey, stepCounts } from '../../src/store/rows/submissions.js';
+import { completeMetadata, dayOf, gradeKey, sourceKey, stepCounts } from '../../src/store/rows/submissions.js';
 import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
 import { scoredTemplates } from './submission-templates.js';
 
@@ -287,7 +287,8 @@ try {
     `\n2 workers / 1 worker: POST ${scale('create')}x, GET ${scale('get')}x on ${cpus().length} cores. Each request is CPU work ` +
       '(TLS, authentication, validation of request and response, JSON) in a worker, and on this machine the same cores also ' +
       'run PostgreSQL, the autocannon process and (with REDIS_URL) Redis: a second worker adds at most the share of a core ' +
-      'the others leave idle, so the 2-worker figure is bounded by the cores, not by the store. More cores or more ' +
+      'the others leave idle, so the 2-worker figure is bounded by the cores, not by the store (on a machine already busier ' +
+      'than its cores, read the load average below, there is no idle share and a second worker only adds contention). More cores or more ' +
       'machines behind a load balancer scale it; on 2 cores WORKERS=2 mostly buys resilience (one worker busy or restarting).',
   );
   log(
@@ -415,16 +416,19 @@ async function recountFunnel(pool: pg.Pool, formId: string): Promise<void> {
     score: number;
     grade: string | null;
     visited_steps: string[];
+    source: string | null;
     day: string;
     count: number;
   }>(
-    `SELECT status, score, grade, visited_steps, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS count
-       FROM submissions WHERE form_id = $1 AND environment = 'live' GROUP BY 1, 2, 3, 4, 5`,
+    `SELECT status, score, grade, visited_steps, utm_source AS source, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+            count(*)::int AS count
+       FROM submissions WHERE form_id = $1 AND environment = 'live' GROUP BY 1, 2, 3, 4, 5, 6`,
     [formId],
   );
   const days = new Map<string, { started: number; completed: number; scoreSum: number; scoreCount: number }>();
   const steps = new Map<string, { day: string; stepId: string; reached: number; droppedOff: number }>();
   const grades = new Map<string, { day: string; grade: string; completed: number }>();
+  const sources = new Map<string, { day: string; source: string; started: number; completed: number }>();
   for (const group of groups) {
     const facts = {
       form_id: formId,
@@ -433,6 +437,7 @@ async function recountFunnel(pool: pg.Pool, formId: string): Promise<void> {
       grade: group.grade,
       visited_steps: group.visited_steps,
       created_at: group.day,
+      metadata: completeMetadata(group.source === null ? undefined : { utm: { source: group.source } }),
     };
     const day = dayOf(`${group.day}T00:00:00.000Z`);
     const completed = group.status === 'completed' ? group.count : 0;
@@ -451,13 +456,16 @@ async function recountFunnel(pool: pg.Pool, formId: string): Promise<void> {
         droppedOff: sum.droppedOff + step.droppedOff * group.count,
       });
     }
+    const source = sourceKey(facts.metadata);
+    const bySource = sources.get(`${day} ${source}`) ?? { day, source, started: 0, completed: 0 };
+    sources.set(`${day} ${source}`, { ...bySource, started: bySource.started + group.count, completed: bySource.completed + completed });
     if (completed) {
       const grade = gradeKey(group.grade);
       const sum = grades.get(`${day} ${grade}`) ?? { day, grade, completed: 0 };
       grades.set(`${day} ${grade}`, { ...sum, completed: sum.completed + completed });
     }
   }
-  for (const table of ['submission_days', 'submission_step_days', 'submission_grade_days']) {
+  for (const table of ['submission_days', 'submission_step_days', 'submission_grade_days', 'submission_source_days']) {
     await pool.query(`DELETE FROM ${table} WHERE form_id = $1`, [formId]);
   }
   const dayRows = [...days.entries()];
@@ -485,5 +493,17 @@ async function recountFunnel(pool: pg.Pool, formId: string): Promise<void> {
   await pool.query(
     `INSERT INTO submission_grade_days (form_id, environment, day, grade, completed) SELECT $1, 'live', * FROM unnest($2::text[], $3::text[], $4::int[])`,
     [formId, gradeRows.map((row) => row.day), gradeRows.map((row) => row.grade), gradeRows.map((row) => row.completed)],
+  );
+  const sourceRows = [...sources.values()];
+  await pool.query(
+    `INSERT INTO submission_source_days (form_id, environment, day, utm_source, started, completed)
+     SELECT $1, 'live', * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[])`,
+    [
+      formId,
+      sourceRows.map((row) => row.day),
+      sourceRows.map((row) => row.source),
+      sourceRows.map((row) => row.started),
+      sourceRows.map((row) => row.completed),
+    ],
   );
 }
