@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import tls from 'node:tls';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
@@ -95,6 +96,68 @@ async function call(connection: Connection, method: string, path: string, option
   return { ...answer, pid: await pidOf(String(answer.headers['x-request-id'])) };
 }
 
+/** An answer read off a connection carrying pipelined requests. */
+interface PipelinedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * A raw TLS connection to the cluster that sends many requests at once (HTTP/1.1 pipelining) and reads their
+ * answers in order: the cheapest way for one client process to put a burst in front of a worker.
+ */
+async function openPipe(): Promise<{ pid: number; exchange(requests: string[]): Promise<PipelinedAnswer[]>; close(): void }> {
+  const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
+    const opened = tls.connect({ port, host: '127.0.0.1', servername: 'localhost', ca }, () => resolve(opened));
+    opened.on('error', reject);
+  });
+  let buffered = Buffer.alloc(0);
+  let waiting:
+    | { count: number; answers: PipelinedAnswer[]; resolve(answers: PipelinedAnswer[]): void; reject(error: Error): void }
+    | undefined;
+  const parse = () => {
+    while (waiting) {
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const [statusLine, ...lines] = buffered.subarray(0, end).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      const length = Number(headers['content-length']);
+      if (!Number.isInteger(length)) throw new Error(`an answer without Content-Length: ${statusLine}`);
+      if (buffered.length < end + 4 + length) return;
+      const body = buffered.subarray(end + 4, end + 4 + length).toString('utf8');
+      buffered = buffered.subarray(end + 4 + length);
+      waiting.answers.push({
+        status: Number(statusLine!.split(' ')[1]),
+        headers,
+        body: body ? (JSON.parse(body) as Record<string, unknown>) : {},
+      });
+      if (waiting.answers.length === waiting.count) {
+        const done = waiting;
+        waiting = undefined;
+        done.resolve(done.answers);
+      }
+    }
+  };
+  // The server closes a connection left idle (KEEP_ALIVE_TIMEOUT_MS): answers still awaited would never come.
+  socket.on('close', () =>
+    waiting?.reject(new Error(`the connection closed with ${waiting.count - waiting.answers.length} answers awaited`)),
+  );
+  socket.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    parse();
+  });
+  const exchange = (requests: string[]) =>
+    new Promise<PipelinedAnswer[]>((resolve, reject) => {
+      waiting = { count: requests.length, answers: [], resolve, reject };
+      socket.write(requests.join(''));
+    });
+  const [probe] = await exchange(['GET /connection-probe HTTP/1.1\r\nHost: localhost\r\n\r\n']);
+  return { pid: await pidOf(probe!.headers['x-request-id']!), exchange, close: () => socket.destroy() };
+}
+
 beforeAll(async () => {
   [database, receiver] = await Promise.all([createTestDatabase(), startReceiver([200], { delayMs: 50 })]);
   dataDir = mkdtempSync(join(tmpdir(), 'form-funnel-cluster-'));
@@ -167,17 +230,28 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
 
   it("when one key's burst is spread over both workers, then they let its documented 100 per second through in total (within 5 %), not 100 each", async () => {
     const limit = defaultRateLimits.perKeyPerSecond;
-    // One and a half times the limit, half on each worker: counted per process, every request would be let through.
-    const burst = (3 * limit) / 2;
+    // 1.6 times the limit, half on each worker: counted per process, every request would be let through.
+    const burst = (8 * limit) / 5;
     const readKey = async (name: string) => {
       const created = await call(on(0, 0), 'POST', '/v1/api_keys', { body: { name, environment: 'live', scope: 'read' } });
       expect(created.status).toBe(201);
       return String(created.body.secret);
     };
-    const spread = (secret: string) =>
-      Promise.all(
-        Array.from({ length: burst }, (_, index) => send(on((index % 2) as 0 | 1, index >> 1).agent, 'GET', '/v1/me', { key: secret })),
-      );
+    // Two pipelined connections to each worker (the cluster hands connections out in turn), each sent its
+    // quarter of the burst in one write.
+    const pipes: Array<Awaited<ReturnType<typeof openPipe>>> = [];
+    const lanesOf = (pid: number) => pipes.filter((pipe) => pipe.pid === pid).slice(0, 2);
+    for (let opened = 0; opened < 16 && new Set(pipes.map((pipe) => pipe.pid)).size < 2; opened++) pipes.push(await openPipe());
+    const pids = [...new Set(pipes.map((pipe) => pipe.pid))];
+    expect(pids).toHaveLength(2);
+    for (let opened = 0; opened < 16 && pids.some((pid) => lanesOf(pid).length < 2); opened++) pipes.push(await openPipe());
+    const lanes = pids.flatMap(lanesOf);
+    expect(lanes).toHaveLength(4);
+    const spread = async (secret: string) => {
+      const request = `GET /v1/me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${secret}\r\n\r\n`;
+      const answers = await Promise.all(lanes.map((lane) => lane.exchange(Array.from({ length: burst / lanes.length }, () => request))));
+      return answers.flat();
+    };
     // A rehearsal with another key, not judged: each worker builds an operation's checks on its first request to
     // it, and the first 429s take the slow path once.
     await spread(await readKey('rehearsal'));
@@ -206,8 +280,10 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
       // Both workers let requests through: the budget was spent from both sides.
       const acceptedBy = await Promise.all(accepted.map((answer) => pidOf(String(answer.headers['x-request-id']))));
       expect(new Set(acceptedBy).size).toBe(2);
+      for (const pipe of pipes) pipe.close();
       return;
     }
+    for (const pipe of pipes) pipe.close();
     throw new Error(`no burst of ${burst} requests was answered within one second: ${JSON.stringify(tries)}`);
   });
 
