@@ -27,7 +27,7 @@ export interface Deployment {
   /** Configured as one machine behind a load balancer on 127.0.0.1 (TRUSTED_PROXIES), which may forward plain HTTP. */
   behindLoadBalancer: boolean;
   /** Where the data lives and how the processes share their counts; dropped by `release`. */
-  provision(dataDir: string): Promise<{ env: Record<string, string>; release(): Promise<void> }>;
+  provision(): Promise<{ env: Record<string, string>; release(): Promise<void> }>;
 }
 
 export const singleProcessOnSqlite: Deployment = {
@@ -86,7 +86,7 @@ export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
 /** Starts the deployment and waits for its banner (printed once every worker listens). */
 export async function startServerProcess(deployment: Deployment, options: { env?: Record<string, string> } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'form-funnel-e2e-'));
-  const provisioned = await deployment.provision(dataDir);
+  const provisioned = await deployment.provision();
   const [port, httpPort] = [await freePort(), await freePort()];
   const env = {
     ...process.env,
