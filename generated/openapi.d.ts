@@ -328,6 +328,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/submissions/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's submissions
+         * @description Forgets a person: permanently deletes every submission of the key's environment, in every form of the workspace,
+         *     whose answers to an `email` field carry the given address, and answers with how many were deleted. A live key
+         *     erases live submissions only, a test key test submissions only.
+         *
+         *     **Matching.** Only answers to fields of type `email` are compared (not text, hidden or other fields). The address
+         *     given and each stored answer are compared after removing surrounding whitespace and with ASCII letters folded to
+         *     lower case, so `Ana@Example.com` erases `ana@example.com`; every other character must match exactly (no Unicode
+         *     case folding, no removal of dots or `+tags`).
+         *
+         *     **What goes.** The submissions, their answers and score, and everything derived from them, in one transaction:
+         *     analytics move exactly as when each submission is deleted one by one (`DELETE /v1/submissions/{id}`). Stored
+         *     webhook events about these submissions are deleted too, so they can no longer be replayed, and their attempts
+         *     not yet made are canceled (`canceled_deliveries`). Events already delivered cannot be recalled: ask the
+         *     receivers of your integrations to erase the person as well. An attempt already in flight when the erasure
+         *     commits may still arrive.
+         *
+         *     **Audit.** Writes a `submissions.erased` audit event with the key and the count. The address is never stored by
+         *     the erasure: not in the audit log, not in the response (an `Idempotency-Key` replay returns the same body).
+         *
+         *     Erasing is idempotent: a repeat finds nothing and answers `deleted_submissions: 0`. Needs an `admin` key,
+         *     attached to the workspace: a form- or folder-attached key gets 403 `form_not_attached`, because an erasure
+         *     reaches every form.
+         */
+        post: operations["eraseSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/submissions/{id}": {
         parameters: {
             query?: never;
@@ -372,6 +413,65 @@ export interface paths {
          * @description Scores the stored answers again with the scoring of the form's current version, and returns the submission with its new `score`, `grade`, `score_breakdown` and `form_version` together with the previous values. A stored score does not change when the form changes; it changes only when rescored. Answers and `visited_steps` stay as submitted; answers to fields the current version no longer has add nothing. Sends a `submission.rescored` event. Takes no body.
          */
         post: operations["rescoreSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/rescore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rescore every submission of a form
+         * @description Starts a background job that rescores every submission of the form in the key's environment with the scoring of
+         *     the form's current version, as `POST /v1/submissions/{id}/rescore` does for one, and answers 202 with the job;
+         *     `Location` is its path. Poll `GET /v1/rescore_jobs/{id}` for `processed` and `changed` until `status` is
+         *     `succeeded` or `failed`. Call it after changing a form's scoring. Takes no body.
+         *
+         *     Why a job: rescoring a million submissions takes minutes, far longer than a request should be held open. The job
+         *     works in small batches, each its own short transaction, so it never holds up other requests. It survives
+         *     restarts: whichever server process is free takes it over and goes on from the last finished batch.
+         *
+         *     One job at a time per form and environment: while one is `queued` or `running`, another request gets 409
+         *     `rescore_in_progress` naming it; wait for it to finish (a scoring change made meanwhile needs a new job).
+         *
+         *     Bulk rescoring sends no `submission.rescored` event (a million events would flood every integration); list the
+         *     form's submissions once the job has succeeded to pick up the new scores. Analytics follow each batch as it commits.
+         */
+        post: operations["rescoreForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rescore_jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the rescore job. */
+                id: components["parameters"]["RescoreJobIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a rescore job
+         * @description Returns the job with its progress. Poll it (every few seconds) until `status` is `succeeded` or `failed`. A key sees the jobs of its own environment and of the forms it may read.
+         */
+        get: operations["getRescoreJob"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -990,6 +1090,7 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
+         *     | `rescore_in_progress` | 409 | `conflict_error` | The form already has a queued or running rescore job in this environment; the message names it. |
          *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
          *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
@@ -1006,7 +1107,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "rescore_in_progress" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -1918,6 +2019,39 @@ export interface components {
             status: components["schemas"]["SubmissionStatus"];
             metadata?: components["schemas"]["SubmissionMetadataCreate"];
         };
+        /** @description Whose submissions to erase. */
+        SubmissionErasureRequest: {
+            /**
+             * @description The person's email address. Surrounding whitespace is ignored and ASCII letters match in either case.
+             * @example Ana@Example.com
+             */
+            email: string;
+        };
+        /**
+         * @description `live` keys work on production data. `test` keys work on the workspace's sandbox: they read the live form
+         *     definitions, and everything they create (submissions, test-only forms, integrations' deliveries) is kept
+         *     apart from live data and flagged `test: true`.
+         * @enum {string}
+         */
+        Environment: "live" | "test";
+        /** @description What an erasure deleted. It never repeats the address. */
+        SubmissionErasure: {
+            /** @constant */
+            object: "submission_erasure";
+            /** @description The environment erased, the key's own. */
+            environment: components["schemas"]["Environment"];
+            /**
+             * Format: int64
+             * @description Submissions deleted; 0 when none carried the address (for example on a repeat).
+             */
+            deleted_submissions: number;
+            /**
+             * Format: int64
+             * @description Webhook attempts about these submissions that were still pending and will not be made.
+             */
+            canceled_deliveries: number;
+            erased_at: components["schemas"]["Timestamp"];
+        };
         /** @description The submission after rescoring, with the score it had before. */
         RescoredSubmission: components["schemas"]["Submission"] & {
             /**
@@ -1932,6 +2066,58 @@ export interface components {
              * @description The form version the previous score was computed with.
              */
             previous_form_version: number;
+        };
+        /**
+         * @description Identifier of a rescore job.
+         * @example rsj_4fGh7JkL2mNp5QrS8tUv1WxY
+         */
+        RescoreJobId: string;
+        /**
+         * @description `queued` until a server process takes the job, `running` while it rescores, then `succeeded` once every submission has been visited, or `failed` when it cannot go on (`failure_message` says why: for example the form changed so often meanwhile that its version is no longer kept; start a new job). A job whose process stops is taken over by another one and goes on from where it was. Deleting the form deletes its jobs too.
+         * @enum {string}
+         */
+        RescoreJobStatus: "queued" | "running" | "succeeded" | "failed";
+        /**
+         * @description A bulk rescore of one form's submissions in one environment, run in the background. Each submission gets its score,
+         *     grade and breakdown from the scoring of `form_version`, exactly as `POST /v1/submissions/{id}/rescore` would, and
+         *     its `form_version` becomes that version. Submissions created after the job started are scored by that version
+         *     already and are not visited. Poll `GET /v1/rescore_jobs/{id}` until `status` is `succeeded` or `failed`.
+         */
+        RescoreJob: {
+            id: components["schemas"]["RescoreJobId"];
+            /** @constant */
+            object: "rescore_job";
+            form_id: components["schemas"]["FormId"];
+            /**
+             * Format: int32
+             * @description The form version whose scoring the job applies (the form's current version when the job was created).
+             */
+            form_version: number;
+            status: components["schemas"]["RescoreJobStatus"];
+            /** @description True for a job of the test environment, created with a test key; it rescored test submissions only. */
+            test: boolean;
+            /**
+             * Format: int64
+             * @description Submissions the form had in this environment when the job was created. A progress estimate only (submissions deleted meanwhile are not processed).
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description Submissions visited so far.
+             */
+            processed: number;
+            /**
+             * Format: int64
+             * @description Submissions whose score or grade changed.
+             */
+            changed: number;
+            /** @description Why the job failed; null unless `status` is `failed`. */
+            failure_message: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When a process first started the job; null while queued. */
+            started_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the job succeeded or failed; null before. */
+            finished_at: components["schemas"]["Timestamp"] | null;
         };
         /** @description Funnel figures of one step. */
         AnalyticsStep: {
@@ -2053,13 +2239,6 @@ export interface components {
          * @example key_3wEr6TyU9iOp2AsD5fGh8JkL
          */
         ApiKeyId: string;
-        /**
-         * @description `live` keys work on production data. `test` keys work on the workspace's sandbox: they read the live form
-         *     definitions, and everything they create (submissions, test-only forms, integrations' deliveries) is kept
-         *     apart from live data and flagged `test: true`.
-         * @enum {string}
-         */
-        Environment: "live" | "test";
         /**
          * WorkspaceAttachment
          * @description The key reaches every form and folder of the workspace.
@@ -2214,10 +2393,10 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset.
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address).
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -3214,6 +3393,22 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The submissions were erased (possibly none). */
+        SubmissionErasure: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SubmissionErasure"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description The submission. */
         Submission: {
             headers: {
@@ -3260,6 +3455,43 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RescoredSubmission"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The job was created and waits for a server process; `Location` is its path. */
+        RescoreJobAccepted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                /**
+                 * @description Path of the created job.
+                 * @example /v1/rescore_jobs/rsj_4fGh7JkL2mNp5QrS8tUv1WxY
+                 */
+                Location?: components["schemas"]["ResourcePath"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RescoreJob"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The rescore job and its progress. */
+        RescoreJob: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RescoreJob"] & components["schemas"]["RequestIdField"];
             };
         };
         /** @description The form's funnel figures. */
@@ -3738,6 +3970,8 @@ export interface components {
         FolderIdPath: components["schemas"]["FolderId"];
         /** @description Identifier of the submission. */
         SubmissionIdPath: components["schemas"]["SubmissionId"];
+        /** @description Identifier of the rescore job. */
+        RescoreJobIdPath: components["schemas"]["RescoreJobId"];
         /** @description Identifier of the API key. */
         ApiKeyIdPath: components["schemas"]["ApiKeyId"];
         /** @description Identifier of the team member. */
@@ -4364,6 +4598,40 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    eraseSubmissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionErasureRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SubmissionErasure"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getSubmission: {
         parameters: {
             query?: never;
@@ -4434,6 +4702,59 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rescoreForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["RescoreJobAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRescoreJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the rescore job. */
+                id: components["parameters"]["RescoreJobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RescoreJob"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -19,6 +19,7 @@ import { integrationEvents } from './domain/integrations/publisher.js';
 import { backoffWithBase } from './domain/integrations/retry-schedule.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
+import { startRescoreWorker } from './domain/rescore-jobs/worker.js';
 import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
@@ -223,6 +224,8 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     backoff: backoffWithBase(config.webhookRetryBaseMs),
     onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
   });
+  // Every process runs queued rescore jobs; the store's leases give each job to one of them.
+  const rescores = startRescoreWorker(services, { onError: (error) => log.error({ err: error }, 'rescore job failed') });
 
   log.info({ port, httpPort: config.httpPort }, 'listening');
   // In a cluster the primary prints the banner once every worker listens.
@@ -241,7 +244,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
       plain?.server.closeAllConnections();
     }, 10_000);
     // Webhook attempts in flight get their answer (10 s at most) recorded; pending ones stay queued in the database.
-    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
+    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop(), rescores.stop()]);
     clearTimeout(deadline);
     // A write that fails now (the database gone first) is logged: the process still closes what it holds.
     await flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed at shutdown'));

@@ -7,6 +7,7 @@ export {
 } from './create-form-funnel-client.js';
 export { FormFunnelError, type FormFunnelErrorKind, isFormFunnelError } from './form-funnel-error.js';
 export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
+export { type WaitForRescoreJobOptions, waitForRescoreJob } from './rescore-jobs.js';
 export type { FetchLike, Sleep } from './retrying-fetch.js';
 export type * from './schemas.js';
 export { type UnwrappedData, unwrap } from './unwrap.js';

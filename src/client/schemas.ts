@@ -33,6 +33,9 @@ export type Submission = Schema<'Submission'>;
 export type SubmissionList = Schema<'SubmissionList'>;
 export type SubmissionCreate = Schema<'SubmissionCreate'>;
 export type RescoredSubmission = Schema<'RescoredSubmission'>;
+export type SubmissionErasure = Schema<'SubmissionErasure'>;
+export type SubmissionErasureRequest = Schema<'SubmissionErasureRequest'>;
+export type RescoreJob = Schema<'RescoreJob'>;
 export type Analytics = Schema<'Analytics'>;
 
 export type Me = Schema<'Me'>;

@@ -7,10 +7,12 @@
  * A method that ends a use case's change takes an optional `Outbox` (see ./outbox.ts) that commits with it.
  */
 import type { Attachment, Environment, Plan, Schema } from '../contract.js';
+import type { AuditEventInput } from './audit-event-input.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
+import type { RescoreJobStore } from './rescore-job-store.js';
 import type { SubmissionStore } from './submission-store.js';
 
 export interface Workspace {
@@ -46,15 +48,8 @@ export interface FolderRecord {
   environment: Environment;
 }
 
-export interface AuditEventInput {
-  workspaceId: string;
-  environment: Environment;
-  type: Schema<'AuditEvent'>['type'];
-  actor: Schema<'AuditEvent'>['actor'];
-  target: Schema<'AuditEvent'>['target'];
-  reason: string | null;
-  at: string;
-}
+// In a module of its own, so that the per-area store interfaces (./submission-store.ts) can use it without a cycle.
+export type { AuditEventInput } from './audit-event-input.js';
 
 export interface WorkspaceStore {
   create(workspace: Workspace): Promise<void>;
@@ -213,6 +208,7 @@ export interface Store {
   submissions: SubmissionStore;
   integrations: IntegrationStore;
   oauth: OAuthStore;
+  rescoreJobs: RescoreJobStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   close(): Promise<void>;

@@ -57,6 +57,7 @@ const apiKeyId = schemaExample<string>('ApiKeyId');
 const memberId = schemaExample<string>('MemberId');
 const inviteId = schemaExample<string>('InviteId');
 const transferId = schemaExample<string>('FormTransferId');
+const rescoreJobId = schemaExample<string>('RescoreJobId');
 const integrationId = schemaExample<string>('IntegrationId');
 const timestamp = schemaExample<string>('Timestamp');
 
@@ -214,6 +215,21 @@ const cases = {
     send: (c, headers) => c.POST('/submissions/{id}/rescore', { params: { path: { id: submissionId } }, headers }),
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'RescoredSubmission'>>>>().toEqualTypeOf<true>(),
+  }),
+  eraseSubmissions: contract({
+    send: (c, headers) => c.POST('/submissions/erase', { body: body('eraseSubmissions'), headers }),
+    error: { status: 403, example: 'insufficient_scope' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'SubmissionErasure'>>>>().toEqualTypeOf<true>(),
+  }),
+  rescoreForm: contract({
+    send: (c, headers) => c.POST('/forms/{id}/rescore', { params: { path: { id: formId } }, headers }),
+    error: { status: 409, example: 'rescore_in_progress' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'RescoreJob'>>>>().toEqualTypeOf<true>(),
+  }),
+  getRescoreJob: contract({
+    send: (c, headers) => c.GET('/rescore_jobs/{id}', { params: { path: { id: rescoreJobId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'RescoreJob'>>>>().toEqualTypeOf<true>(),
   }),
   getAnalytics: contract({
     send: (c, headers) => c.GET('/analytics', { params: { query: { form_id: formId, from: '2026-11-01', to: '2026-11-07' } }, headers }),

@@ -9,6 +9,7 @@ import { postgresIdempotency } from './idempotency.js';
 import { integrationTestData, postgresIntegrations } from './integrations.js';
 import { migrate } from './migrations.js';
 import { postgresOAuth } from './oauth.js';
+import { postgresRescoreJobs } from './rescore-jobs.js';
 import { postgresSubmissions, submissionTestData } from './submissions.js';
 import { postgresTeam } from './team.js';
 import { postgresTransfers } from './transfers.js';
@@ -54,6 +55,7 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     submissions: postgresSubmissions(pool),
     integrations: postgresIntegrations(pool),
     oauth: postgresOAuth(pool),
+    rescoreJobs: postgresRescoreJobs(pool),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {

@@ -15,12 +15,16 @@ import {
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
+import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
+  'DELETE FROM rescore_jobs WHERE form_id = $1',
+  'DELETE FROM submission_emails WHERE form_id = $1',
   'DELETE FROM submission_source_days WHERE form_id = $1',
   'DELETE FROM submission_grade_days WHERE form_id = $1',
   'DELETE FROM submission_step_days WHERE form_id = $1',
@@ -29,7 +33,11 @@ export const submissionFormCascade: string[] = [
 ];
 
 /** Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates are keyed by form and need no move. */
-export const submissionFormTransfer: string[] = ['UPDATE submissions SET workspace_id = $1 WHERE form_id = $2'];
+export const submissionFormTransfer: string[] = [
+  'UPDATE submissions SET workspace_id = $1 WHERE form_id = $2',
+  'UPDATE submission_emails SET workspace_id = $1 WHERE form_id = $2',
+  'UPDATE rescore_jobs SET workspace_id = $1 WHERE form_id = $2',
+];
 
 /** Test-mode rows of a workspace (parameter: workspace id), with the count they report; before the forms go. */
 export const submissionTestData: Array<{ counts: 'submissions' | null; sql: string }> = [
@@ -37,6 +45,8 @@ export const submissionTestData: Array<{ counts: 'submissions' | null; sql: stri
     counts: null,
     sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = $1)`,
   })),
+  { counts: null, sql: `DELETE FROM rescore_jobs WHERE workspace_id = $1 AND environment = 'test'` },
+  { counts: null, sql: `DELETE FROM submission_emails WHERE workspace_id = $1 AND environment = 'test'` },
   { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = $1 AND environment = 'test'` },
 ];
 
@@ -82,7 +92,13 @@ async function countInFunnel(db: Queryable, environment: Environment, facts: Fun
   if (completed) await countGrade(db, environment, facts, facts.grade, sign);
 }
 
-const countGrade = (db: Queryable, environment: Environment, facts: FunnelFacts, grade: string | null, sign: 1 | -1) =>
+const countGrade = (
+  db: Queryable,
+  environment: Environment,
+  facts: Pick<FunnelFacts, 'form_id' | 'created_at'>,
+  grade: string | null,
+  sign: 1 | -1,
+) =>
   run(
     db,
     `INSERT INTO submission_grade_days AS t (form_id, environment, day, grade, completed) VALUES ($1, $2, $3, $4, $5)
@@ -118,6 +134,8 @@ export async function insertSubmissionRow(db: Queryable, { submission: s, worksp
     ],
   );
   await countInFunnel(db, environment, s, 1);
+  // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
+  await run(db, indexSubmissionEmailsSql('s.id = $1'), [s.id]);
 }
 
 /** The submission, locked until the transaction ends, so a concurrent delete or rescore waits and then sees it gone or changed. */
@@ -165,8 +183,33 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       await inTransaction(pool, async (client) => {
         const row = await lockRow(client, id);
         if (!row) throw new RecordNotFound('submission', id);
-        await countInFunnel(client, row.environment, toSubmission(row), -1);
-        await run(client, 'DELETE FROM submissions WHERE id = $1', [id]);
+        await deleteSubmissionRow(client, row);
+      });
+    },
+    async erase({ workspaceId, environment }, email, audit, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
+        // Locked in id order, so an erasure and a concurrent delete or rescore wait for each other, never deadlock.
+        const rows = await all<SubmissionRow>(
+          client,
+          `SELECT s.* FROM submissions s WHERE s.id IN (
+             SELECT e.submission_id FROM submission_emails e
+             WHERE e.workspace_id = $1 AND e.environment = $2 AND e.email = ${normalisedEmail('$3::text')})
+           ORDER BY s.id FOR UPDATE`,
+          [workspaceId, environment, email],
+        );
+        let canceledDeliveries = 0;
+        for (const row of rows) {
+          await deleteSubmissionRow(client, row);
+          canceledDeliveries += await run(
+            client,
+            `DELETE FROM deliveries WHERE status = 'pending' AND event_id IN (SELECT id FROM events WHERE submission_id = $1)`,
+            [row.id],
+          );
+          await run(client, 'DELETE FROM events WHERE submission_id = $1', [row.id]);
+        }
+        const result = { deletedSubmissions: rows.length, canceledDeliveries };
+        await insertAuditEvent(client, audit(result));
+        return result;
       });
     },
     async rescore(id, change, outbox) {
@@ -174,16 +217,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         const row = await lockRow(client, id);
         if (!row) throw new RecordNotFound('submission', id);
         const before = toSubmission(row);
-        if (before.status === 'completed') {
-          await run(client, 'UPDATE submission_days SET score_sum = score_sum + $1 WHERE form_id = $2 AND environment = $3 AND day = $4', [
-            change.score - before.score,
-            before.form_id,
-            row.environment,
-            dayOf(before.created_at),
-          ]);
-          await countGrade(client, row.environment, before, before.grade, -1);
-          await countGrade(client, row.environment, before, change.grade, 1);
-        }
+        await moveScore(client, row.environment, before, change);
         const updated = await one<SubmissionRow>(
           client,
           `UPDATE submissions SET score = $1, grade = $2, score_breakdown = $3, form_version = $4, scored_at = $5, updated_at = $5
@@ -236,4 +270,29 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       });
     },
   };
+}
+
+/** Moves a completed submission's aggregates from its stored score and grade to new ones (a rescore). */
+export async function moveScore(
+  db: Queryable,
+  environment: Environment,
+  before: Pick<FunnelFacts, 'form_id' | 'status' | 'score' | 'grade' | 'created_at'>,
+  after: { score: number; grade: string | null },
+): Promise<void> {
+  if (before.status !== 'completed') return;
+  await run(db, 'UPDATE submission_days SET score_sum = score_sum + $1 WHERE form_id = $2 AND environment = $3 AND day = $4', [
+    after.score - before.score,
+    before.form_id,
+    environment,
+    dayOf(before.created_at),
+  ]);
+  await countGrade(db, environment, before, before.grade, -1);
+  await countGrade(db, environment, before, after.grade, 1);
+}
+
+/** Deletes one locked submission, its index entries and its share of the aggregates, inside the caller's transaction. */
+async function deleteSubmissionRow(db: Queryable, row: SubmissionRow): Promise<void> {
+  await countInFunnel(db, row.environment, toSubmission(row), -1);
+  await run(db, 'DELETE FROM submission_emails WHERE submission_id = $1', [row.id]);
+  await run(db, 'DELETE FROM submissions WHERE id = $1', [row.id]);
 }

@@ -8,6 +8,7 @@ import { sqliteForms } from './forms.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqliteRescoreJobs } from './rescore-jobs.js';
 import { statement } from './statements.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
@@ -47,6 +48,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     submissions: sqliteSubmissions(db),
     integrations: sqliteIntegrations(db),
     oauth: sqliteOAuth(db),
+    rescoreJobs: sqliteRescoreJobs(db),
     async resetTestData(workspaceId, audit) {
       return db
         .transaction(() => {
