@@ -7,6 +7,7 @@
  * A method that ends a use case's change takes an optional `Outbox` (see ./outbox.ts) that commits with it.
  */
 import type { Attachment, Environment, Plan, Schema } from '../contract.js';
+import type { EventStore } from './event-store.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { Outbox } from './outbox.js';
@@ -212,6 +213,7 @@ export interface Store {
   team: TeamStore;
   submissions: SubmissionStore;
   integrations: IntegrationStore;
+  events: EventStore;
   oauth: OAuthStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;

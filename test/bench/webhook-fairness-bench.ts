@@ -82,6 +82,14 @@ async function workspaceWithIntegration(name: string, url: string) {
     workspaceId,
     environment: 'live',
     signingSecret: 'whsec_00000000000000000000000000000000',
+  }, {
+    workspaceId,
+    environment: 'live',
+    type: 'integration.created',
+    actor: { type: 'system', id: null, name: null },
+    target: { type: 'integration', id: 'int_bench', name: null },
+    reason: null,
+    at,
   });
   return workspaceId;
 }

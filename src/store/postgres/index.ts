@@ -6,6 +6,7 @@ import { inTransaction, openPostgres, run } from './database.js';
 import { postgresFolders } from './folders.js';
 import { postgresForms } from './forms.js';
 import { postgresIdempotency } from './idempotency.js';
+import { postgresEvents } from './events.js';
 import { integrationTestData, postgresIntegrations } from './integrations.js';
 import { migrate } from './migrations.js';
 import { postgresOAuth } from './oauth.js';
@@ -53,6 +54,7 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     team: postgresTeam(pool),
     submissions: postgresSubmissions(pool),
     integrations: postgresIntegrations(pool),
+    events: postgresEvents(pool),
     oauth: postgresOAuth(pool),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {

@@ -6,6 +6,7 @@ import { openDatabase } from './database.js';
 import { sqliteFolders } from './folders.js';
 import { sqliteForms } from './forms.js';
 import { sqliteIdempotency } from './idempotency.js';
+import { sqliteEvents } from './events.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
 import { statement } from './statements.js';
@@ -46,6 +47,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     team: sqliteTeam(db),
     submissions: sqliteSubmissions(db),
     integrations: sqliteIntegrations(db),
+    events: sqliteEvents(db),
     oauth: sqliteOAuth(db),
     async resetTestData(workspaceId, audit) {
       return db

@@ -43,7 +43,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       });
 
       const hook = integration();
-      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' }, audit(workspaceId, 'integration.created'));
       expect(await store.integrations.get(workspaceId, hook.id)).toEqual({
         integration: hook,
         workspaceId,
@@ -53,7 +53,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       const sent = event(workspaceId);
       expect(await store.integrations.publish(sent, { environments: ['live'], mock: false })).toBe(1);
       // The body is kept byte for byte: every attempt signs exactly these bytes.
-      expect((await store.integrations.getEvent(workspaceId, 'live', sent.id))?.body).toBe(sent.body);
+      expect((await store.events.get(workspaceId, 'live', sent.id))?.body).toBe(sent.body);
     });
 
     it('when a form is updated, then each version keeps its own snapshot', async () => {
@@ -157,7 +157,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       await store.submissions.insert({ submission: { ...submission(testForm.id, at(50)), test: true }, workspaceId, environment: 'test' });
       await store.submissions.insert({ submission: { ...submission(testForm.id, at(51)), test: true }, workspaceId, environment: 'test' });
       const hook = integration('test');
-      await store.integrations.create({ integration: hook, workspaceId, environment: 'test', signingSecret: 'whsec_t' });
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'test', signingSecret: 'whsec_t' }, audit(workspaceId, 'integration.created'));
       await store.integrations.publish(event(workspaceId, 'form.created', 'test'), { environments: ['test'], mock: false });
 
       expect(await store.resetTestData(workspaceId, audit(workspaceId, 'test_data.reset'))).toEqual({
@@ -202,7 +202,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
 
     it('when two workers claim due deliveries at once, then no delivery is leased to both and none is left out', async () => {
       const hook = integration();
-      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' }, audit(workspaceId, 'integration.created'));
       for (let index = 0; index < 12; index++)
         await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
       const claim = (now: string, leaseUntil: string, limit: number, perIntegration = 100) =>
@@ -221,7 +221,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
 
     it("when attempts of one integration are recorded at once, then each is recorded and moves the integration's breaker in turn", async () => {
       const hook = integration();
-      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' }, audit(workspaceId, 'integration.created'));
       for (let index = 0; index < 4; index++) await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
       const due = await store.integrations.claimDue({ now: at(100), leaseUntil: at(160), limit: 10, perIntegration: 10, perWorkspace: 10 });
       const failed = { status: 'failed' as const, url: hook.url, responseStatus: 503, durationMs: 5, error: null, nextAttemptAt: at(200) };
