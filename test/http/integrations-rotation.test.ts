@@ -56,7 +56,8 @@ const verifies = (request: ReceivedRequest, secret: string) => {
 /** The only integration receiving deliveries: earlier tests' integrations are paused. */
 async function soleIntegration() {
   const existing = await api.call('get', '/v1/integrations?limit=100');
-  for (const { id } of existing.body.data as Array<{ id: string }>) await api.call('patch', `/v1/integrations/${id}`).send({ enabled: false });
+  for (const { id } of existing.body.data as Array<{ id: string }>)
+    await api.call('patch', `/v1/integrations/${id}`).send({ enabled: false });
   return createIntegration(api, { url: receiver.url, events: ['form.created'] });
 }
 
@@ -101,7 +102,10 @@ describe('POST /v1/integrations/{id}/rotate_secret', () => {
     expect(verifies(request, integration.signing_secret)).toBe(false);
 
     expect(await purgeExpiredSigningSecrets(api.services)).toBeGreaterThanOrEqual(1);
-    const rows = await api.rows('SELECT previous_signing_secret, previous_secret_expires_at FROM integrations WHERE id = ?', integration.id);
+    const rows = await api.rows(
+      'SELECT previous_signing_secret, previous_secret_expires_at FROM integrations WHERE id = ?',
+      integration.id,
+    );
     expect(rows).toEqual([{ previous_signing_secret: null, previous_secret_expires_at: null }]);
   });
 
@@ -138,7 +142,12 @@ describe('POST /v1/integrations/{id}/rotate_secret', () => {
 
   it('when expire_previous_after is out of range or unknown fields are sent, then 400 and nothing changes', async () => {
     const integration = await createIntegration(api, {});
-    for (const body of [{ expire_previous_after: 604_801 }, { expire_previous_after: -1 }, { expire_previous_after: 1.5 }, { secret: 'x' }]) {
+    for (const body of [
+      { expire_previous_after: 604_801 },
+      { expire_previous_after: -1 },
+      { expire_previous_after: 1.5 },
+      { secret: 'x' },
+    ]) {
       expectProblem(await rotate(integration.id, body), 400, 'validation_error', 'invalid_parameters');
     }
     expect((await rotate(integration.id, { expire_previous_after: 604_800 })).status).toBe(200);

@@ -182,7 +182,10 @@ export async function updateIntegration(
 export async function deleteIntegration(services: Services, principal: Principal, id: string): Promise<void> {
   const { integration } = await findVisibleIntegration(services, principal, id);
   assertMayChange(principal, integration);
-  await services.store.integrations.delete(integration.id, integrationAudit(principal, 'integration.deleted', integration, timestamp(services)));
+  await services.store.integrations.delete(
+    integration.id,
+    integrationAudit(principal, 'integration.deleted', integration, timestamp(services)),
+  );
 }
 
 /** How long the replaced secret keeps signing when the request does not say (the document's default). */
@@ -206,8 +209,7 @@ export async function rotateIntegrationSecret(
   const at = timestamp(services);
   const seconds = input?.expire_previous_after ?? DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS;
   const previousExpiresAt = seconds === 0 ? null : new Date(Date.parse(at) + seconds * 1000).toISOString();
-  const reason =
-    previousExpiresAt === null ? 'previous secret retired at once' : `previous secret valid until ${previousExpiresAt}`;
+  const reason = previousExpiresAt === null ? 'previous secret retired at once' : `previous secret valid until ${previousExpiresAt}`;
   const rotated = (record: IntegrationRecord): RotatedIntegration => ({
     ...record.integration,
     signing_secret: secret,

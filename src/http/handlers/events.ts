@@ -5,7 +5,12 @@ import type { Handler } from './types.js';
 export const listEvents: Handler<'listEvents'> = async ({ services, principal, query }) => ({
   status: 200,
   body: await listBody(
-    events.listEvents(services, principal, { types: query.type, createdGte: query.created_gte, createdLt: query.created_lt }, pageOf(query)),
+    events.listEvents(
+      services,
+      principal,
+      { types: query.type, createdGte: query.created_gte, createdLt: query.created_lt },
+      pageOf(query),
+    ),
   ),
 });
 

@@ -15,7 +15,14 @@ export function postgresEvents(pool: pg.Pool): EventStore {
       if (filter.types !== undefined) where.push(`e.type = ANY(${params.add(filter.types)}::text[])`);
       if (filter.createdGte !== undefined) where.push(`e.created_at >= ${params.add(filter.createdGte)}`);
       if (filter.createdLt !== undefined) where.push(`e.created_at < ${params.add(filter.createdLt)}`);
-      const result = await keysetPage<EventRow>(pool, { from: 'events e', alias: 'e', select: 'e.*', where: where.join(' AND '), params, page });
+      const result = await keysetPage<EventRow>(pool, {
+        from: 'events e',
+        alias: 'e',
+        select: 'e.*',
+        where: where.join(' AND '),
+        params,
+        page,
+      });
       return { data: result.data.map(toEvent), hasMore: result.hasMore };
     },
 
