@@ -1,8 +1,8 @@
 /** Persistence of integrations, the events sent to them and their deliveries (the integration log). */
 import type { Attachment, Environment, Schema } from '../contract.js';
+import type { AuditEventInput } from './audit-event.js';
 import type { EventRecord, Outbox, Subscribers } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
-import type { AuditEventInput } from './types.js';
 
 export type { EventRecord, Subscribers } from './outbox.js';
 

@@ -7,6 +7,7 @@
  * A method that ends a use case's change takes an optional `Outbox` (see ./outbox.ts) that commits with it.
  */
 import type { Attachment, Environment, Plan, Schema } from '../contract.js';
+import type { AuditEventInput } from './audit-event.js';
 import type { EventStore } from './event-store.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
@@ -47,15 +48,7 @@ export interface FolderRecord {
   environment: Environment;
 }
 
-export interface AuditEventInput {
-  workspaceId: string;
-  environment: Environment;
-  type: Schema<'AuditEvent'>['type'];
-  actor: Schema<'AuditEvent'>['actor'];
-  target: Schema<'AuditEvent'>['target'];
-  reason: string | null;
-  at: string;
-}
+export type { AuditEventInput } from './audit-event.js';
 
 export interface WorkspaceStore {
   create(workspace: Workspace): Promise<void>;

@@ -338,7 +338,11 @@ const cases = {
   }),
   rotateIntegrationSecret: contract({
     send: (c, headers) =>
-      c.POST('/integrations/{id}/rotate_secret', { params: { path: { id: integrationId } }, body: body('rotateIntegrationSecret'), headers }),
+      c.POST('/integrations/{id}/rotate_secret', {
+        params: { path: { id: integrationId } },
+        body: body('rotateIntegrationSecret'),
+        headers,
+      }),
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) =>
       expectTypeOf<

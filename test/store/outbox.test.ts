@@ -96,27 +96,30 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
     await store.forms.create({ form: form('form_1', 'first'), workspaceId: 'ws_1', environment: 'live' });
     await store.transfers.create(transfer('xfr_1', 'form_1'), at, []);
     await store.submissions.insert({ submission: submission('sub_1'), workspaceId: 'ws_1', environment: 'live' });
-    await store.integrations.create({
-      integration: {
-        id: 'int_1',
-        object: 'integration',
-        type: 'webhook',
-        url: 'https://hooks.example.com/in',
-        events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
-        enabled: true,
-        disabled_at: null,
-        disabled_reason: null,
-        description: null,
-        form_id: null,
-        secret_hint: 'whsec_…abcd',
-        test: false,
-        created_at: at,
-        updated_at: at,
+    await store.integrations.create(
+      {
+        integration: {
+          id: 'int_1',
+          object: 'integration',
+          type: 'webhook',
+          url: 'https://hooks.example.com/in',
+          events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
+          enabled: true,
+          disabled_at: null,
+          disabled_reason: null,
+          description: null,
+          form_id: null,
+          secret_hint: 'whsec_…abcd',
+          test: false,
+          created_at: at,
+          updated_at: at,
+        },
+        workspaceId: 'ws_1',
+        environment: 'live',
+        signingSecret: 'whsec_secret',
       },
-      workspaceId: 'ws_1',
-      environment: 'live',
-      signingSecret: 'whsec_secret',
-    }, audit('integration.created'));
+      audit('integration.created'),
+    );
   });
   afterEach(async () => {
     await store.close();
@@ -161,7 +164,11 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       'integrations.create',
       async (outbox) => {
         const record = await store.integrations.get('ws_1', 'int_1');
-        return store.integrations.create({ ...record!, integration: { ...record!.integration, id: 'int_2' } }, audit('integration.created'), outbox);
+        return store.integrations.create(
+          { ...record!, integration: { ...record!.integration, id: 'int_2' } },
+          audit('integration.created'),
+          outbox,
+        );
       },
     ],
     [
