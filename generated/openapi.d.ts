@@ -2400,6 +2400,8 @@ export interface components {
             form_id: components["schemas"]["FormId"] | null;
             /** @description The last 4 characters of the current signing secret, to tell secrets apart; the secret itself is never shown again. */
             secret_hint: string;
+            /** @description While a rotated-out secret still signs deliveries beside the current one (a second `v1=`), until when; null when there is none. See `POST /integrations/{id}/rotate_secret`. */
+            previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
             /** @description True for an integration made with a test-mode key; its deliveries are only recorded against the mock endpoint. */
             test: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -3642,7 +3644,7 @@ export interface components {
                 "application/json": components["schemas"]["IntegrationLogList"];
             };
         };
-        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at`. */
+        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at` (null when `expire_previous_after` was 0: it was retired at once). */
         IntegrationSecretRotated: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3658,8 +3660,6 @@ export interface components {
                 "application/json": components["schemas"]["Integration"] & {
                     /** @description The new secret that signs every delivery from now on. Shown only in this response. */
                     signing_secret: string;
-                    /** @description Until when the previous secret still signs deliveries beside the new one; null when it was retired at once (`expire_previous_after` 0). */
-                    previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
                 } & components["schemas"]["RequestIdField"];
             };
         };

@@ -76,6 +76,7 @@ async function workspaceWithIntegration(name: string, url: string) {
         description: null,
         form_id: null,
         secret_hint: 'whsec_…0000',
+        previous_secret_expires_at: null,
         test: false,
         created_at: at,
         updated_at: at,

@@ -76,6 +76,8 @@ describe('POST /v1/integrations/{id}/rotate_secret', () => {
     expect(again.body.signing_secret).toBeUndefined();
     expect(JSON.stringify(again.body)).not.toContain(res.body.signing_secret);
     expect(again.body.secret_hint).toBe(res.body.secret_hint);
+    expect(again.body.previous_secret_expires_at).toBe(res.body.previous_secret_expires_at);
+    expect(integration.previous_secret_expires_at).toBeNull();
   });
 
   it('during the overlap, then every delivery carries two v1 signatures, the new one first, and either secret verifies it', async () => {
@@ -102,6 +104,7 @@ describe('POST /v1/integrations/{id}/rotate_secret', () => {
     expect(verifies(request, integration.signing_secret)).toBe(false);
 
     expect(await purgeExpiredSigningSecrets(api.services)).toBeGreaterThanOrEqual(1);
+    expect((await api.call('get', `/v1/integrations/${integration.id}`)).body.previous_secret_expires_at).toBeNull();
     const rows = await api.rows(
       'SELECT previous_signing_secret, previous_secret_expires_at FROM integrations WHERE id = ?',
       integration.id,

@@ -110,6 +110,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
           description: null,
           form_id: null,
           secret_hint: 'whsec_…abcd',
+          previous_secret_expires_at: null,
           test: false,
           created_at: at,
           updated_at: at,

@@ -129,6 +129,7 @@ export async function createIntegration(
     description: input.description ?? null,
     form_id: formId,
     secret_hint: signingSecretHint(signingSecret),
+    previous_secret_expires_at: null,
     test: principal.environment === 'test',
     created_at: now,
     updated_at: now,
@@ -191,7 +192,7 @@ export async function deleteIntegration(services: Services, principal: Principal
 /** How long the replaced secret keeps signing when the request does not say (the document's default). */
 const DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS = 86_400;
 
-type RotatedIntegration = Integration & { signing_secret: string; previous_secret_expires_at: string | null };
+type RotatedIntegration = Integration & { signing_secret: string };
 
 /**
  * Issues a new signing secret. The current one keeps signing beside it until `expire_previous_after` seconds
@@ -210,11 +211,7 @@ export async function rotateIntegrationSecret(
   const seconds = input?.expire_previous_after ?? DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS;
   const previousExpiresAt = seconds === 0 ? null : new Date(Date.parse(at) + seconds * 1000).toISOString();
   const reason = previousExpiresAt === null ? 'previous secret retired at once' : `previous secret valid until ${previousExpiresAt}`;
-  const rotated = (record: IntegrationRecord): RotatedIntegration => ({
-    ...record.integration,
-    signing_secret: secret,
-    previous_secret_expires_at: previousExpiresAt,
-  });
+  const rotated = (record: IntegrationRecord): RotatedIntegration => ({ ...record.integration, signing_secret: secret });
   const record = await services.store.integrations
     .rotateSecret(
       integration.id,

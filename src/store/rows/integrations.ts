@@ -85,6 +85,7 @@ export const toIntegration = (row: IntegrationRow): Integration => ({
   description: row.description,
   form_id: row.form_id,
   secret_hint: row.secret_hint,
+  previous_secret_expires_at: row.previous_secret_expires_at,
   test: row.environment === 'test',
   created_at: row.created_at,
   updated_at: row.updated_at,
