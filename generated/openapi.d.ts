@@ -2627,7 +2627,7 @@ export interface components {
             type: components["schemas"]["EventType"];
             /** @description When the event occurred; retries keep this value. */
             created_at: components["schemas"]["Timestamp"];
-            /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`. */
+            /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`; test keys read them in the events feed. */
             test: boolean;
             /** @description `object` is the resource the event is about, as the API returns it; its shape, and any further members, depend on `type`. */
             data: Record<string, never>;
