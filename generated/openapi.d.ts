@@ -582,7 +582,7 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), folders deleted, members invited and removed, invites revoked and test data reset. Each entry names who acted, on what, and the reason given.
+         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), folders deleted, members invited and removed, invites revoked, test data reset, and integrations created, updated, deleted or given a new signing secret. Each entry names who acted, on what, and the reason given.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -776,6 +776,89 @@ export interface paths {
          * @description Lists every delivery attempt of the integration, retries included, newest first: status, HTTP status, duration and error. Live and test-mode keys each see their own environment's deliveries.
          */
         get: operations["listIntegrationLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the integration. */
+                id: components["parameters"]["IntegrationIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an integration's signing secret
+         * @description Issues a new signing secret and returns it, once. The current secret stays valid for
+         *     `expire_previous_after` seconds (default 24 hours, at most 7 days): until then every delivery carries two
+         *     `v1=` signatures in `X-Service-Signature`, the new secret's first, so a receiver holding either secret accepts
+         *     it. Afterwards only the new secret signs. To rotate without losing a delivery: rotate, deploy the new secret to
+         *     your receiver (verifying with either while both are in use), and let the old one expire.
+         *
+         *     Rotating again while a previous secret is still valid retires that older secret at once: only the secret
+         *     current before this call is kept beside the new one. The rotation is recorded in the audit log
+         *     (`integration.secret_rotated`), never the secret. Test-mode keys can rotate only test-only integrations
+         *     (403 `live_resource`).
+         */
+        post: operations["rotateIntegrationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the events of the last 30 days, newest first, in the envelope their webhook deliveries carry: every event
+         *     the service emitted, whether or not an integration subscribed to it. Live keys see live events, test keys the
+         *     test sandbox's. Events older than 30 days are deleted, and so are the `submission.*` events of a deleted form
+         *     (they hold its answers). A form- or folder-attached key sees only the events of the forms it can reach (never
+         *     `integration.*` events, which belong to no form).
+         *
+         *     To reconcile after missed deliveries, list the events since the last one you processed (`created_gte`, and
+         *     `type` for the kinds you handle), skip the ids you already have, and either process the rest directly or
+         *     replay each with `POST /integrations/{id}/dispatch` and `event_id`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+                id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Returns one event of the last 30 days, byte for byte the body its webhook deliveries carry (plus `request_id`). An event of the other environment, of another workspace, older than 30 days or never emitted gets 404; one of a form the attached key cannot reach gets 403 `form_not_attached`.
+         */
+        get: operations["getEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2393,10 +2476,10 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address).
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself). New types may be added within v1, as these last ones were: ignore the ones you do not know.
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -2417,10 +2500,10 @@ export interface components {
         /** @description What it was done to. */
         AuditTarget: {
             /** @enum {string} */
-            type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace";
-            /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`). */
+            type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace" | "integration";
+            /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`, `int_…`). */
             id: string;
-            /** @description Its name (or a member's or invite's email) at the time; null if it has none. */
+            /** @description Its name (or a member's or invite's email, or the host of an integration's URL) at the time; null if it has none. */
             name: string | null;
         };
         /** @description An entry of the workspace's audit log. Entries are written in the same transaction as the change and are never changed or deleted. */
@@ -2550,7 +2633,7 @@ export interface components {
          * @enum {string}
          */
         EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping" | "integration.disabled";
-        /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created. */
+        /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created and when it is rotated (`POST /integrations/{id}/rotate_secret`). */
         Integration: {
             id: components["schemas"]["IntegrationId"];
             /** @constant */
@@ -2585,8 +2668,10 @@ export interface components {
             description: string | null;
             /** @description When set, only events of this form (and its submissions) are delivered; otherwise events of every form the workspace has. */
             form_id: components["schemas"]["FormId"] | null;
-            /** @description The last 4 characters of the signing secret, to tell secrets apart; the secret itself is never shown again. */
+            /** @description The last 4 characters of the current signing secret, to tell secrets apart; the secret itself is never shown again. */
             secret_hint: string;
+            /** @description While a rotated-out secret still signs deliveries beside the current one (a second `v1=`), until when; null when there is none. See `POST /integrations/{id}/rotate_secret`. */
+            previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
             /** @description True for an integration made with a test-mode key; its deliveries are only recorded against the mock endpoint. */
             test: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -2646,7 +2731,7 @@ export interface components {
         EventId: string;
         /** @description What to send. Without `event_id` an `integration.ping` test event is sent. */
         IntegrationDispatch: {
-            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept only when an integration subscribed to them when they happened; their ids are in the integration logs and `X-Service-Event-Id`. */
+            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept for 30 days whether or not an integration subscribed to them; their ids are in the events feed (`GET /events`), the integration logs and `X-Service-Event-Id`. */
             event_id?: components["schemas"]["EventId"];
         };
         /**
@@ -2700,6 +2785,37 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["IntegrationLog"][];
+            /** @description True when more objects exist beyond this page. */
+            has_more: boolean;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /** @description How long the current secret keeps signing deliveries beside the new one. */
+        IntegrationSecretRotate: {
+            /**
+             * Format: int32
+             * @description Seconds (at most 7 days, default 24 hours) during which the current secret stays valid; every delivery made meanwhile carries one `v1=` signature per secret, the new one first. `0` retires it at once.
+             * @default 86400
+             */
+            expire_previous_after: number;
+        };
+        /** @description The envelope of every event: what happened (`type`), when, and the resource concerned in `data.object`, as the API returns it. The same event (same `id`) may arrive more than once: deduplicate on `id`. */
+        Event: {
+            id: components["schemas"]["EventId"];
+            /** @constant */
+            object: "event";
+            type: components["schemas"]["EventType"];
+            /** @description When the event occurred; retries keep this value. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`; test keys read them in the events feed. */
+            test: boolean;
+            /** @description `object` is the resource the event is about, as the API returns it; its shape, and any further members, depend on `type`. */
+            data: Record<string, never>;
+        };
+        /** @description A page of events, newest first. */
+        EventList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Event"][];
             /** @description True when more objects exist beyond this page. */
             has_more: boolean;
             request_id: components["schemas"]["RequestId"];
@@ -2821,19 +2937,6 @@ export interface components {
             error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
             /** @description Human-readable text (RFC 6749 character set: printable ASCII without `"` and `\`); the same as `message`. */
             error_description?: string;
-        };
-        /** @description The envelope of every event: what happened (`type`), when, and the resource concerned in `data.object`, as the API returns it. The same event (same `id`) may arrive more than once: deduplicate on `id`. */
-        Event: {
-            id: components["schemas"]["EventId"];
-            /** @constant */
-            object: "event";
-            type: components["schemas"]["EventType"];
-            /** @description When the event occurred; retries keep this value. */
-            created_at: components["schemas"]["Timestamp"];
-            /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`. */
-            test: boolean;
-            /** @description `object` is the resource the event is about, as the API returns it; its shape, and any further members, depend on `type`. */
-            data: Record<string, never>;
         };
         /** @description Sent when a form is created; `data.object` is the form (version 1) with its full definition. */
         FormCreatedEvent: components["schemas"]["Event"] & {
@@ -3864,6 +3967,57 @@ export interface components {
                 "application/json": components["schemas"]["IntegrationLogList"];
             };
         };
+        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at` (null when `expire_previous_after` was 0: it was retired at once). */
+        IntegrationSecretRotated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Integration"] & {
+                    /** @description The new secret that signs every delivery from now on. Shown only in this response. */
+                    signing_secret: string;
+                } & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description A page of events, newest first. */
+        EventList: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EventList"];
+            };
+        };
+        /** @description The event, exactly as its webhook deliveries carry it, with the request's id. */
+        Event: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Event"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description The test data was deleted. */
         TestDataReset: {
             headers: {
@@ -3980,19 +4134,24 @@ export interface components {
         InviteIdPath: components["schemas"]["InviteId"];
         /** @description Identifier of the integration. */
         IntegrationIdPath: components["schemas"]["IntegrationId"];
+        /** @description Only events of these types. Repeat the parameter for several (`type=form.created&type=form.deleted`); an event of any of them is listed. */
+        EventTypeFilter: components["schemas"]["EventType"][];
+        /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+        EventIdPath: components["schemas"]["EventId"];
         /**
          * @description Proves that the service sent the request and that the body is unchanged:
          *
          *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
          *
-         *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+         *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
          *     verify:
          *
          *     1. Split the header on `,`; take `t` and every `v1` value.
          *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
          *        before any JSON parsing), keyed with the secret.
          *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-         *        one `v1` is sent per valid secret.
+         *        one `v1` is sent per valid secret, the new one first
+         *        (see `POST /integrations/{id}/rotate_secret`).
          *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
          *
          *     An API key is never used to verify a webhook.
@@ -5287,6 +5446,99 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    rotateIntegrationSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the integration. */
+                id: components["parameters"]["IntegrationIdPath"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; omit it (or send `{}`) to keep the current secret valid for 24 hours. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["IntegrationSecretRotate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["IntegrationSecretRotated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Cursor for the next page: the `id` of the last object of the page you have. Lists are ordered newest first
+                 *     (by `created_at`, then `id`). Cannot be combined with `ending_before`.
+                 */
+                starting_after?: components["parameters"]["StartingAfter"];
+                /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
+                ending_before?: components["parameters"]["EndingBefore"];
+                /** @description Only events of these types. Repeat the parameter for several (`type=form.created&type=form.deleted`); an event of any of them is listed. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description Only events created at or after this time. */
+                created_gte?: components["schemas"]["Timestamp"];
+                /** @description Only events created before this time. */
+                created_lt?: components["schemas"]["Timestamp"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+                id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Event"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     resetTestData: {
         parameters: {
             query?: never;
@@ -5336,14 +5588,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5377,14 +5630,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5418,14 +5672,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5459,14 +5714,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5500,14 +5756,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5541,14 +5798,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5582,14 +5840,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.

@@ -15,8 +15,10 @@ import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
 import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
+import { purgeExpiredEvents } from './domain/event-feed/service.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { backoffWithBase } from './domain/integrations/retry-schedule.js';
+import { purgeExpiredSigningSecrets } from './domain/integrations/service.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { startRescoreWorker } from './domain/rescore-jobs/worker.js';
@@ -205,18 +207,24 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     return;
   }
 
-  // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep and
-  // the purge are the deployment's, run by whichever process holds the job lock.
-  const sweep = () => jobLock.runIfHolder(() => sweepExpiredKeys(services));
+  // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep (expired
+  // keys, replaced webhook secrets past their overlap) and the purge (idempotency keys, events past the feed's
+  // 30 days) are the deployment's, run by whichever process holds the job lock.
+  const sweep = () =>
+    jobLock.runIfHolder(async () => {
+      await sweepExpiredKeys(services);
+      await purgeExpiredSigningSecrets(services);
+    });
   const purge = () =>
     jobLock.runIfHolder(async () => {
       const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
       await store.idempotency.purgeExpired(before);
+      await purgeExpiredEvents(services);
     });
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
-    setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'key expiry sweep failed')), 60_000),
-    setInterval(() => void purge().catch((error) => log.error({ err: error }, 'idempotency purge failed')), 3600_000),
+    setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'expiry sweep failed')), 60_000),
+    setInterval(() => void purge().catch((error) => log.error({ err: error }, 'retention purge failed')), 3600_000),
   ];
   await sweep();
   const deliveries = startDeliveryWorker(services, {

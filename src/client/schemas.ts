@@ -58,7 +58,11 @@ export type IntegrationCreate = Schema<'IntegrationCreate'>;
 export type IntegrationUpdate = Schema<'IntegrationUpdate'>;
 export type IntegrationLog = Schema<'IntegrationLog'>;
 export type IntegrationLogList = Schema<'IntegrationLogList'>;
+export type IntegrationSecretRotate = Schema<'IntegrationSecretRotate'>;
 export type EventType = Schema<'EventType'>;
+/** An event as the events feed (`GET /events`) returns it: the envelope its webhook deliveries carry. */
+export type Event = Schema<'Event'>;
+export type EventList = Schema<'EventList'>;
 // The union of event bodies lives in webhooks.ts (WebhookEvent), derived from the contract's `webhooks`.
 
 export type Problem = Schema<'Problem'>;

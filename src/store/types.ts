@@ -8,6 +8,7 @@
  */
 import type { Attachment, Environment, Plan, Schema } from '../contract.js';
 import type { AuditEventInput } from './audit-event-input.js';
+import type { EventStore } from './event-store.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { Outbox } from './outbox.js';
@@ -207,6 +208,7 @@ export interface Store {
   team: TeamStore;
   submissions: SubmissionStore;
   integrations: IntegrationStore;
+  events: EventStore;
   oauth: OAuthStore;
   rescoreJobs: RescoreJobStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */

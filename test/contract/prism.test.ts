@@ -59,6 +59,7 @@ const inviteId = schemaExample<string>('InviteId');
 const transferId = schemaExample<string>('FormTransferId');
 const rescoreJobId = schemaExample<string>('RescoreJobId');
 const integrationId = schemaExample<string>('IntegrationId');
+const eventId = schemaExample<string>('EventId');
 const timestamp = schemaExample<string>('Timestamp');
 
 type WithRequestId<T> = T & Schema<'RequestIdField'>;
@@ -271,6 +272,22 @@ const cases = {
     typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'AuditEventList'>>>().toEqualTypeOf<true>(),
   }),
 
+  // Events
+  listEvents: contract({
+    send: (c, headers) =>
+      c.GET('/events', {
+        params: { query: { type: ['form.created', 'form.deleted'], created_gte: timestamp, created_lt: timestamp, limit: 20 } },
+        headers,
+      }),
+    error: { status: 401, example: 'invalid_api_key' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'EventList'>>>().toEqualTypeOf<true>(),
+  }),
+  getEvent: contract({
+    send: (c, headers) => c.GET('/events/{id}', { params: { path: { id: eventId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Event'>>>>().toEqualTypeOf<true>(),
+  }),
+
   // Team
   listMembers: contract({
     send: (c, headers) => c.GET('/team/members', { headers }),
@@ -334,6 +351,22 @@ const cases = {
       c.POST('/integrations/{id}/dispatch', { params: { path: { id: integrationId } }, body: body('dispatchIntegration'), headers }),
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'IntegrationLog'>>>>().toEqualTypeOf<true>(),
+  }),
+  rotateIntegrationSecret: contract({
+    send: (c, headers) =>
+      c.POST('/integrations/{id}/rotate_secret', {
+        params: { path: { id: integrationId } },
+        body: body('rotateIntegrationSecret'),
+        headers,
+      }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) =>
+      expectTypeOf<
+        Interchangeable<
+          typeof data,
+          WithRequestId<Schema<'Integration'> & { signing_secret: string; previous_secret_expires_at: string | null }>
+        >
+      >().toEqualTypeOf<true>(),
   }),
   listIntegrationLogs: contract({
     send: (c, headers) =>
@@ -480,6 +513,7 @@ describe('the mock as a partner meets it', () => {
       { path: '/api_keys', operationId: 'listApiKeys' },
       { path: '/integrations', operationId: 'listIntegrations' },
       { path: '/transfers', operationId: 'listTransfers' },
+      { path: '/events', operationId: 'listEvents' },
     ] as const;
     for (const { path: listPath, operationId } of lists) {
       const example = responseExample(operationId, 200).value as { data: unknown[] };

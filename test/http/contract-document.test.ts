@@ -59,6 +59,9 @@ const minimumAccess: Record<OperationId, Access> = {
   deleteIntegration: 'read_write',
   dispatchIntegration: 'read_write',
   listIntegrationLogs: 'read',
+  rotateIntegrationSecret: 'read_write',
+  listEvents: 'read',
+  getEvent: 'read',
   resetTestData: 'admin',
   createOAuthToken: 'public',
 };

@@ -3,6 +3,7 @@ import type { Store } from '../types.js';
 import { postgresApiKeys } from './api-keys.js';
 import { insertAuditEvent, postgresAuditEvents } from './audit-events.js';
 import { inTransaction, openPostgres, run } from './database.js';
+import { postgresEvents } from './events.js';
 import { postgresFolders } from './folders.js';
 import { postgresForms } from './forms.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -54,6 +55,7 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     team: postgresTeam(pool),
     submissions: postgresSubmissions(pool),
     integrations: postgresIntegrations(pool),
+    events: postgresEvents(pool),
     oauth: postgresOAuth(pool),
     rescoreJobs: postgresRescoreJobs(pool),
     transfers: postgresTransfers(pool),

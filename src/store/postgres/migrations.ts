@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { advisoryLocks } from './advisory-locks.js';
 import { coreSchema } from './schema/core.js';
+import { eventsFeedSchema } from './schema/events-feed.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
@@ -25,6 +26,7 @@ const migrations: readonly string[] = [
   transfersSchema,
   submissionMetadataSchema,
   submissionEmailsSchema,
+  eventsFeedSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -3,6 +3,7 @@ import type { Store } from '../types.js';
 import { sqliteApiKeys } from './api-keys.js';
 import { insertAuditEvent, sqliteAuditEvents } from './audit-events.js';
 import { openDatabase } from './database.js';
+import { sqliteEvents } from './events.js';
 import { sqliteFolders } from './folders.js';
 import { sqliteForms } from './forms.js';
 import { sqliteIdempotency } from './idempotency.js';
@@ -47,6 +48,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     team: sqliteTeam(db),
     submissions: sqliteSubmissions(db),
     integrations: sqliteIntegrations(db),
+    events: sqliteEvents(db),
     oauth: sqliteOAuth(db),
     rescoreJobs: sqliteRescoreJobs(db),
     async resetTestData(workspaceId, audit) {

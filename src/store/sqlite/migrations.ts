@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
+import { eventsFeedSchema } from './schema/events-feed.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
@@ -26,6 +27,7 @@ const migrations: readonly string[] = [
   transfersSchema,
   submissionMetadataSchema,
   submissionEmailsSchema,
+  eventsFeedSchema,
 ];
 
 export function migrate(db: Database.Database): void {
