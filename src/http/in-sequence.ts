@@ -11,9 +11,15 @@ export function inSequence(stages: readonly RequestHandler[]): RequestHandler {
     let index = 0;
     const next = (error?: unknown): void => {
       // Any truthy value is an error (or Express's 'route'/'router'), for the router to handle as before.
-      if (error) return done(error);
+      if (error) {
+        done(error);
+        return;
+      }
       const stage = stages[index++];
-      if (!stage) return done();
+      if (!stage) {
+        done();
+        return;
+      }
       try {
         const returned: unknown = stage(req, res, next);
         if (returned instanceof Promise) returned.then(undefined, (rejection: unknown) => done(rejection || new Error('Rejected promise')));
