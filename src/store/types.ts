@@ -30,6 +30,11 @@ export interface ApiKeyRecord {
   secretHash: Buffer;
 }
 
+/** A key found by its secret, with its workspace: authentication needs both on every request, so they are read together. */
+export interface ApiKeyCredential extends ApiKeyRecord {
+  workspace: Workspace;
+}
+
 /** Which forms a caller may see: its workspace, the environments it reads, and its attachment. */
 export interface FormVisibility {
   workspaceId: string;
@@ -60,7 +65,8 @@ export interface WorkspaceStore {
 export interface ApiKeyStore {
   /** Stores the key and its `api_key.created` audit event in one transaction. */
   create(record: ApiKeyRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
-  findBySecretHash(hash: Buffer): Promise<ApiKeyRecord | undefined>;
+  /** One indexed lookup joining the key to its workspace; never cached, so a revocation applies to the next request. */
+  findBySecretHash(hash: Buffer): Promise<ApiKeyCredential | undefined>;
   get(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of both environments: keys are not sandboxed data, and admins manage them all in one place. */
   list(workspaceId: string, filter: { status?: 'active' | 'revoked' | undefined }, page: PageRequest): Promise<Page<Schema<'ApiKey'>>>;

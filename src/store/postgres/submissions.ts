@@ -10,10 +10,11 @@ import {
   sourceBreakdown,
   sourceGroups,
   sourceKey,
-  stepCounts,
+  stepTotals,
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
+
 import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
@@ -52,8 +53,7 @@ export const submissionTestData: Array<{ counts: 'submissions' | null; sql: stri
 
 /**
  * Adds (sign 1) or removes (sign -1) one submission from its form's aggregates. Each table is one
- * INSERT … ON CONFLICT DO UPDATE, which increments atomically however many processes write the same day; the
- * step rows are written in step-id order so that two transactions lock them in the same order.
+ * INSERT … ON CONFLICT DO UPDATE, which increments atomically however many processes write the same day.
  */
 async function countInFunnel(db: Queryable, environment: Environment, facts: FunnelFacts, sign: 1 | -1): Promise<void> {
   const day = dayOf(facts.created_at);
@@ -65,21 +65,15 @@ async function countInFunnel(db: Queryable, environment: Environment, facts: Fun
        score_sum = t.score_sum + excluded.score_sum, score_count = t.score_count + excluded.score_count`,
     [facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed],
   );
-  // A path that passes a step twice counts it once per visit, as the SQLite store's one statement per visit does.
-  const steps = new Map<string, { reached: number; droppedOff: number }>();
-  for (const step of stepCounts(facts, sign)) {
-    const sum = steps.get(step.stepId) ?? { reached: 0, droppedOff: 0 };
-    steps.set(step.stepId, { reached: sum.reached + step.reached, droppedOff: sum.droppedOff + step.droppedOff });
-  }
-  const ids = [...steps.keys()].sort();
-  if (ids.length > 0) {
+  const steps = stepTotals(facts, sign);
+  if (steps.length > 0) {
     await run(
       db,
       `INSERT INTO submission_step_days AS t (form_id, environment, day, step_id, reached, dropped_off)
        SELECT $1, $2, $3, step_id, reached, dropped_off FROM unnest($4::text[], $5::int[], $6::int[]) AS u(step_id, reached, dropped_off)
        ON CONFLICT (form_id, environment, day, step_id) DO UPDATE SET reached = t.reached + excluded.reached,
          dropped_off = t.dropped_off + excluded.dropped_off`,
-      [facts.form_id, environment, day, ids, ids.map((id) => steps.get(id)!.reached), ids.map((id) => steps.get(id)!.droppedOff)],
+      [facts.form_id, environment, day, steps.map((s) => s.stepId), steps.map((s) => s.reached), steps.map((s) => s.droppedOff)],
     );
   }
   await run(

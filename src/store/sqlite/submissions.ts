@@ -10,7 +10,7 @@ import {
   sourceBreakdown,
   sourceGroups,
   sourceKey,
-  stepCounts,
+  stepTotals,
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
@@ -63,12 +63,16 @@ function countInFunnel(db: Database.Database, environment: Environment, facts: F
     ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed,
       score_sum = score_sum + excluded.score_sum, score_count = score_count + excluded.score_count`,
   ).run(facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed);
-  for (const step of stepCounts(facts, sign)) {
+  const steps = stepTotals(facts, sign);
+  if (steps.length > 0) {
+    // Every step row in one statement (the JSON array is [step id, reached, dropped off] per step); `WHERE true`
+    // tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
     statement(
       db,
-      `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off)
+      SELECT ?, ?, ?, value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
       ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, dropped_off = dropped_off + excluded.dropped_off`,
-    ).run(facts.form_id, environment, day, step.stepId, step.reached, step.droppedOff);
+    ).run(facts.form_id, environment, day, JSON.stringify(steps.map((step) => [step.stepId, step.reached, step.droppedOff])));
   }
   statement(
     db,

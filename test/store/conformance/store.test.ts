@@ -34,7 +34,12 @@ describe.each(storeKinds)('the %s store', (kind) => {
       const key = apiKey({ type: 'form', form_id: written.id });
       const secretHash = Buffer.from('00ff10'.repeat(10), 'hex');
       await store.apiKeys.create({ key, workspaceId, secretHash }, audit(workspaceId, 'api_key.created'));
-      expect(await store.apiKeys.findBySecretHash(secretHash)).toEqual({ key, workspaceId, secretHash });
+      expect(await store.apiKeys.findBySecretHash(secretHash)).toEqual({
+        key,
+        workspaceId,
+        secretHash,
+        workspace: await store.workspaces.get(workspaceId),
+      });
 
       const lead = submission(written.id, at(10));
       await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
