@@ -19,6 +19,7 @@ import { integrationEvents } from './domain/integrations/publisher.js';
 import { backoffWithBase } from './domain/integrations/retry-schedule.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
+import { USAGE_FLUSH_INTERVAL_MS } from './domain/usage/meter.js';
 import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
@@ -176,7 +177,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     : null;
   if (sharedLimits && !(await sharedLimits.ready(5000))) log.warn('starting without Redis');
   const events = integrationEvents();
-  const { app, services, flushLastUsed, servesDocs } = buildApp({
+  const { app, services, flushLastUsed, flushUsage, servesDocs } = buildApp({
     store,
     contract,
     logger: log,
@@ -204,7 +205,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     return;
   }
 
-  // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep and
+  // Last-used times and API request counts are coalesced in each process's memory, so every process flushes its own; the sweep and
   // the purge are the deployment's, run by whichever process holds the job lock.
   const sweep = () => jobLock.runIfHolder(() => sweepExpiredKeys(services));
   const purge = () =>
@@ -214,6 +215,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     });
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
+    setInterval(() => void flushUsage().catch((error) => log.error({ err: error }, 'usage flush failed')), USAGE_FLUSH_INTERVAL_MS),
     setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'key expiry sweep failed')), 60_000),
     setInterval(() => void purge().catch((error) => log.error({ err: error }, 'idempotency purge failed')), 3600_000),
   ];
@@ -244,6 +246,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
     clearTimeout(deadline);
     await flushLastUsed();
+    await flushUsage().catch((error) => log.error({ err: error }, 'usage flush failed'));
     await Promise.all([jobLock.close(), sharedLimits?.close()]);
     await store.close();
     log.info('stopped');

@@ -87,8 +87,13 @@ export interface IntegrationStore {
   list(visibility: IntegrationVisibility, page: PageRequest): Promise<Page<Integration>>;
   get(workspaceId: string, id: string): Promise<IntegrationRecord | undefined>;
   create(record: IntegrationRecord, outbox?: Outbox<void>): Promise<void>;
-  /** Replaces the integration's fields (never its secret); `resetCircuit` also closes its circuit breaker. */
-  update(record: IntegrationRecord, options?: { resetCircuit?: boolean }): Promise<void>;
+  /**
+   * Replaces the integration's fields (never its secret); `resetCircuit` also closes its circuit breaker. With
+   * `expectedTag`, only if the stored integration's entity tag (`entityTagOf`, src/etag.ts) still equals it, compared
+   * inside the transaction: `StoreConflict('changed_since_read')` otherwise, `RecordNotFound('integration')` when
+   * it is gone.
+   */
+  update(record: IntegrationRecord, options?: { resetCircuit?: boolean; expectedTag?: string | undefined }): Promise<void>;
   /** Deletes the integration with its deliveries, pending or made, in one transaction. */
   delete(id: string): Promise<void>;
   /**

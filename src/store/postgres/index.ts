@@ -12,6 +12,7 @@ import { postgresOAuth } from './oauth.js';
 import { postgresSubmissions, submissionTestData } from './submissions.js';
 import { postgresTeam } from './team.js';
 import { postgresTransfers } from './transfers.js';
+import { postgresUsage } from './usage.js';
 import { postgresWorkspaces } from './workspaces.js';
 
 /** Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id). */
@@ -54,6 +55,7 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     submissions: postgresSubmissions(pool),
     integrations: postgresIntegrations(pool),
     oauth: postgresOAuth(pool),
+    usage: postgresUsage(pool),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {

@@ -6,6 +6,7 @@ import { integrationCircuitSchema, integrationsSchema } from './schema/integrati
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
+import { usageSchema } from './schema/usage.js';
 
 /**
  * Schema migrations, applied in order at start, each once, in its own transaction, recorded in
@@ -21,6 +22,7 @@ const migrations: readonly string[] = [
   formVersionSummariesSchema,
   integrationCircuitSchema,
   transfersSchema,
+  usageSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

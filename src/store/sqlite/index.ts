@@ -12,6 +12,7 @@ import { statement } from './statements.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
 import { sqliteTransfers } from './transfers.js';
+import { sqliteUsage } from './usage.js';
 import { sqliteWorkspaces } from './workspaces.js';
 
 /**
@@ -47,6 +48,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     submissions: sqliteSubmissions(db),
     integrations: sqliteIntegrations(db),
     oauth: sqliteOAuth(db),
+    usage: sqliteUsage(db),
     async resetTestData(workspaceId, audit) {
       return db
         .transaction(() => {

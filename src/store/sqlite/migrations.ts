@@ -5,6 +5,7 @@ import { integrationCircuitSchema, integrationsSchema } from './schema/integrati
 import { oauthSchema } from './schema/oauth.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
+import { usageSchema } from './schema/usage.js';
 
 /**
  * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
@@ -22,6 +23,7 @@ const migrations: readonly string[] = [
   formVersionSummariesSchema,
   integrationCircuitSchema,
   transfersSchema,
+  usageSchema,
 ];
 
 export function migrate(db: Database.Database): void {
