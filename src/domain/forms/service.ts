@@ -8,7 +8,7 @@ import { newId } from '../../ids.js';
 import { isStoreConflict } from '../../store/errors.js';
 import type { PageRequest } from '../../store/page.js';
 import type { AuditEventInput, FormRecord } from '../../store/types.js';
-import { actorOf, assertFormVisible, assertMayChange, assertWorkspaceWide, definitionEnvironments, type Principal } from '../access.js';
+import { actorOf, assertFormVisible, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { outboxOf } from '../outbox.js';
