@@ -16,7 +16,7 @@ export function sqliteUsage(db: Database.Database): UsageStore {
       })();
     },
     async figures(workspaceId, { month, start, end }) {
-      const count = (sql: string, ...params: unknown[]) => (statement(db, sql).get(...params) as { n: number | null }).n ?? 0;
+      const count = (sql: string, ...params: unknown[]) => (statement(db, sql).get(...params) as { n: number | null } | undefined)?.n ?? 0;
       return {
         apiRequests: count('SELECT api_requests AS n FROM usage_counters WHERE workspace_id = ? AND month = ?', workspaceId, month),
         submissions: count(
