@@ -1026,7 +1026,9 @@ export interface components {
          */
         ErrorType: "authentication_error" | "permission_error" | "not_found" | "invalid_request" | "conflict_error" | "validation_error" | "rate_limit_error" | "server_error";
         /**
-         * @description The specific error. This is the complete list of codes the service returns; a client can switch on it.
+         * @description The specific error. This is the complete list of codes the service returns; a client can switch on it. New
+         *     codes may be added within v1 (each with an existing `type`): handle a code you do not know by its `type` and
+         *     HTTP status.
          *
          *     | code | status | type | when |
          *     |---|---|---|---|
@@ -2184,7 +2186,7 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits).
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). New types may be added within v1: show an entry of a type you do not know as it is.
          * @enum {string}
          */
         AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "workspace.rate_limits_changed";
