@@ -28,6 +28,8 @@ export interface SubmissionFilter {
   createdGte?: string | undefined;
   createdLt?: string | undefined;
   minScore?: number | undefined;
+  /** Exact `metadata.utm.source`. */
+  utmSource?: string | undefined;
 }
 
 export interface Rescore {
@@ -49,6 +51,15 @@ export interface FunnelQuery {
   environment: Environment;
   from: string;
   to: string;
+  /** How many UTM sources `sources.top` lists at most; the rest are summed in `sources.other`. */
+  topSources: number;
+}
+
+export interface SourceCount {
+  /** null: submissions created without a UTM source. */
+  source: string | null;
+  started: number;
+  completed: number;
 }
 
 export interface FunnelTotals {
@@ -58,6 +69,8 @@ export interface FunnelTotals {
   steps: Array<{ stepId: string; reached: number; droppedOff: number }>;
   /** Completed submissions by stored grade (null: no grade). */
   grades: Array<{ grade: string | null; completed: number }>;
+  /** Submissions by UTM source: the sources with most started first (ties by source, none first), and the rest. */
+  sources: { top: SourceCount[]; other: { sources: number; started: number; completed: number } };
 }
 
 export interface SubmissionStore {

@@ -9,6 +9,7 @@ export const listSubmissions: Handler<'listSubmissions'> = async ({ services, pr
     createdGte: query.created_gte,
     createdLt: query.created_lt,
     minScore: query.min_score,
+    utmSource: query.utm_source,
   };
   return { status: 200, body: await listBody(submissions.listSubmissions(services, principal, filter, pageOf(query))) };
 };

@@ -4,6 +4,7 @@ import { coreSchema } from './schema/core.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
+import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 import { usageSchema } from './schema/usage.js';
@@ -22,6 +23,7 @@ const migrations: readonly string[] = [
   formVersionSummariesSchema,
   integrationCircuitSchema,
   transfersSchema,
+  submissionMetadataSchema,
   usageSchema,
 ];
 
