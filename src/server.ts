@@ -245,8 +245,9 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     // Webhook attempts in flight get their answer (10 s at most) recorded; pending ones stay queued in the database.
     await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
     clearTimeout(deadline);
-    await flushLastUsed();
-    await flushUsage().catch((error) => log.error({ err: error }, 'usage flush failed'));
+    // A write that fails now (the database gone first) is logged: the process still closes what it holds.
+    await flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed at shutdown'));
+    await flushUsage().catch((error) => log.error({ err: error }, 'usage flush failed at shutdown'));
     await Promise.all([jobLock.close(), sharedLimits?.close()]);
     await store.close();
     log.info('stopped');
