@@ -2562,7 +2562,10 @@ export interface components {
         };
         /** @description What it was done to. */
         AuditTarget: {
-            /** @enum {string} */
+            /**
+             * @description The kind of object. New kinds may be added within v1, as `integration` was; show one you do not know as it is.
+             * @enum {string}
+             */
             type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace" | "integration";
             /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`, `int_…`). */
             id: string;

@@ -8,7 +8,10 @@ import YAML from 'yaml';
 
 type Json = Record<string, unknown>;
 
-/** The schema names of the reviewed list (`open: [ErrorCode, …]`). */
+/**
+ * The reviewed list (`open: [ErrorCode, AuditTarget.type, …]`): a schema name under components/schemas, or a
+ * schema's property whose enum is declared inline (`Schema.property`).
+ */
 export function parseOpenEnums(text: string): string[] {
   const parsed = YAML.parse(text) as { open?: unknown } | null;
   const open = parsed?.open;
@@ -20,15 +23,30 @@ export function parseOpenEnums(text: string): string[] {
 
 const schemasOf = (doc: Json): Json => ((doc.components as Json | undefined)?.schemas as Json | undefined) ?? {};
 
+const propertyOf = (schema: unknown, property: string): Json | undefined =>
+  ((schema as Json | undefined)?.properties as Json | undefined)?.[property] as Json | undefined;
+
+/** `enumHolder` with its values cut down to those of `before` (an added value dropped, a removed one kept out). */
+function cutDown(enumHolder: Json | undefined, before: unknown): Json | undefined {
+  const after = enumHolder?.enum;
+  if (!enumHolder || !Array.isArray(before) || !Array.isArray(after)) return undefined;
+  return { ...enumHolder, enum: after.filter((value) => before.includes(value)) };
+}
+
 /** `head` with each open enum's values cut down to those the baseline has: what Optic should compare. */
 export function withoutOpenEnumAdditions(base: Json, head: Json, open: readonly string[]): Json {
   const baseSchemas = schemasOf(base);
   const headSchemas = { ...schemasOf(head) };
-  for (const name of open) {
-    const before = (baseSchemas[name] as Json | undefined)?.enum;
-    const after = (headSchemas[name] as Json | undefined)?.enum;
-    if (!Array.isArray(before) || !Array.isArray(after)) continue;
-    headSchemas[name] = { ...(headSchemas[name] as Json), enum: after.filter((value) => before.includes(value)) };
+  for (const entry of open) {
+    const [name, property] = entry.split('.', 2) as [string, string | undefined];
+    if (property === undefined) {
+      const cut = cutDown(headSchemas[name] as Json | undefined, (baseSchemas[name] as Json | undefined)?.enum);
+      if (cut) headSchemas[name] = cut;
+      continue;
+    }
+    const schema = headSchemas[name] as Json | undefined;
+    const cut = cutDown(propertyOf(schema, property), propertyOf(baseSchemas[name], property)?.enum);
+    if (schema && cut) headSchemas[name] = { ...schema, properties: { ...(schema.properties as Json), [property]: cut } };
   }
   return { ...head, components: { ...(head.components as Json), schemas: headSchemas } };
 }

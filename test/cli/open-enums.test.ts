@@ -19,8 +19,25 @@ describe('withoutOpenEnumAdditions', () => {
     expect(schemas(head).ErrorCode!.enum).toEqual(['slug_taken', 'precondition_failed']);
   });
 
+  it('when a property listed as Schema.property gains a value inline, then Optic sees only the baseline values', () => {
+    const target = (types: string[]) => ({
+      components: {
+        schemas: { AuditTarget: { type: 'object', properties: { type: { type: 'string', enum: types }, id: { type: 'string' } } } },
+      },
+    });
+    const shown = withoutOpenEnumAdditions(target(['form', 'folder']), target(['form', 'integration']), ['AuditTarget.type']);
+    const properties = (shown.components as { schemas: { AuditTarget: { properties: Record<string, { enum?: string[] }> } } }).schemas
+      .AuditTarget.properties;
+    expect(properties.type!.enum).toEqual(['form']);
+    expect(properties.id).toEqual({ type: 'string' });
+  });
+
   it('when the reviewed list is read, then it names schemas; a malformed one is refused', () => {
-    expect(parseOpenEnums(readFileSync('openapi/baseline/open-enums.yaml', 'utf8'))).toEqual(['ErrorCode', 'AuditEventType']);
+    expect(parseOpenEnums(readFileSync('openapi/baseline/open-enums.yaml', 'utf8'))).toEqual([
+      'ErrorCode',
+      'AuditEventType',
+      'AuditTarget.type',
+    ]);
     expect(() => parseOpenEnums('open: ErrorCode')).toThrow(/a list of schema names/);
   });
 });
