@@ -40,14 +40,14 @@ export interface paths {
         };
         /**
          * Get a form
-         * @description Returns the form with its full definition: steps, fields, logic rules and scoring.
+         * @description Returns the form with its full definition: steps, fields, logic rules and scoring. The `ETag` header identifies this state of the form; pass it in `If-Match` to update or delete the form only if nobody changed it since (the dashboard and other API clients edit the same forms).
          */
         get: operations["getForm"];
         put?: never;
         post?: never;
         /**
          * Delete a form
-         * @description Permanently deletes the form, its versions and all of its submissions and analytics, in one transaction. Deliveries of its submissions' events that are still pending are dropped, since their bodies hold the deleted answers; integrations receive `form.deleted`. Keys attached to the form are revoked (`revocation_cause: form_deleted`, with an `api_key.revoked` audit event).
+         * @description Permanently deletes the form, its versions and all of its submissions and analytics, in one transaction. Deliveries of its submissions' events that are still pending are dropped, since their bodies hold the deleted answers; integrations receive `form.deleted`. Keys attached to the form are revoked (`revocation_cause: form_deleted`, with an `api_key.revoked` audit event). The deletion is recorded in the audit log (`form.deleted`). With `If-Match`, the form is deleted only if its current `ETag` is one of those given; otherwise 412 `precondition_failed`, and nothing is deleted.
          */
         delete: operations["deleteForm"];
         options?: never;
@@ -57,6 +57,8 @@ export interface paths {
          * @description Changes the fields given and leaves the others as they are; `steps`, `logic` and `scoring` are replaced whole. An update that changes something increments `version` and stores a snapshot; an update that changes nothing returns the form as it is. Use PATCH: PUT gets 405. Test-mode keys can change only test-only forms (403 `live_resource`). The resulting definition (`steps`, `logic` and `scoring`, serialized as JSON) may take at most 262144 bytes (256 KiB) of UTF-8; a larger one gets 422 `form_too_large`. Only the latest 100 versions are kept (see `listFormVersions`).
          *
          *     Changing `folder_id` moves the form between folders, which changes what folder-attached keys reach: it needs a workspace key. A key attached to a form or a folder gets 403 `form_not_attached` for it, and may change the form's other fields.
+         *
+         *     Send the `ETag` of your last read in `If-Match` to avoid overwriting someone else's change: a stale tag gets 412 `precondition_failed` and changes nothing. The response carries the form's new `ETag`.
          */
         patch: operations["updateForm"];
         trace?: never;
@@ -106,6 +108,36 @@ export interface paths {
         get: operations["getFormVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+                /**
+                 * @description The version number of the snapshot (1 is the form as created).
+                 * @example 2
+                 */
+                version: components["parameters"]["VersionPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a form version
+         * @description Publishes a new version of the form whose definition (`steps`, `logic` and `scoring`) is that of the given version, and returns the form. The form's `name`, `slug` and `folder_id` stay as they are now: they are not part of a version's definition. The new version gets the next version number, like any update; the restored version and every version in between stay in the history. Integrations receive `form.updated` (with `previous_version`), and the audit log records `form.version_restored`.
+         *
+         *     Restoring always publishes a new version, even when the definition is already the current one (restoring the current version, for example): the history then shows that a restore happened and when. Only the latest 100 versions are kept; an older version, or one that never existed, gets 404 `resource_not_found`. Test-mode keys can restore only test-only forms (403 `live_resource`). `If-Match` works as on `updateForm`: with a stale `ETag`, 412 `precondition_failed` and nothing is published.
+         */
+        post: operations["restoreFormVersion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -328,6 +360,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/submissions/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's submissions
+         * @description Forgets a person: permanently deletes every submission of the key's environment, in every form of the workspace,
+         *     whose answers to an `email` field carry the given address, and answers with how many were deleted. A live key
+         *     erases live submissions only, a test key test submissions only.
+         *
+         *     **Matching.** Only answers to fields of type `email` are compared (not text, hidden or other fields). The address
+         *     given and each stored answer are compared after removing surrounding whitespace and with ASCII letters folded to
+         *     lower case, so `Ana@Example.com` erases `ana@example.com`; every other character must match exactly (no Unicode
+         *     case folding, no removal of dots or `+tags`).
+         *
+         *     **What goes.** The submissions, their answers and score, and everything derived from them, in one transaction:
+         *     analytics move exactly as when each submission is deleted one by one (`DELETE /v1/submissions/{id}`). Stored
+         *     webhook events about these submissions are deleted too, so they can no longer be replayed, and their attempts
+         *     not yet made are canceled (`canceled_deliveries`). Events already delivered cannot be recalled: ask the
+         *     receivers of your integrations to erase the person as well. An attempt already in flight when the erasure
+         *     commits may still arrive.
+         *
+         *     **Audit.** Writes a `submissions.erased` audit event with the key and the count. The address is never stored by
+         *     the erasure: not in the audit log, not in the response (an `Idempotency-Key` replay returns the same body).
+         *
+         *     Erasing is idempotent: a repeat finds nothing and answers `deleted_submissions: 0`. Needs an `admin` key,
+         *     attached to the workspace: a form- or folder-attached key gets 403 `form_not_attached`, because an erasure
+         *     reaches every form.
+         */
+        post: operations["eraseSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/submissions/{id}": {
         parameters: {
             query?: never;
@@ -380,6 +453,65 @@ export interface paths {
          * @description Scores the stored answers again with the scoring of the form's current version, and returns the submission with its new `score`, `grade`, `score_breakdown` and `form_version` together with the previous values. A stored score does not change when the form changes; it changes only when rescored. Answers and `visited_steps` stay as submitted; answers to fields the current version no longer has add nothing. Sends a `submission.rescored` event. Takes no body.
          */
         post: operations["rescoreSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/rescore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rescore every submission of a form
+         * @description Starts a background job that rescores every submission of the form in the key's environment with the scoring of
+         *     the form's current version, as `POST /v1/submissions/{id}/rescore` does for one, and answers 202 with the job;
+         *     `Location` is its path. Poll `GET /v1/rescore_jobs/{id}` for `processed` and `changed` until `status` is
+         *     `succeeded` or `failed`. Call it after changing a form's scoring. Takes no body.
+         *
+         *     Why a job: rescoring a million submissions takes minutes, far longer than a request should be held open. The job
+         *     works in small batches, each its own short transaction, so it never holds up other requests. It survives
+         *     restarts: whichever server process is free takes it over and goes on from the last finished batch.
+         *
+         *     One job at a time per form and environment: while one is `queued` or `running`, another request gets 409
+         *     `rescore_in_progress` naming it; wait for it to finish (a scoring change made meanwhile needs a new job).
+         *
+         *     Bulk rescoring sends no `submission.rescored` event (a million events would flood every integration); list the
+         *     form's submissions once the job has succeeded to pick up the new scores. Analytics follow each batch as it commits.
+         */
+        post: operations["rescoreForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rescore_jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the rescore job. */
+                id: components["parameters"]["RescoreJobIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a rescore job
+         * @description Returns the job with its progress. Poll it (every few seconds) until `status` is `succeeded` or `failed`. A key sees the jobs of its own environment and of the forms it may read.
+         */
+        get: operations["getRescoreJob"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -490,9 +622,35 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), folders deleted, members invited and removed, invites revoked and test data reset. Each entry names who acted, on what, and the reason given.
+         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), forms deleted and versions restored, folders deleted, members invited and removed, invites revoked, test data reset, a person's submissions erased, integrations created, updated, deleted or given a new signing secret, and rate limits changed by an operator. Each entry names who acted, on what, and the reason given.
          */
         get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage and limits
+         * @description The workspace's metered usage in the current and the previous calendar month (UTC), its plan and the rate limits in effect for it. Only live mode is metered: requests made with test keys, test submissions and test deliveries (which only reach the mock endpoint) are never counted, whichever key asks.
+         *
+         *     - `submissions`: live submissions created in the month (completed or partial), as stored now.
+         *     - `api_requests`: requests made with the workspace's live keys and OAuth tokens that passed authentication and the rate limits, whatever their outcome. Each server counts in memory and adds its counts to the shared figure every 5 seconds (and when it shuts down), so the figure may lag the latest requests by that much.
+         *     - `webhook_deliveries`: delivery attempts made to the workspace's live integrations in the month, retries and dispatches included (attempts still queued are not counted).
+         *
+         *     `rate_limits` are the limits `X-RateLimit-Limit` reports: the standard ones, or those an operator has set for an Enterprise workspace (`custom: true`). A change of limits applies from the next request, in every server.
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -627,7 +785,7 @@ export interface paths {
         };
         /**
          * Get an integration
-         * @description Returns the integration. The signing secret is not returned, only its last 4 characters in `secret_hint`.
+         * @description Returns the integration. The signing secret is not returned, only its last 4 characters in `secret_hint`. The `ETag` header identifies this state of the integration; pass it in `If-Match` to update it safely.
          */
         get: operations["getIntegration"];
         put?: never;
@@ -642,6 +800,8 @@ export interface paths {
         /**
          * Update an integration
          * @description Changes the fields given and leaves the others as they are; `events` is replaced whole. A new `url` is checked like on create (422 `invalid_value`). Set `enabled: false` to pause deliveries. Use PATCH: PUT gets 405. Test-mode keys can change only test-only integrations (403 `live_resource`).
+         *
+         *     Send the `ETag` of your last read in `If-Match` to avoid overwriting someone else's change: a stale tag gets 412 `precondition_failed` and changes nothing. The response carries the integration's new `ETag`. The service's own changes count as changes: when it disables a failing integration, the `ETag` changes too.
          */
         patch: operations["updateIntegration"];
         trace?: never;
@@ -684,6 +844,89 @@ export interface paths {
          * @description Lists every delivery attempt of the integration, retries included, newest first: status, HTTP status, duration and error. Live and test-mode keys each see their own environment's deliveries.
          */
         get: operations["listIntegrationLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the integration. */
+                id: components["parameters"]["IntegrationIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an integration's signing secret
+         * @description Issues a new signing secret and returns it, once. The current secret stays valid for
+         *     `expire_previous_after` seconds (default 24 hours, at most 7 days): until then every delivery carries two
+         *     `v1=` signatures in `X-Service-Signature`, the new secret's first, so a receiver holding either secret accepts
+         *     it. Afterwards only the new secret signs. To rotate without losing a delivery: rotate, deploy the new secret to
+         *     your receiver (verifying with either while both are in use), and let the old one expire.
+         *
+         *     Rotating again while a previous secret is still valid retires that older secret at once: only the secret
+         *     current before this call is kept beside the new one. The rotation is recorded in the audit log
+         *     (`integration.secret_rotated`), never the secret. Test-mode keys can rotate only test-only integrations
+         *     (403 `live_resource`).
+         */
+        post: operations["rotateIntegrationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the events of the last 30 days, newest first, in the envelope their webhook deliveries carry: every event
+         *     the service emitted, whether or not an integration subscribed to it. Live keys see live events, test keys the
+         *     test sandbox's. Events older than 30 days are deleted, and so are the `submission.*` events of a deleted form
+         *     (they hold its answers). A form- or folder-attached key sees only the events of the forms it can reach (never
+         *     `integration.*` events, which belong to no form).
+         *
+         *     To reconcile after missed deliveries, list the events since the last one you processed (`created_gte`, and
+         *     `type` for the kinds you handle), skip the ids you already have, and either process the rest directly or
+         *     replay each with `POST /integrations/{id}/dispatch` and `event_id`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+                id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Returns one event of the last 30 days, byte for byte the body its webhook deliveries carry (plus `request_id`). An event of the other environment, of another workspace, older than 30 days or never emitted gets 404; one of a form the attached key cannot reach gets 403 `form_not_attached`.
+         */
+        get: operations["getEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -986,7 +1229,7 @@ export interface components {
          *     | `permission_error` | 403 |
          *     | `not_found` | 404 |
          *     | `invalid_request` | 405, 413, 415 |
-         *     | `conflict_error` | 409 |
+         *     | `conflict_error` | 409, or 412 when an `If-Match` precondition fails |
          *     | `validation_error` | 400 (the request does not match the schema) or 422 (well-formed but semantically invalid) |
          *     | `rate_limit_error` | 429 |
          *     | `server_error` | 500 to 599 |
@@ -994,9 +1237,9 @@ export interface components {
          */
         ErrorType: "authentication_error" | "permission_error" | "not_found" | "invalid_request" | "conflict_error" | "validation_error" | "rate_limit_error" | "server_error";
         /**
-         * @description The specific error. This is the complete list of codes the service returns; a client can switch on it. New codes
-         *     may be added within v1 for new situations (as `submission_completed` was): a client that meets a code it does not
-         *     know handles it by its `type` and status.
+         * @description The specific error. This is the complete list of codes the service returns; a client can switch on it. New
+         *     codes may be added within v1 (each with an existing `type`): handle a code you do not know by its `type` and
+         *     HTTP status.
          *
          *     | code | status | type | when |
          *     |---|---|---|---|
@@ -1022,6 +1265,8 @@ export interface components {
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
          *     | `submission_completed` | 409 | `conflict_error` | The submission is completed, and a completed submission cannot be changed. |
          *     | `form_version_unavailable` | 409 | `conflict_error` | The partial submission started on a form version that is no longer kept (only a form's latest 100 versions are), so it cannot be checked and resumed; create a new submission. |
+         *     | `rescore_in_progress` | 409 | `conflict_error` | The form already has a queued or running rescore job in this environment; the message names it. |
+         *     | `precondition_failed` | 412 | `conflict_error` | The request's `If-Match` names no current entity tag of the resource (it changed since it was read, or a weak tag was sent); nothing was changed. |
          *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
          *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
@@ -1038,7 +1283,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -1950,6 +2195,39 @@ export interface components {
             status: components["schemas"]["SubmissionStatus"];
             metadata?: components["schemas"]["SubmissionMetadataCreate"];
         };
+        /** @description Whose submissions to erase. */
+        SubmissionErasureRequest: {
+            /**
+             * @description The person's email address. Surrounding whitespace is ignored and ASCII letters match in either case.
+             * @example Ana@Example.com
+             */
+            email: string;
+        };
+        /**
+         * @description `live` keys work on production data. `test` keys work on the workspace's sandbox: they read the live form
+         *     definitions, and everything they create (submissions, test-only forms, integrations' deliveries) is kept
+         *     apart from live data and flagged `test: true`.
+         * @enum {string}
+         */
+        Environment: "live" | "test";
+        /** @description What an erasure deleted. It never repeats the address. */
+        SubmissionErasure: {
+            /** @constant */
+            object: "submission_erasure";
+            /** @description The environment erased, the key's own. */
+            environment: components["schemas"]["Environment"];
+            /**
+             * Format: int64
+             * @description Submissions deleted; 0 when none carried the address (for example on a repeat).
+             */
+            deleted_submissions: number;
+            /**
+             * Format: int64
+             * @description Webhook attempts about these submissions that were still pending and will not be made.
+             */
+            canceled_deliveries: number;
+            erased_at: components["schemas"]["Timestamp"];
+        };
         /** @description More answers for a `partial` submission, and optionally its completion. `answers` and `hidden` are merged over the stored ones: a ref given replaces the stored value, a ref given as `null` clears it, a ref left out keeps it. The merged submission is then checked as a new one would be, against the form version it started on. */
         SubmissionUpdate: {
             /** @description Answers by field `ref` to add or replace; `null` clears a stored answer. */
@@ -1977,6 +2255,58 @@ export interface components {
              * @description The form version the previous score was computed with.
              */
             previous_form_version: number;
+        };
+        /**
+         * @description Identifier of a rescore job.
+         * @example rsj_4fGh7JkL2mNp5QrS8tUv1WxY
+         */
+        RescoreJobId: string;
+        /**
+         * @description `queued` until a server process takes the job, `running` while it rescores, then `succeeded` once every submission has been visited, or `failed` when it cannot go on (`failure_message` says why: for example the form changed so often meanwhile that its version is no longer kept; start a new job). A job whose process stops is taken over by another one and goes on from where it was. Deleting the form deletes its jobs too.
+         * @enum {string}
+         */
+        RescoreJobStatus: "queued" | "running" | "succeeded" | "failed";
+        /**
+         * @description A bulk rescore of one form's submissions in one environment, run in the background. Each submission gets its score,
+         *     grade and breakdown from the scoring of `form_version`, exactly as `POST /v1/submissions/{id}/rescore` would, and
+         *     its `form_version` becomes that version. Submissions created after the job started are scored by that version
+         *     already and are not visited. Poll `GET /v1/rescore_jobs/{id}` until `status` is `succeeded` or `failed`.
+         */
+        RescoreJob: {
+            id: components["schemas"]["RescoreJobId"];
+            /** @constant */
+            object: "rescore_job";
+            form_id: components["schemas"]["FormId"];
+            /**
+             * Format: int32
+             * @description The form version whose scoring the job applies (the form's current version when the job was created).
+             */
+            form_version: number;
+            status: components["schemas"]["RescoreJobStatus"];
+            /** @description True for a job of the test environment, created with a test key; it rescored test submissions only. */
+            test: boolean;
+            /**
+             * Format: int64
+             * @description Submissions the form had in this environment when the job was created. A progress estimate only (submissions deleted meanwhile are not processed).
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description Submissions visited so far.
+             */
+            processed: number;
+            /**
+             * Format: int64
+             * @description Submissions whose score or grade changed.
+             */
+            changed: number;
+            /** @description Why the job failed; null unless `status` is `failed`. */
+            failure_message: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When a process first started the job; null while queued. */
+            started_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the job succeeded or failed; null before. */
+            finished_at: components["schemas"]["Timestamp"] | null;
         };
         /** @description Funnel figures of one step. */
         AnalyticsStep: {
@@ -2098,13 +2428,6 @@ export interface components {
          * @example key_3wEr6TyU9iOp2AsD5fGh8JkL
          */
         ApiKeyId: string;
-        /**
-         * @description `live` keys work on production data. `test` keys work on the workspace's sandbox: they read the live form
-         *     definitions, and everything they create (submissions, test-only forms, integrations' deliveries) is kept
-         *     apart from live data and flagged `test: true`.
-         * @enum {string}
-         */
-        Environment: "live" | "test";
         /**
          * WorkspaceAttachment
          * @description The key reaches every form and folder of the workspace.
@@ -2259,10 +2582,10 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset.
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself); an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). New types may be added within v1: show an entry of a type you do not know as it is.
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated" | "workspace.rate_limits_changed";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -2282,11 +2605,14 @@ export interface components {
         };
         /** @description What it was done to. */
         AuditTarget: {
-            /** @enum {string} */
-            type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace";
-            /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`). */
+            /**
+             * @description The kind of object. New kinds may be added within v1, as `integration` was; show one you do not know as it is.
+             * @enum {string}
+             */
+            type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace" | "integration";
+            /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`, `int_…`). */
             id: string;
-            /** @description Its name (or a member's or invite's email) at the time; null if it has none. */
+            /** @description Its name (or a member's or invite's email, or the host of an integration's URL) at the time; null if it has none. */
             name: string | null;
         };
         /** @description An entry of the workspace's audit log. Entries are written in the same transaction as the change and are never changed or deleted. */
@@ -2311,6 +2637,56 @@ export interface components {
             /** @description True when more objects exist beyond this page. */
             has_more: boolean;
             request_id: components["schemas"]["RequestId"];
+        };
+        /** @description Live usage in one calendar month (UTC), from `starts_at` (included) to `ends_at` (excluded). */
+        UsagePeriod: {
+            /**
+             * @description The month, as `YYYY-MM`.
+             * @example 2026-11
+             */
+            month: string;
+            starts_at: components["schemas"]["Timestamp"];
+            ends_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description Live submissions created in the month and still stored (completed or partial).
+             */
+            submissions: number;
+            /**
+             * Format: int64
+             * @description Requests with live keys or OAuth tokens that passed authentication and the rate limits; may lag by up to 5 seconds.
+             */
+            api_requests: number;
+            /**
+             * Format: int64
+             * @description Delivery attempts made to live integrations, retries and dispatches included.
+             */
+            webhook_deliveries: number;
+        };
+        /** @description The request rate limits in effect for the workspace, as `X-RateLimit-Limit` reports them. */
+        RateLimits: {
+            /**
+             * Format: int32
+             * @description Requests per second per API key (per OAuth grant).
+             */
+            per_key_per_second: number;
+            /**
+             * Format: int32
+             * @description Requests per minute for the whole workspace.
+             */
+            per_workspace_per_minute: number;
+            /** @description True when an operator has set limits for this workspace (Enterprise plans); false for the standard limits. */
+            custom: boolean;
+        };
+        /** @description The workspace's metered live usage in the current and the previous calendar month (UTC), its plan, and the rate limits in effect. */
+        Usage: {
+            /** @constant */
+            object: "usage";
+            workspace_id: components["schemas"]["WorkspaceId"];
+            plan: components["schemas"]["Plan"];
+            current_period: components["schemas"]["UsagePeriod"];
+            previous_period: components["schemas"]["UsagePeriod"];
+            rate_limits: components["schemas"]["RateLimits"];
         };
         /**
          * @description Identifier of a team member.
@@ -2417,7 +2793,7 @@ export interface components {
          * @enum {string}
          */
         EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.completed" | "submission.rescored" | "integration.ping" | "integration.disabled";
-        /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created. */
+        /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created and when it is rotated (`POST /integrations/{id}/rotate_secret`). */
         Integration: {
             id: components["schemas"]["IntegrationId"];
             /** @constant */
@@ -2452,8 +2828,10 @@ export interface components {
             description: string | null;
             /** @description When set, only events of this form (and its submissions) are delivered; otherwise events of every form the workspace has. */
             form_id: components["schemas"]["FormId"] | null;
-            /** @description The last 4 characters of the signing secret, to tell secrets apart; the secret itself is never shown again. */
+            /** @description The last 4 characters of the current signing secret, to tell secrets apart; the secret itself is never shown again. */
             secret_hint: string;
+            /** @description While a rotated-out secret still signs deliveries beside the current one (a second `v1=`), until when; null when there is none. See `POST /integrations/{id}/rotate_secret`. */
+            previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
             /** @description True for an integration made with a test-mode key; its deliveries are only recorded against the mock endpoint. */
             test: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -2513,7 +2891,7 @@ export interface components {
         EventId: string;
         /** @description What to send. Without `event_id` an `integration.ping` test event is sent. */
         IntegrationDispatch: {
-            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept only when an integration subscribed to them when they happened; their ids are in the integration logs and `X-Service-Event-Id`. */
+            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept for 30 days whether or not an integration subscribed to them; their ids are in the events feed (`GET /events`), the integration logs and `X-Service-Event-Id`. */
             event_id?: components["schemas"]["EventId"];
         };
         /**
@@ -2567,6 +2945,37 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["IntegrationLog"][];
+            /** @description True when more objects exist beyond this page. */
+            has_more: boolean;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /** @description How long the current secret keeps signing deliveries beside the new one. */
+        IntegrationSecretRotate: {
+            /**
+             * Format: int32
+             * @description Seconds (at most 7 days, default 24 hours) during which the current secret stays valid; every delivery made meanwhile carries one `v1=` signature per secret, the new one first. `0` retires it at once.
+             * @default 86400
+             */
+            expire_previous_after: number;
+        };
+        /** @description The envelope of every event: what happened (`type`), when, and the resource concerned in `data.object`, as the API returns it. The same event (same `id`) may arrive more than once: deduplicate on `id`. */
+        Event: {
+            id: components["schemas"]["EventId"];
+            /** @constant */
+            object: "event";
+            type: components["schemas"]["EventType"];
+            /** @description When the event occurred; retries keep this value. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`; test keys read them in the events feed. */
+            test: boolean;
+            /** @description `object` is the resource the event is about, as the API returns it; its shape, and any further members, depend on `type`. */
+            data: Record<string, never>;
+        };
+        /** @description A page of events, newest first. */
+        EventList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Event"][];
             /** @description True when more objects exist beyond this page. */
             has_more: boolean;
             request_id: components["schemas"]["RequestId"];
@@ -2688,19 +3097,6 @@ export interface components {
             error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
             /** @description Human-readable text (RFC 6749 character set: printable ASCII without `"` and `\`); the same as `message`. */
             error_description?: string;
-        };
-        /** @description The envelope of every event: what happened (`type`), when, and the resource concerned in `data.object`, as the API returns it. The same event (same `id`) may arrive more than once: deduplicate on `id`. */
-        Event: {
-            id: components["schemas"]["EventId"];
-            /** @constant */
-            object: "event";
-            type: components["schemas"]["EventType"];
-            /** @description When the event occurred; retries keep this value. */
-            created_at: components["schemas"]["Timestamp"];
-            /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`. */
-            test: boolean;
-            /** @description `object` is the resource the event is about, as the API returns it; its shape, and any further members, depend on `type`. */
-            data: Record<string, never>;
         };
         /** @description Sent when a form is created; `data.object` is the form (version 1) with its full definition. */
         FormCreatedEvent: components["schemas"]["Event"] & {
@@ -2983,6 +3379,7 @@ export interface components {
         /** @description The form with its full definition. */
         Form: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3043,6 +3440,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Deleted"];
+            };
+        };
+        /** @description The request's `If-Match` names no current entity tag of the resource; nothing was changed. Read it again (GET answers the current `ETag`), reapply the change and retry. */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description A page of the form's snapshots. */
@@ -3268,6 +3681,22 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The submissions were erased (possibly none). */
+        SubmissionErasure: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SubmissionErasure"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description The submission. */
         Submission: {
             headers: {
@@ -3330,6 +3759,43 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RescoredSubmission"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The job was created and waits for a server process; `Location` is its path. */
+        RescoreJobAccepted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                /**
+                 * @description Path of the created job.
+                 * @example /v1/rescore_jobs/rsj_4fGh7JkL2mNp5QrS8tUv1WxY
+                 */
+                Location?: components["schemas"]["ResourcePath"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RescoreJob"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The rescore job and its progress. */
+        RescoreJob: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RescoreJob"] & components["schemas"]["RequestIdField"];
             };
         };
         /** @description The form's funnel figures. */
@@ -3481,6 +3947,22 @@ export interface components {
                 "application/json": components["schemas"]["AuditEventList"];
             };
         };
+        /** @description The workspace's usage and limits. */
+        Usage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Usage"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description A page of team members. */
         MemberList: {
             headers: {
@@ -3625,6 +4107,7 @@ export interface components {
         /** @description The integration. */
         Integration: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3700,6 +4183,57 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IntegrationLogList"];
+            };
+        };
+        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at` (null when `expire_previous_after` was 0: it was retired at once). */
+        IntegrationSecretRotated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Integration"] & {
+                    /** @description The new secret that signs every delivery from now on. Shown only in this response. */
+                    signing_secret: string;
+                } & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description A page of events, newest first. */
+        EventList: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EventList"];
+            };
+        };
+        /** @description The event, exactly as its webhook deliveries carry it, with the request's id. */
+        Event: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Event"] & components["schemas"]["RequestIdField"];
             };
         };
         /** @description The test data was deleted. */
@@ -3798,6 +4332,16 @@ export interface components {
         /** @description Identifier of the form. */
         FormIdPath: components["schemas"]["FormId"];
         /**
+         * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+         *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+         *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+         *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+         *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+         *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+         *     current state (last write wins).
+         */
+        "If-Match": string;
+        /**
          * @description The version number of the snapshot (1 is the form as created).
          * @example 2
          */
@@ -3808,6 +4352,8 @@ export interface components {
         FolderIdPath: components["schemas"]["FolderId"];
         /** @description Identifier of the submission. */
         SubmissionIdPath: components["schemas"]["SubmissionId"];
+        /** @description Identifier of the rescore job. */
+        RescoreJobIdPath: components["schemas"]["RescoreJobId"];
         /** @description Identifier of the API key. */
         ApiKeyIdPath: components["schemas"]["ApiKeyId"];
         /** @description Identifier of the team member. */
@@ -3816,19 +4362,24 @@ export interface components {
         InviteIdPath: components["schemas"]["InviteId"];
         /** @description Identifier of the integration. */
         IntegrationIdPath: components["schemas"]["IntegrationId"];
+        /** @description Only events of these types. Repeat the parameter for several (`type=form.created&type=form.deleted`); an event of any of them is listed. */
+        EventTypeFilter: components["schemas"]["EventType"][];
+        /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+        EventIdPath: components["schemas"]["EventId"];
         /**
          * @description Proves that the service sent the request and that the body is unchanged:
          *
          *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
          *
-         *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+         *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
          *     verify:
          *
          *     1. Split the header on `,`; take `t` and every `v1` value.
          *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
          *        before any JSON parsing), keyed with the secret.
          *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-         *        one `v1` is sent per valid secret.
+         *        one `v1` is sent per valid secret, the new one first
+         *        (see `POST /integrations/{id}/rotate_secret`).
          *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
          *
          *     An API key is never used to verify a webhook.
@@ -3864,6 +4415,13 @@ export interface components {
         Link: string;
         /** @description Whole seconds to wait before retrying (at least 1). */
         "Retry-After": number;
+        /**
+         * @description A strong entity tag of the resource's current state (RFC 9110): it changes whenever anything this
+         *     operation's body shows changes, and only then (the body's `request_id` is not part of the state). Send it
+         *     back in `If-Match` on an update or delete to make the change only if nobody changed the resource since you
+         *     read it. Treat it as opaque: compare it, never parse it.
+         */
+        ETag: string;
         /** @description The methods the path supports. */
         Allow: string;
         /** @description `no-store`: token responses must not be cached (RFC 6749 section 5.1). */
@@ -3964,7 +4522,18 @@ export interface operations {
     deleteForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
@@ -3979,6 +4548,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3986,7 +4556,18 @@ export interface operations {
     updateForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
@@ -4006,6 +4587,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableForm"];
@@ -4066,6 +4648,55 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreFormVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+                /**
+                 * @description The version number of the snapshot (1 is the form as created).
+                 * @example 2
+                 */
+                version: components["parameters"]["VersionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Form"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4434,6 +5065,40 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    eraseSubmissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionErasureRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SubmissionErasure"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getSubmission: {
         parameters: {
             query?: never;
@@ -4543,6 +5208,59 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rescoreForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["RescoreJobAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRescoreJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the rescore job. */
+                id: components["parameters"]["RescoreJobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RescoreJob"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4728,6 +5446,24 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Usage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4974,7 +5710,18 @@ export interface operations {
     updateIntegration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
             path: {
                 /** @description Identifier of the integration. */
                 id: components["parameters"]["IntegrationIdPath"];
@@ -4993,6 +5740,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableIntegration"];
@@ -5075,6 +5823,99 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    rotateIntegrationSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the integration. */
+                id: components["parameters"]["IntegrationIdPath"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; omit it (or send `{}`) to keep the current secret valid for 24 hours. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["IntegrationSecretRotate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["IntegrationSecretRotated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Cursor for the next page: the `id` of the last object of the page you have. Lists are ordered newest first
+                 *     (by `created_at`, then `id`). Cannot be combined with `ending_before`.
+                 */
+                starting_after?: components["parameters"]["StartingAfter"];
+                /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
+                ending_before?: components["parameters"]["EndingBefore"];
+                /** @description Only events of these types. Repeat the parameter for several (`type=form.created&type=form.deleted`); an event of any of them is listed. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description Only events created at or after this time. */
+                created_gte?: components["schemas"]["Timestamp"];
+                /** @description Only events created before this time. */
+                created_lt?: components["schemas"]["Timestamp"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+                id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Event"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     resetTestData: {
         parameters: {
             query?: never;
@@ -5124,14 +5965,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5165,14 +6007,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5206,14 +6049,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5247,14 +6091,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5288,14 +6133,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5329,14 +6175,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5370,14 +6217,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5411,14 +6259,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.

@@ -11,10 +11,6 @@
 //   Operations whose definition, with everything they reference, is identical in both documents (apart from
 //   descriptions, examples and code samples) cannot break anything, so both documents keep only the operations that were
 //   added, removed or changed, and only the components that those reach.
-// - It reports a value added to an enum that requests and responses share as breaking. The document marks the
-//   enums it declares open with `x-extensible-enum: true` (EventType: "new kinds may be added within v1", and
-//   receivers ignore kinds they do not handle); for those, a value added is not a change, while a value removed
-//   still is (the baseline keeps its enum unless every value of it is still there).
 
 type Json = Record<string, unknown>;
 
@@ -265,26 +261,7 @@ function forOptic(doc: Json): Json {
   return copy;
 }
 
-/** The baseline with the values that the head adds to its extensible enums (components marked `x-extensible-enum`). */
-export function withExtensibleEnumAdditions(base: Json, head: Json): Json {
-  const headSchemas = objectAt(objectAt(head, 'components'), 'schemas');
-  const baseSchemas = objectAt(objectAt(base, 'components'), 'schemas');
-  const grown: Json = {};
-  for (const [name, schema] of Object.entries(headSchemas)) {
-    const before = baseSchemas[name];
-    if (!isObject(schema) || schema['x-extensible-enum'] !== true || !Array.isArray(schema.enum) || !isObject(before)) continue;
-    const values = schema.enum as unknown[];
-    if (Array.isArray(before.enum) && before.enum.every((value) => values.includes(value))) {
-      grown[name] = { ...before, enum: values, 'x-extensible-enum': true };
-    }
-  }
-  if (Object.keys(grown).length === 0) return base;
-  const components = objectAt(base, 'components');
-  return { ...base, components: { ...components, schemas: { ...baseSchemas, ...grown } } };
-}
-
-export function prepareOpticInput(released: Json, head: Json): OpticInput {
-  const base = withExtensibleEnumAdditions(released, head);
+export function prepareOpticInput(base: Json, head: Json): OpticInput {
   const basePaths = pathsWithWebhooks(base);
   const headPaths = pathsWithWebhooks(head);
   const before = operationSignatures(base, basePaths);

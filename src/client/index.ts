@@ -6,7 +6,9 @@ export {
   type FormFunnelClientOptions,
 } from './create-form-funnel-client.js';
 export { FormFunnelError, type FormFunnelErrorKind, isFormFunnelError } from './form-funnel-error.js';
+export { entityTagOf, ifMatch } from './if-match.js';
 export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
+export { type WaitForRescoreJobOptions, waitForRescoreJob } from './rescore-jobs.js';
 export type { FetchLike, Sleep } from './retrying-fetch.js';
 export type * from './schemas.js';
 export { type UnwrappedData, unwrap } from './unwrap.js';

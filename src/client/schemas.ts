@@ -36,6 +36,9 @@ export type SubmissionUpdate = Schema<'SubmissionUpdate'>;
 export type SubmissionMetadata = Schema<'SubmissionMetadata'>;
 export type SubmissionMetadataCreate = Schema<'SubmissionMetadataCreate'>;
 export type RescoredSubmission = Schema<'RescoredSubmission'>;
+export type SubmissionErasure = Schema<'SubmissionErasure'>;
+export type SubmissionErasureRequest = Schema<'SubmissionErasureRequest'>;
+export type RescoreJob = Schema<'RescoreJob'>;
 export type Analytics = Schema<'Analytics'>;
 
 export type Me = Schema<'Me'>;
@@ -45,6 +48,9 @@ export type ApiKeyCreate = Schema<'ApiKeyCreate'>;
 export type ApiKeyCreated = Schema<'ApiKeyCreated'>;
 export type AuditEvent = Schema<'AuditEvent'>;
 export type AuditEventList = Schema<'AuditEventList'>;
+export type Usage = Schema<'Usage'>;
+export type UsagePeriod = Schema<'UsagePeriod'>;
+export type RateLimits = Schema<'RateLimits'>;
 
 export type Member = Schema<'Member'>;
 export type MemberList = Schema<'MemberList'>;
@@ -58,7 +64,11 @@ export type IntegrationCreate = Schema<'IntegrationCreate'>;
 export type IntegrationUpdate = Schema<'IntegrationUpdate'>;
 export type IntegrationLog = Schema<'IntegrationLog'>;
 export type IntegrationLogList = Schema<'IntegrationLogList'>;
+export type IntegrationSecretRotate = Schema<'IntegrationSecretRotate'>;
 export type EventType = Schema<'EventType'>;
+/** An event as the events feed (`GET /events`) returns it: the envelope its webhook deliveries carry. */
+export type Event = Schema<'Event'>;
+export type EventList = Schema<'EventList'>;
 // The union of event bodies lives in webhooks.ts (WebhookEvent), derived from the contract's `webhooks`.
 
 export type Problem = Schema<'Problem'>;

@@ -14,6 +14,7 @@ import { integrationEvents } from '../domain/integrations/publisher.js';
 import type { WebhookUrlPolicy } from '../domain/integrations/webhook-url.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
 import type { Services } from '../domain/services.js';
+import { apiRequestMeter } from '../domain/usage/meter.js';
 import type { Store } from '../store/types.js';
 import { type Contract, loadContract } from './contract-document.js';
 import { dispatch } from './dispatch.js';
@@ -21,6 +22,7 @@ import { defaultRateLimits, type RateLimitSettings } from './documented-limits.j
 import { errorHandler, unknownPath } from './error-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import type { Handlers } from './handlers/types.js';
+import { inSequence } from './in-sequence.js';
 import {
   assignRequestId,
   authenticateCaller,
@@ -57,6 +59,8 @@ export interface App {
   services: Services;
   /** Writes coalesced `last_used_at` times; call on a timer and before closing the store. */
   flushLastUsed(): Promise<void>;
+  /** Adds the API requests counted in memory to the usage figures; call every `USAGE_FLUSH_INTERVAL_MS` and before closing the store. */
+  flushUsage(): Promise<void>;
   /** Whether `npm run docs` had built the reference docs when the app was built (they are served at /docs). */
   servesDocs: boolean;
 }
@@ -66,25 +70,30 @@ const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
 export function buildApp(options: AppOptions): App {
   const contract = options.contract ?? loadContract();
   const log = options.logger ?? pino({ level: 'silent' });
+  const limits =
+    options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultRateLimits);
+  const apiRequests = apiRequestMeter(options.store.usage);
   const services: Services = {
     store: options.store,
     now: options.now ?? (() => new Date()),
     events: options.events ?? integrationEvents({ now: options.now }),
     webhookUrls: options.webhookUrls ?? dnsWebhookUrlPolicy(),
+    standardRateLimits: { perKeyPerSecond: limits.perKey.points, perWorkspacePerMinute: limits.perWorkspace.points },
+    apiRequests,
   };
-  const limits =
-    options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultRateLimits);
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
 
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(
-    assignRequestId(),
-    requestLog(log),
-    identifyConnection(options.trustedProxies ?? []),
-    reportAddressLimits(limits),
-    requireHttps(),
+    inSequence([
+      assignRequestId(),
+      requestLog(log),
+      identifyConnection(options.trustedProxies ?? []),
+      reportAddressLimits(limits),
+      requireHttps(),
+    ]),
   );
 
   // The published contract and its docs: public, like the docs site.
@@ -114,22 +123,23 @@ export function buildApp(options: AppOptions): App {
   // - The validator needs the parsed body; it also checks each response against the document on its way out.
   // - Dispatch claims the Idempotency-Key (after validation, so an invalid request does not use up the key)
   //   and calls the handler.
-  // Everything sits on one router mounted at /v1, the base path the validator reads from the document's
-  // server; `unknownPath` answers every other path with a problem+json 404.
-  const v1 = express.Router();
-  v1.use(
-    deprecationHeaders(options.deprecation ?? null),
-    routeOperation(contract),
-    authenticateCaller(services, limits, lastUsed),
-    requireScope(contract),
-    parseBody(),
-    checkPlainNumbers(),
-    openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }),
-    rejectImpreciseNumbers(),
-    dispatch(options.handlers ?? defaultHandlers, services),
+  // Everything is mounted at /v1, the base path the validator reads from the document's server, as one layer
+  // (in-sequence.ts); `unknownPath` answers every other path with a problem+json 404.
+  app.use(
+    '/v1',
+    inSequence([
+      deprecationHeaders(options.deprecation ?? null),
+      routeOperation(contract),
+      authenticateCaller(services, limits, lastUsed),
+      requireScope(contract),
+      parseBody(),
+      checkPlainNumbers(),
+      ...openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }),
+      rejectImpreciseNumbers(),
+      dispatch(options.handlers ?? defaultHandlers, services),
+    ]),
   );
-  app.use('/v1', v1);
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), errorHandler(log));
-  return { app, services, flushLastUsed: () => lastUsed.flush(), servesDocs };
+  return { app, services, flushLastUsed: () => lastUsed.flush(), flushUsage: () => apiRequests.flush(), servesDocs };
 }

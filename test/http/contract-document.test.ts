@@ -23,6 +23,7 @@ const minimumAccess: Record<OperationId, Access> = {
   deleteForm: 'read_write',
   listFormVersions: 'read',
   getFormVersion: 'read',
+  restoreFormVersion: 'read_write',
   transferForm: 'admin',
   listTransfers: 'admin',
   getTransfer: 'admin',
@@ -39,6 +40,9 @@ const minimumAccess: Record<OperationId, Access> = {
   updateSubmission: 'read_write',
   deleteSubmission: 'read_write',
   rescoreSubmission: 'read_write',
+  eraseSubmissions: 'admin',
+  rescoreForm: 'read_write',
+  getRescoreJob: 'read',
   getAnalytics: 'read',
   getMe: 'any key',
   listApiKeys: 'admin',
@@ -46,6 +50,7 @@ const minimumAccess: Record<OperationId, Access> = {
   getApiKey: 'admin',
   revokeApiKey: 'admin',
   listAuditEvents: 'admin',
+  getUsage: 'admin',
   listMembers: 'admin',
   removeMember: 'admin',
   listInvites: 'admin',
@@ -58,6 +63,9 @@ const minimumAccess: Record<OperationId, Access> = {
   deleteIntegration: 'read_write',
   dispatchIntegration: 'read_write',
   listIntegrationLogs: 'read',
+  rotateIntegrationSecret: 'read_write',
+  listEvents: 'read',
+  getEvent: 'read',
   resetTestData: 'admin',
   createOAuthToken: 'public',
 };
@@ -85,7 +93,7 @@ describe('what the server reads from the document', () => {
     expect([...operation('getFormVersion').integerPathParams]).toEqual(['version']);
     expect(
       contract.operations.filter((candidate) => candidate.integerPathParams.size > 0).map((candidate) => candidate.operationId),
-    ).toEqual(['getFormVersion']);
+    ).toEqual(['getFormVersion', 'restoreFormVersion']);
   });
 
   it('when an operation declares the Idempotency-Key header, then the server replays it, and so does the typed client', () => {

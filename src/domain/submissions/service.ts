@@ -11,10 +11,11 @@ import { completeMetadata } from '../../store/rows/submissions.js';
 import type { RescoreResult, ResumeResult, SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { conflict, forbidden, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
 import { outboxOf } from '../outbox.js';
+import { normalisedTimestamp } from '../query-timestamps.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
@@ -82,21 +83,6 @@ export async function createSubmission(services: Services, principal: Principal,
     })),
   );
   return submission;
-}
-
-/**
- * Timestamps compare as text in the store, so they are brought to the stored form (UTC, milliseconds). RFC 3339
- * allows a leap second (`23:59:60`), which JavaScript dates cannot hold: it is refused, never a 500.
- */
-function normalisedTimestamp(value: string | undefined, parameter: string): string | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) {
-    throw badRequest('invalid_parameters', `${parameter} is not a usable timestamp.`, [
-      { location: 'query', pointer: `/${parameter}`, code: 'format', message: 'must be an ISO 8601 date-time without a leap second' },
-    ]);
-  }
-  return new Date(time).toISOString();
 }
 
 export async function listSubmissions(services: Services, principal: Principal, filter: SubmissionFilter, page: PageRequest) {

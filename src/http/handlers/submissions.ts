@@ -1,3 +1,5 @@
+import * as rescoreJobs from '../../domain/rescore-jobs/service.js';
+import * as erasure from '../../domain/submissions/erase.js';
 import * as submissions from '../../domain/submissions/service.js';
 import { listBody, pageOf } from './pagination.js';
 import type { Handler } from './types.js';
@@ -41,3 +43,20 @@ export const rescoreSubmission: Handler<'rescoreSubmission'> = ({ replayable, pr
     (services) => submissions.rescoreSubmission(services, principal, params.id),
     (rescored) => ({ status: 200, body: rescored }),
   );
+
+export const eraseSubmissions: Handler<'eraseSubmissions'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => erasure.eraseSubmissions(services, principal, body.email),
+    (erased) => ({ status: 200, body: erased }),
+  );
+
+export const rescoreForm: Handler<'rescoreForm'> = ({ replayable, principal, params }) =>
+  replayable(
+    (services) => rescoreJobs.startRescoreJob(services, principal, params.id),
+    (job) => ({ status: 202, body: job, headers: { Location: `/v1/rescore_jobs/${job.id}` } }),
+  );
+
+export const getRescoreJob: Handler<'getRescoreJob'> = async ({ services, principal, params }) => ({
+  status: 200,
+  body: await rescoreJobs.getRescoreJob(services, principal, params.id),
+});

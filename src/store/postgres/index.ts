@@ -3,15 +3,18 @@ import type { Store } from '../types.js';
 import { postgresApiKeys } from './api-keys.js';
 import { insertAuditEvent, postgresAuditEvents } from './audit-events.js';
 import { inTransaction, openPostgres, run } from './database.js';
+import { postgresEvents } from './events.js';
 import { postgresFolders } from './folders.js';
 import { postgresForms } from './forms.js';
 import { postgresIdempotency } from './idempotency.js';
 import { integrationTestData, postgresIntegrations } from './integrations.js';
 import { migrate } from './migrations.js';
 import { postgresOAuth } from './oauth.js';
+import { postgresRescoreJobs } from './rescore-jobs.js';
 import { postgresSubmissions, submissionTestData } from './submissions.js';
 import { postgresTeam } from './team.js';
 import { postgresTransfers } from './transfers.js';
+import { postgresUsage } from './usage.js';
 import { postgresWorkspaces } from './workspaces.js';
 
 /** Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id). */
@@ -53,7 +56,10 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     team: postgresTeam(pool),
     submissions: postgresSubmissions(pool),
     integrations: postgresIntegrations(pool),
+    events: postgresEvents(pool),
     oauth: postgresOAuth(pool),
+    rescoreJobs: postgresRescoreJobs(pool),
+    usage: postgresUsage(pool),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {

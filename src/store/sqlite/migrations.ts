@@ -1,12 +1,15 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
+import { eventsFeedSchema } from './schema/events-feed.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
+import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionResumeSchema } from './schema/submission-resume.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
+import { usageSchema } from './schema/usage.js';
 
 /**
  * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
@@ -25,6 +28,9 @@ const migrations: readonly string[] = [
   integrationCircuitSchema,
   transfersSchema,
   submissionMetadataSchema,
+  submissionEmailsSchema,
+  eventsFeedSchema,
+  usageSchema,
   submissionResumeSchema,
 ];
 
