@@ -284,6 +284,16 @@ describe('PATCH /v1/submissions/{id}: analytics and events', () => {
   });
 });
 
+describe('PATCH /v1/submissions/{id}: erasure', () => {
+  it('when an email address arrives by PATCH, then erasing that address finds and deletes the submission', async () => {
+    const started = await startPartial({ full_name: 'Late Address' });
+    expect((await patch(started.id, { answers: { email: 'Late.Address@Example.com' } })).status).toBe(200);
+    const res = await api.call('post', '/v1/submissions/erase').send({ email: 'late.address@example.com' });
+    expect(res.status).toBe(200);
+    expect((await api.call('get', `/v1/submissions/${started.id}`)).status).toBe(404);
+  });
+});
+
 describe('PATCH /v1/submissions/{id}: concurrency', () => {
   it('when PATCHes of one submission race, then every answer of every one of them is kept', async () => {
     for (let round = 0; round < 3; round++) {

@@ -22,6 +22,7 @@ import { all, inTransaction, one, Parameters, type Queryable, run } from './data
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
+import { indexSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -241,6 +242,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
              form_version = $8, scored_at = $9, updated_at = $10 WHERE id = $11 RETURNING *`,
           [...resumedColumns(next), id],
         );
+        await indexSubmissionEmails(client, id);
         await countInFunnel(client, row.environment, previous, -1);
         await countInFunnel(client, row.environment, next, 1);
         return { submission: toSubmission(updated!), previous };

@@ -21,6 +21,7 @@ import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
+import { indexSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -264,6 +265,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
           `UPDATE submissions SET status = ?, answers = ?, hidden = ?, visited_steps = ?, score = ?, grade = ?, score_breakdown = ?,
             form_version = ?, scored_at = ?, updated_at = ? WHERE id = ?`,
         ).run(...resumedColumns(next), id);
+        indexSubmissionEmails(db, id);
         countInFunnel(db, row.environment, previous, -1);
         countInFunnel(db, row.environment, next, 1);
         return { submission: toSubmission(getRow(db, id)!), previous };
