@@ -11,7 +11,7 @@
  * transaction, and which seals `respond(returned)` for this key. Whatever the handler answers without a change
  * (a 4xx, a no-op) is stored afterwards; `complete` and `release` leave a key the change already answered alone.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, conflict } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
@@ -28,8 +28,12 @@ import { stateOf } from './locals.js';
 import { problemBody } from './problem.js';
 import { idempotencyKeyHash, openResponse, type ReplayableResponse, sealResponse } from './sealed-response.js';
 
-/** Same method, path and JSON body (key order aside) make the same request. */
-function fingerprint(req: Request): string {
+/**
+ * Same method, path and JSON body (key order aside) make the same request. The digest is keyed with the
+ * Idempotency-Key itself, which is stored only as a hash: a stored fingerprint cannot be matched against guessed
+ * bodies (an erasure request's email address, say) by anyone who does not hold the key.
+ */
+export function fingerprint(req: Pick<Request, 'method' | 'path' | 'body'>, idempotencyKey: string): string {
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
       ? value.map(canonical)
@@ -40,7 +44,7 @@ function fingerprint(req: Request): string {
               .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
           )
         : value;
-  return createHash('sha256')
+  return createHmac('sha256', idempotencyKey)
     .update(`${req.method} ${req.path}\n${JSON.stringify(canonical(req.body ?? null))}`)
     .digest('hex');
 }
@@ -104,7 +108,13 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
       keyHash,
       sealedResponse: sealResponse(owner, idempotencyKey, outcome),
     });
-    const claim = await idempotency.claim(owner, keyHash, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
+    const claim = await idempotency.claim(
+      owner,
+      keyHash,
+      fingerprint(req, idempotencyKey),
+      services.now().toISOString(),
+      idempotencyTtlSeconds,
+    );
     const inProgress = () => conflict('idempotency_conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
     if (claim.outcome === 'conflict') {
       throw claim.reason === 'in_progress'
