@@ -425,7 +425,15 @@ export interface paths {
         delete: operations["deleteSubmission"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Resume a partial submission
+         * @description Adds answers to a `partial` submission, and completes it with `"status": "completed"`. `answers` and `hidden` are merged over the stored ones (a ref given as `null` clears its value). The merged answers are checked exactly as on create, but against the form version the submission started on, not the current one: the logic is walked over the whole merged path, every answer must fit its field and lie on a visited step, and completing requires every required field of the visited steps. An answer stored earlier that the merged path no longer visits (a changed answer made the logic skip its step) is not dropped: it gets 422 `invalid_answers` (`not_visited`) like any other, and the request must clear it with `null`. Every problem comes back together as 422 `invalid_answers`.
+         *
+         *     Each successful PATCH rescores the submission with the scoring of the version it started on (`form_version` becomes that version) and moves `updated_at`. A completed submission is immutable: 409 `submission_completed`. Two PATCHes of the same submission at the same time apply one after the other, each merged over the other's result, so no answer is lost. When the version the submission started on is no longer kept (only the latest 100 versions of a form are), the submission cannot be resumed: 409 `form_version_unavailable`.
+         *
+         *     Analytics count the respondent once: the submission stays one start, and completing it moves it from the drop-off of its last step to the completed figures. Completing emits `submission.completed` to integrations (in the same transaction as the change), as a submission created completed does; a PATCH that keeps the submission partial emits no event. With an `Idempotency-Key`, a retry replays the first response instead of meeting 409 `submission_completed`.
+         */
+        patch: operations["updateSubmission"];
         trace?: never;
     };
     "/submissions/{id}/rescore": {
@@ -1053,9 +1061,29 @@ export interface webhooks {
         put?: never;
         /**
          * Submission created
-         * @description Sent when a submission is stored and scored. `data.object` is the submission with its answers, score and grade. Delivered as a signed `POST` to the integration's URL when the integration subscribes to the event (and, if it has a `form_id`, the event is of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         * @description Sent when a submission is stored and scored, partial or completed (for finished leads only, subscribe to `submission.completed`). `data.object` is the submission with its answers, score and grade. Delivered as a signed `POST` to the integration's URL when the integration subscribes to the event (and, if it has a `form_id`, the event is of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
          */
         post: operations["submissionCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submission completed
+         * @description Sent once per submission, when it becomes completed: right after `submission.created` for a submission created with status `completed`, or when `PATCH /submissions/{id}` completes a partial one. `data.object` is the completed submission with its answers, score and grade. Subscribe to this event alone to receive finished leads only (`submission.created` also fires for partial submissions). Delivered as a signed `POST` to the integration's URL when the integration subscribes to the event (and, if it has a `form_id`, the event is of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         */
+        post: operations["submissionCompletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1235,6 +1263,8 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
+         *     | `submission_completed` | 409 | `conflict_error` | The submission is completed, and a completed submission cannot be changed. |
+         *     | `form_version_unavailable` | 409 | `conflict_error` | The partial submission started on a form version that is no longer kept (only a form's latest 100 versions are), so it cannot be checked and resumed; create a new submission. |
          *     | `rescore_in_progress` | 409 | `conflict_error` | The form already has a queued or running rescore job in this environment; the message names it. |
          *     | `precondition_failed` | 412 | `conflict_error` | The request's `If-Match` names no current entity tag of the resource (it changed since it was read, or a weak tag was sent); nothing was changed. |
          *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
@@ -1253,7 +1283,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -2198,6 +2228,19 @@ export interface components {
             canceled_deliveries: number;
             erased_at: components["schemas"]["Timestamp"];
         };
+        /** @description More answers for a `partial` submission, and optionally its completion. `answers` and `hidden` are merged over the stored ones: a ref given replaces the stored value, a ref given as `null` clears it, a ref left out keeps it. The merged submission is then checked as a new one would be, against the form version it started on. */
+        SubmissionUpdate: {
+            /** @description Answers by field `ref` to add or replace; `null` clears a stored answer. */
+            answers?: {
+                [key: string]: components["schemas"]["AnswerValue"] | null;
+            };
+            /** @description Values of `hidden` fields by `ref` to add or replace; `null` clears a stored value. */
+            hidden?: {
+                [key: string]: string | null;
+            };
+            /** @description `completed` finishes the submission (required fields of the visited steps must then be answered); `partial`, or leaving it out, keeps it open. */
+            status?: components["schemas"]["SubmissionStatus"];
+        };
         /** @description The submission after rescoring, with the score it had before. */
         RescoredSubmission: components["schemas"]["Submission"] & {
             /**
@@ -2742,13 +2785,14 @@ export interface components {
          *     | `form.created` | a form was created (version 1) |
          *     | `form.updated` | an update changed a form and published a new version |
          *     | `form.deleted` | a form was deleted, with its submissions |
-         *     | `submission.created` | a submission was stored and scored |
+         *     | `submission.created` | a submission was stored and scored, partial or completed |
+         *     | `submission.completed` | a submission became completed: created with status `completed` (right after its `submission.created`), or a partial one completed by `PATCH /submissions/{id}`; sent once per submission, so an integration that wants only finished leads subscribes to this one |
          *     | `submission.rescored` | a submission was scored again with its form's current version |
          *     | `integration.ping` | a test event sent by `POST /integrations/{id}/dispatch` |
          *     | `integration.disabled` | the service disabled an integration whose deliveries kept failing (sent to the workspace's other integrations that subscribe to it) |
          * @enum {string}
          */
-        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping" | "integration.disabled";
+        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.completed" | "submission.rescored" | "integration.ping" | "integration.disabled";
         /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created and when it is rotated (`POST /integrations/{id}/rotate_secret`). */
         Integration: {
             id: components["schemas"]["IntegrationId"];
@@ -3093,6 +3137,14 @@ export interface components {
         SubmissionCreatedEvent: components["schemas"]["Event"] & {
             /** @constant */
             type?: "submission.created";
+            data?: {
+                object: components["schemas"]["Submission"];
+            };
+        };
+        /** @description Sent when a submission is completed (created completed, or a partial one completed by PATCH); `data.object` is the completed submission. */
+        SubmissionCompletedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "submission.completed";
             data?: {
                 object: components["schemas"]["Submission"];
             };
@@ -3677,6 +3729,22 @@ export interface components {
                 "application/json": components["schemas"]["Deleted"];
             };
         };
+        /** @description The submission with the merged answers, its new visited steps and score. */
+        SubmissionResumed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Submission"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description The submission with its new score and the previous one. */
         RescoredSubmission: {
             headers: {
@@ -4253,7 +4321,7 @@ export interface components {
         /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
         EndingBefore: components["schemas"]["Cursor"];
         /**
-         * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+         * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
          *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
          *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
          *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4399,7 +4467,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4599,7 +4667,7 @@ export interface operations {
                  */
                 "If-Match"?: components["parameters"]["If-Match"];
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4638,7 +4706,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4727,7 +4795,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4759,7 +4827,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4791,7 +4859,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4850,7 +4918,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4966,7 +5034,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5002,7 +5070,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5073,12 +5141,51 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateSubmission: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the submission. */
+                id: components["parameters"]["SubmissionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SubmissionResumed"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableSubmission"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     rescoreSubmission: {
         parameters: {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5110,7 +5217,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5235,7 +5342,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5444,7 +5551,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5526,7 +5633,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5646,7 +5753,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5721,7 +5828,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -6011,6 +6118,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubmissionCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    submissionCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Proves that the service sent the request and that the body is unchanged:
+                 *
+                 *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+                 *
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
+                 *     verify:
+                 *
+                 *     1. Split the header on `,`; take `t` and every `v1` value.
+                 *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
+                 *        before any JSON parsing), keyed with the secret.
+                 *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
+                 *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
+                 *
+                 *     An API key is never used to verify a webhook.
+                 * @example t=1793787667,v1=5f8c2a9d41e07b36c8d9e2f1a4b7c0d3e6f9a2b5c8d1e4f7a0b3c6d9e2f5a8b1
+                 */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description The event's `id`, the same on every retry: deduplicate on it. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description The event's `type`, to route the request before parsing its body. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionCompletedEvent"];
             };
         };
         responses: {

@@ -33,6 +33,8 @@ export const errorClasses = {
   folder_not_empty: { status: 409, type: 'conflict_error' },
   member_exists: { status: 409, type: 'conflict_error' },
   last_admin: { status: 409, type: 'conflict_error' },
+  submission_completed: { status: 409, type: 'conflict_error' },
+  form_version_unavailable: { status: 409, type: 'conflict_error' },
   rescore_in_progress: { status: 409, type: 'conflict_error' },
   precondition_failed: { status: 412, type: 'conflict_error' },
   invalid_json: { status: 400, type: 'validation_error' },

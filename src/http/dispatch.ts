@@ -1,6 +1,6 @@
 /**
- * Calls the operation's handler and sends its result, adding `request_id` to the body. POSTs with an
- * `Idempotency-Key` are claimed first: a repeat of the same request replays the stored response, another
+ * Calls the operation's handler and sends its result, adding `request_id` to the body. POSTs (and operations that
+ * declare the header) with an `Idempotency-Key` are claimed first: a repeat of the same request replays the stored response, another
  * request under the same key is a conflict. Responses are stored only once the handler has decided them
  * (success or a 4xx of its own); a 5xx releases the key so the client's retry can run again.
  *
@@ -97,7 +97,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
       return outcomeOf(result);
     };
 
-    const idempotencyKey = operation.method === 'post' ? req.get('idempotency-key') : undefined;
+    const idempotencyKey = operation.acceptsIdempotencyKey ? req.get('idempotency-key') : undefined;
     if (idempotencyKey === undefined || !state.principal) return send(res, await run(), state.requestId);
 
     const { idempotency } = services.store;

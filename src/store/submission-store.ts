@@ -14,6 +14,11 @@ export interface SubmissionRecord {
   submission: Submission;
   workspaceId: string;
   environment: Environment;
+  /**
+   * The form version the answers were checked against at creation (a rescore moves `form_version`, not this).
+   * Always present on a read; an insert without it stores `form_version`.
+   */
+  startedFormVersion?: number;
 }
 
 /** One environment of one workspace: live and test submissions never meet in a query. */
@@ -44,6 +49,17 @@ export interface Rescore {
 export interface RescoreResult {
   submission: Submission;
   previous: Pick<Submission, 'score' | 'grade' | 'form_version'>;
+}
+
+/**
+ * A resume's new submission, decided from the stored one as it is under the write lock (so a concurrent resume's
+ * answers are merged, never overwritten). It may throw to refuse; nothing is then written.
+ */
+export type SubmissionChange = (current: Submission) => Submission;
+
+export interface ResumeResult {
+  submission: Submission;
+  previous: Submission;
 }
 
 /** What an erasure deleted. */
@@ -104,5 +120,10 @@ export interface SubmissionStore {
   ): Promise<ErasureResult>;
   /** Replaces the score and moves the aggregates from the old score to the new one; `RecordNotFound` when gone. */
   rescore(id: string, rescore: Rescore, outbox?: Outbox<RescoreResult>): Promise<RescoreResult>;
+  /**
+   * Replaces the submission with `change(current)` under a write lock and moves it in the aggregates (taken out as
+   * it was, added as it is: a start stays one start); `RecordNotFound` when gone.
+   */
+  resume(id: string, change: SubmissionChange, outbox?: Outbox<ResumeResult>): Promise<ResumeResult>;
   funnel(query: FunnelQuery): Promise<FunnelTotals>;
 }

@@ -199,7 +199,9 @@ const cases = {
   listSubmissions: contract({
     send: (c, headers) =>
       c.GET('/submissions', {
-        params: { query: { form_id: formId, status: 'completed', created_gte: timestamp, min_score: 10, limit: 50 } },
+        params: {
+          query: { form_id: formId, status: 'completed', created_gte: timestamp, min_score: 10, utm_source: 'linkedin', limit: 50 },
+        },
         headers,
       }),
     error: { status: 400, example: 'invalid_parameters' },
@@ -213,6 +215,11 @@ const cases = {
   getSubmission: contract({
     send: (c, headers) => c.GET('/submissions/{id}', { params: { path: { id: submissionId } }, headers }),
     error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Submission'>>>>().toEqualTypeOf<true>(),
+  }),
+  updateSubmission: contract({
+    send: (c, headers) => c.PATCH('/submissions/{id}', { params: { path: { id: submissionId } }, body: body('updateSubmission'), headers }),
+    error: { status: 409, example: 'submission_completed' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Submission'>>>>().toEqualTypeOf<true>(),
   }),
   deleteSubmission: contract({

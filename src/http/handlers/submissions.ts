@@ -27,6 +27,12 @@ export const getSubmission: Handler<'getSubmission'> = async ({ services, princi
   body: await submissions.getSubmission(services, principal, params.id),
 });
 
+export const updateSubmission: Handler<'updateSubmission'> = ({ replayable, principal, params, body }) =>
+  replayable(
+    (services) => submissions.updateSubmission(services, principal, params.id, body),
+    (submission) => ({ status: 200, body: submission }),
+  );
+
 export const deleteSubmission: Handler<'deleteSubmission'> = async ({ services, principal, params }) => {
   await submissions.deleteSubmission(services, principal, params.id);
   return { status: 200, body: { id: params.id, object: 'submission', deleted: true } };

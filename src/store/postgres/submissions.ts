@@ -6,6 +6,7 @@ import {
   type FunnelFacts,
   gradeKey,
   gradeOfKey,
+  resumedColumns,
   type SubmissionRow,
   sourceBreakdown,
   sourceGroups,
@@ -21,6 +22,7 @@ import { all, inTransaction, one, Parameters, type Queryable, run } from './data
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
+import { indexSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -101,12 +103,15 @@ const countGrade = (
   );
 
 /** Inserts one submission with its aggregates; the caller provides the transaction (bulk loads batch many). */
-export async function insertSubmissionRow(db: Queryable, { submission: s, workspaceId, environment }: SubmissionRecord): Promise<void> {
+export async function insertSubmissionRow(
+  db: Queryable,
+  { submission: s, workspaceId, environment, startedFormVersion }: SubmissionRecord,
+): Promise<void> {
   await run(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, metadata, utm_source, scored_at, created_at, updated_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+      score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
     [
       s.id,
       workspaceId,
@@ -122,6 +127,7 @@ export async function insertSubmissionRow(db: Queryable, { submission: s, worksp
       JSON.stringify(s.score_breakdown),
       JSON.stringify(s.metadata),
       s.metadata.utm.source,
+      startedFormVersion ?? s.form_version,
       s.scored_at,
       s.created_at,
       s.updated_at,
@@ -222,6 +228,24 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
           submission: toSubmission(updated!),
           previous: { score: before.score, grade: before.grade, form_version: before.form_version },
         };
+      });
+    },
+    async resume(id, change, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
+        const row = await lockRow(client, id);
+        if (!row) throw new RecordNotFound('submission', id);
+        const previous = toSubmission(row);
+        const next = change(previous);
+        const updated = await one<SubmissionRow>(
+          client,
+          `UPDATE submissions SET status = $1, answers = $2, hidden = $3, visited_steps = $4, score = $5, grade = $6, score_breakdown = $7,
+             form_version = $8, scored_at = $9, updated_at = $10 WHERE id = $11 RETURNING *`,
+          [...resumedColumns(next), id],
+        );
+        await indexSubmissionEmails(client, id);
+        await countInFunnel(client, row.environment, previous, -1);
+        await countInFunnel(client, row.environment, next, 1);
+        return { submission: toSubmission(updated!), previous };
       });
     },
     async funnel({ formId, environment, from, to, topSources }) {

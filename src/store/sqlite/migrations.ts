@@ -6,6 +6,7 @@ import { integrationCircuitSchema, integrationsSchema } from './schema/integrati
 import { oauthSchema } from './schema/oauth.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
+import { submissionResumeSchema } from './schema/submission-resume.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 import { usageSchema } from './schema/usage.js';
@@ -30,6 +31,7 @@ const migrations: readonly string[] = [
   submissionEmailsSchema,
   eventsFeedSchema,
   usageSchema,
+  submissionResumeSchema,
 ];
 
 export function migrate(db: Database.Database): void {

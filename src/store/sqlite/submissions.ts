@@ -6,6 +6,7 @@ import {
   type FunnelFacts,
   gradeKey,
   gradeOfKey,
+  resumedColumns,
   type SubmissionRow,
   sourceBreakdown,
   sourceGroups,
@@ -20,6 +21,7 @@ import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
+import { indexSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -125,12 +127,15 @@ function countGrade(
  * Inserts one submission with its aggregates; the caller provides the transaction. Exported for bulk loads
  * (the benchmark seeds a million rows in batches of one transaction each).
  */
-export function insertSubmissionRow(db: Database.Database, { submission: s, workspaceId, environment }: SubmissionRecord): void {
+export function insertSubmissionRow(
+  db: Database.Database,
+  { submission: s, workspaceId, environment, startedFormVersion }: SubmissionRecord,
+): void {
   statement(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, metadata, utm_source, scored_at, created_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     s.id,
     workspaceId,
@@ -146,6 +151,7 @@ export function insertSubmissionRow(db: Database.Database, { submission: s, work
     JSON.stringify(s.score_breakdown),
     JSON.stringify(s.metadata),
     s.metadata.utm.source,
+    startedFormVersion ?? s.form_version,
     s.scored_at,
     s.created_at,
     s.updated_at,
@@ -246,6 +252,23 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
           submission: toSubmission(getRow(db, id)!),
           previous: { score: before.score, grade: before.grade, form_version: before.form_version },
         };
+      });
+    },
+    async resume(id, change, outbox) {
+      return withOutbox(db, outbox, () => {
+        const row = getRow(db, id);
+        if (!row) throw new RecordNotFound('submission', id);
+        const previous = toSubmission(row);
+        const next = change(previous);
+        statement(
+          db,
+          `UPDATE submissions SET status = ?, answers = ?, hidden = ?, visited_steps = ?, score = ?, grade = ?, score_breakdown = ?,
+            form_version = ?, scored_at = ?, updated_at = ? WHERE id = ?`,
+        ).run(...resumedColumns(next), id);
+        indexSubmissionEmails(db, id);
+        countInFunnel(db, row.environment, previous, -1);
+        countInFunnel(db, row.environment, next, 1);
+        return { submission: toSubmission(getRow(db, id)!), previous };
       });
     },
     async funnel({ formId, environment, from, to, topSources }) {
