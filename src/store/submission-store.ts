@@ -13,6 +13,11 @@ export interface SubmissionRecord {
   submission: Submission;
   workspaceId: string;
   environment: Environment;
+  /**
+   * What `q` searches, written on insert: the lower-cased answers of the searchable fields, one per line (see
+   * `searchTextOf` in the domain). Absent: nothing is searchable.
+   */
+  searchText?: string | undefined;
 }
 
 /** One environment of one workspace: live and test submissions never meet in a query. */
@@ -28,7 +33,21 @@ export interface SubmissionFilter {
   createdGte?: string | undefined;
   createdLt?: string | undefined;
   minScore?: number | undefined;
+  maxScore?: number | undefined;
+  /** Any of these grade labels. */
+  grades?: readonly string[] | undefined;
+  /** Lower-cased text that must occur, literally, in the stored search text. */
+  search?: string | undefined;
+  updatedGte?: string | undefined;
 }
+
+/** The order of a list: the key, then `id`, both in `direction`. */
+export interface SubmissionOrder {
+  key: 'created_at' | 'score';
+  direction: 'asc' | 'desc';
+}
+
+export const newestFirst: SubmissionOrder = { key: 'created_at', direction: 'desc' };
 
 export interface Rescore {
   score: number;
@@ -63,8 +82,16 @@ export interface FunnelTotals {
 export interface SubmissionStore {
   /** Stores the submission and adds it to the aggregates. */
   insert(record: SubmissionRecord, outbox?: Outbox<void>): Promise<void>;
-  /** Newest first; `attachment` narrows the partition to the forms a form- or folder-attached key reaches. */
-  list(partition: SubmissionPartition & { attachment: Attachment }, filter: SubmissionFilter, page: PageRequest): Promise<Page<Submission>>;
+  /**
+   * In `order` (newest first by default), keyset-paged from the cursor row's key; `attachment` narrows the
+   * partition to the forms a form- or folder-attached key reaches.
+   */
+  list(
+    partition: SubmissionPartition & { attachment: Attachment },
+    filter: SubmissionFilter,
+    page: PageRequest,
+    order?: SubmissionOrder,
+  ): Promise<Page<Submission>>;
   get(partition: SubmissionPartition, id: string): Promise<SubmissionRecord | undefined>;
   /** Deletes the submission and takes it out of the aggregates; `RecordNotFound` when it no longer exists. */
   delete(id: string): Promise<void>;

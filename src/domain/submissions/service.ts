@@ -7,7 +7,7 @@
 import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import type { PageRequest } from '../../store/page.js';
-import type { RescoreResult, SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
+import type { RescoreResult, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
 import { badRequest, forbidden, notFound, unprocessable } from '../errors.js';
@@ -17,6 +17,7 @@ import { outboxOf } from '../outbox.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
+import { type FindQuery, filterOf, orderOf, searchTextOf } from './find.js';
 import { validateAnswers } from './validate-answers.js';
 
 type Submission = Schema<'Submission'>;
@@ -67,7 +68,7 @@ export async function createSubmission(services: Services, principal: Principal,
     updated_at: now,
   };
   await services.store.submissions.insert(
-    { submission, ...partitionOf(principal) },
+    { submission, ...partitionOf(principal), searchText: searchTextOf(form, input.answers) },
     outboxOf(services, () => ({
       events: [submissionEvent(principal, submission, 'submission.created', { object: submission })],
       returns: submission,
@@ -76,36 +77,14 @@ export async function createSubmission(services: Services, principal: Principal,
   return submission;
 }
 
-/**
- * Timestamps compare as text in the store, so they are brought to the stored form (UTC, milliseconds). RFC 3339
- * allows a leap second (`23:59:60`), which JavaScript dates cannot hold: it is refused, never a 500.
- */
-function normalisedTimestamp(value: string | undefined, parameter: string): string | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) {
-    throw badRequest('invalid_parameters', `${parameter} is not a usable timestamp.`, [
-      { location: 'query', pointer: `/${parameter}`, code: 'format', message: 'must be an ISO 8601 date-time without a leap second' },
-    ]);
-  }
-  return new Date(time).toISOString();
-}
-
-export async function listSubmissions(services: Services, principal: Principal, filter: SubmissionFilter, page: PageRequest) {
+export async function listSubmissions(services: Services, principal: Principal, query: FindQuery, page: PageRequest) {
+  const filter = filterOf(query);
   await assertFilterReachable(services, principal, filter.formId);
-  return services.store.submissions.list(
-    { ...partitionOf(principal), attachment: principal.attachment },
-    {
-      ...filter,
-      createdGte: normalisedTimestamp(filter.createdGte, 'created_gte'),
-      createdLt: normalisedTimestamp(filter.createdLt, 'created_lt'),
-    },
-    page,
-  );
+  return services.store.submissions.list({ ...partitionOf(principal), attachment: principal.attachment }, filter, page, orderOf(query.sort));
 }
 
 /** Filtering on a form the key is not attached to reaches another form: 403, as reading that form would be. */
-async function assertFilterReachable(services: Services, principal: Principal, formId: string | undefined): Promise<void> {
+export async function assertFilterReachable(services: Services, principal: Principal, formId: string | undefined): Promise<void> {
   const { attachment } = principal;
   if (formId === undefined || attachment.type === 'workspace') return;
   let reachable: boolean;

@@ -4,6 +4,7 @@ import { coreSchema } from './schema/core.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
+import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 
@@ -21,6 +22,7 @@ const migrations: readonly string[] = [
   formVersionSummariesSchema,
   integrationCircuitSchema,
   transfersSchema,
+  submissionFindSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -11,7 +11,7 @@ import {
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
-import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
@@ -80,11 +80,12 @@ const countGrade = (db: Queryable, environment: Environment, facts: FunnelFacts,
   );
 
 /** Inserts one submission with its aggregates; the caller provides the transaction (bulk loads batch many). */
-export async function insertSubmissionRow(db: Queryable, { submission: s, workspaceId, environment }: SubmissionRecord): Promise<void> {
+export async function insertSubmissionRow(db: Queryable, { submission: s, workspaceId, environment, searchText }: SubmissionRecord): Promise<void> {
   await run(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, scored_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      score, grade, score_breakdown, scored_at, created_at, updated_at, search_text)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       s.id,
       workspaceId,
@@ -101,6 +102,7 @@ export async function insertSubmissionRow(db: Queryable, { submission: s, worksp
       s.scored_at,
       s.created_at,
       s.updated_at,
+      searchText ?? '',
     ],
   );
   await countInFunnel(db, environment, s, 1);
@@ -114,7 +116,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
     async insert(record, outbox) {
       await withOutbox(pool, outbox, (client) => insertSubmissionRow(client, record));
     },
-    async list({ workspaceId, environment, attachment }, filter, page) {
+    async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst) {
       const params = new Parameters();
       const where: string[] = [];
       const formId = filter.formId ?? (attachment.type === 'form' ? attachment.form_id : undefined);
@@ -128,6 +130,13 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       if (filter.createdGte !== undefined) where.push(`s.created_at >= ${params.add(filter.createdGte)}`);
       if (filter.createdLt !== undefined) where.push(`s.created_at < ${params.add(filter.createdLt)}`);
       if (filter.minScore !== undefined) where.push(`s.score >= ${params.add(filter.minScore)}`);
+      if (filter.maxScore !== undefined) where.push(`s.score <= ${params.add(filter.maxScore)}`);
+      if (filter.updatedGte !== undefined) where.push(`s.updated_at >= ${params.add(filter.updatedGte)}`);
+      // strpos, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
+      if (filter.search !== undefined) where.push(`strpos(s.search_text, ${params.add(filter.search)}) > 0`);
+      const grades = filter.grades ?? [];
+      if (grades.length === 1) where.push(`s.grade = ${params.add(grades[0])}`);
+      else if (grades.length > 1) where.push(`s.grade = ANY(${params.add(grades)}::text[])`);
       const result = await keysetPage<SubmissionRow>(pool, {
         from: 'submissions s',
         alias: 's',
@@ -135,6 +144,11 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         where: where.join(' AND '),
         params,
         page,
+        order: {
+          column: order.key,
+          type: order.key === 'score' ? 'integer' : 'timestamptz',
+          direction: order.direction === 'desc' ? 'DESC' : 'ASC',
+        },
       });
       return { data: result.data.map(toSubmission), hasMore: result.hasMore };
     },

@@ -11,7 +11,7 @@ import {
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
-import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
@@ -71,11 +71,11 @@ function countGrade(db: Database.Database, environment: Environment, facts: Funn
  * Inserts one submission with its aggregates; the caller provides the transaction. Exported for bulk loads
  * (the benchmark seeds a million rows in batches of one transaction each).
  */
-export function insertSubmissionRow(db: Database.Database, { submission: s, workspaceId, environment }: SubmissionRecord): void {
+export function insertSubmissionRow(db: Database.Database, { submission: s, workspaceId, environment, searchText }: SubmissionRecord): void {
   statement(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, scored_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      score, grade, score_breakdown, scored_at, created_at, updated_at, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     s.id,
     workspaceId,
@@ -92,6 +92,7 @@ export function insertSubmissionRow(db: Database.Database, { submission: s, work
     s.scored_at,
     s.created_at,
     s.updated_at,
+    searchText ?? '',
   );
   countInFunnel(db, environment, s, 1);
 }
@@ -104,7 +105,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
     async insert(record, outbox) {
       withOutbox(db, outbox, () => insertSubmissionRow(db, record));
     },
-    async list({ workspaceId, environment, attachment }, filter, page) {
+    async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst) {
       const where: string[] = [];
       const params: unknown[] = [];
       const add = (condition: string, ...values: unknown[]) => {
@@ -124,6 +125,15 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       if (filter.createdGte !== undefined) add('s.created_at >= ?', filter.createdGte);
       if (filter.createdLt !== undefined) add('s.created_at < ?', filter.createdLt);
       if (filter.minScore !== undefined) add('s.score >= ?', filter.minScore);
+      if (filter.maxScore !== undefined) add('s.score <= ?', filter.maxScore);
+      if (filter.updatedGte !== undefined) add('s.updated_at >= ?', filter.updatedGte);
+      // instr, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
+      if (filter.search !== undefined) add('instr(s.search_text, ?) > 0', filter.search);
+      const grades = filter.grades ?? [];
+      // One grade walks its own (grade, key, id) index in order. Several would make the planner read each
+      // grade's range and sort them all; `+` keeps it on the order's index, checking the grade on the way.
+      if (grades.length === 1) add('s.grade = ?', grades[0]);
+      else if (grades.length > 1) add(`+s.grade IN (${grades.map(() => '?').join(', ')})`, ...grades);
       const result = keysetPage<SubmissionRow>(db, {
         from: 'submissions s',
         alias: 's',
@@ -131,6 +141,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         where: where.join(' AND '),
         params,
         page,
+        order: { column: order.key, direction: order.direction === 'desc' ? 'DESC' : 'ASC' },
       });
       return { data: result.data.map(toSubmission), hasMore: result.hasMore };
     },
