@@ -75,7 +75,8 @@ const ndjsonLine = (submission: Submission): string => `${JSON.stringify(submiss
 function csvCells(submission: Submission, refs: readonly string[]): Array<string | number | boolean | null> {
   const s = submission;
   const answers = refs.map((ref) => {
-    const answer = s.answers[ref];
+    // A `hidden` field's value arrives beside the answers, not among them.
+    const answer = s.answers[ref] ?? s.hidden[ref];
     return Array.isArray(answer) ? answer.join('; ') : (answer ?? null);
   });
   return [s.id, s.form_id, s.form_version, s.created_at, s.updated_at, s.status, s.test, s.score, s.grade, ...answers];
