@@ -33,6 +33,7 @@ const minimumAccess: Record<OperationId, Access> = {
   getFolder: 'read',
   deleteFolder: 'read_write',
   listSubmissions: 'read',
+  exportSubmissions: 'read',
   createSubmission: 'read_write',
   getSubmission: 'read',
   deleteSubmission: 'read_write',
