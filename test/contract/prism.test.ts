@@ -196,7 +196,8 @@ const cases = {
   }),
   // A download: read as text (openapi-fetch parses JSON by default), the NDJSON example first.
   exportSubmissions: contract({
-    send: (c, headers) => c.GET('/submissions/export', { params: { query: { form_id: formId, sort: '-score' } }, parseAs: 'text', headers }),
+    send: (c, headers) =>
+      c.GET('/submissions/export', { params: { query: { form_id: formId, sort: '-score' } }, parseAs: 'text', headers }),
     error: { status: 406, example: 'not_acceptable' },
     typed: (data) => expectTypeOf<typeof data>().toEqualTypeOf<string>(),
   }),

@@ -6,7 +6,9 @@ import { expectProblem, useWatchedApi } from '../support/http-checks.js';
 import { anaAnswers, demoForm, noBudgetAnswers } from './submissions-support.js';
 
 // The workspace's per-minute window is the one nearest exhaustion, so X-RateLimit-Remaining counts every request.
-const api = useWatchedApi({ rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 5_000, failedAuthPerAddressPerMinute: 10_000 } });
+const api = useWatchedApi({
+  rateLimits: { perKeyPerSecond: 100_000, perWorkspacePerMinute: 5_000, failedAuthPerAddressPerMinute: 10_000 },
+});
 
 /** A download as text, whatever its media type (supertest buffers only the types it knows). */
 function download(path: string, options: { accept?: string; key?: string } = {}) {
@@ -102,7 +104,25 @@ describe('GET /v1/submissions/export: CSV', () => {
       ...['full_name', 'email', 'utm_source', 'company_size', 'has_budget', 'budget_usd', 'notes', 'gdpr'],
     ]);
     expect(rows.map((row) => row[0])).toEqual(bulkIds);
-    expect(rows[0]).toEqual([bulkIds[0], bulk.id, '1', expect.any(String), expect.any(String), 'completed', 'false', '10', 'C', 'Tom Okafor', 'tom@brightdesk.example', '', '11_200', 'false', '', '', 'true']);
+    expect(rows[0]).toEqual([
+      bulkIds[0],
+      bulk.id,
+      '1',
+      expect.any(String),
+      expect.any(String),
+      'completed',
+      'false',
+      '10',
+      'C',
+      'Tom Okafor',
+      'tom@brightdesk.example',
+      '',
+      '11_200',
+      'false',
+      '',
+      '',
+      'true',
+    ]);
   });
 
   it('when answers hold commas, quotes, line breaks and Unicode, then they are quoted and come back unchanged', async () => {
@@ -130,7 +150,17 @@ describe('GET /v1/submissions/export: CSV', () => {
     const updated = await api.call('patch', `/v1/forms/${changing.id}`).send({ steps });
     expect(updated.status).toBe(200);
     const res = await download(`/v1/submissions/export?form_id=${changing.id}&format=csv`);
-    expect(parseCsv(res.body)[0]!.slice(9)).toEqual(['full_name', 'email', 'utm_source', 'company_size', 'has_budget', 'budget_usd', 'notes', 'gdpr', 'phone']);
+    expect(parseCsv(res.body)[0]!.slice(9)).toEqual([
+      'full_name',
+      'email',
+      'utm_source',
+      'company_size',
+      'has_budget',
+      'budget_usd',
+      'notes',
+      'gdpr',
+      'phone',
+    ]);
   });
 
   it('when CSV is asked for without form_id, then 400 invalid_parameters names form_id', async () => {

@@ -116,20 +116,33 @@ describe('GET /v1/submissions: filters', () => {
     expect(rescored.body.created_at).toBe(seeded[1]!.created_at);
     seeded[1] = rescored.body;
     expect(await ids(`updated_gte=${encodeURIComponent('2026-03-05T12:00:00Z')}`)).toEqual([seeded[1]!.id]);
-    expect(await ids(`updated_gte=${encodeURIComponent('2026-03-02T09:03:00Z')}`)).toEqual(expected((s) => s.updated_at >= '2026-03-02T09:03:00.000Z'));
+    expect(await ids(`updated_gte=${encodeURIComponent('2026-03-02T09:03:00Z')}`)).toEqual(
+      expected((s) => s.updated_at >= '2026-03-02T09:03:00.000Z'),
+    );
   });
 
   it('when every filter is combined, then all of them hold', async () => {
     const query = `form_id=${form.id}&status=completed&grade=B&grade=C&min_score=5&max_score=30&q=o&created_gte=2026-03-02T09%3A00%3A00Z&created_lt=2026-03-03T00%3A00%3A00Z&updated_gte=2026-03-01T00%3A00%3A00Z&sort=-score`;
     const keep = (s: Submission) =>
-      s.form_id === form.id && s.status === 'completed' && ['B', 'C'].includes(s.grade!) && s.score >= 5 && s.score <= 30 && text(s).includes('o');
+      s.form_id === form.id &&
+      s.status === 'completed' &&
+      ['B', 'C'].includes(s.grade!) &&
+      s.score >= 5 &&
+      s.score <= 30 &&
+      text(s).includes('o');
     const found = await ids(query);
     expect(found).toEqual(expected(keep, '-score'));
     expect(found.length).toBeGreaterThan(1);
   });
 
   it('when a filter value breaks its schema, then 400 invalid_parameters for each', async () => {
-    for (const query of ['sort=score_desc', 'max_score=1.5', `grade=${'x'.repeat(51)}`, Array.from({ length: 11 }, (_, i) => `grade=g${i}`).join('&'), 'updated_gte=yesterday']) {
+    for (const query of [
+      'sort=score_desc',
+      'max_score=1.5',
+      `grade=${'x'.repeat(51)}`,
+      Array.from({ length: 11 }, (_, i) => `grade=g${i}`).join('&'),
+      'updated_gte=yesterday',
+    ]) {
       expectProblem(await api.call('get', `/v1/submissions?${query}`), 400, 'validation_error', 'invalid_parameters');
     }
   });
@@ -142,28 +155,31 @@ describe('GET /v1/submissions: sort and cursors', () => {
     expect(await ids(`sort=${sort}`)).toEqual(expected(() => true, sort));
   });
 
-  it.each(sorts)('when sorted by %s and paged two at a time forwards and backwards, then every submission comes once, in order', async (sort) => {
-    const all = expected(() => true, sort);
-    const forwards: string[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const res = await api.call('get', `/v1/submissions?limit=2&sort=${sort}${after ? `&starting_after=${after}` : ''}`);
-      forwards.push(...res.body.data.map((s: Submission) => s.id));
-      if (!res.body.has_more) break;
-      after = forwards.at(-1);
-    }
-    expect(forwards).toEqual(all);
-    const backwards: string[] = [];
-    let before = all.at(-1)!;
-    backwards.unshift(before);
-    for (;;) {
-      const res = await api.call('get', `/v1/submissions?limit=2&sort=${sort}&ending_before=${before}`);
-      backwards.unshift(...res.body.data.map((s: Submission) => s.id));
-      if (!res.body.has_more) break;
-      before = backwards[0]!;
-    }
-    expect(backwards).toEqual(all);
-  });
+  it.each(sorts)(
+    'when sorted by %s and paged two at a time forwards and backwards, then every submission comes once, in order',
+    async (sort) => {
+      const all = expected(() => true, sort);
+      const forwards: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const res = await api.call('get', `/v1/submissions?limit=2&sort=${sort}${after ? `&starting_after=${after}` : ''}`);
+        forwards.push(...res.body.data.map((s: Submission) => s.id));
+        if (!res.body.has_more) break;
+        after = forwards.at(-1);
+      }
+      expect(forwards).toEqual(all);
+      const backwards: string[] = [];
+      let before = all.at(-1)!;
+      backwards.unshift(before);
+      for (;;) {
+        const res = await api.call('get', `/v1/submissions?limit=2&sort=${sort}&ending_before=${before}`);
+        backwards.unshift(...res.body.data.map((s: Submission) => s.id));
+        if (!res.body.has_more) break;
+        before = backwards[0]!;
+      }
+      expect(backwards).toEqual(all);
+    },
+  );
 
   it('when a filtered list is paged, then the pages hold only matches in order', async () => {
     const all = expected((s) => s.grade === 'C', '-score');
@@ -178,6 +194,11 @@ describe('GET /v1/submissions: sort and cursors', () => {
     expectProblem(res, 400, 'validation_error', 'invalid_cursor');
     expect(res.body.details.errors[0].pointer).toBe('/starting_after');
     expectProblem(await api.call('get', `/v1/submissions?q=kim&ending_before=${seeded[3]!.id}`), 400, 'validation_error', 'invalid_cursor');
-    expectProblem(await api.call('get', `/v1/submissions?form_id=${other.id}&starting_after=${seeded[0]!.id}`), 400, 'validation_error', 'invalid_cursor');
+    expectProblem(
+      await api.call('get', `/v1/submissions?form_id=${other.id}&starting_after=${seeded[0]!.id}`),
+      400,
+      'validation_error',
+      'invalid_cursor',
+    );
   });
 });

@@ -47,9 +47,11 @@ export function orderOf(sort: FindQuery['sort'] = '-created_at'): SubmissionOrde
 
 export function filterOf(query: FindQuery): SubmissionFilter {
   if (query.min_score !== undefined && query.max_score !== undefined && query.max_score < query.min_score) {
-    throw badRequest('invalid_parameters', `max_score (${query.max_score}) is below min_score (${query.min_score}); no score lies between them.`, [
-      { location: 'query', pointer: '/max_score', code: 'minimum', message: 'must be >= min_score' },
-    ]);
+    throw badRequest(
+      'invalid_parameters',
+      `max_score (${query.max_score}) is below min_score (${query.min_score}); no score lies between them.`,
+      [{ location: 'query', pointer: '/max_score', code: 'minimum', message: 'must be >= min_score' }],
+    );
   }
   return {
     formId: query.form_id,

@@ -80,7 +80,12 @@ export async function createSubmission(services: Services, principal: Principal,
 export async function listSubmissions(services: Services, principal: Principal, query: FindQuery, page: PageRequest) {
   const filter = filterOf(query);
   await assertFilterReachable(services, principal, filter.formId);
-  return services.store.submissions.list({ ...partitionOf(principal), attachment: principal.attachment }, filter, page, orderOf(query.sort));
+  return services.store.submissions.list(
+    { ...partitionOf(principal), attachment: principal.attachment },
+    filter,
+    page,
+    orderOf(query.sort),
+  );
 }
 
 /** Filtering on a form the key is not attached to reaches another form: 403, as reading that form would be. */

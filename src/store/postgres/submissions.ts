@@ -80,7 +80,10 @@ const countGrade = (db: Queryable, environment: Environment, facts: FunnelFacts,
   );
 
 /** Inserts one submission with its aggregates; the caller provides the transaction (bulk loads batch many). */
-export async function insertSubmissionRow(db: Queryable, { submission: s, workspaceId, environment, searchText }: SubmissionRecord): Promise<void> {
+export async function insertSubmissionRow(
+  db: Queryable,
+  { submission: s, workspaceId, environment, searchText }: SubmissionRecord,
+): Promise<void> {
   await run(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
