@@ -40,6 +40,9 @@ beforeAll(async () => {
   }
 });
 
+/** When the n-th seeded submission (1-based) was created: a minute apart from 09:01. */
+const seededAt = (n: number) => new Date(Date.parse('2026-03-02T09:00:00.000Z') + n * 60_000).toISOString();
+
 type Sort = '-created_at' | 'created_at' | '-score' | 'score';
 
 /** The seeded submissions that pass `keep`, in the order `sort` names (ties by id in the same direction). */
@@ -155,14 +158,26 @@ describe('GET /v1/submissions: sort and cursors', () => {
     expect(await ids(`sort=${sort}`)).toEqual(expected(() => true, sort));
   });
 
-  it.each(sorts)(
-    'when sorted by %s and paged two at a time forwards and backwards, then every submission comes once, in order',
-    async (sort) => {
-      const all = expected(() => true, sort);
+  // Bounds on the sort's own key take part in the index range after a cursor; the rest are checks on the way.
+  const bounded = {
+    query: `min_score=5&max_score=40&created_gte=${encodeURIComponent(seededAt(1))}&created_lt=${encodeURIComponent(seededAt(7))}`,
+    keep: (s: Submission) => s.score >= 5 && s.score <= 40 && s.created_at >= seededAt(1) && s.created_at < seededAt(7),
+  };
+  const cases = sorts.flatMap((sort) => [
+    { sort, name: 'every submission', query: '', keep: () => true },
+    { sort, name: 'score and date bounds', ...bounded },
+  ]);
+
+  it.each(cases)(
+    'when sorted by $sort and paged two at a time forwards and backwards ($name), then each comes once, in order',
+    async ({ sort, query, keep }) => {
+      const all = expected(keep, sort);
+      expect(all.length).toBeGreaterThan(2);
+      const base = `/v1/submissions?limit=2&sort=${sort}&${query}`;
       const forwards: string[] = [];
       let after: string | undefined;
       for (;;) {
-        const res = await api.call('get', `/v1/submissions?limit=2&sort=${sort}${after ? `&starting_after=${after}` : ''}`);
+        const res = await api.call('get', `${base}${after ? `&starting_after=${after}` : ''}`);
         forwards.push(...res.body.data.map((s: Submission) => s.id));
         if (!res.body.has_more) break;
         after = forwards.at(-1);
@@ -172,7 +187,7 @@ describe('GET /v1/submissions: sort and cursors', () => {
       let before = all.at(-1)!;
       backwards.unshift(before);
       for (;;) {
-        const res = await api.call('get', `/v1/submissions?limit=2&sort=${sort}&ending_before=${before}`);
+        const res = await api.call('get', `${base}&ending_before=${before}`);
         backwards.unshift(...res.body.data.map((s: Submission) => s.id));
         if (!res.body.has_more) break;
         before = backwards[0]!;

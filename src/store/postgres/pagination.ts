@@ -1,6 +1,6 @@
 import { InvalidCursor } from '../errors.js';
 import type { Page, PageRequest } from '../page.js';
-import { all, one, type Parameters, type Queryable } from './database.js';
+import { all, one, Parameters, type Queryable } from './database.js';
 
 export interface KeysetQuery {
   /** Table (or join) holding the key column and `id` under `alias`. */
@@ -13,6 +13,13 @@ export interface KeysetQuery {
   page: PageRequest;
   /** The list's order: `column` (of SQL type `type`), then `id`, both in `direction`. Default: newest first. */
   order?: KeysetOrder | undefined;
+  /** Filters on the order's own column, kept out of `where` (see `keysetPage`). */
+  bounds?: KeyBounds | undefined;
+}
+
+export interface KeyBounds {
+  min?: { value: unknown; inclusive: boolean } | undefined;
+  max?: { value: unknown; inclusive: boolean } | undefined;
 }
 
 export interface KeysetOrder {
@@ -31,29 +38,42 @@ const newestFirst: KeysetOrder = { column: 'created_at', type: 'timestamptz', di
  * the (key DESC, id DESC) indexes, scanned in either direction.
  */
 export async function keysetPage<Row>(db: Queryable, query: KeysetQuery): Promise<Page<Row>> {
-  const { from, alias, select, where, params, page } = query;
+  const { from, alias, select, where, params, page, bounds = {} } = query;
   const { column, type, direction } = query.order ?? newestFirst;
   const key = `${alias}.${column}`;
   const id = `${alias}.id`;
   const cursorId = page.startingAfter ?? page.endingBefore;
   const orderBy = (descending: boolean) => `ORDER BY ${key} ${descending ? 'DESC' : 'ASC'}, ${id} ${descending ? 'DESC' : 'ASC'}`;
+  const bound = (into: Parameters, side: 'min' | 'max'): string[] => {
+    const limit = bounds[side];
+    if (limit === undefined) return [];
+    const operator = side === 'min' ? (limit.inclusive ? '>=' : '>') : limit.inclusive ? '<=' : '<';
+    return [`${key} ${operator} ${into.add(limit.value)}::${type}`];
+  };
   if (cursorId === undefined) {
-    const sql = `SELECT ${select} FROM ${from} WHERE ${where} ${orderBy(direction === 'DESC')} LIMIT ${params.add(page.limit + 1)}`;
+    const conditions = [where, ...bound(params, 'min'), ...bound(params, 'max')].join(' AND ');
+    const sql = `SELECT ${select} FROM ${from} WHERE ${conditions} ${orderBy(direction === 'DESC')} LIMIT ${params.add(page.limit + 1)}`;
     return pageOf(await all<Row>(db, sql, params.values), page.limit, false);
   }
-  const cursorParams = [...params.values, cursorId];
+  // The cursor is looked up with its own copy of the parameters; the page's query goes on with `params`.
+  const lookup = new Parameters();
+  lookup.values.push(...params.values);
+  const inList = [where, ...bound(lookup, 'min'), ...bound(lookup, 'max'), `${id} = ${lookup.add(cursorId)}`].join(' AND ');
   const cursor = await one<{ key: unknown; id: string }>(
     db,
-    `SELECT ${key} AS key, ${id} AS id FROM ${from} WHERE ${where} AND ${id} = $${cursorParams.length}`,
-    cursorParams,
+    `SELECT ${key} AS key, ${id} AS id FROM ${from} WHERE ${inList}`,
+    lookup.values,
   );
   if (!cursor) throw new InvalidCursor(page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
   const forwards = page.startingAfter !== undefined;
   // Walking down the key: forwards in a descending list, backwards in an ascending one.
   const descending = forwards === (direction === 'DESC');
+  // The cursor is in the list, so the bound on its side already holds; only the far one ends the range.
   const position = `(${params.add(cursor.key)}::${type}, ${params.add(cursor.id)}::text)`;
-  const sql = `SELECT ${select} FROM ${from} WHERE ${where} AND (${key}, ${id}) ${descending ? '<' : '>'} ${position}
-    ${orderBy(descending)} LIMIT ${params.add(page.limit + 1)}`;
+  const conditions = [where, ...bound(params, descending ? 'min' : 'max'), `(${key}, ${id}) ${descending ? '<' : '>'} ${position}`].join(
+    ' AND ',
+  );
+  const sql = `SELECT ${select} FROM ${from} WHERE ${conditions} ${orderBy(descending)} LIMIT ${params.add(page.limit + 1)}`;
   return pageOf(await all<Row>(db, sql, params.values), page.limit, !forwards);
 }
 

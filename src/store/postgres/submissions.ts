@@ -14,7 +14,7 @@ import {
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
-import { keysetPage } from './pagination.js';
+import { type KeyBounds, keysetPage } from './pagination.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -111,6 +111,9 @@ export async function insertSubmissionRow(
   await countInFunnel(db, environment, s, 1);
 }
 
+const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
+const exclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: false });
+
 /** The submission, locked until the transaction ends, so a concurrent delete or rescore waits and then sees it gone or changed. */
 const lockRow = (db: Queryable, id: string) => one<SubmissionRow>(db, 'SELECT * FROM submissions WHERE id = $1 FOR UPDATE', [id]);
 
@@ -130,10 +133,19 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       if (attachment.type === 'folder')
         where.push(`s.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ${params.add(attachment.folder_id)})`);
       if (filter.status !== undefined) where.push(`s.status = ${params.add(filter.status)}`);
-      if (filter.createdGte !== undefined) where.push(`s.created_at >= ${params.add(filter.createdGte)}`);
-      if (filter.createdLt !== undefined) where.push(`s.created_at < ${params.add(filter.createdLt)}`);
-      if (filter.minScore !== undefined) where.push(`s.score >= ${params.add(filter.minScore)}`);
-      if (filter.maxScore !== undefined) where.push(`s.score <= ${params.add(filter.maxScore)}`);
+      // Bounds on the order's column go to the keyset page, which ranges the index from the cursor with them.
+      const bounds: KeyBounds =
+        order.key === 'created_at'
+          ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
+          : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
+      if (order.key !== 'created_at') {
+        if (filter.createdGte !== undefined) where.push(`s.created_at >= ${params.add(filter.createdGte)}`);
+        if (filter.createdLt !== undefined) where.push(`s.created_at < ${params.add(filter.createdLt)}`);
+      }
+      if (order.key !== 'score') {
+        if (filter.minScore !== undefined) where.push(`s.score >= ${params.add(filter.minScore)}`);
+        if (filter.maxScore !== undefined) where.push(`s.score <= ${params.add(filter.maxScore)}`);
+      }
       if (filter.updatedGte !== undefined) where.push(`s.updated_at >= ${params.add(filter.updatedGte)}`);
       // strpos, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
       if (filter.search !== undefined) where.push(`strpos(s.search_text, ${params.add(filter.search)}) > 0`);
@@ -152,6 +164,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
           type: order.key === 'score' ? 'integer' : 'timestamptz',
           direction: order.direction === 'desc' ? 'DESC' : 'ASC',
         },
+        bounds,
       });
       return { data: result.data.map(toSubmission), hasMore: result.hasMore };
     },

@@ -13,7 +13,7 @@ import {
 } from '../rows/submissions.js';
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { withOutbox } from './outbox.js';
-import { keysetPage } from './pagination.js';
+import { type KeyBounds, keysetPage } from './pagination.js';
 import { statement } from './statements.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
@@ -100,6 +100,9 @@ export function insertSubmissionRow(
   countInFunnel(db, environment, s, 1);
 }
 
+const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
+const exclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: false });
+
 const getRow = (db: Database.Database, id: string) =>
   statement(db, 'SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
 
@@ -124,15 +127,22 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       }
       if (attachment.type === 'form' && formId !== attachment.form_id) add('s.form_id = ?', attachment.form_id);
       if (attachment.type === 'folder') add('s.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ?)', attachment.folder_id);
-      // A range on the column the list is not ordered by would tempt the planner into reading that range and
-      // sorting it, which costs every match however deep the page; `+` keeps it a check on the ordered scan.
-      const created = order.key === 'created_at' ? 's.created_at' : '+s.created_at';
-      const score = order.key === 'score' ? 's.score' : '+s.score';
+      // Bounds on the order's column go to the keyset page as an index range. A range on the other column would
+      // tempt the planner into reading that range and sorting it, which costs every match however deep the
+      // page; `+` keeps it a check on the ordered scan.
+      const bounds: KeyBounds =
+        order.key === 'created_at'
+          ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
+          : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
       if (filter.status !== undefined) add('s.status = ?', filter.status);
-      if (filter.createdGte !== undefined) add(`${created} >= ?`, filter.createdGte);
-      if (filter.createdLt !== undefined) add(`${created} < ?`, filter.createdLt);
-      if (filter.minScore !== undefined) add(`${score} >= ?`, filter.minScore);
-      if (filter.maxScore !== undefined) add(`${score} <= ?`, filter.maxScore);
+      if (order.key !== 'created_at') {
+        if (filter.createdGte !== undefined) add('+s.created_at >= ?', filter.createdGte);
+        if (filter.createdLt !== undefined) add('+s.created_at < ?', filter.createdLt);
+      }
+      if (order.key !== 'score') {
+        if (filter.minScore !== undefined) add('+s.score >= ?', filter.minScore);
+        if (filter.maxScore !== undefined) add('+s.score <= ?', filter.maxScore);
+      }
       if (filter.updatedGte !== undefined) add('s.updated_at >= ?', filter.updatedGte);
       // instr, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
       if (filter.search !== undefined) add('instr(s.search_text, ?) > 0', filter.search);
@@ -149,6 +159,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         params,
         page,
         order: { column: order.key, direction: order.direction === 'desc' ? 'DESC' : 'ASC' },
+        bounds,
       });
       return { data: result.data.map(toSubmission), hasMore: result.hasMore };
     },
