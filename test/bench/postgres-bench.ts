@@ -7,6 +7,10 @@
  * BENCH_DATABASE_URL (or DATABASE_URL) names the PostgreSQL server; the bench creates a database of its own on
  * it and drops it at the end. REDIS_URL, when set, puts the rate limits on Redis as in production (under a
  * prefix of the bench's own). BENCH_SECONDS (default 10) is each measurement's duration.
+ *
+ * Then it loads BENCH_ROWS (default 1,000,000) submissions in one INSERT … SELECT and, through the store, times the
+ * first page of GET /v1/submissions against the page after row 900,000 (sorted by score, filtered by one grade,
+ * and both), printing each deep page's plan (EXPLAIN ANALYZE) to show the index range it starts from.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -155,7 +159,8 @@ try {
       await stopServer(server.child);
     }
   }
-  Object.assign(results, figures, { load_average_at_end: loadavg().map((load) => round(load, 2)) });
+  const deepPages = await measureDeepPages(workspace.workspace_id, formId!);
+  Object.assign(results, figures, { deep_pages: deepPages, load_average_at_end: loadavg().map((load) => round(load, 2)) });
 
   const rows: string[][] = [];
   for (const [name, { create, get }] of Object.entries(figures)) {
@@ -170,6 +175,10 @@ try {
       `${get.requests_per_second} req/s`,
       `p50 ${get.p50_ms} ms, p99 ${get.p99_ms} ms, ${get.failed} failed`,
     ]);
+  }
+  for (const page of deepPages) {
+    rows.push([`list ${page.name}, first page`, `${page.first_ms} ms`, 'median of 30']);
+    rows.push([`list ${page.name}, after row ${page.cursor_row.toLocaleString('en')}`, `${page.deep_ms} ms`, `ratio ${page.ratio}x`]);
   }
   const width = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
   log('');
@@ -193,6 +202,96 @@ try {
 } finally {
   await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * A million rows straight into the table (the list needs no aggregates), spread over 30 days with scores 0..99 and
+ * grades A (>= 70), B (>= 40) and C, then ANALYZE; each list page is timed through the store as the API calls it.
+ */
+async function measureDeepPages(workspaceId: string, formId: string) {
+  const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
+  const store = await createPostgresStore(databaseUrl, { max: 2 });
+  try {
+    log(`Loading ${rows.toLocaleString('en')} submissions into PostgreSQL...`);
+    const started = performance.now();
+    await store.pool.query(
+      `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps, score, grade,
+         score_breakdown, scored_at, created_at, updated_at, search_text)
+       SELECT 'sub_' || lpad(to_hex(g), 24, '0'), $1, 'live', $2, 1, 'completed', '{}', '{}', '[]', score,
+         CASE WHEN score >= 70 THEN 'A' WHEN score >= 40 THEN 'B' ELSE 'C' END, '[]', at, at, at, ''
+       FROM generate_series(1, $3::int) g,
+         LATERAL (SELECT (g * 7919) % 100 AS score, now() - make_interval(secs => g * 2.592) AS at) v`,
+      [workspaceId, formId, rows],
+    );
+    await store.pool.query('ANALYZE submissions');
+    log(`  loaded in ${round((performance.now() - started) / 1000, 1)} s`);
+    const partition = { workspaceId, environment: 'live' as const, attachment: { type: 'workspace' as const } };
+    const cases = [
+      { name: 'by -score', filter: {}, order: { key: 'score', direction: 'desc' }, where: '', orderBy: 'score DESC, id DESC' },
+      {
+        name: 'grade=A',
+        filter: { grades: ['A'] },
+        order: { key: 'created_at', direction: 'desc' },
+        where: `AND grade = 'A'`,
+        orderBy: 'created_at DESC, id DESC',
+      },
+      {
+        name: 'grade=A by -score',
+        filter: { grades: ['A'] },
+        order: { key: 'score', direction: 'desc' },
+        where: `AND grade = 'A'`,
+        orderBy: 'score DESC, id DESC',
+      },
+    ] as const;
+    const figures = [];
+    for (const c of cases) {
+      const { rows: counted } = await store.pool.query(`SELECT COUNT(*)::int AS n FROM submissions WHERE workspace_id = $1 ${c.where}`, [
+        workspaceId,
+      ]);
+      const position = Math.min(900_000, Math.floor(counted[0].n * 0.9));
+      const { rows: at } = await store.pool.query(
+        `SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'live' ${c.where} ORDER BY ${c.orderBy} LIMIT 1 OFFSET $2`,
+        [workspaceId, position - 1],
+      );
+      const cursor = at[0].id as string;
+      const page = (startingAfter?: string) =>
+        store.submissions.list(partition, c.filter, { limit: 100, startingAfter }, c.order as Parameters<typeof store.submissions.list>[3]);
+      const samples = { first: [] as number[], deep: [] as number[] };
+      for (let round = -5; round < 30; round++) {
+        for (const [name, after] of [
+          ['first', undefined],
+          ['deep', cursor],
+        ] as const) {
+          const startedAt = performance.now();
+          await page(after);
+          if (round >= 0) samples[name].push(performance.now() - startedAt);
+        }
+      }
+      // The plan of the deep page's own query, as the store sends it.
+      const query = store.pool.query.bind(store.pool);
+      let last: { text: string; values: unknown[] } | undefined;
+      store.pool.query = ((text: string, values: unknown[]) => {
+        last = { text, values };
+        return query(text, values);
+      }) as typeof store.pool.query;
+      await page(cursor);
+      store.pool.query = query;
+      const plan = await query(`EXPLAIN (ANALYZE, COSTS OFF) ${last!.text}`, last!.values);
+      log(`\nPlan of the page after row ${position.toLocaleString('en')}, ${c.name}:`);
+      for (const line of plan.rows) log(`  ${line['QUERY PLAN']}`);
+      const median = (values: number[]) => round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!, 2);
+      figures.push({
+        name: c.name,
+        cursor_row: position,
+        first_ms: median(samples.first),
+        deep_ms: median(samples.deep),
+        ratio: round(median(samples.deep) / median(samples.first), 2),
+      });
+    }
+    return figures;
+  } finally {
+    await store.close();
+  }
 }
 
 /** One request to the bench's own server, whose certificate is self-signed. */
