@@ -347,8 +347,9 @@ export interface paths {
          *     `created_at`, `updated_at`, `status`, `test`, `score`, `grade`, then one column per field `ref` of the form,
          *     in the order the fields first appear across the form's versions (version 1 first, then refs a later version
          *     added). Quoting follows RFC 4180: a header row, CRLF line ends, a cell with a comma, a quote, CR or LF in
-         *     double quotes with its quotes doubled. A multiple-choice answer is its values joined by `; `; an unanswered
-         *     field is an empty cell. A cell a spreadsheet would run as a formula (one starting with `=`, `+`, `-`, `@`, a
+         *     double quotes with its quotes doubled. A `hidden` field's column holds its value from `hidden`; a
+         *     multiple-choice answer is its values joined by `; `; an unanswered field is an empty cell; answers to refs no
+         *     kept version of the form has are in the NDJSON export only. A cell a spreadsheet would run as a formula (one starting with `=`, `+`, `-`, `@`, a
          *     tab or a carriage return) is written with a leading `'`, as OWASP advises for CSV injection; a negative
          *     `score` is a number, not a formula, and is written as is.
          *

@@ -65,9 +65,9 @@ const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost'
 const tls = { key: pems.private, cert: pems.cert };
 const listen = async (handler: express.Express) => {
   const server = https.createServer(tls, handler);
-  // Seeding blocks the event loop for minutes: an idle keep-alive connection must outlive it, or the client's
-  // next request goes out on a socket the server has just closed (ECONNRESET).
-  server.keepAliveTimeout = 600_000;
+  // Seeding blocks the event loop for minutes: an idle keep-alive connection must outlive it (0: no timeout), or
+  // the client's next request goes out on a socket the server has just closed (ECONNRESET).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
 };
