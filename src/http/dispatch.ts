@@ -79,8 +79,9 @@ async function streamed(res: Response, result: StreamedResult<number>): Promise<
     }
     res.end();
   } catch (error) {
-    if (!res.headersSent) throw error;
-    res.destroy(error instanceof Error ? error : new Error(String(error)));
+    // The error handler still logs it; with the headers sent it writes nothing.
+    if (res.headersSent) res.destroy();
+    throw error;
   } finally {
     // A client that went away ends the reading too.
     await iterator.return?.();

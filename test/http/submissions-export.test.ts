@@ -64,6 +64,19 @@ describe('GET /v1/submissions/export: NDJSON', () => {
     expect(records[0]).not.toHaveProperty('request_id');
   });
 
+  it('when reading a later page fails, then the connection is cut mid-download rather than ended as if complete', async () => {
+    const { submissions } = api.store;
+    const list = submissions.list;
+    let calls = 0;
+    submissions.list = (...args) => (++calls === 2 ? Promise.reject(new Error('disk gone')) : list.apply(submissions, args));
+    try {
+      await expect(download(`/v1/submissions/export?form_id=${bulk.id}`)).rejects.toThrow();
+    } finally {
+      submissions.list = list;
+    }
+    expect(calls).toBe(2);
+  });
+
   it('when a download broke, then starting_after the last complete record resumes with the rest', async () => {
     const cut = bulkIds[700]!;
     const res = await download(`/v1/submissions/export?form_id=${bulk.id}&starting_after=${cut}`);
