@@ -344,7 +344,10 @@ export interface paths {
          *     test keys the test sandbox's, attached keys only their forms'.
          *
          *     **CSV** needs `form_id`, because its columns come from the form: `id`, `form_id`, `form_version`,
-         *     `created_at`, `updated_at`, `status`, `test`, `score`, `grade`, then one column per field `ref` of the form,
+         *     `created_at`, `updated_at`, `status`, `test`, `score`, `grade`, the metadata flattened (`metadata.user_agent`,
+         *     `metadata.referrer`, `metadata.landing_url`, `metadata.utm_source`, `metadata.utm_medium`,
+         *     `metadata.utm_campaign`, `metadata.utm_term`, `metadata.utm_content`; empty when null), then one column per
+         *     field `ref` of the form,
          *     in the order the fields first appear across the form's versions (version 1 first, then refs a later version
          *     added). Quoting follows RFC 4180: a header row, CRLF line ends, a cell with a comma, a quote, CR or LF in
          *     double quotes with its quotes doubled. A `hidden` field's column holds its value from `hidden`; a
@@ -1806,6 +1809,11 @@ export interface components {
          */
         ScoreBound: number;
         /**
+         * @description Free text of at most 256 characters without control characters (C0, DEL or C1).
+         * @example linkedin
+         */
+        MetadataText: string;
+        /**
          * @description Identifier of a submission.
          * @example sub_9pLk3JhG6fDs1AzX4cVb7NmQ
          */
@@ -1844,6 +1852,35 @@ export interface components {
         };
         /** @description One part of a submission's score: a chosen option's score or a scoring rule's points. */
         ScoreContribution: components["schemas"]["OptionScoreContribution"] | components["schemas"]["RuleScoreContribution"];
+        /**
+         * Format: uri
+         * @description An absolute `http` or `https` URL of at most 2,048 characters, with a host, without spaces or control characters (percent-encode them).
+         * @example https://www.acme-logistics.example/pricing?utm_source=linkedin
+         */
+        MetadataUrl: string;
+        /** @description The campaign's UTM parameters given at creation; null for each one that was not given. */
+        UtmParameters: {
+            /** @description `utm_source`, or null. */
+            source: components["schemas"]["MetadataText"] | null;
+            /** @description `utm_medium`, or null. */
+            medium: components["schemas"]["MetadataText"] | null;
+            /** @description `utm_campaign`, or null. */
+            campaign: components["schemas"]["MetadataText"] | null;
+            /** @description `utm_term`, or null. */
+            term: components["schemas"]["MetadataText"] | null;
+            /** @description `utm_content`, or null. */
+            content: components["schemas"]["MetadataText"] | null;
+        };
+        /** @description Where the respondent came from, as given at creation. Always present with every member; a member that was not given is null (and `utm` holds null for each parameter not given). The respondent's IP address is never stored. */
+        SubmissionMetadata: {
+            /** @description The respondent's browser `User-Agent`, or null. */
+            user_agent: string | null;
+            /** @description The page that linked to the form's page, or null. */
+            referrer: components["schemas"]["MetadataUrl"] | null;
+            /** @description The page the respondent landed on, or null. */
+            landing_url: components["schemas"]["MetadataUrl"] | null;
+            utm: components["schemas"]["UtmParameters"];
+        };
         /** @description A respondent's answers to a form, checked against the form's logic and scored as a lead. */
         Submission: {
             id: components["schemas"]["SubmissionId"];
@@ -1877,6 +1914,7 @@ export interface components {
             grade: string | null;
             /** @description Where the score comes from: every chosen option with a non-zero score and every scoring rule that holds. */
             score_breakdown: components["schemas"]["ScoreContribution"][];
+            metadata: components["schemas"]["SubmissionMetadata"];
             /** @description When `score` was computed (at creation or at the last rescore). */
             scored_at: components["schemas"]["Timestamp"];
             created_at: components["schemas"]["Timestamp"];
@@ -1891,6 +1929,29 @@ export interface components {
             has_more: boolean;
             request_id: components["schemas"]["RequestId"];
         };
+        /** @description The campaign's UTM parameters as the landing page received them (`utm_source` and so on, without the `utm_` prefix). Each is optional. */
+        UtmParametersCreate: {
+            /** @description `utm_source`: who sent the visitor (for example `linkedin`, `newsletter`). Filterable on the submission list and broken down in analytics. */
+            source?: components["schemas"]["MetadataText"];
+            /** @description `utm_medium`: the channel (for example `cpc`, `email`). */
+            medium?: components["schemas"]["MetadataText"];
+            /** @description `utm_campaign`: the campaign's name. */
+            campaign?: components["schemas"]["MetadataText"];
+            /** @description `utm_term`: the paid search keyword. */
+            term?: components["schemas"]["MetadataText"];
+            /** @description `utm_content`: which ad or link was clicked. */
+            content?: components["schemas"]["MetadataText"];
+        };
+        /** @description Where the respondent came from, as the page that hosts the form saw it. Every member is optional; text with control characters, a URL that is not an absolute http(s) URL, or a value over its length cap gets 400 `invalid_parameters`. There is no member for the respondent's IP address, and none is derived from the request: the service never stores a respondent's IP address, in clear or hashed. */
+        SubmissionMetadataCreate: {
+            /** @description The respondent's browser `User-Agent`, at most 512 characters, without control characters. */
+            user_agent?: string;
+            /** @description The page that linked to the form's page (`document.referrer`), at most 2,048 characters. */
+            referrer?: components["schemas"]["MetadataUrl"];
+            /** @description The page the respondent landed on, at most 2,048 characters. */
+            landing_url?: components["schemas"]["MetadataUrl"];
+            utm?: components["schemas"]["UtmParametersCreate"];
+        };
         /** @description A new submission. Answers are checked against the form's current version: every answer must fit its field, belong to a step on the path the logic produces, and (for `completed`) every required field of those steps must be answered. */
         SubmissionCreate: {
             form_id: components["schemas"]["FormId"];
@@ -1904,6 +1965,7 @@ export interface components {
             };
             /** @default completed */
             status: components["schemas"]["SubmissionStatus"];
+            metadata?: components["schemas"]["SubmissionMetadataCreate"];
         };
         /** @description The submission after rescoring, with the score it had before. */
         RescoredSubmission: components["schemas"]["Submission"] & {
@@ -1944,6 +2006,21 @@ export interface components {
             label: string | null;
             /** Format: int64 */
             count: number;
+        };
+        /** @description Submissions of one `metadata.utm.source`. */
+        AnalyticsUtmSource: {
+            /** @description The `utm_source`; null for submissions created without one. */
+            source: components["schemas"]["MetadataText"] | null;
+            /**
+             * Format: int64
+             * @description Submissions created with this source, partial or completed.
+             */
+            started: number;
+            /**
+             * Format: int64
+             * @description Of those, submissions with status `completed`.
+             */
+            completed: number;
         };
         /** @description Figures of one day (UTC). */
         AnalyticsDay: {
@@ -1999,6 +2076,23 @@ export interface components {
                 average: number | null;
                 /** @description Completed submissions by stored `grade`: one entry per grade of the form's current scoring, highest first, then any other label still stored on older submissions, then `label: null` for those without a grade. */
                 grades: components["schemas"]["AnalyticsGradeCount"][];
+            };
+            /** @description Started and completed submissions by `metadata.utm.source` (exact, case-sensitive values): the 20 sources with the most started submissions, and the rest summed in `other`. */
+            utm_sources: {
+                /** @description At most 20 sources, most started first (ties by source, null first). Submissions without a source form the entry `source: null`, ranked like any other; a source without submissions in the range is not listed. */
+                top: components["schemas"]["AnalyticsUtmSource"][];
+                /** @description The sources beyond the first 20, summed; zeros when there are none. */
+                other: {
+                    /**
+                     * Format: int64
+                     * @description How many sources are summed here.
+                     */
+                    sources: number;
+                    /** Format: int64 */
+                    started: number;
+                    /** Format: int64 */
+                    completed: number;
+                };
             };
             /** @description One entry per day of the range, oldest first. */
             daily: components["schemas"]["AnalyticsDay"][];
@@ -3772,6 +3866,8 @@ export interface components {
         SubmissionCreatedLt: components["schemas"]["Timestamp"];
         /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
         SubmissionUpdatedGte: components["schemas"]["Timestamp"];
+        /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+        SubmissionUtmSource: components["schemas"]["MetadataText"];
         /** @description The export's format, `csv` or `ndjson`. When given it wins over the `Accept` header; without it the `Accept` header chooses (`text/csv` or `application/x-ndjson`; NDJSON when it accepts anything). */
         ExportFormat: "csv" | "ndjson";
         /**
@@ -4392,6 +4488,8 @@ export interface operations {
                 created_lt?: components["parameters"]["SubmissionCreatedLt"];
                 /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
                 updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
+                /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+                utm_source?: components["parameters"]["SubmissionUtmSource"];
             };
             header?: never;
             path?: never;
@@ -4501,6 +4599,8 @@ export interface operations {
                 created_lt?: components["parameters"]["SubmissionCreatedLt"];
                 /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
                 updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
+                /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+                utm_source?: components["parameters"]["SubmissionUtmSource"];
             };
             header?: never;
             path?: never;

@@ -39,6 +39,8 @@ export interface SubmissionFilter {
   /** Lower-cased text that must occur, literally, in the stored search text. */
   search?: string | undefined;
   updatedGte?: string | undefined;
+  /** Exact `metadata.utm.source`. */
+  utmSource?: string | undefined;
 }
 
 /** The order of a list: the key, then `id`, both in `direction`. */
@@ -68,6 +70,15 @@ export interface FunnelQuery {
   environment: Environment;
   from: string;
   to: string;
+  /** How many UTM sources `sources.top` lists at most; the rest are summed in `sources.other`. */
+  topSources: number;
+}
+
+export interface SourceCount {
+  /** null: submissions created without a UTM source. */
+  source: string | null;
+  started: number;
+  completed: number;
 }
 
 export interface FunnelTotals {
@@ -77,6 +88,8 @@ export interface FunnelTotals {
   steps: Array<{ stepId: string; reached: number; droppedOff: number }>;
   /** Completed submissions by stored grade (null: no grade). */
   grades: Array<{ grade: string | null; completed: number }>;
+  /** Submissions by UTM source: the sources with most started first (ties by source, none first), and the rest. */
+  sources: { top: SourceCount[]; other: { sources: number; started: number; completed: number } };
 }
 
 export interface SubmissionStore {

@@ -37,6 +37,7 @@ import { validateAnswers } from '../../src/domain/submissions/validate-answers.j
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
 import { newId } from '../../src/ids.js';
+import { completeMetadata } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
@@ -125,6 +126,9 @@ const scoredTemplates = templates.map((template) => {
   return { ...template, visited_steps: visitedSteps, score, grade, score_breakdown: breakdown };
 });
 
+/** A few campaign sources, so the analytics breakdown has groups to rank. */
+const UTM_SOURCES = ['linkedin', 'google', 'newsletter', 'partner', 'twitter'];
+
 const windowEnd = Date.now() - 60_000;
 const windowStart = windowEnd - WINDOW_MS;
 let seeded = 0;
@@ -152,6 +156,7 @@ function seed(count: number, offsetMs: number): void {
           score: template.score,
           grade: template.grade,
           score_breakdown: template.score_breakdown,
+          metadata: completeMetadata({ utm: { source: UTM_SOURCES[index % UTM_SOURCES.length]! } }),
           scored_at: at,
           created_at: at,
           updated_at: at,

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { resolveDayRange } from '../../src/domain/analytics/date-range.js';
-import { funnelFigures } from '../../src/domain/analytics/funnel-figures.js';
+import { funnelFigures, TOP_UTM_SOURCES } from '../../src/domain/analytics/funnel-figures.js';
 import { AppError } from '../../src/domain/errors.js';
 import type { FunnelTotals } from '../../src/store/submission-store.js';
 import { form, shortText, step } from './fixtures.js';
@@ -95,7 +95,9 @@ describe('funnelFigures', () => {
       { grade: null, completed: 1 },
       { grade: 'Gone', completed: 0 },
     ],
+    sources: { top: [{ source: 'linkedin', started: 3, completed: 2 }], other: { sources: 0, started: 0, completed: 0 } },
   };
+  const noSources: FunnelTotals['sources'] = { top: [], other: { sources: 0, started: 0, completed: 0 } };
 
   it('when aggregates are given, then totals, rates (4 decimals) and the average (2 decimals) are computed', () => {
     const figures = funnelFigures(definition, totals, range);
@@ -121,6 +123,14 @@ describe('funnelFigures', () => {
     ]);
   });
 
+  it("when sources are reported, then the store's breakdown is the response's, and the top list is as long as the document allows", () => {
+    expect(funnelFigures(definition, totals, range).utm_sources).toEqual(totals.sources);
+    const analytics = parse(
+      readFileSync(fileURLToPath(new URL('../../openapi/components/schemas/Analytics.yaml', import.meta.url)), 'utf8'),
+    );
+    expect(TOP_UTM_SOURCES).toBe(analytics.properties.utm_sources.properties.top.maxItems);
+  });
+
   it('when a day has no aggregates, then the daily series still lists it with zeros, oldest first', () => {
     expect(funnelFigures(definition, totals, range).daily).toEqual([
       { date: '2026-03-01', started: 2, completed: 1 },
@@ -130,7 +140,7 @@ describe('funnelFigures', () => {
   });
 
   it('when nothing completed, then the average is null and rates are 0', () => {
-    const figures = funnelFigures(definition, { days: [], steps: [], grades: [] }, range);
+    const figures = funnelFigures(definition, { days: [], steps: [], grades: [], sources: noSources }, range);
     expect(figures.score).toEqual({
       average: null,
       grades: [
@@ -154,12 +164,9 @@ describe('funnelFigures', () => {
         ],
       },
     });
-    expect(funnelFigures(declared, { days: [], steps: [], grades: [] }, range).score.grades.map((grade) => grade.label)).toEqual([
-      'A',
-      'AA',
-      'B',
-      null,
-    ]);
+    expect(
+      funnelFigures(declared, { days: [], steps: [], grades: [], sources: noSources }, range).score.grades.map((grade) => grade.label),
+    ).toEqual(['A', 'AA', 'B', null]);
   });
 
   it('when several labels of older versions are counted, then they follow the current grades in name order', () => {
@@ -167,7 +174,7 @@ describe('funnelFigures', () => {
       { grade: 'Z-old', completed: 1 },
       { grade: 'M-old', completed: 2 },
     ];
-    expect(funnelFigures(definition, { days: [], steps: [], grades }, range).score.grades.slice(3)).toEqual([
+    expect(funnelFigures(definition, { days: [], steps: [], grades, sources: noSources }, range).score.grades.slice(3)).toEqual([
       { label: 'M-old', count: 2 },
       { label: 'Z-old', count: 1 },
       { label: null, count: 0 },
@@ -180,7 +187,7 @@ describe('funnelFigures', () => {
     );
     const maxItems: number = analytics.properties.score.properties.grades.maxItems;
     const grades = Array.from({ length: maxItems + 50 }, (_, index) => ({ grade: `old-${String(index).padStart(3, '0')}`, completed: 1 }));
-    const listed = funnelFigures(definition, { days: [], steps: [], grades }, range).score.grades;
+    const listed = funnelFigures(definition, { days: [], steps: [], grades, sources: noSources }, range).score.grades;
     expect(listed).toHaveLength(maxItems);
     expect(listed.slice(0, 4).map((grade) => grade.label)).toEqual(['A', 'AA', 'B', 'old-000']);
     // The current grades (3) and the null entry leave room for maxItems - 4 older labels.

@@ -66,6 +66,7 @@ describe('GET /v1/analytics', () => {
           { label: null, count: 0 },
         ],
       },
+      utm_sources: { top: [{ source: null, started: 5, completed: 3 }], other: { sources: 0, started: 0, completed: 0 } },
       daily: [
         { date: '2026-03-01', started: 3, completed: 2 },
         { date: '2026-03-02', started: 2, completed: 1 },

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import type { EventRecord, IdempotentResponse, Outbox } from '../../src/store/outbox.js';
+import { completeMetadata } from '../../src/store/rows/submissions.js';
 import type { AuditEventInput, Store } from '../../src/store/types.js';
 import { injectFailure, storeSnapshot } from '../support/db-snapshot.js';
 import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
@@ -42,6 +43,7 @@ const submission = (id: string): Schema<'Submission'> => ({
   score: 0,
   grade: null,
   score_breakdown: [],
+  metadata: completeMetadata(undefined),
   scored_at: at,
   created_at: at,
   updated_at: at,

@@ -9,9 +9,11 @@ import type { FormDefinition } from '../schema-types.js';
 import type { DayRange } from './date-range.js';
 
 type Analytics = Schema<'Analytics'>;
-export type FunnelFigures = Pick<Analytics, 'submissions' | 'steps' | 'score' | 'daily'>;
+export type FunnelFigures = Pick<Analytics, 'submissions' | 'steps' | 'score' | 'utm_sources' | 'daily'>;
 
 const MAX_GRADE_ENTRIES = 100;
+/** The sources `utm_sources.top` lists (its `maxItems`); the rest are summed in `utm_sources.other`. */
+export const TOP_UTM_SOURCES = 20;
 
 const rounded = (value: number, decimals: number): number => {
   const factor = 10 ** decimals;
@@ -40,6 +42,7 @@ export function funnelFigures(definition: FormDefinition, totals: FunnelTotals, 
       average: scoreCount === 0 ? null : rounded(sum((day) => day.scoreSum) / scoreCount, 2),
       grades: gradeCounts(definition, totals.grades),
     },
+    utm_sources: totals.sources,
     daily: range.days.map((date) => ({ date, started: byDay.get(date)?.started ?? 0, completed: byDay.get(date)?.completed ?? 0 })),
   };
 }

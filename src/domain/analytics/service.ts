@@ -7,7 +7,7 @@ import type { Principal } from '../access.js';
 import { findVisibleForm } from '../forms/service.js';
 import type { Services } from '../services.js';
 import { resolveDayRange, utcDayOf } from './date-range.js';
-import { funnelFigures } from './funnel-figures.js';
+import { funnelFigures, TOP_UTM_SOURCES } from './funnel-figures.js';
 
 export interface AnalyticsQuery {
   formId: string;
@@ -23,6 +23,7 @@ export async function getAnalytics(services: Services, principal: Principal, que
     environment: principal.environment,
     from: range.from,
     to: range.to,
+    topSources: TOP_UTM_SOURCES,
   });
   return {
     object: 'analytics',

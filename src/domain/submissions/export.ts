@@ -21,8 +21,16 @@ export type ExportFormat = 'csv' | 'ndjson';
 /** Rows read per store query: large enough that a million rows are 2,000 queries, small enough to stay flat. */
 export const exportPageSize = 500;
 
-/** The columns every CSV export starts with, before the form's field refs. */
-const fixedColumns = ['id', 'form_id', 'form_version', 'created_at', 'updated_at', 'status', 'test', 'score', 'grade'] as const;
+/**
+ * The columns every CSV export starts with, before the form's field refs: the submission's own, then its
+ * metadata flattened. A dot never appears in a field ref, so `metadata.…` names cannot collide with one (a form
+ * may well have a hidden field named `utm_source`).
+ */
+const fixedColumns = [
+  ...['id', 'form_id', 'form_version', 'created_at', 'updated_at', 'status', 'test', 'score', 'grade'],
+  ...['metadata.user_agent', 'metadata.referrer', 'metadata.landing_url'],
+  ...['metadata.utm_source', 'metadata.utm_medium', 'metadata.utm_campaign', 'metadata.utm_term', 'metadata.utm_content'],
+] as const;
 
 export interface SubmissionExport {
   /** The text of the download, chunk by chunk (one chunk per page, the CSV header row first). */
@@ -79,7 +87,12 @@ function csvCells(submission: Submission, refs: readonly string[]): Array<string
     const answer = s.answers[ref] ?? s.hidden[ref];
     return Array.isArray(answer) ? answer.join('; ') : (answer ?? null);
   });
-  return [s.id, s.form_id, s.form_version, s.created_at, s.updated_at, s.status, s.test, s.score, s.grade, ...answers];
+  const { user_agent, referrer, landing_url, utm } = s.metadata;
+  return [
+    ...[s.id, s.form_id, s.form_version, s.created_at, s.updated_at, s.status, s.test, s.score, s.grade],
+    ...[user_agent, referrer, landing_url, utm.source, utm.medium, utm.campaign, utm.term, utm.content],
+    ...answers,
+  ];
 }
 
 /** Every field ref of the form's kept versions, in the order they first appear (oldest version first). */

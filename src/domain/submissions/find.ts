@@ -37,6 +37,7 @@ export interface FindQuery {
   created_gte?: string;
   created_lt?: string;
   updated_gte?: string;
+  utm_source?: string;
   sort?: '-created_at' | 'created_at' | '-score' | 'score';
 }
 
@@ -64,6 +65,7 @@ export function filterOf(query: FindQuery): SubmissionFilter {
     createdGte: normalisedTimestamp(query.created_gte, 'created_gte'),
     createdLt: normalisedTimestamp(query.created_lt, 'created_lt'),
     updatedGte: normalisedTimestamp(query.updated_gte, 'updated_gte'),
+    utmSource: query.utm_source,
   };
 }
 

@@ -7,6 +7,7 @@
 import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import type { PageRequest } from '../../store/page.js';
+import { completeMetadata } from '../../store/rows/submissions.js';
 import type { RescoreResult, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
@@ -63,6 +64,7 @@ export async function createSubmission(services: Services, principal: Principal,
     score,
     grade,
     score_breakdown: breakdown,
+    metadata: completeMetadata(input.metadata),
     scored_at: now,
     created_at: now,
     updated_at: now,

@@ -5,6 +5,7 @@ import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionFindSchema } from './schema/submission-find.js';
+import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 
@@ -22,6 +23,7 @@ const migrations: readonly string[] = [
   formVersionSummariesSchema,
   integrationCircuitSchema,
   transfersSchema,
+  submissionMetadataSchema,
   submissionFindSchema,
 ];
 

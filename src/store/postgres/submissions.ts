@@ -7,6 +7,9 @@ import {
   gradeKey,
   gradeOfKey,
   type SubmissionRow,
+  sourceBreakdown,
+  sourceGroups,
+  sourceKey,
   stepCounts,
   toSubmission,
   toSubmissionRecord,
@@ -18,6 +21,7 @@ import { type KeyBounds, keysetPage } from './pagination.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
+  'DELETE FROM submission_source_days WHERE form_id = $1',
   'DELETE FROM submission_grade_days WHERE form_id = $1',
   'DELETE FROM submission_step_days WHERE form_id = $1',
   'DELETE FROM submission_days WHERE form_id = $1',
@@ -29,7 +33,7 @@ export const submissionFormTransfer: string[] = ['UPDATE submissions SET workspa
 
 /** Test-mode rows of a workspace (parameter: workspace id), with the count they report; before the forms go. */
 export const submissionTestData: Array<{ counts: 'submissions' | null; sql: string }> = [
-  ...['submission_grade_days', 'submission_step_days', 'submission_days'].map((table) => ({
+  ...['submission_source_days', 'submission_grade_days', 'submission_step_days', 'submission_days'].map((table) => ({
     counts: null,
     sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = $1)`,
   })),
@@ -68,6 +72,13 @@ async function countInFunnel(db: Queryable, environment: Environment, facts: Fun
       [facts.form_id, environment, day, ids, ids.map((id) => steps.get(id)!.reached), ids.map((id) => steps.get(id)!.droppedOff)],
     );
   }
+  await run(
+    db,
+    `INSERT INTO submission_source_days AS t (form_id, environment, day, utm_source, started, completed) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (form_id, environment, day, utm_source) DO UPDATE SET started = t.started + excluded.started,
+       completed = t.completed + excluded.completed`,
+    [facts.form_id, environment, day, sourceKey(facts.metadata), sign, sign * completed],
+  );
   if (completed) await countGrade(db, environment, facts, facts.grade, sign);
 }
 
@@ -87,8 +98,8 @@ export async function insertSubmissionRow(
   await run(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, scored_at, created_at, updated_at, search_text)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+      score, grade, score_breakdown, metadata, utm_source, scored_at, created_at, updated_at, search_text)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
     [
       s.id,
       workspaceId,
@@ -102,6 +113,8 @@ export async function insertSubmissionRow(
       s.score,
       s.grade,
       JSON.stringify(s.score_breakdown),
+      JSON.stringify(s.metadata),
+      s.metadata.utm.source,
       s.scored_at,
       s.created_at,
       s.updated_at,
@@ -152,6 +165,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       const grades = filter.grades ?? [];
       if (grades.length === 1) where.push(`s.grade = ${params.add(grades[0])}`);
       else if (grades.length > 1) where.push(`s.grade = ANY(${params.add(grades)}::text[])`);
+      if (filter.utmSource !== undefined) where.push(`s.utm_source = ${params.add(filter.utmSource)}`);
       const result = await keysetPage<SubmissionRow>(pool, {
         from: 'submissions s',
         alias: 's',
@@ -211,7 +225,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         };
       });
     },
-    async funnel({ formId, environment, from, to }) {
+    async funnel({ formId, environment, from, to, topSources }) {
       const range = [formId, environment, from, to];
       const inRange = 'form_id = $1 AND environment = $2 AND day >= $3 AND day <= $4';
       // One snapshot for the three tables, as the SQLite store's read transaction gives.
@@ -232,7 +246,22 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
           `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`,
           range,
         );
-        return { days, steps, grades: grades.map((row) => ({ grade: gradeOfKey(row.grade), completed: row.completed })) };
+        const top = await all<{ source: string; started: number; completed: number }>(
+          client,
+          `${sourceGroups(inRange)} ORDER BY SUM(started) DESC, utm_source COLLATE "C" LIMIT $5`,
+          [...range, topSources],
+        );
+        const sums = await one<{ sources: number; started: number; completed: number }>(
+          client,
+          `SELECT COUNT(*) AS sources, COALESCE(SUM(started), 0) AS started, COALESCE(SUM(completed), 0) AS completed FROM (${sourceGroups(inRange)}) g`,
+          range,
+        );
+        return {
+          days,
+          steps,
+          grades: grades.map((row) => ({ grade: gradeOfKey(row.grade), completed: row.completed })),
+          sources: sourceBreakdown(top, sums!),
+        };
       });
     },
   };

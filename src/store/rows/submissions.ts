@@ -1,5 +1,5 @@
 import type { Environment, Schema } from '../../contract.js';
-import type { SubmissionRecord } from '../submission-store.js';
+import type { FunnelTotals, SubmissionRecord } from '../submission-store.js';
 import { fromJson } from './json.js';
 
 type Submission = Schema<'Submission'>;
@@ -17,6 +17,8 @@ export interface SubmissionRow {
   score: number;
   grade: string | null;
   score_breakdown: unknown;
+  metadata: unknown;
+  utm_source: string | null;
   scored_at: string;
   created_at: string;
   updated_at: string;
@@ -35,10 +37,35 @@ export const toSubmission = (row: SubmissionRow): Submission => ({
   score: row.score,
   grade: row.grade,
   score_breakdown: fromJson<Submission['score_breakdown']>(row.score_breakdown),
+  metadata: completeMetadata(fromJson<SubmissionMetadataGiven>(row.metadata)),
   scored_at: row.scored_at,
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
+
+type SubmissionMetadata = Submission['metadata'];
+/** Metadata as given on create, where every member may be missing. */
+export type SubmissionMetadataGiven = Schema<'SubmissionMetadataCreate'>;
+
+/**
+ * The stored or given metadata with every member present, null where it was not given (rows stored before
+ * metadata existed hold `{}`).
+ */
+export function completeMetadata(given: SubmissionMetadataGiven | undefined): SubmissionMetadata {
+  const utm = given?.utm ?? {};
+  return {
+    user_agent: given?.user_agent ?? null,
+    referrer: given?.referrer ?? null,
+    landing_url: given?.landing_url ?? null,
+    utm: {
+      source: utm.source ?? null,
+      medium: utm.medium ?? null,
+      campaign: utm.campaign ?? null,
+      term: utm.term ?? null,
+      content: utm.content ?? null,
+    },
+  };
+}
 
 export const toSubmissionRecord = (row: SubmissionRow): SubmissionRecord => ({
   submission: toSubmission(row),
@@ -47,13 +74,16 @@ export const toSubmissionRecord = (row: SubmissionRow): SubmissionRecord => ({
 });
 
 /** What the aggregates count of one submission. */
-export type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at'>;
+export type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at' | 'metadata'>;
 
 /** The UTC day (`YYYY-MM-DD`) a submission is counted under. */
 export const dayOf = (timestamp: string): string => timestamp.slice(0, 10);
 
 /** The aggregate key of a grade: NULLs never conflict in a primary key, and a label is never empty. */
 export const gradeKey = (grade: string | null): string => grade ?? '';
+/** The aggregate key of a UTM source, '' for none: a source is never empty (see MetadataText). */
+export const sourceKey = (metadata: SubmissionMetadata): string => metadata.utm.source ?? '';
+export const sourceOfKey = (key: string): string | null => (key === '' ? null : key);
 export const gradeOfKey = (key: string): string | null => (key === '' ? null : key);
 
 /** One submission's step rows: every step reached once, the last one dropped off unless it completed. */
@@ -66,3 +96,24 @@ export function stepCounts(facts: FunnelFacts, sign: 1 | -1): Array<{ stepId: st
     droppedOff: !completed && index === last ? sign : 0,
   }));
 }
+
+/** The source breakdown from the top rows (aggregate keys) and the sums over every source. */
+export function sourceBreakdown(
+  top: Array<{ source: string; started: number; completed: number }>,
+  all: { sources: number; started: number; completed: number },
+): FunnelTotals['sources'] {
+  const sum = (pick: (row: (typeof top)[number]) => number) => top.reduce((total, row) => total + pick(row), 0);
+  return {
+    top: top.map((row) => ({ source: sourceOfKey(row.source), started: row.started, completed: row.completed })),
+    other: {
+      sources: all.sources - top.length,
+      started: all.started - sum((row) => row.started),
+      completed: all.completed - sum((row) => row.completed),
+    },
+  };
+}
+
+/** Per source, the rows of a range that still count (a delete can leave a row at zero). */
+export const sourceGroups = (inRange: string): string =>
+  `SELECT utm_source AS source, SUM(started) AS started, SUM(completed) AS completed FROM submission_source_days
+   WHERE ${inRange} GROUP BY utm_source HAVING SUM(started) > 0`;

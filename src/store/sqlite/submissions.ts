@@ -7,6 +7,9 @@ import {
   gradeKey,
   gradeOfKey,
   type SubmissionRow,
+  sourceBreakdown,
+  sourceGroups,
+  sourceKey,
   stepCounts,
   toSubmission,
   toSubmissionRecord,
@@ -18,6 +21,7 @@ import { statement } from './statements.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
+  'DELETE FROM submission_source_days WHERE form_id = ?',
   'DELETE FROM submission_grade_days WHERE form_id = ?',
   'DELETE FROM submission_step_days WHERE form_id = ?',
   'DELETE FROM submission_days WHERE form_id = ?',
@@ -32,7 +36,7 @@ export const submissionFormTransfer: string[] = ['UPDATE submissions SET workspa
  * through the workspace's forms, which the reset deletes only after these statements.
  */
 export const submissionTestData: Array<{ counts: 'submissions' | null; sql: string }> = [
-  ...['submission_grade_days', 'submission_step_days', 'submission_days'].map((table) => ({
+  ...['submission_source_days', 'submission_grade_days', 'submission_step_days', 'submission_days'].map((table) => ({
     counts: null,
     sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = ?)`,
   })),
@@ -56,6 +60,11 @@ function countInFunnel(db: Database.Database, environment: Environment, facts: F
       ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, dropped_off = dropped_off + excluded.dropped_off`,
     ).run(facts.form_id, environment, day, step.stepId, step.reached, step.droppedOff);
   }
+  statement(
+    db,
+    `INSERT INTO submission_source_days (form_id, environment, day, utm_source, started, completed) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed`,
+  ).run(facts.form_id, environment, day, sourceKey(facts.metadata), sign, sign * completed);
   if (completed) countGrade(db, environment, facts, facts.grade, sign);
 }
 
@@ -78,7 +87,8 @@ export function insertSubmissionRow(
   statement(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, scored_at, created_at, updated_at, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      score, grade, score_breakdown, metadata, utm_source, scored_at, created_at, updated_at, search_text)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     s.id,
     workspaceId,
@@ -92,6 +102,8 @@ export function insertSubmissionRow(
     s.score,
     s.grade,
     JSON.stringify(s.score_breakdown),
+    JSON.stringify(s.metadata),
+    s.metadata.utm.source,
     s.scored_at,
     s.created_at,
     s.updated_at,
@@ -102,6 +114,7 @@ export function insertSubmissionRow(
 
 const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
 const exclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: false });
+type SourceRow = { source: string; started: number; completed: number };
 
 const getRow = (db: Database.Database, id: string) =>
   statement(db, 'SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
@@ -151,6 +164,8 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       // grade's range and sort them all; `+` keeps it on the order's index, checking the grade on the way.
       if (grades.length === 1) add('s.grade = ?', grades[0]);
       else if (grades.length > 1) add(`+s.grade IN (${grades.map(() => '?').join(', ')})`, ...grades);
+      // The utm_source index ends in created_at: under a score order it is a check, not the scan.
+      if (filter.utmSource !== undefined) add(`${order.key === 'score' ? '+' : ''}s.utm_source = ?`, filter.utmSource);
       const result = keysetPage<SubmissionRow>(db, {
         from: 'submissions s',
         alias: 's',
@@ -204,7 +219,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         };
       });
     },
-    async funnel({ formId, environment, from, to }) {
+    async funnel({ formId, environment, from, to, topSources }) {
       const range = [formId, environment, from, to];
       const inRange = 'form_id = ? AND environment = ? AND day >= ? AND day <= ?';
       // One read transaction: the three tables are read at the same snapshot.
@@ -223,6 +238,17 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
               ...range,
             ) as Array<{ grade: string; completed: number }>
           ).map((row) => ({ grade: gradeOfKey(row.grade), completed: row.completed })),
+          sources: sourceBreakdown(
+            statement(db, `${sourceGroups(inRange)} ORDER BY SUM(started) DESC, utm_source LIMIT ?`).all(
+              ...range,
+              topSources,
+            ) as SourceRow[],
+            statement(
+              db,
+              `SELECT COUNT(*) AS sources, COALESCE(SUM(started), 0) AS started, COALESCE(SUM(completed), 0) AS completed
+              FROM (${sourceGroups(inRange)})`,
+            ).get(...range) as { sources: number; started: number; completed: number },
+          ),
         }),
       )();
     },

@@ -2,6 +2,7 @@
 import type { Environment, Schema } from '../../../src/contract.js';
 import { newId } from '../../../src/ids.js';
 import type { EventRecord } from '../../../src/store/integration-store.js';
+import { completeMetadata } from '../../../src/store/rows/submissions.js';
 import type { AuditEventInput, Store } from '../../../src/store/types.js';
 import { form as definition, shortText } from '../../domain/fixtures.js';
 
@@ -77,6 +78,7 @@ export function submission(formId: string, created: string, status: 'completed' 
     score: 25,
     grade: status === 'completed' ? 'B' : null,
     score_breakdown: [],
+    metadata: completeMetadata({ referrer: 'https://www.example.com/', utm: { source: 'newsletter', campaign: 'spring' } }),
     scored_at: created,
     created_at: created,
     updated_at: created,

@@ -128,7 +128,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       await store.apiKeys.create({ key, workspaceId, secretHash: Buffer.alloc(32, 7) }, audit(workspaceId, 'api_key.created'));
       const lead = submission(record.id, at(30));
       await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
-      const range = { formId: record.id, environment: 'live' as const, from: '2031-01-01', to: '2031-01-01' };
+      const range = { formId: record.id, environment: 'live' as const, from: '2031-01-01', to: '2031-01-01', topSources: 20 };
       expect((await store.submissions.funnel(range)).days).toEqual([
         { day: '2031-01-01', started: 1, completed: 1, scoreSum: 25, scoreCount: 1 },
       ]);
@@ -137,7 +137,12 @@ describe.each(storeKinds)('the %s store', (kind) => {
 
       expect(await store.forms.get(workspaceId, record.id)).toBeUndefined();
       expect(await store.submissions.get({ workspaceId, environment: 'live' }, lead.id)).toBeUndefined();
-      expect(await store.submissions.funnel(range)).toEqual({ days: [], steps: [], grades: [] });
+      expect(await store.submissions.funnel(range)).toEqual({
+        days: [],
+        steps: [],
+        grades: [],
+        sources: { top: [], other: { sources: 0, started: 0, completed: 0 } },
+      });
       expect(await store.forms.getVersion(record.id, 1)).toBeUndefined();
       expect((await store.apiKeys.get(workspaceId, key.id))?.key).toMatchObject({
         status: 'revoked',
@@ -237,13 +242,23 @@ describe.each(storeKinds)('the %s store', (kind) => {
       await store.forms.create({ form: record, workspaceId, environment: 'live' });
       const leads = Array.from({ length: 12 }, (_, index) => submission(record.id, at(60), index % 3 === 0 ? 'partial' : 'completed'));
       await Promise.all(leads.map((lead) => store.submissions.insert({ submission: lead, workspaceId, environment: 'live' })));
-      const totals = await store.submissions.funnel({ formId: record.id, environment: 'live', from: '2031-01-01', to: '2031-01-01' });
+      const totals = await store.submissions.funnel({
+        formId: record.id,
+        environment: 'live',
+        from: '2031-01-01',
+        to: '2031-01-01',
+        topSources: 20,
+      });
       expect(totals.days).toEqual([{ day: '2031-01-01', started: 12, completed: 8, scoreSum: 200, scoreCount: 8 }]);
       expect(totals.steps.sort((a, b) => a.stepId.localeCompare(b.stepId))).toEqual([
         { stepId: 'end', reached: 8, droppedOff: 0 },
         { stepId: 'start', reached: 12, droppedOff: 4 },
       ]);
       expect(totals.grades).toEqual([{ grade: 'B', completed: 8 }]);
+      expect(totals.sources).toEqual({
+        top: [{ source: 'newsletter', started: 12, completed: 8 }],
+        other: { sources: 0, started: 0, completed: 0 },
+      });
     });
   });
 });
