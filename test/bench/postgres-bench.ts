@@ -220,7 +220,7 @@ async function measureDeepPages(workspaceId: string, formId: string) {
        SELECT 'sub_' || lpad(to_hex(g), 24, '0'), $1, 'live', $2, 1, 'completed', '{}', '{}', '[]', score,
          CASE WHEN score >= 70 THEN 'A' WHEN score >= 40 THEN 'B' ELSE 'C' END, '[]', at, at, at, ''
        FROM generate_series(1, $3::int) g,
-         LATERAL (SELECT (g * 7919) % 100 AS score, now() - make_interval(secs => g * 2.592) AS at) v`,
+         LATERAL (SELECT ((g::bigint * 7919) % 100)::int AS score, now() - make_interval(secs => g * 2.592) AS at) v`,
       [workspaceId, formId, rows],
     );
     await store.pool.query('ANALYZE submissions');
