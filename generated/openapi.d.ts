@@ -328,6 +328,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/submissions/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person's submissions
+         * @description Forgets a person: permanently deletes every submission of the key's environment, in every form of the workspace,
+         *     whose answers to an `email` field carry the given address, and answers with how many were deleted. A live key
+         *     erases live submissions only, a test key test submissions only.
+         *
+         *     **Matching.** Only answers to fields of type `email` are compared (not text, hidden or other fields). The address
+         *     given and each stored answer are compared after removing surrounding whitespace and with ASCII letters folded to
+         *     lower case, so `Ana@Example.com` erases `ana@example.com`; every other character must match exactly (no Unicode
+         *     case folding, no removal of dots or `+tags`).
+         *
+         *     **What goes.** The submissions, their answers and score, and everything derived from them, in one transaction:
+         *     analytics move exactly as when each submission is deleted one by one (`DELETE /v1/submissions/{id}`). Stored
+         *     webhook events about these submissions are deleted too, so they can no longer be replayed, and their attempts
+         *     not yet made are canceled (`canceled_deliveries`). Events already delivered cannot be recalled: ask the
+         *     receivers of your integrations to erase the person as well. An attempt already in flight when the erasure
+         *     commits may still arrive.
+         *
+         *     **Audit.** Writes a `submissions.erased` audit event with the key and the count. The address is never stored by
+         *     the erasure: not in the audit log, not in the response (an `Idempotency-Key` replay returns the same body).
+         *
+         *     Erasing is idempotent: a repeat finds nothing and answers `deleted_submissions: 0`. Needs an `admin` key,
+         *     attached to the workspace: a form- or folder-attached key gets 403 `form_not_attached`, because an erasure
+         *     reaches every form.
+         */
+        post: operations["eraseSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/submissions/export": {
         parameters: {
             query?: never;
@@ -415,6 +456,65 @@ export interface paths {
          * @description Scores the stored answers again with the scoring of the form's current version, and returns the submission with its new `score`, `grade`, `score_breakdown` and `form_version` together with the previous values. A stored score does not change when the form changes; it changes only when rescored. Answers and `visited_steps` stay as submitted; answers to fields the current version no longer has add nothing. Sends a `submission.rescored` event. Takes no body.
          */
         post: operations["rescoreSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/rescore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rescore every submission of a form
+         * @description Starts a background job that rescores every submission of the form in the key's environment with the scoring of
+         *     the form's current version, as `POST /v1/submissions/{id}/rescore` does for one, and answers 202 with the job;
+         *     `Location` is its path. Poll `GET /v1/rescore_jobs/{id}` for `processed` and `changed` until `status` is
+         *     `succeeded` or `failed`. Call it after changing a form's scoring. Takes no body.
+         *
+         *     Why a job: rescoring a million submissions takes minutes, far longer than a request should be held open. The job
+         *     works in small batches, each its own short transaction, so it never holds up other requests. It survives
+         *     restarts: whichever server process is free takes it over and goes on from the last finished batch.
+         *
+         *     One job at a time per form and environment: while one is `queued` or `running`, another request gets 409
+         *     `rescore_in_progress` naming it; wait for it to finish (a scoring change made meanwhile needs a new job).
+         *
+         *     Bulk rescoring sends no `submission.rescored` event (a million events would flood every integration); list the
+         *     form's submissions once the job has succeeded to pick up the new scores. Analytics follow each batch as it commits.
+         */
+        post: operations["rescoreForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rescore_jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the rescore job. */
+                id: components["parameters"]["RescoreJobIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a rescore job
+         * @description Returns the job with its progress. Poll it (every few seconds) until `status` is `succeeded` or `failed`. A key sees the jobs of its own environment and of the forms it may read.
+         */
+        get: operations["getRescoreJob"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -525,7 +625,7 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), folders deleted, members invited and removed, invites revoked and test data reset. Each entry names who acted, on what, and the reason given.
+         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), folders deleted, members invited and removed, invites revoked, test data reset, and integrations created, updated, deleted or given a new signing secret. Each entry names who acted, on what, and the reason given.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -719,6 +819,89 @@ export interface paths {
          * @description Lists every delivery attempt of the integration, retries included, newest first: status, HTTP status, duration and error. Live and test-mode keys each see their own environment's deliveries.
          */
         get: operations["listIntegrationLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the integration. */
+                id: components["parameters"]["IntegrationIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an integration's signing secret
+         * @description Issues a new signing secret and returns it, once. The current secret stays valid for
+         *     `expire_previous_after` seconds (default 24 hours, at most 7 days): until then every delivery carries two
+         *     `v1=` signatures in `X-Service-Signature`, the new secret's first, so a receiver holding either secret accepts
+         *     it. Afterwards only the new secret signs. To rotate without losing a delivery: rotate, deploy the new secret to
+         *     your receiver (verifying with either while both are in use), and let the old one expire.
+         *
+         *     Rotating again while a previous secret is still valid retires that older secret at once: only the secret
+         *     current before this call is kept beside the new one. The rotation is recorded in the audit log
+         *     (`integration.secret_rotated`), never the secret. Test-mode keys can rotate only test-only integrations
+         *     (403 `live_resource`).
+         */
+        post: operations["rotateIntegrationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Lists the events of the last 30 days, newest first, in the envelope their webhook deliveries carry: every event
+         *     the service emitted, whether or not an integration subscribed to it. Live keys see live events, test keys the
+         *     test sandbox's. Events older than 30 days are deleted, and so are the `submission.*` events of a deleted form
+         *     (they hold its answers). A form- or folder-attached key sees only the events of the forms it can reach (never
+         *     `integration.*` events, which belong to no form).
+         *
+         *     To reconcile after missed deliveries, list the events since the last one you processed (`created_gte`, and
+         *     `type` for the kinds you handle), skip the ids you already have, and either process the rest directly or
+         *     replay each with `POST /integrations/{id}/dispatch` and `event_id`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+                id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Returns one event of the last 30 days, byte for byte the body its webhook deliveries carry (plus `request_id`). An event of the other environment, of another workspace, older than 30 days or never emitted gets 404; one of a form the attached key cannot reach gets 403 `form_not_attached`.
+         */
+        get: operations["getEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1034,6 +1217,7 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
+         *     | `rescore_in_progress` | 409 | `conflict_error` | The form already has a queued or running rescore job in this environment; the message names it. |
          *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
          *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
@@ -1050,7 +1234,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "rescore_in_progress" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -1967,6 +2151,39 @@ export interface components {
             status: components["schemas"]["SubmissionStatus"];
             metadata?: components["schemas"]["SubmissionMetadataCreate"];
         };
+        /** @description Whose submissions to erase. */
+        SubmissionErasureRequest: {
+            /**
+             * @description The person's email address. Surrounding whitespace is ignored and ASCII letters match in either case.
+             * @example Ana@Example.com
+             */
+            email: string;
+        };
+        /**
+         * @description `live` keys work on production data. `test` keys work on the workspace's sandbox: they read the live form
+         *     definitions, and everything they create (submissions, test-only forms, integrations' deliveries) is kept
+         *     apart from live data and flagged `test: true`.
+         * @enum {string}
+         */
+        Environment: "live" | "test";
+        /** @description What an erasure deleted. It never repeats the address. */
+        SubmissionErasure: {
+            /** @constant */
+            object: "submission_erasure";
+            /** @description The environment erased, the key's own. */
+            environment: components["schemas"]["Environment"];
+            /**
+             * Format: int64
+             * @description Submissions deleted; 0 when none carried the address (for example on a repeat).
+             */
+            deleted_submissions: number;
+            /**
+             * Format: int64
+             * @description Webhook attempts about these submissions that were still pending and will not be made.
+             */
+            canceled_deliveries: number;
+            erased_at: components["schemas"]["Timestamp"];
+        };
         /** @description The submission after rescoring, with the score it had before. */
         RescoredSubmission: components["schemas"]["Submission"] & {
             /**
@@ -1981,6 +2198,58 @@ export interface components {
              * @description The form version the previous score was computed with.
              */
             previous_form_version: number;
+        };
+        /**
+         * @description Identifier of a rescore job.
+         * @example rsj_4fGh7JkL2mNp5QrS8tUv1WxY
+         */
+        RescoreJobId: string;
+        /**
+         * @description `queued` until a server process takes the job, `running` while it rescores, then `succeeded` once every submission has been visited, or `failed` when it cannot go on (`failure_message` says why: for example the form changed so often meanwhile that its version is no longer kept; start a new job). A job whose process stops is taken over by another one and goes on from where it was. Deleting the form deletes its jobs too.
+         * @enum {string}
+         */
+        RescoreJobStatus: "queued" | "running" | "succeeded" | "failed";
+        /**
+         * @description A bulk rescore of one form's submissions in one environment, run in the background. Each submission gets its score,
+         *     grade and breakdown from the scoring of `form_version`, exactly as `POST /v1/submissions/{id}/rescore` would, and
+         *     its `form_version` becomes that version. Submissions created after the job started are scored by that version
+         *     already and are not visited. Poll `GET /v1/rescore_jobs/{id}` until `status` is `succeeded` or `failed`.
+         */
+        RescoreJob: {
+            id: components["schemas"]["RescoreJobId"];
+            /** @constant */
+            object: "rescore_job";
+            form_id: components["schemas"]["FormId"];
+            /**
+             * Format: int32
+             * @description The form version whose scoring the job applies (the form's current version when the job was created).
+             */
+            form_version: number;
+            status: components["schemas"]["RescoreJobStatus"];
+            /** @description True for a job of the test environment, created with a test key; it rescored test submissions only. */
+            test: boolean;
+            /**
+             * Format: int64
+             * @description Submissions the form had in this environment when the job was created. A progress estimate only (submissions deleted meanwhile are not processed).
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description Submissions visited so far.
+             */
+            processed: number;
+            /**
+             * Format: int64
+             * @description Submissions whose score or grade changed.
+             */
+            changed: number;
+            /** @description Why the job failed; null unless `status` is `failed`. */
+            failure_message: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When a process first started the job; null while queued. */
+            started_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the job succeeded or failed; null before. */
+            finished_at: components["schemas"]["Timestamp"] | null;
         };
         /** @description Funnel figures of one step. */
         AnalyticsStep: {
@@ -2102,13 +2371,6 @@ export interface components {
          * @example key_3wEr6TyU9iOp2AsD5fGh8JkL
          */
         ApiKeyId: string;
-        /**
-         * @description `live` keys work on production data. `test` keys work on the workspace's sandbox: they read the live form
-         *     definitions, and everything they create (submissions, test-only forms, integrations' deliveries) is kept
-         *     apart from live data and flagged `test: true`.
-         * @enum {string}
-         */
-        Environment: "live" | "test";
         /**
          * WorkspaceAttachment
          * @description The key reaches every form and folder of the workspace.
@@ -2263,10 +2525,10 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset.
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself). New types may be added within v1, as these last ones were: ignore the ones you do not know.
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -2287,10 +2549,10 @@ export interface components {
         /** @description What it was done to. */
         AuditTarget: {
             /** @enum {string} */
-            type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace";
-            /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`). */
+            type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace" | "integration";
+            /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`, `int_…`). */
             id: string;
-            /** @description Its name (or a member's or invite's email) at the time; null if it has none. */
+            /** @description Its name (or a member's or invite's email, or the host of an integration's URL) at the time; null if it has none. */
             name: string | null;
         };
         /** @description An entry of the workspace's audit log. Entries are written in the same transaction as the change and are never changed or deleted. */
@@ -2420,7 +2682,7 @@ export interface components {
          * @enum {string}
          */
         EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping" | "integration.disabled";
-        /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created. */
+        /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created and when it is rotated (`POST /integrations/{id}/rotate_secret`). */
         Integration: {
             id: components["schemas"]["IntegrationId"];
             /** @constant */
@@ -2455,8 +2717,10 @@ export interface components {
             description: string | null;
             /** @description When set, only events of this form (and its submissions) are delivered; otherwise events of every form the workspace has. */
             form_id: components["schemas"]["FormId"] | null;
-            /** @description The last 4 characters of the signing secret, to tell secrets apart; the secret itself is never shown again. */
+            /** @description The last 4 characters of the current signing secret, to tell secrets apart; the secret itself is never shown again. */
             secret_hint: string;
+            /** @description While a rotated-out secret still signs deliveries beside the current one (a second `v1=`), until when; null when there is none. See `POST /integrations/{id}/rotate_secret`. */
+            previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
             /** @description True for an integration made with a test-mode key; its deliveries are only recorded against the mock endpoint. */
             test: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -2516,7 +2780,7 @@ export interface components {
         EventId: string;
         /** @description What to send. Without `event_id` an `integration.ping` test event is sent. */
         IntegrationDispatch: {
-            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept only when an integration subscribed to them when they happened; their ids are in the integration logs and `X-Service-Event-Id`. */
+            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept for 30 days whether or not an integration subscribed to them; their ids are in the events feed (`GET /events`), the integration logs and `X-Service-Event-Id`. */
             event_id?: components["schemas"]["EventId"];
         };
         /**
@@ -2570,6 +2834,37 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["IntegrationLog"][];
+            /** @description True when more objects exist beyond this page. */
+            has_more: boolean;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /** @description How long the current secret keeps signing deliveries beside the new one. */
+        IntegrationSecretRotate: {
+            /**
+             * Format: int32
+             * @description Seconds (at most 7 days, default 24 hours) during which the current secret stays valid; every delivery made meanwhile carries one `v1=` signature per secret, the new one first. `0` retires it at once.
+             * @default 86400
+             */
+            expire_previous_after: number;
+        };
+        /** @description The envelope of every event: what happened (`type`), when, and the resource concerned in `data.object`, as the API returns it. The same event (same `id`) may arrive more than once: deduplicate on `id`. */
+        Event: {
+            id: components["schemas"]["EventId"];
+            /** @constant */
+            object: "event";
+            type: components["schemas"]["EventType"];
+            /** @description When the event occurred; retries keep this value. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`; test keys read them in the events feed. */
+            test: boolean;
+            /** @description `object` is the resource the event is about, as the API returns it; its shape, and any further members, depend on `type`. */
+            data: Record<string, never>;
+        };
+        /** @description A page of events, newest first. */
+        EventList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Event"][];
             /** @description True when more objects exist beyond this page. */
             has_more: boolean;
             request_id: components["schemas"]["RequestId"];
@@ -2691,19 +2986,6 @@ export interface components {
             error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
             /** @description Human-readable text (RFC 6749 character set: printable ASCII without `"` and `\`); the same as `message`. */
             error_description?: string;
-        };
-        /** @description The envelope of every event: what happened (`type`), when, and the resource concerned in `data.object`, as the API returns it. The same event (same `id`) may arrive more than once: deduplicate on `id`. */
-        Event: {
-            id: components["schemas"]["EventId"];
-            /** @constant */
-            object: "event";
-            type: components["schemas"]["EventType"];
-            /** @description When the event occurred; retries keep this value. */
-            created_at: components["schemas"]["Timestamp"];
-            /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`. */
-            test: boolean;
-            /** @description `object` is the resource the event is about, as the API returns it; its shape, and any further members, depend on `type`. */
-            data: Record<string, never>;
         };
         /** @description Sent when a form is created; `data.object` is the form (version 1) with its full definition. */
         FormCreatedEvent: components["schemas"]["Event"] & {
@@ -3263,6 +3545,22 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The submissions were erased (possibly none). */
+        SubmissionErasure: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SubmissionErasure"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description Every matching submission, streamed. `Content-Disposition` names a file (`submissions.csv` or `submissions.ndjson`). */
         SubmissionExport: {
             headers: {
@@ -3344,6 +3642,43 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RescoredSubmission"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The job was created and waits for a server process; `Location` is its path. */
+        RescoreJobAccepted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                /**
+                 * @description Path of the created job.
+                 * @example /v1/rescore_jobs/rsj_4fGh7JkL2mNp5QrS8tUv1WxY
+                 */
+                Location?: components["schemas"]["ResourcePath"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RescoreJob"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The rescore job and its progress. */
+        RescoreJob: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RescoreJob"] & components["schemas"]["RequestIdField"];
             };
         };
         /** @description The form's funnel figures. */
@@ -3716,6 +4051,57 @@ export interface components {
                 "application/json": components["schemas"]["IntegrationLogList"];
             };
         };
+        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at` (null when `expire_previous_after` was 0: it was retired at once). */
+        IntegrationSecretRotated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Integration"] & {
+                    /** @description The new secret that signs every delivery from now on. Shown only in this response. */
+                    signing_secret: string;
+                } & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description A page of events, newest first. */
+        EventList: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EventList"];
+            };
+        };
+        /** @description The event, exactly as its webhook deliveries carry it, with the request's id. */
+        Event: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Event"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description The test data was deleted. */
         TestDataReset: {
             headers: {
@@ -3879,6 +4265,8 @@ export interface components {
         ExportStartingAfter: components["schemas"]["Cursor"];
         /** @description Identifier of the submission. */
         SubmissionIdPath: components["schemas"]["SubmissionId"];
+        /** @description Identifier of the rescore job. */
+        RescoreJobIdPath: components["schemas"]["RescoreJobId"];
         /** @description Identifier of the API key. */
         ApiKeyIdPath: components["schemas"]["ApiKeyId"];
         /** @description Identifier of the team member. */
@@ -3887,19 +4275,24 @@ export interface components {
         InviteIdPath: components["schemas"]["InviteId"];
         /** @description Identifier of the integration. */
         IntegrationIdPath: components["schemas"]["IntegrationId"];
+        /** @description Only events of these types. Repeat the parameter for several (`type=form.created&type=form.deleted`); an event of any of them is listed. */
+        EventTypeFilter: components["schemas"]["EventType"][];
+        /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+        EventIdPath: components["schemas"]["EventId"];
         /**
          * @description Proves that the service sent the request and that the body is unchanged:
          *
          *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
          *
-         *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+         *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
          *     verify:
          *
          *     1. Split the header on `,`; take `t` and every `v1` value.
          *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
          *        before any JSON parsing), keyed with the secret.
          *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-         *        one `v1` is sent per valid secret.
+         *        one `v1` is sent per valid secret, the new one first
+         *        (see `POST /integrations/{id}/rotate_secret`).
          *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
          *
          *     An API key is never used to verify a webhook.
@@ -4541,6 +4934,40 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    eraseSubmissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionErasureRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SubmissionErasure"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     exportSubmissions: {
         parameters: {
             query?: {
@@ -4687,6 +5114,59 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rescoreForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["RescoreJobAccepted"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRescoreJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the rescore job. */
+                id: components["parameters"]["RescoreJobIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RescoreJob"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5219,6 +5699,99 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    rotateIntegrationSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the integration. */
+                id: components["parameters"]["IntegrationIdPath"];
+            };
+            cookie?: never;
+        };
+        /** @description Optional; omit it (or send `{}`) to keep the current secret valid for 24 hours. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["IntegrationSecretRotate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["IntegrationSecretRotated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Cursor for the next page: the `id` of the last object of the page you have. Lists are ordered newest first
+                 *     (by `created_at`, then `id`). Cannot be combined with `ending_before`.
+                 */
+                starting_after?: components["parameters"]["StartingAfter"];
+                /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
+                ending_before?: components["parameters"]["EndingBefore"];
+                /** @description Only events of these types. Repeat the parameter for several (`type=form.created&type=form.deleted`); an event of any of them is listed. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /** @description Only events created at or after this time. */
+                created_gte?: components["schemas"]["Timestamp"];
+                /** @description Only events created before this time. */
+                created_lt?: components["schemas"]["Timestamp"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EventList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the event (`X-Service-Event-Id` of its deliveries). */
+                id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Event"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     resetTestData: {
         parameters: {
             query?: never;
@@ -5268,14 +5841,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5309,14 +5883,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5350,14 +5925,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5391,14 +5967,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5432,14 +6009,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5473,14 +6051,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.
@@ -5514,14 +6093,15 @@ export interface operations {
                  *
                  *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
                  *
-                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created). To
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
                  *     verify:
                  *
                  *     1. Split the header on `,`; take `t` and every `v1` value.
                  *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
                  *        before any JSON parsing), keyed with the secret.
                  *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
-                 *        one `v1` is sent per valid secret.
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
                  *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
                  *
                  *     An API key is never used to verify a webhook.

@@ -39,7 +39,12 @@ interface Variable {
 export const variables: Variable[] = [
   { name: 'PORT', default: '8443', description: 'HTTPS port.' },
   { name: 'HOST', default: '0.0.0.0', description: 'Address to listen on.' },
-  { name: 'HTTP_PORT', default: '', description: 'Optional plain-HTTP port; every request on it gets 403 https_required.' },
+  {
+    name: 'HTTP_PORT',
+    default: '',
+    description:
+      'Optional plain-HTTP port; every request on it gets 403 https_required, unless it comes from TRUSTED_PROXIES with X-Forwarded-Proto: https (a load balancer that terminates TLS).',
+  },
   {
     name: 'DATA_DIR',
     default: './data',

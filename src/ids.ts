@@ -27,7 +27,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'ws' | 'form' | 'fv' | 'fld' | 'sub' | 'key' | 'int' | 'evt' | 'dlv' | 'mem' | 'inv' | 'aud' | 'req' | 'xfr';
+export type IdPrefix = 'ws' | 'form' | 'fv' | 'fld' | 'sub' | 'key' | 'int' | 'evt' | 'dlv' | 'mem' | 'inv' | 'aud' | 'req' | 'xfr' | 'rsj';
 
 /** Identifiers are a type prefix and 24 random base62 characters (about 143 bits): never a sequence. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;

@@ -15,10 +15,13 @@ import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
 import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
+import { purgeExpiredEvents } from './domain/event-feed/service.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { backoffWithBase } from './domain/integrations/retry-schedule.js';
+import { purgeExpiredSigningSecrets } from './domain/integrations/service.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
+import { startRescoreWorker } from './domain/rescore-jobs/worker.js';
 import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
@@ -204,18 +207,24 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     return;
   }
 
-  // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep and
-  // the purge are the deployment's, run by whichever process holds the job lock.
-  const sweep = () => jobLock.runIfHolder(() => sweepExpiredKeys(services));
+  // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep (expired
+  // keys, replaced webhook secrets past their overlap) and the purge (idempotency keys, events past the feed's
+  // 30 days) are the deployment's, run by whichever process holds the job lock.
+  const sweep = () =>
+    jobLock.runIfHolder(async () => {
+      await sweepExpiredKeys(services);
+      await purgeExpiredSigningSecrets(services);
+    });
   const purge = () =>
     jobLock.runIfHolder(async () => {
       const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
       await store.idempotency.purgeExpired(before);
+      await purgeExpiredEvents(services);
     });
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
-    setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'key expiry sweep failed')), 60_000),
-    setInterval(() => void purge().catch((error) => log.error({ err: error }, 'idempotency purge failed')), 3600_000),
+    setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'expiry sweep failed')), 60_000),
+    setInterval(() => void purge().catch((error) => log.error({ err: error }, 'retention purge failed')), 3600_000),
   ];
   await sweep();
   const deliveries = startDeliveryWorker(services, {
@@ -223,6 +232,8 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     backoff: backoffWithBase(config.webhookRetryBaseMs),
     onError: (error) => log.error({ err: error }, 'webhook delivery failed'),
   });
+  // Every process runs queued rescore jobs; the store's leases give each job to one of them.
+  const rescores = startRescoreWorker(services, { onError: (error) => log.error({ err: error }, 'rescore job failed') });
 
   log.info({ port, httpPort: config.httpPort }, 'listening');
   // In a cluster the primary prints the banner once every worker listens.
@@ -241,9 +252,10 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
       plain?.server.closeAllConnections();
     }, 10_000);
     // Webhook attempts in flight get their answer (10 s at most) recorded; pending ones stay queued in the database.
-    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop()]);
+    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop(), rescores.stop()]);
     clearTimeout(deadline);
-    await flushLastUsed();
+    // A write that fails now (the database gone first) is logged: the process still closes what it holds.
+    await flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed at shutdown'));
     await Promise.all([jobLock.close(), sharedLimits?.close()]);
     await store.close();
     log.info('stopped');

@@ -8,6 +8,7 @@ export {
 export { type ExportSubmissionsOptions, type ExportSubmissionsQuery, exportSubmissions } from './export-submissions.js';
 export { FormFunnelError, type FormFunnelErrorKind, isFormFunnelError } from './form-funnel-error.js';
 export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
+export { type WaitForRescoreJobOptions, waitForRescoreJob } from './rescore-jobs.js';
 export type { FetchLike, Sleep } from './retrying-fetch.js';
 export type * from './schemas.js';
 export { type UnwrappedData, unwrap } from './unwrap.js';

@@ -35,6 +35,9 @@ export type SubmissionList = Schema<'SubmissionList'>;
 export type SubmissionListQuery = NonNullable<paths['/submissions']['get']['parameters']['query']>;
 export type SubmissionCreate = Schema<'SubmissionCreate'>;
 export type RescoredSubmission = Schema<'RescoredSubmission'>;
+export type SubmissionErasure = Schema<'SubmissionErasure'>;
+export type SubmissionErasureRequest = Schema<'SubmissionErasureRequest'>;
+export type RescoreJob = Schema<'RescoreJob'>;
 export type Analytics = Schema<'Analytics'>;
 
 export type Me = Schema<'Me'>;
@@ -57,7 +60,11 @@ export type IntegrationCreate = Schema<'IntegrationCreate'>;
 export type IntegrationUpdate = Schema<'IntegrationUpdate'>;
 export type IntegrationLog = Schema<'IntegrationLog'>;
 export type IntegrationLogList = Schema<'IntegrationLogList'>;
+export type IntegrationSecretRotate = Schema<'IntegrationSecretRotate'>;
 export type EventType = Schema<'EventType'>;
+/** An event as the events feed (`GET /events`) returns it: the envelope its webhook deliveries carry. */
+export type Event = Schema<'Event'>;
+export type EventList = Schema<'EventList'>;
 // The union of event bodies lives in webhooks.ts (WebhookEvent), derived from the contract's `webhooks`.
 
 export type Problem = Schema<'Problem'>;

@@ -34,6 +34,7 @@ export const errorClasses = {
   folder_not_empty: { status: 409, type: 'conflict_error' },
   member_exists: { status: 409, type: 'conflict_error' },
   last_admin: { status: 409, type: 'conflict_error' },
+  rescore_in_progress: { status: 409, type: 'conflict_error' },
   invalid_json: { status: 400, type: 'validation_error' },
   invalid_parameters: { status: 400, type: 'validation_error' },
   invalid_cursor: { status: 400, type: 'validation_error' },

@@ -21,6 +21,7 @@ import { defaultRateLimits, type RateLimitSettings } from './documented-limits.j
 import { errorHandler, unknownPath } from './error-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import type { Handlers } from './handlers/types.js';
+import { inSequence } from './in-sequence.js';
 import {
   assignRequestId,
   authenticateCaller,
@@ -80,11 +81,13 @@ export function buildApp(options: AppOptions): App {
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(
-    assignRequestId(),
-    requestLog(log),
-    identifyConnection(options.trustedProxies ?? []),
-    reportAddressLimits(limits),
-    requireHttps(),
+    inSequence([
+      assignRequestId(),
+      requestLog(log),
+      identifyConnection(options.trustedProxies ?? []),
+      reportAddressLimits(limits),
+      requireHttps(),
+    ]),
   );
 
   // The published contract and its docs: public, like the docs site.
@@ -114,21 +117,22 @@ export function buildApp(options: AppOptions): App {
   // - The validator needs the parsed body; it also checks each response against the document on its way out.
   // - Dispatch claims the Idempotency-Key (after validation, so an invalid request does not use up the key)
   //   and calls the handler.
-  // Everything sits on one router mounted at /v1, the base path the validator reads from the document's
-  // server; `unknownPath` answers every other path with a problem+json 404.
-  const v1 = express.Router();
-  v1.use(
-    deprecationHeaders(options.deprecation ?? null),
-    routeOperation(contract),
-    authenticateCaller(services, limits, lastUsed),
-    requireScope(contract),
-    parseBody(),
-    checkPlainNumbers(),
-    openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }),
-    rejectImpreciseNumbers(),
-    dispatch(options.handlers ?? defaultHandlers, services),
+  // Everything is mounted at /v1, the base path the validator reads from the document's server, as one layer
+  // (in-sequence.ts); `unknownPath` answers every other path with a problem+json 404.
+  app.use(
+    '/v1',
+    inSequence([
+      deprecationHeaders(options.deprecation ?? null),
+      routeOperation(contract),
+      authenticateCaller(services, limits, lastUsed),
+      requireScope(contract),
+      parseBody(),
+      checkPlainNumbers(),
+      ...openApiValidator(contract.document, { validateResponses: options.validateResponses ?? true }),
+      rejectImpreciseNumbers(),
+      dispatch(options.handlers ?? defaultHandlers, services),
+    ]),
   );
-  app.use('/v1', v1);
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), errorHandler(log));
   return { app, services, flushLastUsed: () => lastUsed.flush(), servesDocs };

@@ -25,6 +25,8 @@ export interface Operation {
   /** The OpenAPI path template, e.g. `/forms/{id}`. */
   path: string;
   pattern: RegExp;
+  /** The path parameters' names, in the order `pattern` captures them. */
+  pathParamNames: readonly string[];
   /** `null`: any valid key (GET /me); `undefined` is never used, an operation without roles is public. */
   minScope: Scope | null;
   /** False for operations with `security: []` (the OAuth token endpoint). */
@@ -110,6 +112,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
         method,
         path,
         pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+        pathParamNames: [...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!),
         minScope: minimumScope(operation.operationId, security),
         authenticated: security.length > 0,
         requestMediaType: requestMediaType(document, path, operation.requestBody),

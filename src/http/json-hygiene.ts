@@ -30,14 +30,15 @@ function pointerOf(visit: Visit): string {
   return pointer;
 }
 
-function textIssue(text: string, pointer: string, what: string): ValidationIssue | undefined {
+/** `at` gives the pointer: it is built only for a string that has an issue, not for every string of every body. */
+function textIssue(text: string, at: () => string, what: string): ValidationIssue | undefined {
   if (text.includes('\u0000')) {
-    return { location: 'body', pointer, code: 'control_character', message: `${what} must not contain U+0000 (NUL)` };
+    return { location: 'body', pointer: at(), code: 'control_character', message: `${what} must not contain U+0000 (NUL)` };
   }
   if (loneSurrogate.test(text)) {
     return {
       location: 'body',
-      pointer,
+      pointer: at(),
       code: 'lone_surrogate',
       message: `${what} must be Unicode text: it has an unpaired surrogate (\\uD800-\\uDFFF)`,
     };
@@ -53,7 +54,7 @@ export function checkJsonBody(body: unknown): ValidationIssue[] {
     const visit = stack.pop()!;
     const { value } = visit;
     if (typeof value === 'string') {
-      const issue = textIssue(value, pointerOf(visit), 'a string');
+      const issue = textIssue(value, () => pointerOf(visit), 'a string');
       if (issue) issues.push(issue);
       continue;
     }
@@ -75,7 +76,7 @@ export function checkJsonBody(body: unknown): ValidationIssue[] {
       const [key, item] = entries[index]!;
       const child: Visit = { value: item, depth, parent: visit, key };
       if (typeof key === 'string') {
-        const issue = textIssue(key, pointerOf(child), 'a property name');
+        const issue = textIssue(key, () => pointerOf(child), 'a property name');
         if (issue) issues.push(issue);
       }
       stack.push(child);

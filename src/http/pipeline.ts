@@ -66,10 +66,13 @@ export function routeOperation(contract: Contract): RequestHandler {
       res.setHeader('Allow', match.allowed.join(', '));
       throw methodNotAllowed(req.method, match.allowed);
     }
-    const names = [...match.operation.path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!);
     const state = stateOf(res);
     state.operation = match.operation;
-    state.pathParams = Object.fromEntries(names.map((name, index) => [name, match.params[index]!]));
+    const pathParams: Record<string, string> = {};
+    match.operation.pathParamNames.forEach((name, index) => {
+      pathParams[name] = match.params[index]!;
+    });
+    state.pathParams = pathParams;
     next();
   };
 }

@@ -27,9 +27,15 @@ export function requestLog(log: Logger): RequestHandler {
         finished ? 'request' : 'request aborted by the client',
       );
     };
-    res.on('finish', () => write(true));
+    // 'finish' is emitted only once the response was handed to the socket. A problem answered to a client that has
+    // just gone away can end the response (writableFinished) without it, so "not logged yet" is what tells an abort.
+    let logged = false;
+    res.on('finish', () => {
+      logged = true;
+      write(true);
+    });
     res.on('close', () => {
-      if (!res.writableFinished) write(false);
+      if (!logged) write(false);
     });
     next();
   };

@@ -23,17 +23,22 @@ const idStandIn = 'req';
 const idStandInJson = `"request_id":"${idStandIn}"}`;
 
 export function rememberValidatedReads(): RequestHandler {
-  const passed = new Map<string, true>();
+  // Keyed by the serialised body itself, which JSON.stringify returns as one flat string: V8 hashes it where it
+  // lies, where a key built by prefixing it would first be copied whole. The value says what it passed as (the
+  // operation, status and media type); the same bytes passed as something else are not a match.
+  const passed = new Map<string, string>();
   let rememberedChars = 0;
-  const remember = (key: string) => {
-    if (key.length > maxBodyChars || passed.has(key)) return;
-    while (rememberedChars + key.length > maxRememberedChars && passed.size > 0) {
-      const oldest = passed.keys().next().value!;
-      passed.delete(oldest);
-      rememberedChars -= oldest.length;
+  const remember = (text: string, context: string) => {
+    if (text.length > maxBodyChars || passed.get(text) === context) return;
+    if (!passed.has(text)) {
+      while (rememberedChars + text.length > maxRememberedChars && passed.size > 0) {
+        const oldest = passed.keys().next().value!;
+        passed.delete(oldest);
+        rememberedChars -= oldest.length;
+      }
+      rememberedChars += text.length;
     }
-    passed.set(key, true);
-    rememberedChars += key.length;
+    passed.set(text, context);
   };
 
   return (req, res, next) => {
@@ -49,8 +54,8 @@ export function rememberValidatedReads(): RequestHandler {
       const text = JSON.stringify({ ...(body as object), request_id: idStandIn });
       // The last key, as dispatch appends it: then the text's end is the top-level request_id, never data.
       if (!text.endsWith(idStandInJson)) return validated(body);
-      const key = `${operation.operationId} ${res.statusCode} ${res.get('Content-Type') ?? ''}\n${text}`;
-      if (passed.has(key)) {
+      const context = `${operation.operationId} ${res.statusCode} ${res.get('Content-Type') ?? ''}`;
+      if (passed.get(text) === context) {
         if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
         return res.send(`${text.slice(0, -idStandInJson.length)}"request_id":${JSON.stringify(requestId)}}`);
       }
@@ -58,7 +63,7 @@ export function rememberValidatedReads(): RequestHandler {
       const sent = validated(body);
       // A passed body is sent there and then; a refused one is handed to the error handler, which answers 500
       // now or later, but never with this status.
-      if (res.headersSent && res.statusCode === status) remember(key);
+      if (res.headersSent && res.statusCode === status) remember(text, context);
       return sent;
     };
     next();

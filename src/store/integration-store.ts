@@ -1,5 +1,6 @@
 /** Persistence of integrations, the events sent to them and their deliveries (the integration log). */
 import type { Attachment, Environment, Schema } from '../contract.js';
+import type { AuditEventInput } from './audit-event-input.js';
 import type { EventRecord, Outbox, Subscribers } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
 
@@ -28,7 +29,14 @@ export interface DueDelivery {
   id: string;
   attempt: number;
   mock: boolean;
-  integration: { id: string; workspaceId: string; url: string; signingSecret: string };
+  integration: {
+    id: string;
+    workspaceId: string;
+    url: string;
+    signingSecret: string;
+    /** The secret a rotation replaced and until when it still signs beside `signingSecret`; null when none is kept. */
+    previousSecret: { secret: string; expiresAt: string } | null;
+  };
   event: { id: string; type: Schema<'EventType'>; body: string };
 }
 
@@ -86,19 +94,36 @@ export interface CircuitUpdate {
 export interface IntegrationStore {
   list(visibility: IntegrationVisibility, page: PageRequest): Promise<Page<Integration>>;
   get(workspaceId: string, id: string): Promise<IntegrationRecord | undefined>;
-  create(record: IntegrationRecord, outbox?: Outbox<void>): Promise<void>;
-  /** Replaces the integration's fields (never its secret); `resetCircuit` also closes its circuit breaker. */
-  update(record: IntegrationRecord, options?: { resetCircuit?: boolean }): Promise<void>;
-  /** Deletes the integration with its deliveries, pending or made, in one transaction. */
-  delete(id: string): Promise<void>;
+  /** Stores the integration and its `integration.created` audit event in one transaction. */
+  create(record: IntegrationRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
+  /**
+   * Replaces the integration's fields (never its secret); `resetCircuit` also closes its circuit breaker; `audit`
+   * is recorded in the same transaction.
+   */
+  update(record: IntegrationRecord, options?: { resetCircuit?: boolean; audit?: AuditEventInput }): Promise<void>;
+  /** Deletes the integration with its deliveries, pending or made, and records `audit`, in one transaction. */
+  delete(id: string, audit: AuditEventInput): Promise<void>;
+  /**
+   * Makes `rotation.secret` the signing secret. The one it replaces is kept beside it until
+   * `previousExpiresAt`, or dropped at once when that is null; a secret an earlier rotation kept is dropped
+   * either way. Records `audit` and writes the outbox (the request's response) in the same transaction.
+   * Returns the integration as it now is; `RecordNotFound` when it is gone.
+   */
+  rotateSecret(
+    id: string,
+    rotation: { secret: string; hint: string; previousExpiresAt: string | null; at: string },
+    audit: AuditEventInput,
+    outbox?: Outbox<IntegrationRecord>,
+  ): Promise<IntegrationRecord>;
+  /** Forgets the previous secrets that expired at or before `now`; returns how many. */
+  purgeExpiredSecrets(now: string): Promise<number>;
   /**
    * Stores the event and, in the same transaction, queues a first attempt for every enabled integration of the
    * workspace and the given environments that subscribes to its type (and, when limited to a form, is of that
-   * form); an event nobody subscribes to is not stored. Returns how many attempts were queued. For an event that
+   * form); the event is stored even when nobody subscribes (the events feed lists it). Returns how many attempts were queued. For an event that
    * no change of a use case causes; a change's events go in its outbox.
    */
   publish(event: EventRecord, subscribers: Subscribers): Promise<number>;
-  getEvent(workspaceId: string, environment: Environment, id: string): Promise<EventRecord | undefined>;
   /**
    * Queues a first attempt of the event to one integration, enabled or not (dispatch), due at `at`; `newEvent`
    * stores the event first. Returns the pending log entry; `RecordNotFound` when the integration is gone.

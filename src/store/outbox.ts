@@ -14,7 +14,7 @@ import type { Environment, Schema } from '../contract.js';
 export type Outbox<R> = (result: R) => OutboxEntries;
 
 export interface OutboxEntries {
-  /** Each stored with a first attempt per subscribed integration; an event nobody subscribes to is not kept. */
+  /** Each stored (the events feed lists it) with a first attempt per subscribed integration. */
   events?: readonly OutboxEvent[] | undefined;
   /** Completes the request's Idempotency-Key claim with its response. */
   response?: IdempotentResponse | undefined;

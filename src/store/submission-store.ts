@@ -4,6 +4,7 @@
  * submissions and never disagrees with them.
  */
 import type { Attachment, Environment, Schema } from '../contract.js';
+import type { AuditEventInput } from './audit-event-input.js';
 import type { Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
 
@@ -64,6 +65,13 @@ export interface RescoreResult {
   previous: Pick<Submission, 'score' | 'grade' | 'form_version'>;
 }
 
+/** What an erasure deleted. */
+export interface ErasureResult {
+  deletedSubmissions: number;
+  /** Pending webhook attempts about the erased submissions that were dropped with their stored events. */
+  canceledDeliveries: number;
+}
+
 /** Aggregates of one form and environment over a range of days (`YYYY-MM-DD`, both ends included). */
 export interface FunnelQuery {
   formId: string;
@@ -108,6 +116,19 @@ export interface SubmissionStore {
   get(partition: SubmissionPartition, id: string): Promise<SubmissionRecord | undefined>;
   /** Deletes the submission and takes it out of the aggregates; `RecordNotFound` when it no longer exists. */
   delete(id: string): Promise<void>;
+  /**
+   * Erases a person from the partition in one transaction: every submission with an `email` answer equal to
+   * `email` once both are normalised (surrounding whitespace removed, ASCII letters lower-cased), found through
+   * the address index; each leaves the aggregates as `delete` takes it out, and the stored `submission.*` events
+   * about it go with their pending attempts. Writes the audit event `audit` returns (given the result, never
+   * the address) in the same transaction.
+   */
+  erase(
+    partition: SubmissionPartition,
+    email: string,
+    audit: (result: ErasureResult) => AuditEventInput,
+    outbox?: Outbox<ErasureResult>,
+  ): Promise<ErasureResult>;
   /** Replaces the score and moves the aggregates from the old score to the new one; `RecordNotFound` when gone. */
   rescore(id: string, rescore: Rescore, outbox?: Outbox<RescoreResult>): Promise<RescoreResult>;
   funnel(query: FunnelQuery): Promise<FunnelTotals>;

@@ -7,10 +7,13 @@
  * A method that ends a use case's change takes an optional `Outbox` (see ./outbox.ts) that commits with it.
  */
 import type { Attachment, Environment, Plan, Schema } from '../contract.js';
+import type { AuditEventInput } from './audit-event-input.js';
+import type { EventStore } from './event-store.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
+import type { RescoreJobStore } from './rescore-job-store.js';
 import type { SubmissionStore } from './submission-store.js';
 
 export interface Workspace {
@@ -25,6 +28,11 @@ export interface ApiKeyRecord {
   key: Schema<'ApiKey'>;
   workspaceId: string;
   secretHash: Buffer;
+}
+
+/** A key found by its secret, with its workspace: authentication needs both on every request, so they are read together. */
+export interface ApiKeyCredential extends ApiKeyRecord {
+  workspace: Workspace;
 }
 
 /** Which forms a caller may see: its workspace, the environments it reads, and its attachment. */
@@ -46,15 +54,8 @@ export interface FolderRecord {
   environment: Environment;
 }
 
-export interface AuditEventInput {
-  workspaceId: string;
-  environment: Environment;
-  type: Schema<'AuditEvent'>['type'];
-  actor: Schema<'AuditEvent'>['actor'];
-  target: Schema<'AuditEvent'>['target'];
-  reason: string | null;
-  at: string;
-}
+// In a module of its own, so that the per-area store interfaces (./submission-store.ts) can use it without a cycle.
+export type { AuditEventInput } from './audit-event-input.js';
 
 export interface WorkspaceStore {
   create(workspace: Workspace): Promise<void>;
@@ -64,7 +65,8 @@ export interface WorkspaceStore {
 export interface ApiKeyStore {
   /** Stores the key and its `api_key.created` audit event in one transaction. */
   create(record: ApiKeyRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
-  findBySecretHash(hash: Buffer): Promise<ApiKeyRecord | undefined>;
+  /** One indexed lookup joining the key to its workspace; never cached, so a revocation applies to the next request. */
+  findBySecretHash(hash: Buffer): Promise<ApiKeyCredential | undefined>;
   get(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of both environments: keys are not sandboxed data, and admins manage them all in one place. */
   list(workspaceId: string, filter: { status?: 'active' | 'revoked' | undefined }, page: PageRequest): Promise<Page<Schema<'ApiKey'>>>;
@@ -212,7 +214,9 @@ export interface Store {
   team: TeamStore;
   submissions: SubmissionStore;
   integrations: IntegrationStore;
+  events: EventStore;
   oauth: OAuthStore;
+  rescoreJobs: RescoreJobStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   close(): Promise<void>;

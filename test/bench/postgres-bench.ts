@@ -1,16 +1,20 @@
 /**
  * `npm run bench:postgres`: the server on PostgreSQL as an operator runs it (`npm start`'s entry in its own
- * process, TLS, full pipeline), with 1 and then 2 worker processes, under autocannon in another process:
- * `POST /v1/submissions` and `GET /v1/forms/{id}`. Not a test: it prints a table and writes
- * dist/bench-postgres.json.
+ * process, TLS, full pipeline). Not a test: it prints a table and writes dist/bench-postgres.json.
  *
- * BENCH_DATABASE_URL (or DATABASE_URL) names the PostgreSQL server; the bench creates a database of its own on
- * it and drops it at the end. REDIS_URL, when set, puts the rate limits on Redis as in production (under a
- * prefix of the bench's own). BENCH_SECONDS (default 10) is each measurement's duration.
+ * 1. `POST /v1/submissions` and `GET /v1/forms/{id}` under autocannon (another process), with 1 and then 2
+ *    worker processes.
+ * 2. A million submissions of one form (inserted by the database itself from a few answer sets the domain
+ *    validated and scored, with the analytics aggregates the store would have written): GET /v1/analytics at
+ *    10,000 and at 1,000,000 submissions, and GET /v1/submissions?limit=100 on the first page against the page
+ *    after the 900,000th submission (keyset), for the workspace's list and the form's; then sorted by score, filtered
+ *    by one grade and both (each cursor 90 % into its list), with the deep page's EXPLAIN ANALYZE plan.
  *
- * Then it loads BENCH_ROWS (default 1,000,000) submissions in one INSERT … SELECT and, through the store, times the
- * first page of GET /v1/submissions against the page after row 900,000 (sorted by score, filtered by one grade,
- * and both), printing each deep page's plan (EXPLAIN ANALYZE) to show the index range it starts from.
+ * The PostgreSQL server is BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres
+ * when it answers; the bench creates a database of its own on it and drops it at the end. REDIS_URL, when set,
+ * puts the rate limits on Redis as in production (under a prefix of the bench's own). BENCH_SECONDS (default 10)
+ * is each autocannon measurement's duration, BENCH_ROWS (default 1,000,000) the submissions seeded, BENCH_SAMPLES
+ * (default 200) the requests per latency figure.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,23 +27,34 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
+import type { Schema } from '../../src/contract.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { openPostgres } from '../../src/store/postgres/database.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
+import { completeMetadata, dayOf, gradeKey, sourceKey, stepCounts } from '../../src/store/rows/submissions.js';
 import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
+import { scoredTemplates } from './submission-templates.js';
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+const localServer = 'postgres://postgres@127.0.0.1:5432/postgres';
+const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || ((await answers(localServer)) ? localServer : undefined);
 if (!serverUrl) {
   process.stderr.write(
-    'Set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL server, e.g. postgres://postgres@127.0.0.1:5432/postgres\n',
+    `No PostgreSQL server: set BENCH_DATABASE_URL (or DATABASE_URL) to one the bench may create a database on (${localServer} did not answer)\n`,
   );
   process.exit(2);
 }
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const TOTAL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const FIRST_ROWS = Math.min(10_000, TOTAL_ROWS);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const WINDOW_MS = 30 * 86_400_000;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const round = (value: number, decimals = 0) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const run = promisify(execFile);
+/** Kept alive, so latency figures do not include a TLS handshake each. */
+const agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
 
 const databaseName = `ff_bench_${randomBytes(4).toString('hex')}`;
 const databaseUrl = (() => {
@@ -47,6 +62,17 @@ const databaseUrl = (() => {
   url.pathname = `/${databaseName}`;
   return url.toString();
 })();
+async function answers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
 async function onServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
@@ -128,6 +154,8 @@ const results: Record<string, unknown> = {
   redis: Boolean(process.env.REDIS_URL),
   load_average_at_start: loadavg().map((load) => round(load, 2)),
 };
+/** The server of the million-row figures, stopped however the bench ends. */
+let server1: Awaited<ReturnType<typeof startServer>> | undefined;
 try {
   const store = await createPostgresStore(databaseUrl, { max: 1 });
   const workspace = await bootstrapWorkspace(
@@ -145,7 +173,7 @@ try {
     try {
       if (!formId) {
         const { slug: _slug, ...form } = demoForm();
-        const created = await fetchJson(`${server.url}/v1/forms`, key, form);
+        const created = await fetchJson('POST', `${server.url}/v1/forms`, key, form);
         formId = String(created.id);
       }
       const submission = JSON.stringify({ form_id: formId, answers: anaAnswers(), hidden: anaHidden() });
@@ -159,8 +187,105 @@ try {
       await stopServer(server.child);
     }
   }
-  const deepPages = await measureDeepPages(workspace.workspace_id, formId!);
-  Object.assign(results, figures, { deep_pages: deepPages, load_average_at_end: loadavg().map((load) => round(load, 2)) });
+  log(`Seeding ${FIRST_ROWS.toLocaleString('en')} submissions over 30 days...`);
+  const seeding = await openPostgres(databaseUrl, { max: 1 });
+  server1 = await startServer(1, dataDir);
+  const form = (await fetchJson('GET', `${server1.url}/v1/forms/${formId}`, key)) as unknown as Schema<'Form'>;
+  const seeder = submissionSeeder(seeding, form, workspace.workspace_id);
+  await seeder.seed(FIRST_ROWS, 0);
+  const analyticsPath = `/v1/analytics?form_id=${formId}&from=${seeder.firstDay}&to=${seeder.lastDay}`;
+  const analyticsSmall = await latency(server1.url, key, analyticsPath);
+  log(`Seeding ${(TOTAL_ROWS - FIRST_ROWS).toLocaleString('en')} more over the same 30 days...`);
+  await seeder.seed(TOTAL_ROWS - FIRST_ROWS, Math.floor(WINDOW_MS / TOTAL_ROWS / 2));
+  log(`Seeded ${seeder.seeded().toLocaleString('en')} rows in ${round(seeder.seconds(), 1)} s; measuring with WORKERS=1...`);
+  const analyticsLarge = await latency(server1.url, key, analyticsPath);
+  const deepIndex = Math.floor(TOTAL_ROWS * 0.9) - 1;
+  const deep = (
+    await seeding.query(
+      `SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'live' ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
+      [workspace.workspace_id, deepIndex],
+    )
+  ).rows[0] as { id: string };
+  // Sorted and grade-filtered pages (issue 11): each deep cursor 90 % into its own list; the plan of the deep page
+  // is the store's query (keyset row comparison from the cursor), shown with EXPLAIN ANALYZE.
+  const finds = [
+    { name: 'by -score', query: 'sort=-score', where: '', orderBy: 'score DESC, id DESC', key: 'score', type: 'integer' },
+    {
+      name: 'grade=A',
+      query: 'grade=A',
+      where: `AND grade = 'A'`,
+      orderBy: 'created_at DESC, id DESC',
+      key: 'created_at',
+      type: 'timestamptz',
+    },
+    {
+      name: 'grade=A by -score',
+      query: 'grade=A&sort=-score',
+      where: `AND grade = 'A'`,
+      orderBy: 'score DESC, id DESC',
+      key: 'score',
+      type: 'integer',
+    },
+  ];
+  const findCursors: Array<{ id: string; position: number; count: number }> = [];
+  for (const find of finds) {
+    const inList = `workspace_id = $1 AND environment = 'live' ${find.where}`;
+    const { count } = (await seeding.query(`SELECT COUNT(*)::int AS count FROM submissions WHERE ${inList}`, [workspace.workspace_id]))
+      .rows[0];
+    const position = Math.min(900_000, Math.floor(count * 0.9));
+    const cursor = (
+      await seeding.query(`SELECT id, ${find.key} AS key FROM submissions WHERE ${inList} ORDER BY ${find.orderBy} LIMIT 1 OFFSET $2`, [
+        workspace.workspace_id,
+        position - 1,
+      ])
+    ).rows[0] as { id: string; key: unknown };
+    findCursors.push({ id: cursor.id, position, count });
+    const plan = await seeding.query(
+      `EXPLAIN (ANALYZE, COSTS OFF) SELECT s.* FROM submissions s WHERE s.${inList.replaceAll('AND ', 'AND s.')}
+         AND (s.${find.key}, s.id) < ($2::${find.type}, $3::text) ORDER BY s.${find.orderBy.replaceAll(', ', ', s.')} LIMIT 101`,
+      [workspace.workspace_id, cursor.key, cursor.id],
+    );
+    log(`Plan of the page after row ${position.toLocaleString('en')} of ${count.toLocaleString('en')}, ${find.name}:`);
+    for (const line of plan.rows) log(`  ${line['QUERY PLAN']}`);
+  }
+  await seeding.end();
+  const findLists = [];
+  for (const [index, find] of finds.entries()) {
+    findLists.push({
+      name: find.name,
+      cursor_row: findCursors[index]!.position,
+      rows: findCursors[index]!.count,
+      first: (await latency(server1.url, key, `/v1/submissions?limit=100&${find.query}`)).latency,
+      deep: (await latency(server1.url, key, `/v1/submissions?limit=100&${find.query}&starting_after=${findCursors[index]!.id}`)).latency,
+    });
+  }
+  const lists = {
+    first: await latency(server1.url, key, '/v1/submissions?limit=100'),
+    deep: await latency(server1.url, key, `/v1/submissions?limit=100&starting_after=${deep.id}`),
+    formFirst: await latency(server1.url, key, `/v1/submissions?limit=100&form_id=${formId}`),
+    formDeep: await latency(server1.url, key, `/v1/submissions?limit=100&form_id=${formId}&starting_after=${deep.id}`),
+  };
+  await stopServer(server1.child);
+  const ratio = (a: number, b: number) => round(a / b, 2);
+  const million = {
+    rows: seeder.seeded(),
+    seeding_seconds: round(seeder.seconds(), 1),
+    analytics: {
+      small: { submissions: analyticsSmall.submissions, ...analyticsSmall.latency },
+      large: { submissions: analyticsLarge.submissions, ...analyticsLarge.latency },
+      ratio_median: ratio(analyticsLarge.latency.median_ms, analyticsSmall.latency.median_ms),
+    },
+    list_page: {
+      first: lists.first.latency,
+      deep_900k: lists.deep.latency,
+      ratio_median: ratio(lists.deep.latency.median_ms, lists.first.latency.median_ms),
+      form_first: lists.formFirst.latency,
+      form_deep_900k: lists.formDeep.latency,
+      form_ratio_median: ratio(lists.formDeep.latency.median_ms, lists.formFirst.latency.median_ms),
+    },
+    find_page: findLists.map((find) => ({ ...find, ratio_median: ratio(find.deep.median_ms, find.first.median_ms) })),
+  };
+  Object.assign(results, figures, { submissions: million, load_average_at_end: loadavg().map((load) => round(load, 2)) });
 
   const rows: string[][] = [];
   for (const [name, { create, get }] of Object.entries(figures)) {
@@ -176,9 +301,45 @@ try {
       `p50 ${get.p50_ms} ms, p99 ${get.p99_ms} ms, ${get.failed} failed`,
     ]);
   }
-  for (const page of deepPages) {
-    rows.push([`list ${page.name}, first page`, `${page.first_ms} ms`, 'median of 30']);
-    rows.push([`list ${page.name}, after row ${page.cursor_row.toLocaleString('en')}`, `${page.deep_ms} ms`, `ratio ${page.ratio}x`]);
+  const deepRow = (deepIndex + 1).toLocaleString('en');
+  rows.push(
+    [
+      'seeding (INSERT … SELECT)',
+      `${round(seeder.seeded() / seeder.seconds()).toLocaleString('en')} rows/s`,
+      `${million.rows.toLocaleString('en')} rows`,
+    ],
+    [
+      `analytics, ${analyticsSmall.submissions.toLocaleString('en')} submissions`,
+      `${analyticsSmall.latency.median_ms} ms`,
+      `p95 ${analyticsSmall.latency.p95_ms} ms`,
+    ],
+    [
+      `analytics, ${analyticsLarge.submissions.toLocaleString('en')} submissions`,
+      `${analyticsLarge.latency.median_ms} ms`,
+      `p95 ${analyticsLarge.latency.p95_ms} ms, ratio ${million.analytics.ratio_median}x (target <= 2x)`,
+    ],
+    ['list, first page (limit 100)', `${lists.first.latency.median_ms} ms`, `p95 ${lists.first.latency.p95_ms} ms`],
+    [
+      `list, after row ${deepRow}`,
+      `${lists.deep.latency.median_ms} ms`,
+      `p95 ${lists.deep.latency.p95_ms} ms, ratio ${million.list_page.ratio_median}x (target <= 1.2x)`,
+    ],
+    ['list by form, first page', `${lists.formFirst.latency.median_ms} ms`, `p95 ${lists.formFirst.latency.p95_ms} ms`],
+    [
+      `list by form, after row ${deepRow}`,
+      `${lists.formDeep.latency.median_ms} ms`,
+      `p95 ${lists.formDeep.latency.p95_ms} ms, ratio ${million.list_page.form_ratio_median}x (target <= 1.2x)`,
+    ],
+  );
+  for (const find of million.find_page) {
+    rows.push(
+      [`list ${find.name}, first page`, `${find.first.median_ms} ms`, `p95 ${find.first.p95_ms} ms`],
+      [
+        `list ${find.name}, after row ${find.cursor_row.toLocaleString('en')} of ${find.rows.toLocaleString('en')}`,
+        `${find.deep.median_ms} ms`,
+        `p95 ${find.deep.p95_ms} ms, ratio ${find.ratio_median}x (target <= 1.2x)`,
+      ],
+    );
   }
   const width = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
   log('');
@@ -190,7 +351,8 @@ try {
     `\n2 workers / 1 worker: POST ${scale('create')}x, GET ${scale('get')}x on ${cpus().length} cores. Each request is CPU work ` +
       '(TLS, authentication, validation of request and response, JSON) in a worker, and on this machine the same cores also ' +
       'run PostgreSQL, the autocannon process and (with REDIS_URL) Redis: a second worker adds at most the share of a core ' +
-      'the others leave idle, so the 2-worker figure is bounded by the cores, not by the store. More cores or more ' +
+      'the others leave idle, so the 2-worker figure is bounded by the cores, not by the store (on a machine already busier ' +
+      'than its cores, read the load average below, there is no idle share and a second worker only adds contention). More cores or more ' +
       'machines behind a load balancer scale it; on 2 cores WORKERS=2 mostly buys resilience (one worker busy or restarting).',
   );
   log(
@@ -200,113 +362,25 @@ try {
   writeFileSync(join(root, 'dist/bench-postgres.json'), `${JSON.stringify(results, null, 2)}\n`);
   log('Wrote dist/bench-postgres.json');
 } finally {
+  if (server1 && server1.child.exitCode === null) await stopServer(server1.child);
   await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  agent.destroy();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/**
- * A million rows straight into the table (the list needs no aggregates), spread over 30 days with scores 0..99 and
- * grades A (>= 70), B (>= 40) and C, then ANALYZE; each list page is timed through the store as the API calls it.
- */
-async function measureDeepPages(workspaceId: string, formId: string) {
-  const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
-  const store = await createPostgresStore(databaseUrl, { max: 2 });
-  try {
-    log(`Loading ${rows.toLocaleString('en')} submissions into PostgreSQL...`);
-    const started = performance.now();
-    await store.pool.query(
-      `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps, score, grade,
-         score_breakdown, scored_at, created_at, updated_at, search_text)
-       SELECT 'sub_' || lpad(to_hex(g), 24, '0'), $1, 'live', $2, 1, 'completed', '{}', '{}', '[]', score,
-         CASE WHEN score >= 70 THEN 'A' WHEN score >= 40 THEN 'B' ELSE 'C' END, '[]', at, at, at, ''
-       FROM generate_series(1, $3::int) g,
-         LATERAL (SELECT ((g::bigint * 7919) % 100)::int AS score, now() - make_interval(secs => g * 2.592) AS at) v`,
-      [workspaceId, formId, rows],
-    );
-    await store.pool.query('ANALYZE submissions');
-    log(`  loaded in ${round((performance.now() - started) / 1000, 1)} s`);
-    const partition = { workspaceId, environment: 'live' as const, attachment: { type: 'workspace' as const } };
-    const cases = [
-      { name: 'by -score', filter: {}, order: { key: 'score', direction: 'desc' }, where: '', orderBy: 'score DESC, id DESC' },
-      {
-        name: 'grade=A',
-        filter: { grades: ['A'] },
-        order: { key: 'created_at', direction: 'desc' },
-        where: `AND grade = 'A'`,
-        orderBy: 'created_at DESC, id DESC',
-      },
-      {
-        name: 'grade=A by -score',
-        filter: { grades: ['A'] },
-        order: { key: 'score', direction: 'desc' },
-        where: `AND grade = 'A'`,
-        orderBy: 'score DESC, id DESC',
-      },
-    ] as const;
-    const figures = [];
-    for (const c of cases) {
-      const { rows: counted } = await store.pool.query(`SELECT COUNT(*)::int AS n FROM submissions WHERE workspace_id = $1 ${c.where}`, [
-        workspaceId,
-      ]);
-      const position = Math.min(900_000, Math.floor(counted[0].n * 0.9));
-      const { rows: at } = await store.pool.query(
-        `SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'live' ${c.where} ORDER BY ${c.orderBy} LIMIT 1 OFFSET $2`,
-        [workspaceId, position - 1],
-      );
-      const cursor = at[0].id as string;
-      const page = (startingAfter?: string) =>
-        store.submissions.list(partition, c.filter, { limit: 100, startingAfter }, c.order as Parameters<typeof store.submissions.list>[3]);
-      const samples = { first: [] as number[], deep: [] as number[] };
-      for (let round = -5; round < 30; round++) {
-        for (const [name, after] of [
-          ['first', undefined],
-          ['deep', cursor],
-        ] as const) {
-          const startedAt = performance.now();
-          await page(after);
-          if (round >= 0) samples[name].push(performance.now() - startedAt);
-        }
-      }
-      // The plan of the deep page's own query, as the store sends it.
-      const query = store.pool.query.bind(store.pool);
-      let last: { text: string; values: unknown[] } | undefined;
-      store.pool.query = ((text: string, values: unknown[]) => {
-        last = { text, values };
-        return query(text, values);
-      }) as typeof store.pool.query;
-      await page(cursor);
-      store.pool.query = query;
-      const plan = await query(`EXPLAIN (ANALYZE, COSTS OFF) ${last!.text}`, last!.values);
-      log(`\nPlan of the page after row ${position.toLocaleString('en')}, ${c.name}:`);
-      for (const line of plan.rows) log(`  ${line['QUERY PLAN']}`);
-      const median = (values: number[]) => round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!, 2);
-      figures.push({
-        name: c.name,
-        cursor_row: position,
-        first_ms: median(samples.first),
-        deep_ms: median(samples.deep),
-        ratio: round(median(samples.deep) / median(samples.first), 2),
-      });
-    }
-    return figures;
-  } finally {
-    await store.close();
-  }
-}
-
-/** One request to the bench's own server, whose certificate is self-signed. */
-function fetchJson(url: string, key: string, body: unknown): Promise<Record<string, unknown>> {
-  const payload = JSON.stringify(body);
+/** One request to the bench's own server, whose certificate is self-signed; a status other than 200/201 throws. */
+function fetchJson(method: 'GET' | 'POST', url: string, key: string, body?: unknown): Promise<Record<string, unknown>> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = https.request(
       url,
-      { method: 'POST', rejectUnauthorized: false, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+      { method, agent, headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json' } : {}) } },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          if (response.statusCode !== 201) reject(new Error(`${url}: ${response.statusCode} ${text}`));
+          if (response.statusCode !== 200 && response.statusCode !== 201) reject(new Error(`${url}: ${response.statusCode} ${text}`));
           else resolve(JSON.parse(text) as Record<string, unknown>);
         });
       },
@@ -314,4 +388,186 @@ function fetchJson(url: string, key: string, body: unknown): Promise<Record<stri
     request.on('error', reject);
     request.end(payload);
   });
+}
+
+interface Latency {
+  median_ms: number;
+  p95_ms: number;
+}
+
+/** Sequential requests over one kept-alive connection (after 20 unmeasured ones); the analytics total when it is one. */
+async function latency(base: string, key: string, path: string): Promise<{ latency: Latency; submissions: number }> {
+  const samples: number[] = [];
+  let body: Record<string, unknown> = {};
+  for (let index = -20; index < SAMPLES; index++) {
+    const started = performance.now();
+    body = await fetchJson('GET', `${base}${path}`, key);
+    if (index >= 0) samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!, 2);
+  return {
+    latency: { median_ms: at(0.5), p95_ms: at(0.95) },
+    submissions: Number((body.submissions as { started?: number })?.started ?? 0),
+  };
+}
+
+/**
+ * Seeds submissions of one form straight into the database: the database generates the rows (one INSERT … SELECT
+ * per answer set and 100,000 rows), spread evenly over 30 days, and the analytics aggregates are then recounted
+ * from the rows with the store's own funnel rules (src/store/rows/submissions.ts), as inserting each through
+ * the store would have left them.
+ */
+function submissionSeeder(pool: pg.Pool, form: Schema<'Form'>, workspaceId: string) {
+  const templates = scoredTemplates(form);
+  const windowEnd = Date.now() - 60_000;
+  const windowStart = windowEnd - WINDOW_MS;
+  let seeded = 0;
+  let ms = 0;
+  const insert = `
+    INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
+      score, grade, score_breakdown, scored_at, created_at, updated_at)
+    SELECT 'sub_' || substr(md5($1 || i), 1, 24), $2, 'live', $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb, at, at, at
+      FROM generate_series($12::bigint, $13::bigint) AS i,
+      LATERAL (SELECT 'epoch'::timestamptz + floor($14::float8 + i * $15::float8)::bigint * interval '1 millisecond' AS at) AS t
+     WHERE i % $16 = $17`;
+  return {
+    firstDay: new Date(windowStart).toISOString().slice(0, 10),
+    lastDay: new Date(windowEnd).toISOString().slice(0, 10),
+    seeded: () => seeded,
+    seconds: () => ms / 1000,
+    async seed(count: number, offsetMs: number) {
+      const started = performance.now();
+      const salt = randomBytes(8).toString('hex');
+      const step = WINDOW_MS / count;
+      for (let first = 0; first < count; first += 100_000) {
+        const last = Math.min(first + 100_000, count) - 1;
+        for (const [index, template] of templates.entries()) {
+          await pool.query(insert, [
+            salt,
+            workspaceId,
+            form.id,
+            form.version,
+            template.status,
+            JSON.stringify(template.answers),
+            JSON.stringify(template.hidden),
+            JSON.stringify(template.visited_steps),
+            template.score,
+            template.grade,
+            JSON.stringify(template.score_breakdown),
+            first,
+            last,
+            windowStart + offsetMs,
+            step,
+            templates.length,
+            index,
+          ]);
+        }
+        if (count > 100_000) log(`  seeded ${(seeded + last + 1).toLocaleString('en')} rows`);
+      }
+      seeded += count;
+      await recountFunnel(pool, form.id);
+      await pool.query('ANALYZE submissions');
+      ms += performance.now() - started;
+    },
+  };
+}
+
+/** Rewrites the form's aggregate rows from its submissions, each group of equal rows counted as one times its size. */
+async function recountFunnel(pool: pg.Pool, formId: string): Promise<void> {
+  const { rows: groups } = await pool.query<{
+    status: 'partial' | 'completed';
+    score: number;
+    grade: string | null;
+    visited_steps: string[];
+    source: string | null;
+    day: string;
+    count: number;
+  }>(
+    `SELECT status, score, grade, visited_steps, utm_source AS source, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+            count(*)::int AS count
+       FROM submissions WHERE form_id = $1 AND environment = 'live' GROUP BY 1, 2, 3, 4, 5, 6`,
+    [formId],
+  );
+  const days = new Map<string, { started: number; completed: number; scoreSum: number; scoreCount: number }>();
+  const steps = new Map<string, { day: string; stepId: string; reached: number; droppedOff: number }>();
+  const grades = new Map<string, { day: string; grade: string; completed: number }>();
+  const sources = new Map<string, { day: string; source: string; started: number; completed: number }>();
+  for (const group of groups) {
+    const facts = {
+      form_id: formId,
+      status: group.status,
+      score: group.score,
+      grade: group.grade,
+      visited_steps: group.visited_steps,
+      created_at: group.day,
+      metadata: completeMetadata(group.source === null ? undefined : { utm: { source: group.source } }),
+    };
+    const day = dayOf(`${group.day}T00:00:00.000Z`);
+    const completed = group.status === 'completed' ? group.count : 0;
+    const totals = days.get(day) ?? { started: 0, completed: 0, scoreSum: 0, scoreCount: 0 };
+    days.set(day, {
+      started: totals.started + group.count,
+      completed: totals.completed + completed,
+      scoreSum: totals.scoreSum + completed * group.score,
+      scoreCount: totals.scoreCount + completed,
+    });
+    for (const step of stepCounts(facts, 1)) {
+      const sum = steps.get(`${day} ${step.stepId}`) ?? { day, stepId: step.stepId, reached: 0, droppedOff: 0 };
+      steps.set(`${day} ${step.stepId}`, {
+        ...sum,
+        reached: sum.reached + step.reached * group.count,
+        droppedOff: sum.droppedOff + step.droppedOff * group.count,
+      });
+    }
+    const source = sourceKey(facts.metadata);
+    const bySource = sources.get(`${day} ${source}`) ?? { day, source, started: 0, completed: 0 };
+    sources.set(`${day} ${source}`, { ...bySource, started: bySource.started + group.count, completed: bySource.completed + completed });
+    if (completed) {
+      const grade = gradeKey(group.grade);
+      const sum = grades.get(`${day} ${grade}`) ?? { day, grade, completed: 0 };
+      grades.set(`${day} ${grade}`, { ...sum, completed: sum.completed + completed });
+    }
+  }
+  for (const table of ['submission_days', 'submission_step_days', 'submission_grade_days', 'submission_source_days']) {
+    await pool.query(`DELETE FROM ${table} WHERE form_id = $1`, [formId]);
+  }
+  const dayRows = [...days.entries()];
+  await pool.query(
+    `INSERT INTO submission_days (form_id, environment, day, started, completed, score_sum, score_count)
+     SELECT $1, 'live', * FROM unnest($2::text[], $3::int[], $4::int[], $5::bigint[], $6::int[])`,
+    [
+      formId,
+      ...[0, 1, 2, 3, 4].map((column) => dayRows.map(([day, t]) => [day, t.started, t.completed, t.scoreSum, t.scoreCount][column])),
+    ],
+  );
+  const stepRows = [...steps.values()];
+  await pool.query(
+    `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off)
+     SELECT $1, 'live', * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[])`,
+    [
+      formId,
+      stepRows.map((row) => row.day),
+      stepRows.map((row) => row.stepId),
+      stepRows.map((row) => row.reached),
+      stepRows.map((row) => row.droppedOff),
+    ],
+  );
+  const gradeRows = [...grades.values()];
+  await pool.query(
+    `INSERT INTO submission_grade_days (form_id, environment, day, grade, completed) SELECT $1, 'live', * FROM unnest($2::text[], $3::text[], $4::int[])`,
+    [formId, gradeRows.map((row) => row.day), gradeRows.map((row) => row.grade), gradeRows.map((row) => row.completed)],
+  );
+  const sourceRows = [...sources.values()];
+  await pool.query(
+    `INSERT INTO submission_source_days (form_id, environment, day, utm_source, started, completed)
+     SELECT $1, 'live', * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[])`,
+    [
+      formId,
+      sourceRows.map((row) => row.day),
+      sourceRows.map((row) => row.source),
+      sourceRows.map((row) => row.started),
+      sourceRows.map((row) => row.completed),
+    ],
+  );
 }

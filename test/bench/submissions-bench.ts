@@ -31,9 +31,7 @@ import pino from 'pino';
 import selfsigned from 'selfsigned';
 import type { Schema } from '../../src/contract.js';
 import { authenticate } from '../../src/domain/keys/authenticate.js';
-import { scoreSubmission } from '../../src/domain/scoring/score-submission.js';
 import { rescoreSubmission } from '../../src/domain/submissions/service.js';
-import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
 import { newId } from '../../src/ids.js';
@@ -41,7 +39,8 @@ import { completeMetadata } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
-import { anaAnswers, anaHidden, budgetAnswers, demoForm, noBudgetAnswers } from '../http/submissions-support.js';
+import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
+import { scoredTemplates } from './submission-templates.js';
 
 const TOTAL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const FIRST_ROWS = Math.min(10_000, TOTAL_ROWS);
@@ -107,24 +106,7 @@ if (created.status !== 201) throw new Error(`creating the form failed: ${JSON.st
 const form = created.body as Schema<'Form'>;
 
 // ---- seeding ----
-/** A few answer sets, each validated and scored once; rows differ in id and time only. */
-const templates: Array<{ answers: Submission['answers']; hidden: Submission['hidden']; status: Submission['status'] }> = [
-  { answers: anaAnswers() as Submission['answers'], hidden: anaHidden(), status: 'completed' as const },
-  { answers: noBudgetAnswers() as Submission['answers'], hidden: {}, status: 'completed' as const },
-  { answers: budgetAnswers(10_000) as Submission['answers'], hidden: {}, status: 'completed' as const },
-  { answers: { full_name: 'Pat', email: 'pat@example.com' }, hidden: {}, status: 'partial' as const },
-  {
-    answers: { full_name: 'Sam', email: 'sam@example.com', company_size: '1_10', has_budget: true },
-    hidden: {},
-    status: 'partial' as const,
-  },
-];
-const scoredTemplates = templates.map((template) => {
-  const { visitedSteps, issues } = validateAnswers(form, template.answers, template.hidden, template.status);
-  if (issues.length > 0) throw new Error(`template does not fit the form: ${JSON.stringify(issues)}`);
-  const { score, grade, breakdown } = scoreSubmission(form, template.answers, template.hidden);
-  return { ...template, visited_steps: visitedSteps, score, grade, score_breakdown: breakdown };
-});
+const templates = scoredTemplates(form);
 
 /** A few campaign sources, so the analytics breakdown has groups to rank. */
 const UTM_SOURCES = ['linkedin', 'google', 'newsletter', 'partner', 'twitter'];
@@ -141,7 +123,7 @@ function seed(count: number, offsetMs: number): void {
   for (let first = 0; first < count; first += BATCH) {
     db.transaction(() => {
       for (let index = first; index < Math.min(first + BATCH, count); index++) {
-        const template = scoredTemplates[(seeded + index) % scoredTemplates.length]!;
+        const template = templates[(seeded + index) % templates.length]!;
         const at = new Date(Math.floor(windowStart + offsetMs + index * step)).toISOString();
         const submission: Submission = {
           id: newId('sub'),
@@ -241,7 +223,7 @@ function plainExpressApp() {
   const insert =
     db.prepare(`INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
     score, grade, score_breakdown, scored_at, created_at, updated_at) VALUES (?, ?, 'live', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const template = scoredTemplates[0]!;
+  const template = templates[0]!;
   const app = express();
   app.use(express.json());
   app.post('/v1/submissions', (req, res) => {

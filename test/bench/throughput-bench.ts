@@ -12,7 +12,9 @@
  * Then a CPU profile of each full-stack scenario, taken in-process with the inspector, splits the server's busy
  * time into pipeline stages by the module each sampled function belongs to: microseconds per request per stage.
  *
- * BENCH_SECONDS (default 10) is the length of one measured run; BENCH_ROUNDS (default 3) the number of rounds.
+ * BENCH_SECONDS (default 10) is the length of one measured run; BENCH_ROUNDS (default 3) the number of rounds;
+ * BENCH_ONLY runs the scenarios whose name contains it; BENCH_DEBUG prints the functions that cost most;
+ * BENCH_PROFILE_DIR writes each scenario's CPU profile there.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -145,6 +147,8 @@ const plain = await listen(plainApp);
 const run = promisify(execFile);
 interface Run {
   requests_per_second: number;
+  /** This process's CPU time (user + system) per request: both servers live here and only one is loaded at a time. */
+  cpu_us_per_request: number;
   p50_ms: number;
   p99_ms: number;
   failed: number;
@@ -152,6 +156,7 @@ interface Run {
 async function autocannon(url: string, scenario: Scenario, seconds: number): Promise<Run> {
   const args = ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-m', scenario.method, '-H', `authorization=${authorization}`];
   if (scenario.body !== undefined) args.push('-H', 'content-type=application/json', '-b', scenario.body);
+  const cpuBefore = process.cpuUsage();
   const { stdout } = await run(join(root, 'node_modules/.bin/autocannon'), [...args, `${url}${scenario.path}`], {
     env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
     maxBuffer: 16 * 1024 * 1024,
@@ -162,8 +167,10 @@ async function autocannon(url: string, scenario: Scenario, seconds: number): Pro
     non2xx: number;
     errors: number;
   };
+  const cpu = process.cpuUsage(cpuBefore);
   return {
     requests_per_second: round(result.requests.average, 0),
+    cpu_us_per_request: round((cpu.user + cpu.system) / Math.max(1, result.requests.total), 1),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
     failed: result.non2xx + result.errors,
@@ -216,6 +223,12 @@ async function profileStages(scenario: Scenario, seconds: number) {
   const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[] } };
   const elapsedMs = Date.now() - before;
   session.disconnect();
+  if (process.env.BENCH_PROFILE_DIR) {
+    mkdirSync(process.env.BENCH_PROFILE_DIR, { recursive: true });
+    const file = join(process.env.BENCH_PROFILE_DIR, `${scenario.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    log(`  wrote ${file} (open it in Chrome DevTools' Performance panel)`);
+  }
   const requests = load.requests_per_second * (elapsedMs / 1000);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
@@ -275,7 +288,9 @@ const results: Record<string, unknown> = {
 };
 log(`Throughput: full stack against plain Express over TLS, ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections`);
 const figures: Record<string, unknown> = {};
-const table: string[][] = [['scenario', 'full stack', 'plain Express', 'ratio', 'target']];
+// The CPU ratio (plain Express's CPU per request over the full stack's) is what the throughput ratio tends to
+// on a quiet machine, where the server is CPU-bound; it moves less than throughput when others load the cores.
+const table: string[][] = [['scenario', 'full stack', 'plain Express', 'ratio', 'CPU us/request', 'CPU ratio', 'target']];
 for (const scenario of scenarios) {
   await autocannon(api.url, scenario, 2);
   await autocannon(plain.url, scenario, 2);
@@ -290,12 +305,18 @@ for (const scenario of scenarios) {
   const failed = sum(full.map((r) => r.failed)) + sum(base.map((r) => r.failed));
   if (failed > 0) throw new Error(`${scenario.name}: ${failed} requests failed`);
   const ratio = round(fullRps / baseRps, 2);
+  const fullCpu = median(full.map((r) => r.cpu_us_per_request));
+  const baseCpu = median(base.map((r) => r.cpu_us_per_request));
+  const cpuRatio = round(baseCpu / fullCpu, 2);
   figures[scenario.name] = {
     full_stack: full,
     plain_express: base,
     full_median_rps: fullRps,
     plain_median_rps: baseRps,
     ratio,
+    full_median_cpu_us_per_request: fullCpu,
+    plain_median_cpu_us_per_request: baseCpu,
+    cpu_ratio: cpuRatio,
     target: scenario.target,
   };
   table.push([
@@ -303,9 +324,11 @@ for (const scenario of scenarios) {
     `${fullRps.toLocaleString('en')} req/s`,
     `${baseRps.toLocaleString('en')} req/s`,
     `${ratio}x`,
+    `${fullCpu} vs ${baseCpu}`,
+    `${cpuRatio}x`,
     `>= ${scenario.target}x`,
   ]);
-  log(`  ${scenario.name}: ${fullRps} vs ${baseRps} req/s (${ratio}x)`);
+  log(`  ${scenario.name}: ${fullRps} vs ${baseRps} req/s (${ratio}x); CPU ${fullCpu} vs ${baseCpu} us/request (${cpuRatio}x)`);
 }
 
 log('Profiling the full stack (microseconds of server CPU per request, by stage)...');

@@ -62,27 +62,39 @@ const services: Services = {
 async function workspaceWithIntegration(name: string, url: string) {
   const { workspace_id: workspaceId } = await bootstrapWorkspace(services, { name, plan: 'business' });
   const at = services.now().toISOString();
-  await store.integrations.create({
-    integration: {
-      id: newId('int'),
-      object: 'integration',
-      type: 'webhook',
-      url,
-      events: ['form.created'],
-      enabled: true,
-      disabled_at: null,
-      disabled_reason: null,
-      description: null,
-      form_id: null,
-      secret_hint: 'whsec_…0000',
-      test: false,
-      created_at: at,
-      updated_at: at,
+  await store.integrations.create(
+    {
+      integration: {
+        id: newId('int'),
+        object: 'integration',
+        type: 'webhook',
+        url,
+        events: ['form.created'],
+        enabled: true,
+        disabled_at: null,
+        disabled_reason: null,
+        description: null,
+        form_id: null,
+        secret_hint: 'whsec_…0000',
+        previous_secret_expires_at: null,
+        test: false,
+        created_at: at,
+        updated_at: at,
+      },
+      workspaceId,
+      environment: 'live',
+      signingSecret: 'whsec_00000000000000000000000000000000',
     },
-    workspaceId,
-    environment: 'live',
-    signingSecret: 'whsec_00000000000000000000000000000000',
-  });
+    {
+      workspaceId,
+      environment: 'live',
+      type: 'integration.created',
+      actor: { type: 'system', id: null, name: null },
+      target: { type: 'integration', id: 'int_bench', name: null },
+      reason: null,
+      at,
+    },
+  );
   return workspaceId;
 }
 

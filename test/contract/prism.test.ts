@@ -57,7 +57,9 @@ const apiKeyId = schemaExample<string>('ApiKeyId');
 const memberId = schemaExample<string>('MemberId');
 const inviteId = schemaExample<string>('InviteId');
 const transferId = schemaExample<string>('FormTransferId');
+const rescoreJobId = schemaExample<string>('RescoreJobId');
 const integrationId = schemaExample<string>('IntegrationId');
+const eventId = schemaExample<string>('EventId');
 const timestamp = schemaExample<string>('Timestamp');
 
 type WithRequestId<T> = T & Schema<'RequestIdField'>;
@@ -222,6 +224,21 @@ const cases = {
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'RescoredSubmission'>>>>().toEqualTypeOf<true>(),
   }),
+  eraseSubmissions: contract({
+    send: (c, headers) => c.POST('/submissions/erase', { body: body('eraseSubmissions'), headers }),
+    error: { status: 403, example: 'insufficient_scope' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'SubmissionErasure'>>>>().toEqualTypeOf<true>(),
+  }),
+  rescoreForm: contract({
+    send: (c, headers) => c.POST('/forms/{id}/rescore', { params: { path: { id: formId } }, headers }),
+    error: { status: 409, example: 'rescore_in_progress' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'RescoreJob'>>>>().toEqualTypeOf<true>(),
+  }),
+  getRescoreJob: contract({
+    send: (c, headers) => c.GET('/rescore_jobs/{id}', { params: { path: { id: rescoreJobId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'RescoreJob'>>>>().toEqualTypeOf<true>(),
+  }),
   getAnalytics: contract({
     send: (c, headers) => c.GET('/analytics', { params: { query: { form_id: formId, from: '2026-11-01', to: '2026-11-07' } }, headers }),
     error: { status: 422, example: 'invalid_date_range' },
@@ -260,6 +277,22 @@ const cases = {
     send: (c, headers) => c.GET('/audit_events', { params: { query: { type: 'api_key.revoked', limit: 20 } }, headers }),
     error: { status: 403, example: 'insufficient_scope' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'AuditEventList'>>>().toEqualTypeOf<true>(),
+  }),
+
+  // Events
+  listEvents: contract({
+    send: (c, headers) =>
+      c.GET('/events', {
+        params: { query: { type: ['form.created', 'form.deleted'], created_gte: timestamp, created_lt: timestamp, limit: 20 } },
+        headers,
+      }),
+    error: { status: 401, example: 'invalid_api_key' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'EventList'>>>().toEqualTypeOf<true>(),
+  }),
+  getEvent: contract({
+    send: (c, headers) => c.GET('/events/{id}', { params: { path: { id: eventId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Event'>>>>().toEqualTypeOf<true>(),
   }),
 
   // Team
@@ -325,6 +358,22 @@ const cases = {
       c.POST('/integrations/{id}/dispatch', { params: { path: { id: integrationId } }, body: body('dispatchIntegration'), headers }),
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'IntegrationLog'>>>>().toEqualTypeOf<true>(),
+  }),
+  rotateIntegrationSecret: contract({
+    send: (c, headers) =>
+      c.POST('/integrations/{id}/rotate_secret', {
+        params: { path: { id: integrationId } },
+        body: body('rotateIntegrationSecret'),
+        headers,
+      }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) =>
+      expectTypeOf<
+        Interchangeable<
+          typeof data,
+          WithRequestId<Schema<'Integration'> & { signing_secret: string; previous_secret_expires_at: string | null }>
+        >
+      >().toEqualTypeOf<true>(),
   }),
   listIntegrationLogs: contract({
     send: (c, headers) =>
@@ -482,6 +531,7 @@ describe('the mock as a partner meets it', () => {
       { path: '/api_keys', operationId: 'listApiKeys' },
       { path: '/integrations', operationId: 'listIntegrations' },
       { path: '/transfers', operationId: 'listTransfers' },
+      { path: '/events', operationId: 'listEvents' },
     ] as const;
     for (const { path: listPath, operationId } of lists) {
       const example = responseExample(operationId, 200).value as { data: unknown[] };

@@ -8,9 +8,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import tls from 'node:tls';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
@@ -20,26 +20,11 @@ import { defaultRateLimits } from '../../src/http/documented-limits.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { startReceiver } from '../http/integrations-support.js';
 import { createTestDatabase } from '../support/postgres.js';
+import { freePort } from './support/server-process.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisPrefix = `ff-e2e-${randomBytes(6).toString('hex')}`;
-/**
- * The per-key limit the cluster runs with: half the documented 100 per second, because the test has to send one
- * key past its limit within a single one-second window, and two workers on a 2-core machine that also runs
- * PostgreSQL, Redis, this test and another test file do not reliably answer 100 requests a second. Whether both
- * workers count into one budget does not depend on its size.
- */
-const perKeyPerSecond = defaultRateLimits.perKeyPerSecond / 2;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -111,6 +96,68 @@ async function call(connection: Connection, method: string, path: string, option
   return { ...answer, pid: await pidOf(String(answer.headers['x-request-id'])) };
 }
 
+/** An answer read off a connection carrying pipelined requests. */
+interface PipelinedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * A raw TLS connection to the cluster that sends many requests at once (HTTP/1.1 pipelining) and reads their
+ * answers in order: the cheapest way for one client process to put a burst in front of a worker.
+ */
+async function openPipe(): Promise<{ pid: number; exchange(requests: string[]): Promise<PipelinedAnswer[]>; close(): void }> {
+  const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
+    const opened = tls.connect({ port, host: '127.0.0.1', servername: 'localhost', ca }, () => resolve(opened));
+    opened.on('error', reject);
+  });
+  let buffered = Buffer.alloc(0);
+  let waiting:
+    | { count: number; answers: PipelinedAnswer[]; resolve(answers: PipelinedAnswer[]): void; reject(error: Error): void }
+    | undefined;
+  const parse = () => {
+    while (waiting) {
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const [statusLine, ...lines] = buffered.subarray(0, end).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      const length = Number(headers['content-length']);
+      if (!Number.isInteger(length)) throw new Error(`an answer without Content-Length: ${statusLine}`);
+      if (buffered.length < end + 4 + length) return;
+      const body = buffered.subarray(end + 4, end + 4 + length).toString('utf8');
+      buffered = buffered.subarray(end + 4 + length);
+      waiting.answers.push({
+        status: Number(statusLine!.split(' ')[1]),
+        headers,
+        body: body ? (JSON.parse(body) as Record<string, unknown>) : {},
+      });
+      if (waiting.answers.length === waiting.count) {
+        const done = waiting;
+        waiting = undefined;
+        done.resolve(done.answers);
+      }
+    }
+  };
+  // The server closes a connection left idle (KEEP_ALIVE_TIMEOUT_MS): answers still awaited would never come.
+  socket.on('close', () =>
+    waiting?.reject(new Error(`the connection closed with ${waiting.count - waiting.answers.length} answers awaited`)),
+  );
+  socket.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    parse();
+  });
+  const exchange = (requests: string[]) =>
+    new Promise<PipelinedAnswer[]>((resolve, reject) => {
+      waiting = { count: requests.length, answers: [], resolve, reject };
+      socket.write(requests.join(''));
+    });
+  const [probe] = await exchange(['GET /connection-probe HTTP/1.1\r\nHost: localhost\r\n\r\n']);
+  return { pid: await pidOf(probe!.headers['x-request-id']!), exchange, close: () => socket.destroy() };
+}
+
 beforeAll(async () => {
   [database, receiver] = await Promise.all([createTestDatabase(), startReceiver([200], { delayMs: 50 })]);
   dataDir = mkdtempSync(join(tmpdir(), 'form-funnel-cluster-'));
@@ -123,7 +170,6 @@ beforeAll(async () => {
     REDIS_URL: redisUrl,
     REDIS_KEY_PREFIX: redisPrefix,
     WORKERS: '2',
-    RATE_LIMIT_PER_KEY_PER_SECOND: String(perKeyPerSecond),
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
@@ -182,54 +228,63 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     expect(Math.min(...byWorker.map((connections) => connections.length))).toBeGreaterThanOrEqual(2);
   });
 
-  it("when one key's burst is spread over both workers, then they let its per-second limit through in total (within 5 %), not the limit each", async () => {
-    const created = await call(on(0, 0), 'POST', '/v1/api_keys', { body: { name: 'burst', environment: 'live', scope: 'read' } });
-    expect(created.status).toBe(201);
-    const secret = String(created.body.secret);
-    const connections = byWorker.flat();
-    const limit = perKeyPerSecond;
-    const burst = 3 * limit;
-    // Each worker builds an operation's checks on its first request to it: warm both up with another key.
-    await Promise.all(
-      connections.map((connection) => send(connection.agent, 'GET', '/v1/audit_events?limit=1', { key: workspace.live_admin_key })),
-    );
-    // The cheapest request that counts: a read key asking for the audit log is counted, then refused for its
-    // scope (403) before any further work, so even a busy machine sends the key past its limit within a window.
-    const answers = await Promise.all(
-      Array.from({ length: burst }, (_, index) =>
-        send(connections[index % connections.length]!.agent, 'GET', '/v1/audit_events', { key: secret }),
-      ),
-    );
-    const counted = 403;
-    expect(answers.filter((answer) => answer.status !== counted && answer.status !== 429)).toEqual([]);
-    // The key's window opens with its first request and lasts a second. Each answer reports the window nearest
-    // to exhaustion; those reporting the key's (X-RateLimit-Limit: the limit) name its end in X-RateLimit-Reset, so the requests
-    // let through fall into one group per window however long the burst takes. The few a window lets through
-    // first report the workspace's window instead and could belong to any of the key's windows.
-    const keyWindows = new Map<string, { accepted: number; refused: number }>();
-    let unplaced = 0;
-    for (const answer of answers) {
-      if (answer.headers['x-ratelimit-limit'] !== String(limit)) {
-        if (answer.status === counted) unplaced++;
-        continue;
+  it("when one key's burst is spread over both workers, then they let its documented 100 per second through in total (within 5 %), not 100 each", async () => {
+    const limit = defaultRateLimits.perKeyPerSecond;
+    // 1.6 times the limit, half on each worker: counted per process, every request would be let through.
+    const burst = (8 * limit) / 5;
+    const readKey = async (name: string) => {
+      const created = await call(on(0, 0), 'POST', '/v1/api_keys', { body: { name, environment: 'live', scope: 'read' } });
+      expect(created.status).toBe(201);
+      return String(created.body.secret);
+    };
+    // Two pipelined connections to each worker (the cluster hands connections out in turn), each sent its
+    // quarter of the burst in one write.
+    const pipes: Array<Awaited<ReturnType<typeof openPipe>>> = [];
+    const lanesOf = (pid: number) => pipes.filter((pipe) => pipe.pid === pid).slice(0, 2);
+    for (let opened = 0; opened < 16 && new Set(pipes.map((pipe) => pipe.pid)).size < 2; opened++) pipes.push(await openPipe());
+    const pids = [...new Set(pipes.map((pipe) => pipe.pid))];
+    expect(pids).toHaveLength(2);
+    for (let opened = 0; opened < 16 && pids.some((pid) => lanesOf(pid).length < 2); opened++) pipes.push(await openPipe());
+    const lanes = pids.flatMap(lanesOf);
+    expect(lanes).toHaveLength(4);
+    const spread = async (secret: string) => {
+      const request = `GET /v1/me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${secret}\r\n\r\n`;
+      const answers = await Promise.all(lanes.map((lane) => lane.exchange(Array.from({ length: burst / lanes.length }, () => request))));
+      return answers.flat();
+    };
+    // A rehearsal with another key, not judged: each worker builds an operation's checks on its first request to
+    // it, and the first 429s take the slow path once.
+    await spread(await readKey('rehearsal'));
+    // The key's window opens with its first request and lasts a second. A burst answered in full within a
+    // second of sending its first request was counted in that one window, so its 200s are exactly what one
+    // window let through. A machine too busy to answer the burst within a second gets a new key (a window of
+    // its own) and another try, up to five; a burst that took longer proves nothing either way.
+    const tries: Array<{ ms: number; accepted: number; refused: number }> = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const secret = await readKey(`burst ${attempt}`);
+      const started = performance.now();
+      const answers = await spread(secret);
+      const ms = Math.round(performance.now() - started);
+      expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 429).map((answer) => answer.body)).toEqual([]);
+      const accepted = answers.filter((answer) => answer.status === 200);
+      tries.push({ ms, accepted: accepted.length, refused: burst - accepted.length });
+      if (ms >= 1000) continue;
+
+      expect(accepted.length, JSON.stringify(tries)).toBeGreaterThanOrEqual(limit * 0.95);
+      expect(accepted.length, JSON.stringify(tries)).toBeLessThanOrEqual(limit * 1.05);
+      for (const refused of answers.filter((answer) => answer.status === 429)) {
+        expect(refused.headers['x-ratelimit-limit']).toBe(String(limit));
+        expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+        expect(refused.body).toMatchObject({ code: 'rate_limited' });
       }
-      const window = keyWindows.get(String(answer.headers['x-ratelimit-reset'])) ?? { accepted: 0, refused: 0 };
-      window[answer.status === counted ? 'accepted' : 'refused']++;
-      keyWindows.set(String(answer.headers['x-ratelimit-reset']), window);
+      // Both workers let requests through: the budget was spent from both sides.
+      const acceptedBy = await Promise.all(accepted.map((answer) => pidOf(String(answer.headers['x-request-id']))));
+      expect(new Set(acceptedBy).size).toBe(2);
+      for (const pipe of pipes) pipe.close();
+      return;
     }
-    const summary = JSON.stringify({ windows: [...keyWindows], unplaced });
-    // Counted per process, a window would let up to the limit through on each worker.
-    for (const { accepted } of keyWindows.values()) expect(accepted, summary).toBeLessThanOrEqual(limit * 1.05);
-    // A window that refused requests had used its whole budget, wherever they were answered. (A window
-    // whose end falls within a few milliseconds of a second boundary can be reported on both sides of it and so
-    // split in two here; the largest one is whole.)
-    const exhausted = [...keyWindows.values()].filter((window) => window.refused > 0).map((window) => window.accepted);
-    expect(exhausted.length, summary).toBeGreaterThan(0);
-    expect(Math.max(...exhausted) + unplaced, summary).toBeGreaterThanOrEqual(limit * 0.95);
-    const acceptedBy = await Promise.all(
-      answers.filter((answer) => answer.status === counted).map((answer) => pidOf(String(answer.headers['x-request-id']))),
-    );
-    expect(new Set(acceptedBy).size).toBe(2);
+    for (const pipe of pipes) pipe.close();
+    throw new Error(`no burst of ${burst} requests was answered within one second: ${JSON.stringify(tries)}`);
   });
 
   it('when an Idempotency-Key is retried on the other worker, then it replays the first answer and creates nothing twice', async () => {

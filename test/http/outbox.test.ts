@@ -39,6 +39,7 @@ describe('a change and its Idempotency-Key answer in one transaction', () => {
     ['POST /v1/submissions', () => ['/v1/submissions', { form_id: formId, answers: anaAnswers(), hidden: anaHidden() }]],
     ['POST /v1/submissions/{id}/rescore', () => [`/v1/submissions/${submissionId}/rescore`, {}]],
     ['POST /v1/integrations/{id}/dispatch', () => [`/v1/integrations/${integrationId}/dispatch`, {}]],
+    ['POST /v1/integrations/{id}/rotate_secret', () => [`/v1/integrations/${integrationId}/rotate_secret`, { expire_previous_after: 60 }]],
   ] as Array<[string, () => [string, object]]>)(
     'when answering the key fails for %s, then nothing of the change remains, and the retry makes it once and then replays it',
     async (operation, request) => {

@@ -98,27 +98,31 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
     await store.forms.create({ form: form('form_1', 'first'), workspaceId: 'ws_1', environment: 'live' });
     await store.transfers.create(transfer('xfr_1', 'form_1'), at, []);
     await store.submissions.insert({ submission: submission('sub_1'), workspaceId: 'ws_1', environment: 'live' });
-    await store.integrations.create({
-      integration: {
-        id: 'int_1',
-        object: 'integration',
-        type: 'webhook',
-        url: 'https://hooks.example.com/in',
-        events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
-        enabled: true,
-        disabled_at: null,
-        disabled_reason: null,
-        description: null,
-        form_id: null,
-        secret_hint: 'whsec_…abcd',
-        test: false,
-        created_at: at,
-        updated_at: at,
+    await store.integrations.create(
+      {
+        integration: {
+          id: 'int_1',
+          object: 'integration',
+          type: 'webhook',
+          url: 'https://hooks.example.com/in',
+          events: ['form.created', 'form.updated', 'form.deleted', 'submission.created', 'submission.rescored'],
+          enabled: true,
+          disabled_at: null,
+          disabled_reason: null,
+          description: null,
+          form_id: null,
+          secret_hint: 'whsec_…abcd',
+          previous_secret_expires_at: null,
+          test: false,
+          created_at: at,
+          updated_at: at,
+        },
+        workspaceId: 'ws_1',
+        environment: 'live',
+        signingSecret: 'whsec_secret',
       },
-      workspaceId: 'ws_1',
-      environment: 'live',
-      signingSecret: 'whsec_secret',
-    });
+      audit('integration.created'),
+    );
   });
   afterEach(async () => {
     await store.close();
@@ -163,8 +167,22 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       'integrations.create',
       async (outbox) => {
         const record = await store.integrations.get('ws_1', 'int_1');
-        return store.integrations.create({ ...record!, integration: { ...record!.integration, id: 'int_2' } }, outbox);
+        return store.integrations.create(
+          { ...record!, integration: { ...record!.integration, id: 'int_2' } },
+          audit('integration.created'),
+          outbox,
+        );
       },
+    ],
+    [
+      'integrations.rotateSecret',
+      (outbox) =>
+        store.integrations.rotateSecret(
+          'int_1',
+          { secret: 'whsec_rotated', hint: 'whsec_…ated', previousExpiresAt: at, at },
+          audit('integration.secret_rotated'),
+          outbox,
+        ),
     ],
     [
       'integrations.dispatch',
@@ -267,12 +285,13 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       expect(await count('events')).toBe(1);
     });
 
-    it('when no integration subscribes to the event, then the change is stored and the event is not', async () => {
+    it('when no integration subscribes to the event, then the change and the event are stored (the feed lists it) and no attempt is queued', async () => {
       await storedRows(store, 'UPDATE integrations SET enabled = FALSE');
       const outbox = await claimedOutbox('h3', [eventOf('evt_4', 'submission.created')]);
       await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox);
       expect(await count('submissions')).toBe(2);
-      expect(await count('events')).toBe(0);
+      expect(await count('events')).toBe(1);
+      expect(await count('deliveries')).toBe(0);
       expect((await keyState('h3'))?.state).toBe('done');
     });
 

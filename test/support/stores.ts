@@ -1,7 +1,7 @@
 /**
  * The stores tests run against. `TEST_STORE=postgres` (the `postgres` vitest project) puts the HTTP suite on
- * PostgreSQL; otherwise SQLite in memory. Every PostgreSQL store gets a database of its own, copied from the
- * run's migrated template and dropped when the store is closed, so tests never share rows or a delivery queue.
+ * PostgreSQL; otherwise SQLite in memory. Every PostgreSQL store gets a database of its own with no rows
+ * (`./postgres.ts`), given back when the store is closed, so tests never share rows or a delivery queue.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,10 @@
 /**
  * Lookups over a form's steps and fields. When a definition repeats a step id or a field ref (which
  * validation rejects), the first occurrence wins, so every consumer resolves names the same way.
+ *
+ * A stored form version's definition is parsed once and frozen (the store's row mappers), and every submission
+ * to it walks the same steps: the lookups of a frozen step list are built once and kept beside it (a WeakMap, so
+ * they go when the definition does). A list that can still change is indexed afresh each time.
  */
 import type { Field, Step } from '../schema-types.js';
 
@@ -10,7 +14,26 @@ export interface FieldLocation {
   fieldIndex: number;
 }
 
-export function indexStepsById(steps: readonly Step[]): Map<string, number> {
+function keptFor<T>(kept: WeakMap<readonly Step[], T>, steps: readonly Step[], build: (steps: readonly Step[]) => T): T {
+  if (!Object.isFrozen(steps)) return build(steps);
+  let index = kept.get(steps);
+  if (index === undefined) {
+    index = build(steps);
+    kept.set(steps, index);
+  }
+  return index;
+}
+
+const stepIndexes = new WeakMap<readonly Step[], ReadonlyMap<string, number>>();
+const fieldLocations = new WeakMap<readonly Step[], ReadonlyMap<string, FieldLocation>>();
+
+export const indexStepsById = (steps: readonly Step[]): ReadonlyMap<string, number> => keptFor(stepIndexes, steps, buildStepIndex);
+
+/** Every field by ref, in form order (steps, then fields). */
+export const locateFields = (steps: readonly Step[]): ReadonlyMap<string, FieldLocation> =>
+  keptFor(fieldLocations, steps, buildFieldLocations);
+
+function buildStepIndex(steps: readonly Step[]): Map<string, number> {
   const byId = new Map<string, number>();
   steps.forEach((step, index) => {
     if (!byId.has(step.id)) byId.set(step.id, index);
@@ -18,8 +41,7 @@ export function indexStepsById(steps: readonly Step[]): Map<string, number> {
   return byId;
 }
 
-/** Every field by ref, in form order (steps, then fields). */
-export function locateFields(steps: readonly Step[]): Map<string, FieldLocation> {
+function buildFieldLocations(steps: readonly Step[]): Map<string, FieldLocation> {
   const byRef = new Map<string, FieldLocation>();
   steps.forEach((step, stepIndex) => {
     step.fields.forEach((field, fieldIndex) => {

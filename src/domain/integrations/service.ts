@@ -9,7 +9,8 @@ import type { Schema, ValidationIssue } from '../../contract.js';
 import { newId } from '../../ids.js';
 import type { IntegrationRecord } from '../../store/integration-store.js';
 import type { PageRequest } from '../../store/page.js';
-import { assertMayChange, definitionEnvironments, type Principal } from '../access.js';
+import type { AuditEventInput } from '../../store/types.js';
+import { actorOf, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
@@ -40,6 +41,25 @@ async function assertReachable(services: Services, principal: Principal, formId:
     if (record?.form.folder_id === attachment.folder_id) return;
   }
   throw forbidden('form_not_attached', `This key is attached to a ${attachment.type} that does not hold form ${formId}.`);
+}
+
+/** The audit entry of a change to an integration; its target is named by its URL's host (never the secret). */
+function integrationAudit(
+  principal: Principal,
+  type: AuditEventInput['type'],
+  integration: Integration,
+  at: string,
+  reason: string | null = null,
+): AuditEventInput {
+  return {
+    workspaceId: principal.workspace.id,
+    environment: principal.environment,
+    type,
+    actor: actorOf(principal),
+    target: { type: 'integration', id: integration.id, name: new URL(integration.url).host },
+    reason,
+    at,
+  };
 }
 
 async function findVisibleIntegration(services: Services, principal: Principal, id: string): Promise<IntegrationRecord> {
@@ -109,6 +129,7 @@ export async function createIntegration(
     description: input.description ?? null,
     form_id: formId,
     secret_hint: signingSecretHint(signingSecret),
+    previous_secret_expires_at: null,
     test: principal.environment === 'test',
     created_at: now,
     updated_at: now,
@@ -116,10 +137,14 @@ export async function createIntegration(
   const created = { ...integration, signing_secret: signingSecret };
   await services.store.integrations.create(
     { integration, workspaceId: principal.workspace.id, environment: principal.environment, signingSecret },
+    integrationAudit(principal, 'integration.created', integration, now),
     outboxOf(services, () => ({ returns: created })),
   );
   return created;
 }
+
+/** The fields an update may change, named in its audit entry. */
+const UPDATABLE = ['url', 'events', 'enabled', 'description', 'form_id'] as const satisfies readonly (keyof Schema<'IntegrationUpdate'>)[];
 
 export async function updateIntegration(
   services: Services,
@@ -149,15 +174,58 @@ export async function updateIntegration(
   if (next.form_id !== integration.form_id) await assertReachable(services, principal, next.form_id);
   if (isDeepStrictEqual(next, integration)) return integration;
   const updated = { ...next, updated_at: timestamp(services) };
-  await services.store.integrations.update({ ...record, integration: updated }, { resetCircuit: reenabled });
+  const changed = UPDATABLE.filter((field) => !isDeepStrictEqual(next[field], integration[field]));
+  const audit = integrationAudit(principal, 'integration.updated', updated, updated.updated_at, `changed: ${changed.join(', ')}`);
+  await services.store.integrations.update({ ...record, integration: updated }, { resetCircuit: reenabled, audit });
   return updated;
 }
 
 export async function deleteIntegration(services: Services, principal: Principal, id: string): Promise<void> {
   const { integration } = await findVisibleIntegration(services, principal, id);
   assertMayChange(principal, integration);
-  await services.store.integrations.delete(integration.id);
+  await services.store.integrations.delete(
+    integration.id,
+    integrationAudit(principal, 'integration.deleted', integration, timestamp(services)),
+  );
 }
+
+/** How long the replaced secret keeps signing when the request does not say (the document's default). */
+const DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS = 86_400;
+
+type RotatedIntegration = Integration & { signing_secret: string };
+
+/**
+ * Issues a new signing secret. The current one keeps signing beside it until `expire_previous_after` seconds
+ * from now (never when 0); a secret kept by an earlier rotation is dropped at once, so at most two sign.
+ */
+export async function rotateIntegrationSecret(
+  services: Services,
+  principal: Principal,
+  id: string,
+  input: Schema<'IntegrationSecretRotate'> | undefined,
+): Promise<RotatedIntegration> {
+  const { integration } = await findVisibleIntegration(services, principal, id);
+  assertMayChange(principal, integration);
+  const secret = generateSigningSecret();
+  const at = timestamp(services);
+  const seconds = input?.expire_previous_after ?? DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS;
+  const previousExpiresAt = seconds === 0 ? null : new Date(Date.parse(at) + seconds * 1000).toISOString();
+  const reason = previousExpiresAt === null ? 'previous secret retired at once' : `previous secret valid until ${previousExpiresAt}`;
+  const rotated = (record: IntegrationRecord): RotatedIntegration => ({ ...record.integration, signing_secret: secret });
+  const record = await services.store.integrations
+    .rotateSecret(
+      integration.id,
+      { secret, hint: signingSecretHint(secret), previousExpiresAt, at },
+      integrationAudit(principal, 'integration.secret_rotated', integration, at, reason),
+      outboxOf<IntegrationRecord>(services, (result) => ({ returns: rotated(result) })),
+    )
+    .catch(rethrowAsNotFound);
+  return rotated(record);
+}
+
+/** Forgets the replaced secrets whose overlap has ended (they no longer sign: see the delivery worker). */
+export const purgeExpiredSigningSecrets = (services: Pick<Services, 'store' | 'now'>, now = services.now()): Promise<number> =>
+  services.store.integrations.purgeExpiredSecrets(now.toISOString());
 
 /** A dispatch returns the pending log entry its store call makes. */
 const returnsLog = (services: Services) => outboxOf<IntegrationLog>(services, (log) => ({ returns: log }));
@@ -189,7 +257,8 @@ export async function dispatchIntegration(
       .dispatch(integration.id, ping, { newEvent: true, mock, at }, returnsLog(services))
       .catch(rethrowAsNotFound);
   }
-  const event = await services.store.integrations.getEvent(principal.workspace.id, environment, eventId);
+  // The events feed's rows: an id the feed (or a delivery's X-Service-Event-Id) shows is one this finds.
+  const event = await services.store.events.get(principal.workspace.id, environment, eventId);
   if (!event)
     throw invalidValue([{ location: 'body', pointer: '/event_id', code: 'not_found', message: `no event ${eventId} in this environment` }]);
   const subscribed =

@@ -121,7 +121,7 @@ function deliveryScheduler(services: WorkerServices, options: DeliveryWorkerOpti
       'User-Agent': USER_AGENT,
       'X-Service-Event-Id': delivery.event.id,
       'X-Service-Event-Type': delivery.event.type,
-      'X-Service-Signature': signWebhookPayload(delivery.event.body, delivery.integration.signingSecret, timestampSeconds),
+      'X-Service-Signature': signWebhookPayload(delivery.event.body, signingSecrets(delivery, services.now()), timestampSeconds),
     };
     const started = monotonicMs();
     const elapsed = () => Math.min(DELIVERY_TIMEOUT_MS, Math.max(0, Math.round(monotonicMs() - started)));
@@ -246,4 +246,14 @@ function deliveryScheduler(services: WorkerServices, options: DeliveryWorkerOpti
       await Promise.all(inFlight);
     },
   };
+}
+
+/**
+ * The secrets that sign a delivery made at `now`: the current one first, then the one a rotation replaced while
+ * its overlap lasts. Decided when signing, so a secret stops signing the moment it expires, whether or not the
+ * purge has cleared it yet.
+ */
+export function signingSecrets(delivery: DueDelivery, now: Date): string[] {
+  const { signingSecret, previousSecret } = delivery.integration;
+  return previousSecret && Date.parse(previousSecret.expiresAt) > now.getTime() ? [signingSecret, previousSecret.secret] : [signingSecret];
 }

@@ -46,8 +46,7 @@ export async function authenticate(
   if (!isAddressAllowed(key.ip_allowlist, clientIp)) {
     throw forbidden('ip_not_allowed', `Requests from ${clientIp} are not in this key's IP allowlist.`);
   }
-  const workspace = await services.store.workspaces.get(record.workspaceId);
-  if (!workspace) throw unauthorized();
+  const { workspace } = record;
   lastUsed.record(key.id, now.toISOString());
   return {
     authType: 'api_key',

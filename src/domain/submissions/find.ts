@@ -4,6 +4,7 @@
  */
 import type { SubmissionFilter, SubmissionOrder } from '../../store/submission-store.js';
 import { badRequest } from '../errors.js';
+import { normalisedTimestamp } from '../query-timestamps.js';
 import type { FieldType, FormDefinition } from '../schema-types.js';
 
 /** The field types whose answers `q` searches (the document's `q` parameter names the same four). */
@@ -67,19 +68,4 @@ export function filterOf(query: FindQuery): SubmissionFilter {
     updatedGte: normalisedTimestamp(query.updated_gte, 'updated_gte'),
     utmSource: query.utm_source,
   };
-}
-
-/**
- * Timestamps compare as text in the store, so they are brought to the stored form (UTC, milliseconds). RFC 3339
- * allows a leap second (`23:59:60`), which JavaScript dates cannot hold: it is refused, never a 500.
- */
-function normalisedTimestamp(value: string | undefined, parameter: string): string | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) {
-    throw badRequest('invalid_parameters', `${parameter} is not a usable timestamp.`, [
-      { location: 'query', pointer: `/${parameter}`, code: 'format', message: 'must be an ISO 8601 date-time without a leap second' },
-    ]);
-  }
-  return new Date(time).toISOString();
 }

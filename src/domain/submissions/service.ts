@@ -11,7 +11,7 @@ import { completeMetadata } from '../../store/rows/submissions.js';
 import type { RescoreResult, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
-import { badRequest, forbidden, notFound, unprocessable } from '../errors.js';
+import { forbidden, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
 import { outboxOf } from '../outbox.js';

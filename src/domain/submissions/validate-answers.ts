@@ -63,25 +63,26 @@ function checkAskedField(
     );
   }
 
-  const at = jsonPointer('answers', ref);
   const value = readAnswer(answers, ref);
   // An empty string or array is "no answer" (as for is_answered), so sending one for a skipped field is harmless.
   if (!isAnswered(value)) {
     if (onVisitedStep && status === 'completed' && isRequired(field)) {
-      issues.push(bodyIssue(at, 'required', `\`${ref}\` is required.`, ref));
+      issues.push(bodyIssue(jsonPointer('answers', ref), 'required', `\`${ref}\` is required.`, ref));
     }
     return issues;
   }
   if (!onVisitedStep) {
-    issues.push(bodyIssue(at, 'not_visited', `\`${ref}\` is on a step the form's logic skips for these answers.`, ref));
+    issues.push(
+      bodyIssue(jsonPointer('answers', ref), 'not_visited', `\`${ref}\` is on a step the form's logic skips for these answers.`, ref),
+    );
     return issues;
   }
   const problem = checkAnswer(field, value);
   if (problem) {
-    issues.push(bodyIssue(at, problem.code, problem.message, ref));
+    issues.push(bodyIssue(jsonPointer('answers', ref), problem.code, problem.message, ref));
   } else if (field.type === 'consent' && value === false && status === 'completed' && isRequired(field)) {
     // Like any required field, consent is enforced only once the respondent finishes the form.
-    issues.push(bodyIssue(at, 'consent_required', `\`${ref}\` must be accepted.`, ref));
+    issues.push(bodyIssue(jsonPointer('answers', ref), 'consent_required', `\`${ref}\` must be accepted.`, ref));
   }
   return issues;
 }

@@ -5,6 +5,7 @@
 import { getMe, listAuditEvents, resetTestData } from './account.js';
 import * as analytics from './analytics.js';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
+import * as events from './events.js';
 import { createFolder, deleteFolder, getFolder, listFolders } from './folders.js';
 import { createForm, deleteForm, getForm, getFormVersion, listForms, listFormVersions, updateForm } from './forms.js';
 import * as integrations from './integrations.js';
@@ -41,6 +42,7 @@ export const handlers = {
   ...submissions,
   ...analytics,
   ...integrations,
+  ...events,
   ...oauth,
   ...transfers,
 } satisfies Handlers;

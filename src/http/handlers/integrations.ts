@@ -40,3 +40,9 @@ export const listIntegrationLogs: Handler<'listIntegrationLogs'> = async ({ serv
     integrations.listIntegrationLogs(services, principal, params.id, { status: query.status, eventType: query.event_type }, pageOf(query)),
   ),
 });
+
+export const rotateIntegrationSecret: Handler<'rotateIntegrationSecret'> = ({ replayable, principal, params, body }) =>
+  replayable(
+    (services) => integrations.rotateIntegrationSecret(services, principal, params.id, body),
+    (rotated) => ({ status: 200, body: rotated }),
+  );

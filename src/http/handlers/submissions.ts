@@ -1,5 +1,7 @@
 import { notAcceptable } from '../../domain/errors.js';
 import * as exports from '../../domain/submissions/export.js';
+import * as rescoreJobs from '../../domain/rescore-jobs/service.js';
+import * as erasure from '../../domain/submissions/erase.js';
 import * as submissions from '../../domain/submissions/service.js';
 import { cursorChecked, listBody, pageOf } from './pagination.js';
 import type { Handler } from './types.js';
@@ -30,6 +32,23 @@ export const rescoreSubmission: Handler<'rescoreSubmission'> = ({ replayable, pr
     (services) => submissions.rescoreSubmission(services, principal, params.id),
     (rescored) => ({ status: 200, body: rescored }),
   );
+
+export const eraseSubmissions: Handler<'eraseSubmissions'> = ({ replayable, principal, body }) =>
+  replayable(
+    (services) => erasure.eraseSubmissions(services, principal, body.email),
+    (erased) => ({ status: 200, body: erased }),
+  );
+
+export const rescoreForm: Handler<'rescoreForm'> = ({ replayable, principal, params }) =>
+  replayable(
+    (services) => rescoreJobs.startRescoreJob(services, principal, params.id),
+    (job) => ({ status: 202, body: job, headers: { Location: `/v1/rescore_jobs/${job.id}` } }),
+  );
+
+export const getRescoreJob: Handler<'getRescoreJob'> = async ({ services, principal, params }) => ({
+  status: 200,
+  body: await rescoreJobs.getRescoreJob(services, principal, params.id),
+});
 
 /** The media type of each export format; the first is what a client that accepts anything gets. */
 const exportMediaTypes = { ndjson: 'application/x-ndjson', csv: 'text/csv' } as const;

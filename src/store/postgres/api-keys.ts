@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Schema } from '../../contract.js';
-import { type ApiKeyRow, attachmentIdOf, toApiKey, toApiKeyRecord } from '../rows/api-keys.js';
+import { type ApiKeyRow, attachmentIdOf, credentialQuery, toApiKey, toApiKeyCredential, toApiKeyRecord } from '../rows/api-keys.js';
 import type { ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
@@ -66,8 +66,8 @@ export function postgresApiKeys(pool: pg.Pool): ApiKeyStore {
       });
     },
     async findBySecretHash(hash) {
-      const row = await one<ApiKeyRow>(pool, 'SELECT * FROM api_keys WHERE secret_hash = $1', [hash]);
-      return row && toApiKeyRecord(row);
+      const row = await one<ApiKeyRow>(pool, credentialQuery('$1'), [hash]);
+      return row && toApiKeyCredential(row);
     },
     async get(workspaceId, id) {
       const row = await one<ApiKeyRow>(pool, 'SELECT * FROM api_keys WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);

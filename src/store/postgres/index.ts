@@ -3,12 +3,14 @@ import type { Store } from '../types.js';
 import { postgresApiKeys } from './api-keys.js';
 import { insertAuditEvent, postgresAuditEvents } from './audit-events.js';
 import { inTransaction, openPostgres, run } from './database.js';
+import { postgresEvents } from './events.js';
 import { postgresFolders } from './folders.js';
 import { postgresForms } from './forms.js';
 import { postgresIdempotency } from './idempotency.js';
 import { integrationTestData, postgresIntegrations } from './integrations.js';
 import { migrate } from './migrations.js';
 import { postgresOAuth } from './oauth.js';
+import { postgresRescoreJobs } from './rescore-jobs.js';
 import { postgresSubmissions, submissionTestData } from './submissions.js';
 import { postgresTeam } from './team.js';
 import { postgresTransfers } from './transfers.js';
@@ -53,7 +55,9 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     team: postgresTeam(pool),
     submissions: postgresSubmissions(pool),
     integrations: postgresIntegrations(pool),
+    events: postgresEvents(pool),
     oauth: postgresOAuth(pool),
+    rescoreJobs: postgresRescoreJobs(pool),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {

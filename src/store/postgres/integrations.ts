@@ -5,17 +5,16 @@ import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integratio
 import {
   type DeliveryRow,
   type DueDeliveryRow,
-  type EventRow,
   type IntegrationRow,
   nextAttempt,
   toCircuit,
   toDueDelivery,
-  toEvent,
   toIntegration,
   toIntegrationRecord,
   toLog,
 } from '../rows/integrations.js';
 import { advisoryLocks } from './advisory-locks.js';
+import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
@@ -95,8 +94,9 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
       return row && toIntegrationRecord(row);
     },
 
-    async create({ integration: i, workspaceId, environment, signingSecret }, outbox) {
+    async create({ integration: i, workspaceId, environment, signingSecret }, audit, outbox) {
       await withOutbox(pool, outbox, async (client) => {
+        await insertAuditEvent(client, audit);
         await run(
           client,
           `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
@@ -132,27 +132,47 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
           await run(client, 'UPDATE integrations SET consecutive_failures = 0, failing_since = NULL, paused_until = NULL WHERE id = $1', [
             i.id,
           ]);
+        if (options.audit) await insertAuditEvent(client, options.audit);
       });
     },
 
-    async delete(id) {
+    async delete(id, audit) {
       await inTransaction(pool, async (client) => {
         await run(client, 'DELETE FROM deliveries WHERE integration_id = $1', [id]);
         await run(client, 'DELETE FROM integrations WHERE id = $1', [id]);
+        await insertAuditEvent(client, audit);
       });
+    },
+
+    async rotateSecret(id, { secret, hint, previousExpiresAt, at }, audit, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
+        // The row lock orders concurrent rotations: each keeps the secret the one before it made current.
+        const row = await one<IntegrationRow>(
+          client,
+          `UPDATE integrations SET
+             previous_signing_secret = CASE WHEN $1::timestamptz IS NULL THEN NULL ELSE signing_secret END,
+             previous_secret_expires_at = $1::timestamptz,
+             signing_secret = $2, secret_hint = $3, updated_at = $4
+           WHERE id = $5 RETURNING *`,
+          [previousExpiresAt, secret, hint, at, id],
+        );
+        if (!row) throw new RecordNotFound('integration', id);
+        await insertAuditEvent(client, audit);
+        return toIntegrationRecord(row);
+      });
+    },
+
+    async purgeExpiredSecrets(now) {
+      return run(
+        pool,
+        `UPDATE integrations SET previous_signing_secret = NULL, previous_secret_expires_at = NULL
+         WHERE previous_secret_expires_at IS NOT NULL AND previous_secret_expires_at <= $1`,
+        [now],
+      );
     },
 
     async publish(event, subscribers) {
       return inTransaction(pool, (client) => insertEventForSubscribers(client, event, subscribers));
-    },
-
-    async getEvent(workspaceId, environment, id) {
-      const row = await one<EventRow>(pool, 'SELECT * FROM events WHERE id = $1 AND workspace_id = $2 AND environment = $3', [
-        id,
-        workspaceId,
-        environment,
-      ]);
-      return row && toEvent(row);
     },
 
     async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {
@@ -232,7 +252,7 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
         await run(client, 'UPDATE deliveries SET lease_until = $1 WHERE id = ANY($2::text[])', [leaseUntil, locked.map((row) => row.id)]);
         const rows = await all<DueDeliveryRow>(
           client,
-          `SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret,
+          `SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret, i.previous_signing_secret, i.previous_secret_expires_at,
              e.id AS event_id, e.type AS event_type, e.body
            FROM deliveries d JOIN integrations i ON i.id = d.integration_id JOIN events e ON e.id = d.event_id
            WHERE d.id = ANY($1::text[])`,

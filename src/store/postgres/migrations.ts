@@ -1,10 +1,12 @@
 import type pg from 'pg';
 import { advisoryLocks } from './advisory-locks.js';
 import { coreSchema } from './schema/core.js';
+import { eventsFeedSchema } from './schema/events-feed.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionFindSchema } from './schema/submission-find.js';
+import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
@@ -24,6 +26,8 @@ const migrations: readonly string[] = [
   integrationCircuitSchema,
   transfersSchema,
   submissionMetadataSchema,
+  submissionEmailsSchema,
+  eventsFeedSchema,
   submissionFindSchema,
 ];
 

@@ -56,10 +56,9 @@ export const enabledSubscribers = (
 
 /** Stores the event with a first attempt per subscribed integration; returns how many were queued. */
 export async function insertEventForSubscribers(db: Queryable, event: EventRecord, subscribers: Subscribers): Promise<number> {
-  const integrations = await enabledSubscribers(db, event.workspaceId, subscribers.environments, event.type, event.formId);
-  // An event no integration subscribes to is not kept (see the SQLite store).
-  if (integrations.length === 0) return 0;
+  // Stored whether or not an integration subscribes: the events feed lists every event (see the SQLite store).
   await insertEvent(db, event);
+  const integrations = await enabledSubscribers(db, event.workspaceId, subscribers.environments, event.type, event.formId);
   for (const integration of integrations) await queueFirstAttempt(db, integration, event, event.createdAt, subscribers.mock, false);
   return integrations.length;
 }

@@ -10,17 +10,21 @@ import {
   sourceBreakdown,
   sourceGroups,
   sourceKey,
-  stepCounts,
+  stepTotals,
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
+import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { type KeyBounds, keysetPage } from './pagination.js';
+import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
+  'DELETE FROM rescore_jobs WHERE form_id = $1',
+  'DELETE FROM submission_emails WHERE form_id = $1',
   'DELETE FROM submission_source_days WHERE form_id = $1',
   'DELETE FROM submission_grade_days WHERE form_id = $1',
   'DELETE FROM submission_step_days WHERE form_id = $1',
@@ -29,7 +33,11 @@ export const submissionFormCascade: string[] = [
 ];
 
 /** Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates are keyed by form and need no move. */
-export const submissionFormTransfer: string[] = ['UPDATE submissions SET workspace_id = $1 WHERE form_id = $2'];
+export const submissionFormTransfer: string[] = [
+  'UPDATE submissions SET workspace_id = $1 WHERE form_id = $2',
+  'UPDATE submission_emails SET workspace_id = $1 WHERE form_id = $2',
+  'UPDATE rescore_jobs SET workspace_id = $1 WHERE form_id = $2',
+];
 
 /** Test-mode rows of a workspace (parameter: workspace id), with the count they report; before the forms go. */
 export const submissionTestData: Array<{ counts: 'submissions' | null; sql: string }> = [
@@ -37,13 +45,14 @@ export const submissionTestData: Array<{ counts: 'submissions' | null; sql: stri
     counts: null,
     sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = $1)`,
   })),
+  { counts: null, sql: `DELETE FROM rescore_jobs WHERE workspace_id = $1 AND environment = 'test'` },
+  { counts: null, sql: `DELETE FROM submission_emails WHERE workspace_id = $1 AND environment = 'test'` },
   { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = $1 AND environment = 'test'` },
 ];
 
 /**
  * Adds (sign 1) or removes (sign -1) one submission from its form's aggregates. Each table is one
- * INSERT … ON CONFLICT DO UPDATE, which increments atomically however many processes write the same day; the
- * step rows are written in step-id order so that two transactions lock them in the same order.
+ * INSERT … ON CONFLICT DO UPDATE, which increments atomically however many processes write the same day.
  */
 async function countInFunnel(db: Queryable, environment: Environment, facts: FunnelFacts, sign: 1 | -1): Promise<void> {
   const day = dayOf(facts.created_at);
@@ -55,21 +64,15 @@ async function countInFunnel(db: Queryable, environment: Environment, facts: Fun
        score_sum = t.score_sum + excluded.score_sum, score_count = t.score_count + excluded.score_count`,
     [facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed],
   );
-  // A path that passes a step twice counts it once per visit, as the SQLite store's one statement per visit does.
-  const steps = new Map<string, { reached: number; droppedOff: number }>();
-  for (const step of stepCounts(facts, sign)) {
-    const sum = steps.get(step.stepId) ?? { reached: 0, droppedOff: 0 };
-    steps.set(step.stepId, { reached: sum.reached + step.reached, droppedOff: sum.droppedOff + step.droppedOff });
-  }
-  const ids = [...steps.keys()].sort();
-  if (ids.length > 0) {
+  const steps = stepTotals(facts, sign);
+  if (steps.length > 0) {
     await run(
       db,
       `INSERT INTO submission_step_days AS t (form_id, environment, day, step_id, reached, dropped_off)
        SELECT $1, $2, $3, step_id, reached, dropped_off FROM unnest($4::text[], $5::int[], $6::int[]) AS u(step_id, reached, dropped_off)
        ON CONFLICT (form_id, environment, day, step_id) DO UPDATE SET reached = t.reached + excluded.reached,
          dropped_off = t.dropped_off + excluded.dropped_off`,
-      [facts.form_id, environment, day, ids, ids.map((id) => steps.get(id)!.reached), ids.map((id) => steps.get(id)!.droppedOff)],
+      [facts.form_id, environment, day, steps.map((s) => s.stepId), steps.map((s) => s.reached), steps.map((s) => s.droppedOff)],
     );
   }
   await run(
@@ -82,7 +85,13 @@ async function countInFunnel(db: Queryable, environment: Environment, facts: Fun
   if (completed) await countGrade(db, environment, facts, facts.grade, sign);
 }
 
-const countGrade = (db: Queryable, environment: Environment, facts: FunnelFacts, grade: string | null, sign: 1 | -1) =>
+const countGrade = (
+  db: Queryable,
+  environment: Environment,
+  facts: Pick<FunnelFacts, 'form_id' | 'created_at'>,
+  grade: string | null,
+  sign: 1 | -1,
+) =>
   run(
     db,
     `INSERT INTO submission_grade_days AS t (form_id, environment, day, grade, completed) VALUES ($1, $2, $3, $4, $5)
@@ -122,6 +131,8 @@ export async function insertSubmissionRow(
     ],
   );
   await countInFunnel(db, environment, s, 1);
+  // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
+  await run(db, indexSubmissionEmailsSql('s.id = $1'), [s.id]);
 }
 
 const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
@@ -194,8 +205,33 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       await inTransaction(pool, async (client) => {
         const row = await lockRow(client, id);
         if (!row) throw new RecordNotFound('submission', id);
-        await countInFunnel(client, row.environment, toSubmission(row), -1);
-        await run(client, 'DELETE FROM submissions WHERE id = $1', [id]);
+        await deleteSubmissionRow(client, row);
+      });
+    },
+    async erase({ workspaceId, environment }, email, audit, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
+        // Locked in id order, so an erasure and a concurrent delete or rescore wait for each other, never deadlock.
+        const rows = await all<SubmissionRow>(
+          client,
+          `SELECT s.* FROM submissions s WHERE s.id IN (
+             SELECT e.submission_id FROM submission_emails e
+             WHERE e.workspace_id = $1 AND e.environment = $2 AND e.email = ${normalisedEmail('$3::text')})
+           ORDER BY s.id FOR UPDATE`,
+          [workspaceId, environment, email],
+        );
+        let canceledDeliveries = 0;
+        for (const row of rows) {
+          await deleteSubmissionRow(client, row);
+          canceledDeliveries += await run(
+            client,
+            `DELETE FROM deliveries WHERE status = 'pending' AND event_id IN (SELECT id FROM events WHERE submission_id = $1)`,
+            [row.id],
+          );
+          await run(client, 'DELETE FROM events WHERE submission_id = $1', [row.id]);
+        }
+        const result = { deletedSubmissions: rows.length, canceledDeliveries };
+        await insertAuditEvent(client, audit(result));
+        return result;
       });
     },
     async rescore(id, change, outbox) {
@@ -203,16 +239,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         const row = await lockRow(client, id);
         if (!row) throw new RecordNotFound('submission', id);
         const before = toSubmission(row);
-        if (before.status === 'completed') {
-          await run(client, 'UPDATE submission_days SET score_sum = score_sum + $1 WHERE form_id = $2 AND environment = $3 AND day = $4', [
-            change.score - before.score,
-            before.form_id,
-            row.environment,
-            dayOf(before.created_at),
-          ]);
-          await countGrade(client, row.environment, before, before.grade, -1);
-          await countGrade(client, row.environment, before, change.grade, 1);
-        }
+        await moveScore(client, row.environment, before, change);
         const updated = await one<SubmissionRow>(
           client,
           `UPDATE submissions SET score = $1, grade = $2, score_breakdown = $3, form_version = $4, scored_at = $5, updated_at = $5
@@ -265,4 +292,29 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       });
     },
   };
+}
+
+/** Moves a completed submission's aggregates from its stored score and grade to new ones (a rescore). */
+export async function moveScore(
+  db: Queryable,
+  environment: Environment,
+  before: Pick<FunnelFacts, 'form_id' | 'status' | 'score' | 'grade' | 'created_at'>,
+  after: { score: number; grade: string | null },
+): Promise<void> {
+  if (before.status !== 'completed') return;
+  await run(db, 'UPDATE submission_days SET score_sum = score_sum + $1 WHERE form_id = $2 AND environment = $3 AND day = $4', [
+    after.score - before.score,
+    before.form_id,
+    environment,
+    dayOf(before.created_at),
+  ]);
+  await countGrade(db, environment, before, before.grade, -1);
+  await countGrade(db, environment, before, after.grade, 1);
+}
+
+/** Deletes one locked submission, its index entries and its share of the aggregates, inside the caller's transaction. */
+async function deleteSubmissionRow(db: Queryable, row: SubmissionRow): Promise<void> {
+  await countInFunnel(db, row.environment, toSubmission(row), -1);
+  await run(db, 'DELETE FROM submission_emails WHERE submission_id = $1', [row.id]);
+  await run(db, 'DELETE FROM submissions WHERE id = $1', [row.id]);
 }

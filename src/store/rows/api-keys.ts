@@ -1,6 +1,7 @@
 import type { Schema } from '../../contract.js';
-import type { ApiKeyRecord } from '../types.js';
+import type { ApiKeyCredential, ApiKeyRecord } from '../types.js';
 import { fromJson } from './json.js';
+import { joinedWorkspaceColumns, toJoinedWorkspace } from './workspaces.js';
 
 type ApiKey = Schema<'ApiKey'>;
 
@@ -56,4 +57,13 @@ export const toApiKeyRecord = (row: ApiKeyRow): ApiKeyRecord => ({
   key: toApiKey(row),
   workspaceId: row.workspace_id,
   secretHash: row.secret_hash,
+});
+
+/** The key with the secret hash, joined to its workspace (the workspace's columns under `workspace_`). */
+export const credentialQuery = (placeholder: string): string =>
+  `SELECT k.*, ${joinedWorkspaceColumns('w')} FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = ${placeholder}`;
+
+export const toApiKeyCredential = (row: ApiKeyRow): ApiKeyCredential => ({
+  ...toApiKeyRecord(row),
+  workspace: toJoinedWorkspace(row as unknown as Record<string, unknown>),
 });

@@ -15,6 +15,8 @@ export interface IntegrationRow {
   description: string | null;
   form_id: string | null;
   signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: string | null;
   secret_hint: string;
   created_at: string;
   updated_at: string;
@@ -64,6 +66,8 @@ export interface DueDeliveryRow {
   workspace_id: string;
   url: string;
   signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: string | null;
   event_id: string;
   event_type: Schema<'EventType'>;
   body: string;
@@ -81,6 +85,7 @@ export const toIntegration = (row: IntegrationRow): Integration => ({
   description: row.description,
   form_id: row.form_id,
   secret_hint: row.secret_hint,
+  previous_secret_expires_at: row.previous_secret_expires_at,
   test: row.environment === 'test',
   created_at: row.created_at,
   updated_at: row.updated_at,
@@ -135,7 +140,16 @@ export const toDueDelivery = (row: DueDeliveryRow): DueDelivery => ({
   id: row.id,
   attempt: row.attempt,
   mock: fromFlag(row.mock),
-  integration: { id: row.integration_id, workspaceId: row.workspace_id, url: row.url, signingSecret: row.signing_secret },
+  integration: {
+    id: row.integration_id,
+    workspaceId: row.workspace_id,
+    url: row.url,
+    signingSecret: row.signing_secret,
+    previousSecret:
+      row.previous_signing_secret === null || row.previous_secret_expires_at === null
+        ? null
+        : { secret: row.previous_signing_secret, expiresAt: row.previous_secret_expires_at },
+  },
   event: { id: row.event_id, type: row.event_type, body: row.body },
 });
 

@@ -86,6 +86,20 @@ export const sourceKey = (metadata: SubmissionMetadata): string => metadata.utm.
 export const sourceOfKey = (key: string): string | null => (key === '' ? null : key);
 export const gradeOfKey = (key: string): string | null => (key === '' ? null : key);
 
+/**
+ * One submission's step rows, one per step id (a path that passes a step twice counts it once per visit), in
+ * step-id order so that two transactions writing the same day take the rows' locks in the same order. Each store
+ * writes them with one statement.
+ */
+export function stepTotals(facts: FunnelFacts, sign: 1 | -1): Array<{ stepId: string; reached: number; droppedOff: number }> {
+  const steps = new Map<string, { reached: number; droppedOff: number }>();
+  for (const step of stepCounts(facts, sign)) {
+    const sum = steps.get(step.stepId) ?? { reached: 0, droppedOff: 0 };
+    steps.set(step.stepId, { reached: sum.reached + step.reached, droppedOff: sum.droppedOff + step.droppedOff });
+  }
+  return [...steps.keys()].sort().map((stepId) => ({ stepId, ...steps.get(stepId)! }));
+}
+
 /** One submission's step rows: every step reached once, the last one dropped off unless it completed. */
 export function stepCounts(facts: FunnelFacts, sign: 1 | -1): Array<{ stepId: string; reached: number; droppedOff: number }> {
   const completed = facts.status === 'completed';

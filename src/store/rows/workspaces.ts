@@ -9,3 +9,20 @@ export interface WorkspaceRow {
 }
 
 export const toWorkspace = (row: WorkspaceRow): Workspace => ({ id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at });
+
+/** Every column, so a new one is a compile error here until the joined read below carries it too. */
+const columns: Record<keyof WorkspaceRow, true> = { id: true, name: true, plan: true, created_at: true };
+const columnNames = Object.keys(columns) as Array<keyof WorkspaceRow>;
+
+/**
+ * The workspace's columns in a query that joins another table whose columns share their names (`id`, `name`,
+ * `created_at`): each is selected as `workspace_<column>`, and `toJoinedWorkspace` reads them back.
+ */
+export const joinedWorkspaceColumns = (alias: string): string =>
+  columnNames.map((column) => `${alias}.${column} AS workspace_${column}`).join(', ');
+
+export function toJoinedWorkspace(row: Record<string, unknown>): Workspace {
+  const workspace: Partial<Record<keyof WorkspaceRow, unknown>> = {};
+  for (const column of columnNames) workspace[column] = row[`workspace_${column}`];
+  return toWorkspace(workspace as WorkspaceRow);
+}

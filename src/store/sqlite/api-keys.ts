@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
-import { type ApiKeyRow, attachmentIdOf, toApiKey, toApiKeyRecord } from '../rows/api-keys.js';
+import { type ApiKeyRow, attachmentIdOf, credentialQuery, toApiKey, toApiKeyCredential, toApiKeyRecord } from '../rows/api-keys.js';
 import type { ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
@@ -59,8 +59,8 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
       });
     },
     async findBySecretHash(hash) {
-      const row = statement(db, 'SELECT * FROM api_keys WHERE secret_hash = ?').get(hash) as ApiKeyRow | undefined;
-      return row && toApiKeyRecord(row);
+      const row = statement(db, credentialQuery('?')).get(hash) as ApiKeyRow | undefined;
+      return row && toApiKeyCredential(row);
     },
     async get(workspaceId, id) {
       const row = statement(db, 'SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as ApiKeyRow | undefined;

@@ -3,11 +3,13 @@ import type { Store } from '../types.js';
 import { sqliteApiKeys } from './api-keys.js';
 import { insertAuditEvent, sqliteAuditEvents } from './audit-events.js';
 import { openDatabase } from './database.js';
+import { sqliteEvents } from './events.js';
 import { sqliteFolders } from './folders.js';
 import { sqliteForms } from './forms.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqliteRescoreJobs } from './rescore-jobs.js';
 import { statement } from './statements.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
@@ -46,7 +48,9 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     team: sqliteTeam(db),
     submissions: sqliteSubmissions(db),
     integrations: sqliteIntegrations(db),
+    events: sqliteEvents(db),
     oauth: sqliteOAuth(db),
+    rescoreJobs: sqliteRescoreJobs(db),
     async resetTestData(workspaceId, audit) {
       return db
         .transaction(() => {

@@ -5,16 +5,15 @@ import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integratio
 import {
   type DeliveryRow,
   type DueDeliveryRow,
-  type EventRow,
   type IntegrationRow,
   nextAttempt,
   toCircuit,
   toDueDelivery,
-  toEvent,
   toIntegration,
   toIntegrationRecord,
   toLog,
 } from '../rows/integrations.js';
+import { insertAuditEvent } from './audit-events.js';
 import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
@@ -110,8 +109,9 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       return row && toIntegrationRecord(row);
     },
 
-    async create({ integration: i, workspaceId, environment, signingSecret }, outbox) {
+    async create({ integration: i, workspaceId, environment, signingSecret }, audit, outbox) {
       withOutbox(db, outbox, () => {
+        insertAuditEvent(db, audit);
         statement(
           db,
           `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, disabled_at, disabled_reason, description, form_id,
@@ -158,27 +158,45 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
           statement(db, 'UPDATE integrations SET consecutive_failures = 0, failing_since = NULL, paused_until = NULL WHERE id = ?').run(
             i.id,
           );
+        if (options.audit) insertAuditEvent(db, options.audit);
       })();
     },
 
-    async delete(id) {
+    async delete(id, audit) {
       db.transaction(() => {
         statement(db, 'DELETE FROM deliveries WHERE integration_id = ?').run(id);
         statement(db, 'DELETE FROM integrations WHERE id = ?').run(id);
+        insertAuditEvent(db, audit);
       })();
+    },
+
+    async rotateSecret(id, { secret, hint, previousExpiresAt, at }, audit, outbox) {
+      return withOutbox(db, outbox, () => {
+        // One statement reads the current secret and replaces it, so two concurrent rotations cannot both keep it.
+        const row = statement(
+          db,
+          `UPDATE integrations SET
+             previous_signing_secret = CASE WHEN ? IS NULL THEN NULL ELSE signing_secret END,
+             previous_secret_expires_at = ?,
+             signing_secret = ?, secret_hint = ?, updated_at = ?
+           WHERE id = ? RETURNING *`,
+        ).get(previousExpiresAt, previousExpiresAt, secret, hint, at, id) as IntegrationRow | undefined;
+        if (!row) throw new RecordNotFound('integration', id);
+        insertAuditEvent(db, audit);
+        return toIntegrationRecord(row);
+      });
+    },
+
+    async purgeExpiredSecrets(now) {
+      return statement(
+        db,
+        `UPDATE integrations SET previous_signing_secret = NULL, previous_secret_expires_at = NULL
+         WHERE previous_secret_expires_at IS NOT NULL AND previous_secret_expires_at <= ?`,
+      ).run(now).changes;
     },
 
     async publish(event, subscribers) {
       return db.transaction(() => insertEventForSubscribers(db, event, subscribers)).immediate();
-    },
-
-    async getEvent(workspaceId, environment, id) {
-      const row = statement(db, 'SELECT * FROM events WHERE id = ? AND workspace_id = ? AND environment = ?').get(
-        id,
-        workspaceId,
-        environment,
-      ) as EventRow | undefined;
-      return row && toEvent(row);
     },
 
     async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {
@@ -241,7 +259,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
                FROM candidates c LEFT JOIN busy b ON b.integration_id = c.integration_id
                WHERE c.integration_turn + COALESCE(b.n, 0) <= c.integration_cap
              )
-             SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret,
+             SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret, i.previous_signing_secret, i.previous_secret_expires_at,
                e.id AS event_id, e.type AS event_type, e.body
              FROM within_integration w
              LEFT JOIN busy_workspaces bw ON bw.workspace_id = w.workspace_id

@@ -1,9 +1,11 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
+import { eventsFeedSchema } from './schema/events-feed.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionFindSchema } from './schema/submission-find.js';
+import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
@@ -25,6 +27,8 @@ const migrations: readonly string[] = [
   integrationCircuitSchema,
   transfersSchema,
   submissionMetadataSchema,
+  submissionEmailsSchema,
+  eventsFeedSchema,
   submissionFindSchema,
 ];
 

@@ -54,11 +54,10 @@ export function enabledSubscribers(
 
 /** Stores the event with a first attempt per subscribed integration; returns how many were queued. */
 export function insertEventForSubscribers(db: Database.Database, event: EventRecord, subscribers: Subscribers): number {
-  const integrations = enabledSubscribers(db, event.workspaceId, subscribers.environments, event.type, event.formId);
-  // An event no integration subscribes to is not kept: nothing can be delivered or replayed from it, and
-  // storing every submission's payload a second time would double the write cost of the busiest path.
-  if (integrations.length === 0) return 0;
+  // Stored whether or not an integration subscribes: the events feed lists every event (a partner reconciles
+  // from it and replays what it missed), at the cost of one more row on each change that emits one.
   insertEvent(db, event);
+  const integrations = enabledSubscribers(db, event.workspaceId, subscribers.environments, event.type, event.formId);
   for (const integration of integrations) queueFirstAttempt(db, integration, event, event.createdAt, subscribers.mock, false);
   return integrations.length;
 }

@@ -10,17 +10,21 @@ import {
   sourceBreakdown,
   sourceGroups,
   sourceKey,
-  stepCounts,
+  stepTotals,
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
+import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { type KeyBounds, keysetPage } from './pagination.js';
+import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
+  'DELETE FROM rescore_jobs WHERE form_id = ?',
+  'DELETE FROM submission_emails WHERE form_id = ?',
   'DELETE FROM submission_source_days WHERE form_id = ?',
   'DELETE FROM submission_grade_days WHERE form_id = ?',
   'DELETE FROM submission_step_days WHERE form_id = ?',
@@ -29,7 +33,11 @@ export const submissionFormCascade: string[] = [
 ];
 
 /** Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates are keyed by form and need no move. */
-export const submissionFormTransfer: string[] = ['UPDATE submissions SET workspace_id = ? WHERE form_id = ?'];
+export const submissionFormTransfer: string[] = [
+  'UPDATE submissions SET workspace_id = ? WHERE form_id = ?',
+  'UPDATE submission_emails SET workspace_id = ? WHERE form_id = ?',
+  'UPDATE rescore_jobs SET workspace_id = ? WHERE form_id = ?',
+];
 
 /**
  * Test-mode rows of a workspace (parameter: workspace id), with the count they report. Aggregates are found
@@ -40,6 +48,8 @@ export const submissionTestData: Array<{ counts: 'submissions' | null; sql: stri
     counts: null,
     sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = ?)`,
   })),
+  { counts: null, sql: `DELETE FROM rescore_jobs WHERE workspace_id = ? AND environment = 'test'` },
+  { counts: null, sql: `DELETE FROM submission_emails WHERE workspace_id = ? AND environment = 'test'` },
   { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = ? AND environment = 'test'` },
 ];
 
@@ -53,12 +63,16 @@ function countInFunnel(db: Database.Database, environment: Environment, facts: F
     ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed,
       score_sum = score_sum + excluded.score_sum, score_count = score_count + excluded.score_count`,
   ).run(facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed);
-  for (const step of stepCounts(facts, sign)) {
+  const steps = stepTotals(facts, sign);
+  if (steps.length > 0) {
+    // Every step row in one statement (the JSON array is [step id, reached, dropped off] per step); `WHERE true`
+    // tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
     statement(
       db,
-      `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off)
+      SELECT ?, ?, ?, value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
       ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, dropped_off = dropped_off + excluded.dropped_off`,
-    ).run(facts.form_id, environment, day, step.stepId, step.reached, step.droppedOff);
+    ).run(facts.form_id, environment, day, JSON.stringify(steps.map((step) => [step.stepId, step.reached, step.droppedOff])));
   }
   statement(
     db,
@@ -68,7 +82,38 @@ function countInFunnel(db: Database.Database, environment: Environment, facts: F
   if (completed) countGrade(db, environment, facts, facts.grade, sign);
 }
 
-function countGrade(db: Database.Database, environment: Environment, facts: FunnelFacts, grade: string | null, sign: 1 | -1): void {
+/** Moves a completed submission's aggregates from its stored score and grade to new ones (a rescore). */
+export function moveScore(
+  db: Database.Database,
+  environment: Environment,
+  before: Pick<FunnelFacts, 'form_id' | 'status' | 'score' | 'grade' | 'created_at'>,
+  after: { score: number; grade: string | null },
+): void {
+  if (before.status !== 'completed') return;
+  statement(db, 'UPDATE submission_days SET score_sum = score_sum + ? WHERE form_id = ? AND environment = ? AND day = ?').run(
+    after.score - before.score,
+    before.form_id,
+    environment,
+    dayOf(before.created_at),
+  );
+  countGrade(db, environment, before, before.grade, -1);
+  countGrade(db, environment, before, after.grade, 1);
+}
+
+/** Deletes one submission, its index entries and its share of the aggregates; the caller provides the transaction. */
+function deleteSubmissionRow(db: Database.Database, row: SubmissionRow): void {
+  countInFunnel(db, row.environment, toSubmission(row), -1);
+  statement(db, 'DELETE FROM submission_emails WHERE submission_id = ?').run(row.id);
+  statement(db, 'DELETE FROM submissions WHERE id = ?').run(row.id);
+}
+
+function countGrade(
+  db: Database.Database,
+  environment: Environment,
+  facts: Pick<FunnelFacts, 'form_id' | 'created_at'>,
+  grade: string | null,
+  sign: 1 | -1,
+): void {
   statement(
     db,
     `INSERT INTO submission_grade_days (form_id, environment, day, grade, completed) VALUES (?, ?, ?, ?, ?)
@@ -110,6 +155,8 @@ export function insertSubmissionRow(
     searchText ?? '',
   );
   countInFunnel(db, environment, s, 1);
+  // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
+  statement(db, indexSubmissionEmailsSql('s.id = ?')).run(s.id);
 }
 
 const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
@@ -190,25 +237,36 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       return db.transaction(() => {
         const row = getRow(db, id);
         if (!row) throw new RecordNotFound('submission', id);
-        countInFunnel(db, row.environment, toSubmission(row), -1);
-        statement(db, 'DELETE FROM submissions WHERE id = ?').run(id);
+        deleteSubmissionRow(db, row);
       })();
+    },
+    async erase({ workspaceId, environment }, email, audit, outbox) {
+      return withOutbox(db, outbox, () => {
+        const rows = statement(
+          db,
+          `SELECT s.* FROM submission_emails e JOIN submissions s ON s.id = e.submission_id
+           WHERE e.workspace_id = ? AND e.environment = ? AND e.email = ${normalisedEmail('?')}`,
+        ).all(workspaceId, environment, email) as SubmissionRow[];
+        let canceledDeliveries = 0;
+        for (const row of rows) {
+          deleteSubmissionRow(db, row);
+          canceledDeliveries += statement(
+            db,
+            `DELETE FROM deliveries WHERE status = 'pending' AND event_id IN (SELECT id FROM events WHERE submission_id = ?)`,
+          ).run(row.id).changes;
+          statement(db, 'DELETE FROM events WHERE submission_id = ?').run(row.id);
+        }
+        const result = { deletedSubmissions: rows.length, canceledDeliveries };
+        insertAuditEvent(db, audit(result));
+        return result;
+      });
     },
     async rescore(id, change, outbox) {
       return withOutbox(db, outbox, () => {
         const row = getRow(db, id);
         if (!row) throw new RecordNotFound('submission', id);
         const before = toSubmission(row);
-        if (before.status === 'completed') {
-          statement(db, 'UPDATE submission_days SET score_sum = score_sum + ? WHERE form_id = ? AND environment = ? AND day = ?').run(
-            change.score - before.score,
-            before.form_id,
-            row.environment,
-            dayOf(before.created_at),
-          );
-          countGrade(db, row.environment, before, before.grade, -1);
-          countGrade(db, row.environment, before, change.grade, 1);
-        }
+        moveScore(db, row.environment, before, change);
         statement(
           db,
           'UPDATE submissions SET score = ?, grade = ?, score_breakdown = ?, form_version = ?, scored_at = ?, updated_at = ? WHERE id = ?',

@@ -98,6 +98,7 @@ export function integration(environment: Environment = 'live', created = at(3)):
     description: null,
     form_id: null,
     secret_hint: 'wxyz',
+    previous_secret_expires_at: null,
     test: environment === 'test',
     created_at: created,
     updated_at: created,

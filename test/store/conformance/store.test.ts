@@ -4,9 +4,11 @@
  * the last admin, delivery leases, aggregate counts). A store that passes this suite can back the API.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Attachment, Environment } from '../../../src/contract.js';
 import { newId } from '../../../src/ids.js';
 import { StoreConflict } from '../../../src/store/errors.js';
-import type { CircuitState } from '../../../src/store/integration-store.js';
+import type { EventFilter } from '../../../src/store/event-store.js';
+import type { CircuitState, EventRecord } from '../../../src/store/integration-store.js';
 import type { Store } from '../../../src/store/types.js';
 import { createTestStore, storeKinds } from '../../support/stores.js';
 import { apiKey, at, audit, event, form, integration, submission, workspace } from './fixtures.js';
@@ -32,7 +34,12 @@ describe.each(storeKinds)('the %s store', (kind) => {
       const key = apiKey({ type: 'form', form_id: written.id });
       const secretHash = Buffer.from('00ff10'.repeat(10), 'hex');
       await store.apiKeys.create({ key, workspaceId, secretHash }, audit(workspaceId, 'api_key.created'));
-      expect(await store.apiKeys.findBySecretHash(secretHash)).toEqual({ key, workspaceId, secretHash });
+      expect(await store.apiKeys.findBySecretHash(secretHash)).toEqual({
+        key,
+        workspaceId,
+        secretHash,
+        workspace: await store.workspaces.get(workspaceId),
+      });
 
       const lead = submission(written.id, at(10));
       await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
@@ -43,7 +50,10 @@ describe.each(storeKinds)('the %s store', (kind) => {
       });
 
       const hook = integration();
-      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      await store.integrations.create(
+        { integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' },
+        audit(workspaceId, 'integration.created'),
+      );
       expect(await store.integrations.get(workspaceId, hook.id)).toEqual({
         integration: hook,
         workspaceId,
@@ -53,7 +63,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       const sent = event(workspaceId);
       expect(await store.integrations.publish(sent, { environments: ['live'], mock: false })).toBe(1);
       // The body is kept byte for byte: every attempt signs exactly these bytes.
-      expect((await store.integrations.getEvent(workspaceId, 'live', sent.id))?.body).toBe(sent.body);
+      expect((await store.events.get(workspaceId, 'live', sent.id))?.body).toBe(sent.body);
     });
 
     it('when a form is updated, then each version keeps its own snapshot', async () => {
@@ -120,6 +130,126 @@ describe.each(storeKinds)('the %s store', (kind) => {
     });
   });
 
+  describe('the events feed', () => {
+    const partition = (attachment: Attachment = { type: 'workspace' }) => ({ workspaceId, environment: 'live' as const, attachment });
+    const stored = async (type: EventRecord['type'], second: number, formId: string | null = null, environment: Environment = 'live') => {
+      const record = { ...event(workspaceId, type, environment), createdAt: at(second), formId };
+      await store.integrations.publish(record, { environments: [environment], mock: false });
+      return record;
+    };
+
+    it('when events are stored with no subscriber, then they are listed newest first, filtered by types, range and attachment', async () => {
+      const folder = { id: newId('fld'), object: 'folder' as const, name: 'F', test: false, form_count: 0, created_at: at(1) };
+      await store.folders.create({ folder, workspaceId, environment: 'live' });
+      const inFolder = form('in-folder', at(1), folder.id);
+      await store.forms.create({ form: inFolder, workspaceId, environment: 'live' });
+      const created = await stored('form.created', 10, inFolder.id);
+      const updated = await stored('form.updated', 11, 'form_elsewhere');
+      const ping = await stored('integration.ping', 12);
+      await stored('form.created', 13, null, 'test');
+      const other = await workspace(store);
+      await store.integrations.publish({ ...event(other), createdAt: at(14) }, { environments: ['live'], mock: false });
+
+      const ids = async (filter: EventFilter, attachment?: Attachment) =>
+        (await store.events.list(partition(attachment), filter, { limit: 10 })).data.map((record) => record.id);
+      expect(await ids({})).toEqual([ping.id, updated.id, created.id]);
+      expect(await ids({ types: ['form.created', 'integration.ping'] })).toEqual([ping.id, created.id]);
+      expect(await ids({ createdGte: at(11), createdLt: at(12) })).toEqual([updated.id]);
+      expect(await ids({}, { type: 'form', form_id: inFolder.id })).toEqual([created.id]);
+      expect(await ids({}, { type: 'folder', folder_id: folder.id })).toEqual([created.id]);
+      const page = await store.events.list(partition(), {}, { limit: 2 });
+      expect(page.hasMore).toBe(true);
+      const rest = await store.events.list(partition(), {}, { limit: 2, startingAfter: page.data[1]!.id });
+      expect(rest).toEqual({ data: [created], hasMore: false });
+      expect(await store.events.get(workspaceId, 'live', created.id)).toEqual(created);
+      expect(await store.events.get(workspaceId, 'test', created.id)).toBeUndefined();
+      expect(await store.events.get(other, 'live', created.id)).toBeUndefined();
+    });
+
+    it('when events are purged, then the oldest go first, at most the limit, and one with an attempt pending stays', async () => {
+      await store.integrations.create(
+        { integration: { ...integration(), events: ['submission.created'] }, workspaceId, environment: 'live', signingSecret: 'whsec_1' },
+        audit(workspaceId, 'integration.created'),
+      );
+      const old = [await stored('form.created', 1), await stored('form.created', 2), await stored('form.created', 3)];
+      const pending = await stored('submission.created', 4);
+      const young = await stored('form.created', 30);
+      expect(await store.events.purgeBefore(at(20), 2)).toBe(2);
+      expect(await store.events.get(workspaceId, 'live', old[0]!.id)).toBeUndefined();
+      expect(await store.events.get(workspaceId, 'live', old[2]!.id)).toBeDefined();
+      expect(await store.events.purgeBefore(at(20), 10)).toBe(1);
+      expect(await store.events.get(workspaceId, 'live', pending.id)).toBeDefined();
+      expect(await store.events.get(workspaceId, 'live', young.id)).toBeDefined();
+    });
+  });
+
+  describe('signing-secret rotation', () => {
+    const claim = (now: string) => store.integrations.claimDue({ now, leaseUntil: now, limit: 10, perIntegration: 10, perWorkspace: 10 });
+
+    it('when a secret is rotated, then the replaced one is kept until its expiry, a second rotation drops the oldest, and the purge forgets it', async () => {
+      const hook = integration();
+      await store.integrations.create(
+        { integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_a' },
+        audit(workspaceId, 'integration.created'),
+      );
+      const rotation = (secret: string, previousExpiresAt: string | null, second: number) =>
+        store.integrations.rotateSecret(
+          hook.id,
+          { secret, hint: `whsec_…${secret.slice(-4)}`, previousExpiresAt, at: at(second) },
+          audit(workspaceId, 'integration.secret_rotated'),
+        );
+
+      const record = await rotation('whsec_b', at(100), 10);
+      expect(record).toMatchObject({ signingSecret: 'whsec_b', integration: { secret_hint: 'whsec_…ec_b', updated_at: at(10) } });
+      await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
+      expect((await claim(at(20)))[0]!.integration).toMatchObject({
+        signingSecret: 'whsec_b',
+        previousSecret: { secret: 'whsec_a', expiresAt: at(100) },
+      });
+
+      await rotation('whsec_c', at(200), 30);
+      await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
+      expect((await claim(at(40))).map((due) => due.integration.previousSecret)).toContainEqual({ secret: 'whsec_b', expiresAt: at(200) });
+
+      expect(await store.integrations.purgeExpiredSecrets(at(199))).toBe(0);
+      expect(await store.integrations.purgeExpiredSecrets(at(200))).toBe(1);
+      await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
+      expect((await claim(at(300)))[0]!.integration).toMatchObject({ signingSecret: 'whsec_c', previousSecret: null });
+
+      await rotation('whsec_d', null, 40);
+      expect((await store.integrations.get(workspaceId, hook.id))?.signingSecret).toBe('whsec_d');
+      const log = await store.auditEvents.list(workspaceId, { type: 'integration.secret_rotated' }, { limit: 10 });
+      expect(log.data).toHaveLength(3);
+    });
+
+    it('when the integration is gone, then rotating it is RecordNotFound and records nothing', async () => {
+      await expect(
+        store.integrations.rotateSecret(
+          'int_gone',
+          { secret: 'whsec_x', hint: 'whsec_…ec_x', previousExpiresAt: null, at: at(1) },
+          audit(workspaceId, 'integration.secret_rotated'),
+        ),
+      ).rejects.toMatchObject({ name: 'RecordNotFound' });
+      expect((await store.auditEvents.list(workspaceId, {}, { limit: 10 })).data).toEqual([]);
+    });
+
+    it('when an integration is updated or deleted with an audit event, then the event is recorded with the change', async () => {
+      const hook = integration();
+      await store.integrations.create(
+        { integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_a' },
+        audit(workspaceId, 'integration.created'),
+      );
+      await store.integrations.update(
+        { integration: { ...hook, description: 'x' }, workspaceId, environment: 'live', signingSecret: 'whsec_a' },
+        { audit: audit(workspaceId, 'integration.updated') },
+      );
+      await store.integrations.delete(hook.id, audit(workspaceId, 'integration.deleted'));
+      const types = (await store.auditEvents.list(workspaceId, {}, { limit: 10 })).data.map((entry) => entry.type).sort();
+      expect(types).toEqual(['integration.created', 'integration.deleted', 'integration.updated']);
+      expect(await store.integrations.get(workspaceId, hook.id)).toBeUndefined();
+    });
+  });
+
   describe('cascades', () => {
     it('when a form is deleted, then its submissions, aggregates and versions go and its attached keys are revoked', async () => {
       const record = form('doomed');
@@ -162,7 +292,10 @@ describe.each(storeKinds)('the %s store', (kind) => {
       await store.submissions.insert({ submission: { ...submission(testForm.id, at(50)), test: true }, workspaceId, environment: 'test' });
       await store.submissions.insert({ submission: { ...submission(testForm.id, at(51)), test: true }, workspaceId, environment: 'test' });
       const hook = integration('test');
-      await store.integrations.create({ integration: hook, workspaceId, environment: 'test', signingSecret: 'whsec_t' });
+      await store.integrations.create(
+        { integration: hook, workspaceId, environment: 'test', signingSecret: 'whsec_t' },
+        audit(workspaceId, 'integration.created'),
+      );
       await store.integrations.publish(event(workspaceId, 'form.created', 'test'), { environments: ['test'], mock: false });
 
       expect(await store.resetTestData(workspaceId, audit(workspaceId, 'test_data.reset'))).toEqual({
@@ -207,7 +340,10 @@ describe.each(storeKinds)('the %s store', (kind) => {
 
     it('when two workers claim due deliveries at once, then no delivery is leased to both and none is left out', async () => {
       const hook = integration();
-      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      await store.integrations.create(
+        { integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' },
+        audit(workspaceId, 'integration.created'),
+      );
       for (let index = 0; index < 12; index++)
         await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
       const claim = (now: string, leaseUntil: string, limit: number, perIntegration = 100) =>
@@ -226,7 +362,10 @@ describe.each(storeKinds)('the %s store', (kind) => {
 
     it("when attempts of one integration are recorded at once, then each is recorded and moves the integration's breaker in turn", async () => {
       const hook = integration();
-      await store.integrations.create({ integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' });
+      await store.integrations.create(
+        { integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' },
+        audit(workspaceId, 'integration.created'),
+      );
       for (let index = 0; index < 4; index++) await store.integrations.publish(event(workspaceId), { environments: ['live'], mock: false });
       const due = await store.integrations.claimDue({ now: at(100), leaseUntil: at(160), limit: 10, perIntegration: 10, perWorkspace: 10 });
       const failed = { status: 'failed' as const, url: hook.url, responseStatus: 503, durationMs: 5, error: null, nextAttemptAt: at(200) };

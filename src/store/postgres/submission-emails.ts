@@ -1,0 +1,15 @@
+/**
+ * The normalised-address index of submissions (table `submission_emails`, see ./schema/submission-emails.ts).
+ *
+ * The index is derived from the stored answers and the definition of the submission's form version, in SQL, so
+ * the same statement serves a new submission, the migration's backfill and any change of a submission's answers:
+ * whoever changes `answers` calls `indexSubmissionEmails` in the same transaction.
+ */
+import { type Queryable, run } from './database.js';
+import { indexSubmissionEmailsSql } from './schema/submission-emails.js';
+
+/** Recomputes one submission's index entries from its stored answers; the caller provides the transaction. */
+export async function indexSubmissionEmails(db: Queryable, submissionId: string): Promise<void> {
+  await run(db, 'DELETE FROM submission_emails WHERE submission_id = $1', [submissionId]);
+  await run(db, indexSubmissionEmailsSql('s.id = $1'), [submissionId]);
+}

@@ -1,0 +1,172 @@
+/**
+ * Forgetting a person (POST /v1/submissions/erase): every submission of the key's environment whose email answer
+ * carries the address goes, in every form, with its share of the analytics and its pending webhook attempts; the
+ * audit log records the erasure without the address; a repeat erases nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { createForm, createIntegration, type Form, logsOf, submit } from '../support/factories.js';
+import { useWatchedApi } from '../support/http-checks.js';
+import { storedRows } from '../support/stores.js';
+import { testWebhookUrls } from './integrations-support.js';
+import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers } from './submissions-support.js';
+
+const highLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 10_000_000, failedAuthPerAddressPerMinute: 10_000 };
+const api = useWatchedApi(() => ({ rateLimits: highLimits, webhookUrls: testWebhookUrls() }));
+
+const erase = (email: string, key = api.workspace.live_admin_key) => api.call('post', '/v1/submissions/erase', key).send({ email });
+const status = async (path: string, key = api.workspace.live_admin_key) => (await api.call('get', path, key)).status;
+const withEmail = (email: string) => ({ ...anaAnswers(), email });
+
+describe('POST /v1/submissions/erase', () => {
+  it('when a person left submissions in two forms, then every one carrying the address goes, whatever its case, and the others stay', async () => {
+    const [first, second] = [await createForm(api, demoForm()), await createForm(api, demoForm())];
+    const kept = await submit(api, { form_id: first.id, answers: noBudgetAnswers() });
+    const erased = [
+      await submit(api, { form_id: first.id, answers: withEmail('dana.cruz@example.org') }),
+      await submit(api, { form_id: second.id, answers: withEmail('Dana.Cruz@EXAMPLE.org') }),
+      await submit(api, { form_id: second.id, answers: { full_name: 'Dana', email: 'DANA.CRUZ@example.org' }, status: 'partial' }),
+    ];
+    // Another address that only contains hers is not hers.
+    const lookalike = await submit(api, { form_id: first.id, answers: withEmail('xdana.cruz@example.org') });
+
+    const res = await erase('  Dana.Cruz@Example.ORG ');
+
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      object: 'submission_erasure',
+      environment: 'live',
+      deleted_submissions: 3,
+      canceled_deliveries: 0,
+      erased_at: expect.any(String),
+      request_id: res.headers['x-request-id'],
+    });
+    for (const submission of erased) expect(await status(`/v1/submissions/${submission.id}`)).toBe(404);
+    expect(await status(`/v1/submissions/${kept.id}`)).toBe(200);
+    expect(await status(`/v1/submissions/${lookalike.id}`)).toBe(200);
+    const [index] = await storedRows(api.store, 'SELECT COUNT(*) AS n FROM submission_emails WHERE submission_id = ?', erased[0]!.id);
+    expect(Number(index!.n)).toBe(0);
+  });
+
+  it('when the same erasure is asked again, then it deletes nothing; with the same Idempotency-Key, then the first answer is replayed', async () => {
+    const form = await createForm(api, demoForm());
+    await submit(api, { form_id: form.id, answers: withEmail('eli@example.org') });
+    const first = await erase('eli@example.org').set('Idempotency-Key', 'erase-eli-1');
+    const replay = await erase('eli@example.org').set('Idempotency-Key', 'erase-eli-1');
+    const repeat = await erase('eli@example.org');
+
+    expect(first.body.deleted_submissions).toBe(1);
+    expect(replay.status).toBe(200);
+    expect({ ...replay.body, request_id: undefined }).toEqual({ ...first.body, request_id: undefined });
+    expect(repeat.status).toBe(200);
+    expect(repeat.body.deleted_submissions).toBe(0);
+  });
+
+  it('when a test key erases, then only test submissions go; the live ones need a live key', async () => {
+    const form = await createForm(api, demoForm());
+    const live = await submit(api, { form_id: form.id, answers: withEmail('fay@example.org') });
+    const test = await submit(api, { form_id: form.id, answers: withEmail('fay@example.org') }, api.workspace.test_admin_key);
+
+    const fromTest = await erase('fay@example.org', api.workspace.test_admin_key);
+    expect(fromTest.body).toMatchObject({ environment: 'test', deleted_submissions: 1 });
+    expect(await status(`/v1/submissions/${test.id}`, api.workspace.test_admin_key)).toBe(404);
+    expect(await status(`/v1/submissions/${live.id}`)).toBe(200);
+
+    expect((await erase('fay@example.org')).body).toMatchObject({ environment: 'live', deleted_submissions: 1 });
+    expect(await status(`/v1/submissions/${live.id}`)).toBe(404);
+  });
+
+  it('when another workspace erases the address, then this workspace keeps its submissions', async () => {
+    const form = await createForm(api, demoForm());
+    const mine = await submit(api, { form_id: form.id, answers: withEmail('gus@example.org') });
+    const other = await api.otherWorkspace();
+
+    expect((await erase('gus@example.org', other.live_admin_key)).body.deleted_submissions).toBe(0);
+    expect(await status(`/v1/submissions/${mine.id}`)).toBe(200);
+  });
+
+  it('when submissions are erased, then the analytics equal those of a form that never had them', async () => {
+    const analyticsOf = async (form: Form) => {
+      const res = await api.call('get', `/v1/analytics?form_id=${form.id}`);
+      expect(res.status).toBe(200);
+      const { form_id: _form, request_id: _request, ...figures } = res.body;
+      return figures;
+    };
+    const [erasedFrom, twin] = [await createForm(api, demoForm()), await createForm(api, demoForm())];
+    for (const form of [erasedFrom, twin]) {
+      await submit(api, { form_id: form.id, answers: budgetAnswers(60_000) });
+      await submit(api, { form_id: form.id, answers: noBudgetAnswers('201_plus') });
+    }
+    await submit(api, { form_id: erasedFrom.id, answers: withEmail('hal@example.org') });
+    await submit(api, { form_id: erasedFrom.id, answers: { full_name: 'Hal', email: 'hal@example.org' }, status: 'partial' });
+    expect(await analyticsOf(erasedFrom)).not.toEqual(await analyticsOf(twin));
+
+    expect((await erase('hal@example.org')).body.deleted_submissions).toBe(2);
+
+    expect(await analyticsOf(erasedFrom)).toEqual(await analyticsOf(twin));
+  });
+
+  it('when an erasure is made, then the audit log records who and how many, never the address', async () => {
+    const form = await createForm(api, demoForm());
+    await submit(api, { form_id: form.id, answers: withEmail('ivy.secret@example.org') });
+    await erase('Ivy.Secret@example.org');
+
+    const res = await api.call('get', '/v1/audit_events?type=submissions.erased');
+    expect(res.status).toBe(200);
+    const event = res.body.data[0];
+    expect(event).toMatchObject({
+      type: 'submissions.erased',
+      actor: { type: 'api_key' },
+      target: { type: 'workspace', id: api.workspace.workspace_id },
+      environment: 'live',
+      reason: 'Erased 1 submission carrying one email address.',
+    });
+    expect(JSON.stringify(res.body).toLowerCase()).not.toContain('ivy.secret');
+  });
+
+  it('when attempts to send the submission to an integration are pending, then they are canceled and the stored event is gone', async () => {
+    const integration = await createIntegration(api, { events: ['submission.created'] });
+    const form = await createForm(api, demoForm());
+    const submission = await submit(api, { form_id: form.id, answers: withEmail('jo@example.org') });
+    const [pending] = await logsOf(api, integration.id);
+    expect(pending).toMatchObject({ status: 'pending', event_type: 'submission.created' });
+
+    const res = await erase('jo@example.org');
+
+    expect(res.body).toMatchObject({ deleted_submissions: 1, canceled_deliveries: 1 });
+    expect(await logsOf(api, integration.id)).toEqual([]);
+    const events = await storedRows(api.store, 'SELECT id FROM events WHERE submission_id = ?', submission.id);
+    expect(events).toEqual([]);
+    const replay = await api.call('post', `/v1/integrations/${integration.id}/dispatch`).send({ event_id: pending!.event_id });
+    // A replay names an event that no longer exists, as after the form's deletion.
+    expect(replay.status).toBe(422);
+    expect(replay.body.code).toBe('invalid_value');
+  });
+
+  it('when the key is below admin or attached to a form, then 403 and nothing is erased', async () => {
+    const form = await createForm(api, demoForm());
+    const submission = await submit(api, { form_id: form.id, answers: withEmail('kai@example.org') });
+    const readWrite = await api.createKey({ name: 'rw', environment: 'live', scope: 'read_write' });
+    const attached = await api.createKey({
+      name: 'attached',
+      environment: 'live',
+      scope: 'admin',
+      attachment: { type: 'form', form_id: form.id },
+    });
+
+    const low = await erase('kai@example.org', readWrite.secret);
+    expect(low.status).toBe(403);
+    expect(low.body.code).toBe('insufficient_scope');
+    const narrow = await erase('kai@example.org', attached.secret);
+    expect(narrow.status).toBe(403);
+    expect(narrow.body.code).toBe('form_not_attached');
+    expect(await status(`/v1/submissions/${submission.id}`)).toBe(200);
+  });
+
+  it('when the address is missing or not an address, then 400 invalid_parameters', async () => {
+    for (const body of [{}, { email: 'no-at-sign' }, { email: 'a@b', extra: 1 }]) {
+      const res = await api.call('post', '/v1/submissions/erase').send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('invalid_parameters');
+    }
+  });
+});
