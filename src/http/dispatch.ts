@@ -127,6 +127,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
         requestId: state.requestId,
         clientIp: state.clientIp,
         accepts: (types) => req.accepts([...types]),
+        header: (name) => req.get(name),
         services,
         replayable: replayable as HandlerInput<OperationId>['replayable'],
       });

@@ -1,7 +1,7 @@
 import { notAcceptable } from '../../domain/errors.js';
-import * as exports from '../../domain/submissions/export.js';
 import * as rescoreJobs from '../../domain/rescore-jobs/service.js';
 import * as erasure from '../../domain/submissions/erase.js';
+import * as exports from '../../domain/submissions/export.js';
 import * as submissions from '../../domain/submissions/service.js';
 import { cursorChecked, listBody, pageOf } from './pagination.js';
 import type { Handler } from './types.js';

@@ -65,6 +65,8 @@ export interface HandlerInput<K extends OperationId> {
   clientIp: string;
   /** The one of `types` the `Accept` header prefers (the first when it accepts anything), or false for none. */
   accepts(types: readonly string[]): string | false;
+  /** A request header's value (header parameters the document declares, such as `If-Match`, are validated). */
+  header(name: string): string | undefined;
   services: Services;
   /**
    * Runs a use case that changes something and answers `respond(result)`. With an Idempotency-Key, the response

@@ -5,11 +5,12 @@ import { eventsFeedSchema } from './schema/events-feed.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
-import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
+import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
+import { usageSchema } from './schema/usage.js';
 
 /**
  * Schema migrations, applied in order at start, each once, in its own transaction, recorded in
@@ -28,6 +29,7 @@ const migrations: readonly string[] = [
   submissionMetadataSchema,
   submissionEmailsSchema,
   eventsFeedSchema,
+  usageSchema,
   submissionFindSchema,
 ];
 
