@@ -343,7 +343,7 @@ export interface paths {
         };
         /**
          * List submissions
-         * @description Lists submissions, newest first, filtered by the query parameters given (all must hold). Live keys see live submissions, test keys only the test sandbox's; a form- or folder-attached key sees only submissions of the forms it can reach.
+         * @description Lists submissions in the order `sort` names (newest first by default), filtered by the query parameters given (all must hold): the sales team's "hot leads this week" is `grade=hot&created_gte=…&sort=-score`. Live keys see live submissions, test keys only the test sandbox's; a form- or folder-attached key sees only submissions of the forms it can reach. To download every match at once, use `GET /v1/submissions/export`.
          */
         get: operations["listSubmissions"];
         put?: never;
@@ -395,6 +395,49 @@ export interface paths {
          *     reaches every form.
          */
         post: operations["eraseSubmissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/submissions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export submissions
+         * @description Streams every submission that matches the filters, in the order `sort` names, as one download: NDJSON (one
+         *     `Submission` object per line, `application/x-ndjson`) or CSV (`text/csv`). The `format` parameter chooses;
+         *     without it the `Accept` header does, and an `Accept` that allows neither is 406 `not_acceptable`. The filters
+         *     and `sort` are those of `GET /v1/submissions`, with the same visibility: live keys export live submissions,
+         *     test keys the test sandbox's, attached keys only their forms'.
+         *
+         *     **CSV** needs `form_id`, because its columns come from the form: `id`, `form_id`, `form_version`,
+         *     `created_at`, `updated_at`, `status`, `test`, `score`, `grade`, the metadata flattened (`metadata.user_agent`,
+         *     `metadata.referrer`, `metadata.landing_url`, `metadata.utm_source`, `metadata.utm_medium`,
+         *     `metadata.utm_campaign`, `metadata.utm_term`, `metadata.utm_content`; empty when null), then one column per
+         *     field `ref` of the form,
+         *     in the order the fields first appear across the form's versions (version 1 first, then refs a later version
+         *     added). Quoting follows RFC 4180: a header row, CRLF line ends, a cell with a comma, a quote, CR or LF in
+         *     double quotes with its quotes doubled. A `hidden` field's column holds its value from `hidden`; a
+         *     multiple-choice answer is its values joined by `; `; an unanswered field is an empty cell; answers to refs no
+         *     kept version of the form has are in the NDJSON export only. A cell a spreadsheet would run as a formula (one starting with `=`, `+`, `-`, `@`, a
+         *     tab or a carriage return) is written with a leading `'`, as OWASP advises for CSV injection; a negative
+         *     `score` is a number, not a formula, and is written as is.
+         *
+         *     **Resuming.** The download is written as the submissions are read, page by page, so it starts at once and
+         *     any size costs the server the same memory. A download that ends cleanly is complete; if the connection
+         *     breaks, keep the complete records you have and call again with `starting_after` set to the `id` of the last
+         *     one (and the same `sort` and filters): the export continues after it (a CSV resumed this way starts with its
+         *     header row again). The whole download counts as one request against the rate limit.
+         */
+        get: operations["exportSubmissions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1255,6 +1298,7 @@ export interface components {
          *     | `route_not_found` | 404 | `not_found` | No operation has this path. |
          *     | `method_not_allowed` | 405 | `invalid_request` | The path exists but not with this method; see the `Allow` header. |
          *     | `payload_too_large` | 413 | `invalid_request` | The request body is larger than 1 MiB. |
+         *     | `not_acceptable` | 406 | `invalid_request` | The `Accept` header allows none of the media types the operation answers with (the submissions export: `text/csv`, `application/x-ndjson`). |
          *     | `unsupported_media_type` | 415 | `invalid_request` | The request body is not `application/json`. |
          *     | `slug_taken` | 409 | `conflict_error` | Another form of the workspace (in the same environment) has this slug, or, when a transfer is accepted, a form of the accepting workspace has the incoming form's slug. |
          *     | `transfer_pending` | 409 | `conflict_error` | The form already has a pending transfer; cancel it before offering the form again. |
@@ -1283,7 +1327,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -2036,6 +2080,11 @@ export interface components {
          * @enum {string}
          */
         SubmissionStatus: "partial" | "completed";
+        /**
+         * Format: int32
+         * @description A lead score bound, in the range `score` takes.
+         */
+        ScoreBound: number;
         /**
          * @description Free text of at most 256 characters without control characters (C0, DEL or C1).
          * @example linkedin
@@ -3697,6 +3746,41 @@ export interface components {
                 "application/json": components["schemas"]["SubmissionErasure"] & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description Every matching submission, streamed. `Content-Disposition` names a file (`submissions.csv` or `submissions.ndjson`). */
+        SubmissionExport: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                /** @description `attachment; filename="submissions.csv"` (or `.ndjson`). */
+                "Content-Disposition"?: string;
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
+        /** @description The `Accept` header allows none of the operation's media types; send one of them, or the `format` parameter. */
+        NotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The submission. */
         Submission: {
             headers: {
@@ -4350,6 +4434,63 @@ export interface components {
         FormTransferIdPath: components["schemas"]["FormTransferId"];
         /** @description Identifier of the folder. */
         FolderIdPath: components["schemas"]["FolderId"];
+        /**
+         * @description The order of the list: `-created_at` (newest first, the default), `created_at` (oldest first), `-score`
+         *     (highest score first) or `score` (lowest first). Ties are broken by `id` in the same direction, so the order is
+         *     total and every submission appears exactly once while paging.
+         *
+         *     Cursors follow the order: `starting_after` is the `id` of the last submission of the page you have, sent with the
+         *     same `sort` and filters. The service reads that submission's `created_at` or `score` and continues from it, so
+         *     page 10,000 costs what page 1 costs. A cursor that is not in the filtered list is 400 `invalid_cursor`. A
+         *     submission rescored between two pages moves in a score order; the page after it continues from its new score.
+         */
+        SubmissionSort: "-created_at" | "created_at" | "-score" | "score";
+        /** @description Only submissions of this form. */
+        SubmissionFormId: components["schemas"]["FormId"];
+        /** @description Only submissions with this status. */
+        SubmissionStatusFilter: components["schemas"]["SubmissionStatus"];
+        /**
+         * @description Only submissions with one of these grade labels (exact, case-sensitive, as the form's scoring names them). Repeat the parameter for several: `grade=hot&grade=warm`. Submissions without a grade are never matched.
+         * @example [
+         *       "hot",
+         *       "warm"
+         *     ]
+         */
+        SubmissionGrade: string[];
+        /** @description Only submissions whose `score` is at least this. */
+        SubmissionMinScore: components["schemas"]["ScoreBound"];
+        /** @description Only submissions whose `score` is at most this. With `min_score`, it must not be below it (400 `invalid_parameters`); equal bounds select one score. */
+        SubmissionMaxScore: components["schemas"]["ScoreBound"];
+        /**
+         * @description Only submissions with an answer that contains this text, ignoring case. Searched answers: those of the fields
+         *     of type `short_text`, `long_text`, `email` and `phone` of the form version the submission was made on; other
+         *     answers (choices, numbers, dates, websites, hidden values) are not searched. Matching is a literal substring of
+         *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
+         *     across two answers. 1 to 100 characters, no control characters.
+         *
+         *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
+         *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
+         *     workspaces.
+         * @example acme.com
+         */
+        SubmissionSearch: string;
+        /** @description Only submissions created at or after this time. */
+        SubmissionCreatedGte: components["schemas"]["Timestamp"];
+        /** @description Only submissions created before this time. */
+        SubmissionCreatedLt: components["schemas"]["Timestamp"];
+        /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+        SubmissionUpdatedGte: components["schemas"]["Timestamp"];
+        /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+        SubmissionUtmSource: components["schemas"]["MetadataText"];
+        /** @description The export's format, `csv` or `ndjson`. When given it wins over the `Accept` header; without it the `Accept` header chooses (`text/csv` or `application/x-ndjson`; NDJSON when it accepts anything). */
+        ExportFormat: "csv" | "ndjson";
+        /**
+         * @description Resumes a broken download after this submission. Pass the `id` of the last complete record you received (an
+         *     NDJSON line that ends in a line feed, or a CSV row that ends in CRLF, whose first cell is the id) with the same
+         *     `sort` and filters; the export continues with the next submission in that order. A submission not in the
+         *     filtered export is 400 `invalid_cursor`.
+         */
+        ExportStartingAfter: components["schemas"]["Cursor"];
         /** @description Identifier of the submission. */
         SubmissionIdPath: components["schemas"]["SubmissionId"];
         /** @description Identifier of the rescore job. */
@@ -5002,18 +5143,54 @@ export interface operations {
                 starting_after?: components["parameters"]["StartingAfter"];
                 /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
                 ending_before?: components["parameters"]["EndingBefore"];
+                /**
+                 * @description The order of the list: `-created_at` (newest first, the default), `created_at` (oldest first), `-score`
+                 *     (highest score first) or `score` (lowest first). Ties are broken by `id` in the same direction, so the order is
+                 *     total and every submission appears exactly once while paging.
+                 *
+                 *     Cursors follow the order: `starting_after` is the `id` of the last submission of the page you have, sent with the
+                 *     same `sort` and filters. The service reads that submission's `created_at` or `score` and continues from it, so
+                 *     page 10,000 costs what page 1 costs. A cursor that is not in the filtered list is 400 `invalid_cursor`. A
+                 *     submission rescored between two pages moves in a score order; the page after it continues from its new score.
+                 */
+                sort?: components["parameters"]["SubmissionSort"];
                 /** @description Only submissions of this form. */
-                form_id?: components["schemas"]["FormId"];
+                form_id?: components["parameters"]["SubmissionFormId"];
                 /** @description Only submissions with this status. */
-                status?: components["schemas"]["SubmissionStatus"];
-                /** @description Only submissions created at or after this time. */
-                created_gte?: components["schemas"]["Timestamp"];
-                /** @description Only submissions created before this time. */
-                created_lt?: components["schemas"]["Timestamp"];
+                status?: components["parameters"]["SubmissionStatusFilter"];
+                /**
+                 * @description Only submissions with one of these grade labels (exact, case-sensitive, as the form's scoring names them). Repeat the parameter for several: `grade=hot&grade=warm`. Submissions without a grade are never matched.
+                 * @example [
+                 *       "hot",
+                 *       "warm"
+                 *     ]
+                 */
+                grade?: components["parameters"]["SubmissionGrade"];
                 /** @description Only submissions whose `score` is at least this. */
-                min_score?: number;
+                min_score?: components["parameters"]["SubmissionMinScore"];
+                /** @description Only submissions whose `score` is at most this. With `min_score`, it must not be below it (400 `invalid_parameters`); equal bounds select one score. */
+                max_score?: components["parameters"]["SubmissionMaxScore"];
+                /**
+                 * @description Only submissions with an answer that contains this text, ignoring case. Searched answers: those of the fields
+                 *     of type `short_text`, `long_text`, `email` and `phone` of the form version the submission was made on; other
+                 *     answers (choices, numbers, dates, websites, hidden values) are not searched. Matching is a literal substring of
+                 *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
+                 *     across two answers. 1 to 100 characters, no control characters.
+                 *
+                 *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
+                 *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
+                 *     workspaces.
+                 * @example acme.com
+                 */
+                q?: components["parameters"]["SubmissionSearch"];
+                /** @description Only submissions created at or after this time. */
+                created_gte?: components["parameters"]["SubmissionCreatedGte"];
+                /** @description Only submissions created before this time. */
+                created_lt?: components["parameters"]["SubmissionCreatedLt"];
+                /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+                updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
                 /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
-                utm_source?: components["schemas"]["MetadataText"];
+                utm_source?: components["parameters"]["SubmissionUtmSource"];
             };
             header?: never;
             path?: never;
@@ -5095,6 +5272,82 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportSubmissions: {
+        parameters: {
+            query?: {
+                /** @description The export's format, `csv` or `ndjson`. When given it wins over the `Accept` header; without it the `Accept` header chooses (`text/csv` or `application/x-ndjson`; NDJSON when it accepts anything). */
+                format?: components["parameters"]["ExportFormat"];
+                /**
+                 * @description Resumes a broken download after this submission. Pass the `id` of the last complete record you received (an
+                 *     NDJSON line that ends in a line feed, or a CSV row that ends in CRLF, whose first cell is the id) with the same
+                 *     `sort` and filters; the export continues with the next submission in that order. A submission not in the
+                 *     filtered export is 400 `invalid_cursor`.
+                 */
+                starting_after?: components["parameters"]["ExportStartingAfter"];
+                /**
+                 * @description The order of the list: `-created_at` (newest first, the default), `created_at` (oldest first), `-score`
+                 *     (highest score first) or `score` (lowest first). Ties are broken by `id` in the same direction, so the order is
+                 *     total and every submission appears exactly once while paging.
+                 *
+                 *     Cursors follow the order: `starting_after` is the `id` of the last submission of the page you have, sent with the
+                 *     same `sort` and filters. The service reads that submission's `created_at` or `score` and continues from it, so
+                 *     page 10,000 costs what page 1 costs. A cursor that is not in the filtered list is 400 `invalid_cursor`. A
+                 *     submission rescored between two pages moves in a score order; the page after it continues from its new score.
+                 */
+                sort?: components["parameters"]["SubmissionSort"];
+                /** @description Only submissions of this form. */
+                form_id?: components["parameters"]["SubmissionFormId"];
+                /** @description Only submissions with this status. */
+                status?: components["parameters"]["SubmissionStatusFilter"];
+                /**
+                 * @description Only submissions with one of these grade labels (exact, case-sensitive, as the form's scoring names them). Repeat the parameter for several: `grade=hot&grade=warm`. Submissions without a grade are never matched.
+                 * @example [
+                 *       "hot",
+                 *       "warm"
+                 *     ]
+                 */
+                grade?: components["parameters"]["SubmissionGrade"];
+                /** @description Only submissions whose `score` is at least this. */
+                min_score?: components["parameters"]["SubmissionMinScore"];
+                /** @description Only submissions whose `score` is at most this. With `min_score`, it must not be below it (400 `invalid_parameters`); equal bounds select one score. */
+                max_score?: components["parameters"]["SubmissionMaxScore"];
+                /**
+                 * @description Only submissions with an answer that contains this text, ignoring case. Searched answers: those of the fields
+                 *     of type `short_text`, `long_text`, `email` and `phone` of the form version the submission was made on; other
+                 *     answers (choices, numbers, dates, websites, hidden values) are not searched. Matching is a literal substring of
+                 *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
+                 *     across two answers. 1 to 100 characters, no control characters.
+                 *
+                 *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
+                 *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
+                 *     workspaces.
+                 * @example acme.com
+                 */
+                q?: components["parameters"]["SubmissionSearch"];
+                /** @description Only submissions created at or after this time. */
+                created_gte?: components["parameters"]["SubmissionCreatedGte"];
+                /** @description Only submissions created before this time. */
+                created_lt?: components["parameters"]["SubmissionCreatedLt"];
+                /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+                updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
+                /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+                utm_source?: components["parameters"]["SubmissionUtmSource"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SubmissionExport"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -195,8 +195,12 @@ export function matchOperation(
   method: string,
   path: string,
 ): { operation: Operation; params: string[] } | { allowed: Array<Uppercase<Operation['method']>> } | undefined {
-  const candidates = operations.filter((operation) => operation.pattern.test(path));
-  if (candidates.length === 0) return undefined;
+  const matching = operations.filter((operation) => operation.pattern.test(path));
+  if (matching.length === 0) return undefined;
+  // A literal segment wins over a template, as OpenAPI says: `/submissions/export` is not `/submissions/{id}`.
+  const templates = (operation: Operation) => operation.path.split('{').length;
+  const fewest = Math.min(...matching.map(templates));
+  const candidates = matching.filter((operation) => templates(operation) === fewest);
   const operation = candidates.find((candidate) => candidate.method === method.toLowerCase());
   if (!operation) return { allowed: candidates.map((candidate) => candidate.method.toUpperCase() as Uppercase<Operation['method']>) };
   const raw = operation.pattern.exec(path)!.slice(1);

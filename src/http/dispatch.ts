@@ -18,10 +18,11 @@ import type { Services } from '../domain/services.js';
 import { isStoreConflict } from '../store/errors.js';
 import type { IdempotentResponse } from '../store/outbox.js';
 import type { Operation } from './contract-document.js';
-import type { HandlerInput, HandlerResult, Handlers, OperationId } from './handlers/types.js';
+import type { HandlerInput, HandlerResult, Handlers, OperationId, StreamedResult } from './handlers/types.js';
 
 /** A handler seen from the dispatcher, which only moves its result to the wire. */
-type AnyHandler = (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+type AnyResult = { status: number; body: unknown; headers?: Record<string, string> } | StreamedResult<number>;
+type AnyHandler = (input: HandlerInput<OperationId>) => Promise<AnyResult>;
 
 import { idempotencyTtlSeconds } from './documented-limits.js';
 import { stateOf } from './locals.js';
@@ -51,17 +52,56 @@ export function fingerprint(req: Pick<Request, 'method' | 'path' | 'body'>, idem
 
 type Outcome = ReplayableResponse;
 
-const outcomeOf = (result: { status: number; body: unknown; headers?: Record<string, string> }): Outcome => ({
-  status: result.status,
-  headers: result.headers ?? {},
-  body: result.body as Record<string, unknown>,
-});
+function outcomeOf(result: AnyResult): Outcome {
+  if ('stream' in result) throw new Error('A streamed response cannot be stored for an Idempotency-Key replay.');
+  return { status: result.status, headers: result.headers ?? {}, body: result.body as Record<string, unknown> };
+}
 
 function send(res: Response, outcome: Outcome, requestId: string): void {
   res.status(outcome.status).set(outcome.headers);
   if (outcome.status >= 400) res.type('application/problem+json');
   res.json({ ...outcome.body, request_id: requestId });
 }
+
+/**
+ * Writes a streamed body as the client reads it: a chunk is written only once the previous one has drained, so
+ * a slow client holds back the reading instead of filling memory. A failure after the first byte cannot become a
+ * problem response any more: the connection is cut, so the client sees a broken download (and resumes it) rather
+ * than one that looks complete.
+ */
+async function streamed(res: Response, result: StreamedResult<number>): Promise<void> {
+  res.status(result.status).set(result.headers ?? {});
+  res.type(result.stream.contentType);
+  const iterator = result.stream.chunks[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      if (res.destroyed) return;
+      if (!res.write(next.value)) await drainedOrClosed(res);
+      if (res.destroyed) return;
+    }
+    res.end();
+  } catch (error) {
+    // The error handler still logs it; with the headers sent it writes nothing.
+    if (res.headersSent) res.destroy();
+    throw error;
+  } finally {
+    // A client that went away ends the reading too.
+    await iterator.return?.();
+  }
+}
+
+const drainedOrClosed = (res: Response) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 
 /** The validator has checked the values against their schemas; the document says which are integers. */
 function coercedPathParams(operation: Operation, raw: Record<string, string>): Record<string, string | number> {
@@ -76,7 +116,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const operation = state.operation!;
     const handler = handlers[operation.operationId] as unknown as AnyHandler;
     /** `seal`: how this request's response is stored for replay, when it holds a claimed Idempotency-Key. */
-    const run = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<Outcome> => {
+    const call = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<AnyResult> => {
       const replayable = async <R>(useCase: (services: Services) => Promise<R>, respond: (result: R) => HandlerResult<OperationId>) => {
         const scoped: Services = seal
           ? { ...services, idempotentResponse: (returned) => seal(outcomeOf(respond(returned as R))) }
@@ -90,15 +130,20 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
         principal: state.principal!,
         requestId: state.requestId,
         clientIp: state.clientIp,
+        accepts: (types) => req.accepts([...types]),
         header: (name) => req.get(name),
         services,
         replayable: replayable as HandlerInput<OperationId>['replayable'],
       });
-      return outcomeOf(result);
+      return result;
     };
+    const run = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<Outcome> => outcomeOf(await call(seal));
 
     const idempotencyKey = operation.acceptsIdempotencyKey ? req.get('idempotency-key') : undefined;
-    if (idempotencyKey === undefined || !state.principal) return send(res, await run(), state.requestId);
+    if (idempotencyKey === undefined || !state.principal) {
+      const result = await call();
+      return 'stream' in result ? streamed(res, result) : send(res, outcomeOf(result), state.requestId);
+    }
 
     const { idempotency } = services.store;
     const owner = state.principal.credentialId;

@@ -9,12 +9,15 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createFormFunnelClient,
+  exportSubmissions,
   type Form,
   type FormCreate,
   type FormFunnelClient,
   FormFunnelError,
   type FormSummary,
+  paginate,
   type Schema,
+  type SubmissionListQuery,
   unwrap,
 } from '../../src/client/index.js';
 import type { FetchResultLike } from '../../src/client/unwrap.js';
@@ -322,6 +325,22 @@ describe.each(targets)('the typed client against $name', ({ start }) => {
       );
       expect(error).toMatchObject({ status: 401, type: 'authentication_error', code: 'invalid_client' });
       expect(error.problem).toMatchObject({ error: 'invalid_client' });
+    });
+  });
+
+  describe('finding and exporting leads through the typed client', () => {
+    it('when leads are filtered, sorted and exported, then exportSubmissions yields what the typed list pages through', async () => {
+      const form = unwrap(await client.POST('/forms', { body: requestExample<FormCreate>('createForm') }));
+      const answers = requestExample<Schema<'SubmissionCreate'>>('createSubmission', 'completed').answers;
+      for (let n = 0; n < 3; n++) unwrap(await client.POST('/submissions', { body: { form_id: form.id, answers, status: 'completed' } }));
+      const query: SubmissionListQuery = { form_id: form.id, grade: ['A'], min_score: 0, sort: '-score', limit: 2 };
+      const listed: string[] = [];
+      for await (const lead of paginate(client, '/submissions', { params: { query } })) listed.push(lead.id);
+      const { limit: _limit, ...filters } = query;
+      const exported: string[] = [];
+      for await (const lead of exportSubmissions(client, filters)) exported.push(lead.id);
+      expect(listed).toHaveLength(3);
+      expect(exported).toEqual(listed);
     });
   });
 });

@@ -35,6 +35,7 @@ const minimumAccess: Record<OperationId, Access> = {
   getFolder: 'read',
   deleteFolder: 'read_write',
   listSubmissions: 'read',
+  exportSubmissions: 'read',
   createSubmission: 'read_write',
   getSubmission: 'read',
   updateSubmission: 'read_write',

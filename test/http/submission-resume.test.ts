@@ -294,6 +294,22 @@ describe('PATCH /v1/submissions/{id}: erasure', () => {
   });
 });
 
+describe('PATCH /v1/submissions/{id}: search', () => {
+  it('when answers arrive, change or are cleared by PATCH, then q finds the submission by what it holds now', async () => {
+    const started = await startPartial({ full_name: 'Quentin Searchable' });
+    const found = async (q: string) =>
+      ((await api.call('get', `/v1/submissions?q=${encodeURIComponent(q)}&form_id=${form.id}`)).body.data as Submission[]).map(
+        (submission) => submission.id,
+      );
+    expect(await found('quentin')).toContain(started.id);
+    expect((await patch(started.id, { answers: { email: 'q.late@zephyrcorp.example' } })).status).toBe(200);
+    expect(await found('zephyrcorp')).toContain(started.id);
+    expect((await patch(started.id, { answers: { full_name: 'Renamed Person' } })).status).toBe(200);
+    expect(await found('quentin')).not.toContain(started.id);
+    expect(await found('renamed person')).toContain(started.id);
+  });
+});
+
 describe('PATCH /v1/submissions/{id}: concurrency', () => {
   it('when PATCHes of one submission race, then every answer of every one of them is kept', async () => {
     for (let round = 0; round < 3; round++) {

@@ -15,10 +15,10 @@ import { conflict, forbidden, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
 import { outboxOf } from '../outbox.js';
-import { normalisedTimestamp } from '../query-timestamps.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
+import { type FindQuery, filterOf, orderOf, searchTextOf } from './find.js';
 import { assertResumable, resumedSubmission, type SubmissionUpdate } from './resume.js';
 import { assertValidAnswers } from './validate-answers.js';
 
@@ -73,7 +73,7 @@ export async function createSubmission(services: Services, principal: Principal,
     updated_at: now,
   };
   await services.store.submissions.insert(
-    { submission, ...partitionOf(principal) },
+    { submission, ...partitionOf(principal), searchText: searchTextOf(form, input.answers) },
     outboxOf(services, () => ({
       events: [
         submissionEvent(principal, submission, 'submission.created', { object: submission }),
@@ -85,21 +85,19 @@ export async function createSubmission(services: Services, principal: Principal,
   return submission;
 }
 
-export async function listSubmissions(services: Services, principal: Principal, filter: SubmissionFilter, page: PageRequest) {
+export async function listSubmissions(services: Services, principal: Principal, query: FindQuery, page: PageRequest) {
+  const filter = filterOf(query);
   await assertFilterReachable(services, principal, filter.formId);
   return services.store.submissions.list(
     { ...partitionOf(principal), attachment: principal.attachment },
-    {
-      ...filter,
-      createdGte: normalisedTimestamp(filter.createdGte, 'created_gte'),
-      createdLt: normalisedTimestamp(filter.createdLt, 'created_lt'),
-    },
+    filter,
     page,
+    orderOf(query.sort),
   );
 }
 
 /** Filtering on a form the key is not attached to reaches another form: 403, as reading that form would be. */
-async function assertFilterReachable(services: Services, principal: Principal, formId: string | undefined): Promise<void> {
+export async function assertFilterReachable(services: Services, principal: Principal, formId: string | undefined): Promise<void> {
   const { attachment } = principal;
   if (formId === undefined || attachment.type === 'workspace') return;
   let reachable: boolean;
@@ -187,7 +185,10 @@ export async function updateSubmission(
   const result = await services.store.submissions
     .resume(
       id,
-      (current) => resumedSubmission(current, update, version, at),
+      (current) => {
+        const submission = resumedSubmission(current, update, version, at);
+        return { submission, searchText: searchTextOf(version, submission.answers) };
+      },
       outboxOf(services, ({ submission, previous }: ResumeResult) => ({
         events: completionEvents(principal, previous, submission),
         returns: submission,

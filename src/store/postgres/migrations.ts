@@ -6,6 +6,7 @@ import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
+import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionResumeSchema } from './schema/submission-resume.js';
 import { submissionsSchema } from './schema/submissions.js';
@@ -31,6 +32,7 @@ const migrations: readonly string[] = [
   eventsFeedSchema,
   usageSchema,
   submissionResumeSchema,
+  submissionFindSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -5,6 +5,7 @@ import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
+import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionResumeSchema } from './schema/submission-resume.js';
 import { submissionsSchema } from './schema/submissions.js';
@@ -32,6 +33,7 @@ const migrations: readonly string[] = [
   eventsFeedSchema,
   usageSchema,
   submissionResumeSchema,
+  submissionFindSchema,
 ];
 
 export function migrate(db: Database.Database): void {

@@ -322,14 +322,17 @@ describe.each(storeKinds)('the %s store', (kind) => {
       const lead = submission(record.id, at(50), 'partial');
       await store.submissions.insert({ submission: lead, workspaceId, environment: 'live', startedFormVersion: 1 });
       const result = await store.submissions.resume(lead.id, (current) => ({
-        ...current,
-        status: 'completed',
-        visited_steps: ['start', 'end'],
-        answers: { ...current.answers, extra: 'yes' },
-        score: 40,
-        grade: 'A',
-        form_version: 1,
-        updated_at: at(55),
+        submission: {
+          ...current,
+          status: 'completed',
+          visited_steps: ['start', 'end'],
+          answers: { ...current.answers, extra: 'yes' },
+          score: 40,
+          grade: 'A',
+          form_version: 1,
+          updated_at: at(55),
+        },
+        searchText: 'yes',
       }));
       expect(result.previous).toEqual(lead);
       expect(result.submission).toMatchObject({
@@ -362,7 +365,9 @@ describe.each(storeKinds)('the %s store', (kind) => {
         }),
       ).rejects.toThrow('refused');
       expect((await store.submissions.get({ workspaceId, environment: 'live' }, lead.id))?.submission).toEqual(lead);
-      await expect(store.submissions.resume(newId('sub'), (current) => current)).rejects.toMatchObject({ name: 'RecordNotFound' });
+      await expect(store.submissions.resume(newId('sub'), (current) => ({ submission: current, searchText: '' }))).rejects.toMatchObject({
+        name: 'RecordNotFound',
+      });
     });
 
     it("when resumes of one submission race, then each sees the other's result", async () => {
@@ -372,7 +377,12 @@ describe.each(storeKinds)('the %s store', (kind) => {
       await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
       const refs = Array.from({ length: 8 }, (_, index) => `ref_${index}`);
       await Promise.all(
-        refs.map((ref) => store.submissions.resume(lead.id, (current) => ({ ...current, answers: { ...current.answers, [ref]: 'x' } }))),
+        refs.map((ref) =>
+          store.submissions.resume(lead.id, (current) => ({
+            submission: { ...current, answers: { ...current.answers, [ref]: 'x' } },
+            searchText: '',
+          })),
+        ),
       );
       const stored = await store.submissions.get({ workspaceId, environment: 'live' }, lead.id);
       expect(Object.keys(stored!.submission.answers)).toEqual(expect.arrayContaining(refs));
