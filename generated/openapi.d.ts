@@ -40,14 +40,14 @@ export interface paths {
         };
         /**
          * Get a form
-         * @description Returns the form with its full definition: steps, fields, logic rules and scoring.
+         * @description Returns the form with its full definition: steps, fields, logic rules and scoring. The `ETag` header identifies this state of the form; pass it in `If-Match` to update or delete the form only if nobody changed it since (the dashboard and other API clients edit the same forms).
          */
         get: operations["getForm"];
         put?: never;
         post?: never;
         /**
          * Delete a form
-         * @description Permanently deletes the form, its versions and all of its submissions and analytics, in one transaction. Deliveries of its submissions' events that are still pending are dropped, since their bodies hold the deleted answers; integrations receive `form.deleted`. Keys attached to the form are revoked (`revocation_cause: form_deleted`, with an `api_key.revoked` audit event).
+         * @description Permanently deletes the form, its versions and all of its submissions and analytics, in one transaction. Deliveries of its submissions' events that are still pending are dropped, since their bodies hold the deleted answers; integrations receive `form.deleted`. Keys attached to the form are revoked (`revocation_cause: form_deleted`, with an `api_key.revoked` audit event). The deletion is recorded in the audit log (`form.deleted`). With `If-Match`, the form is deleted only if its current `ETag` is one of those given; otherwise 412 `precondition_failed`, and nothing is deleted.
          */
         delete: operations["deleteForm"];
         options?: never;
@@ -57,6 +57,8 @@ export interface paths {
          * @description Changes the fields given and leaves the others as they are; `steps`, `logic` and `scoring` are replaced whole. An update that changes something increments `version` and stores a snapshot; an update that changes nothing returns the form as it is. Use PATCH: PUT gets 405. Test-mode keys can change only test-only forms (403 `live_resource`). The resulting definition (`steps`, `logic` and `scoring`, serialized as JSON) may take at most 262144 bytes (256 KiB) of UTF-8; a larger one gets 422 `form_too_large`. Only the latest 100 versions are kept (see `listFormVersions`).
          *
          *     Changing `folder_id` moves the form between folders, which changes what folder-attached keys reach: it needs a workspace key. A key attached to a form or a folder gets 403 `form_not_attached` for it, and may change the form's other fields.
+         *
+         *     Send the `ETag` of your last read in `If-Match` to avoid overwriting someone else's change: a stale tag gets 412 `precondition_failed` and changes nothing. The response carries the form's new `ETag`.
          */
         patch: operations["updateForm"];
         trace?: never;
@@ -106,6 +108,36 @@ export interface paths {
         get: operations["getFormVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+                /**
+                 * @description The version number of the snapshot (1 is the form as created).
+                 * @example 2
+                 */
+                version: components["parameters"]["VersionPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a form version
+         * @description Publishes a new version of the form whose definition (`steps`, `logic` and `scoring`) is that of the given version, and returns the form. The form's `name`, `slug` and `folder_id` stay as they are now: they are not part of a version's definition. The new version gets the next version number, like any update; the restored version and every version in between stay in the history. Integrations receive `form.updated` (with `previous_version`), and the audit log records `form.version_restored`.
+         *
+         *     Restoring always publishes a new version, even when the definition is already the current one (restoring the current version, for example): the history then shows that a restore happened and when. Only the latest 100 versions are kept; an older version, or one that never existed, gets 404 `resource_not_found`. Test-mode keys can restore only test-only forms (403 `live_resource`). `If-Match` works as on `updateForm`: with a stale `ETag`, 412 `precondition_failed` and nothing is published.
+         */
+        post: operations["restoreFormVersion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -582,9 +614,35 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), folders deleted, members invited and removed, invites revoked, test data reset, and integrations created, updated, deleted or given a new signing secret. Each entry names who acted, on what, and the reason given.
+         * @description Lists the workspace's audit log, newest first: keys created, revoked (by a user, on expiry or by a form transfer), form transfers requested, accepted, declined and canceled (by either workspace), forms deleted and versions restored, folders deleted, members invited and removed, invites revoked, test data reset, a person's submissions erased, integrations created, updated, deleted or given a new signing secret, and rate limits changed by an operator. Each entry names who acted, on what, and the reason given.
          */
         get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage and limits
+         * @description The workspace's metered usage in the current and the previous calendar month (UTC), its plan and the rate limits in effect for it. Only live mode is metered: requests made with test keys, test submissions and test deliveries (which only reach the mock endpoint) are never counted, whichever key asks.
+         *
+         *     - `submissions`: live submissions created in the month (completed or partial), as stored now.
+         *     - `api_requests`: requests made with the workspace's live keys and OAuth tokens that passed authentication and the rate limits, whatever their outcome. Each server counts in memory and adds its counts to the shared figure every 5 seconds (and when it shuts down), so the figure may lag the latest requests by that much.
+         *     - `webhook_deliveries`: delivery attempts made to the workspace's live integrations in the month, retries and dispatches included (attempts still queued are not counted).
+         *
+         *     `rate_limits` are the limits `X-RateLimit-Limit` reports: the standard ones, or those an operator has set for an Enterprise workspace (`custom: true`). A change of limits applies from the next request, in every server.
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -719,7 +777,7 @@ export interface paths {
         };
         /**
          * Get an integration
-         * @description Returns the integration. The signing secret is not returned, only its last 4 characters in `secret_hint`.
+         * @description Returns the integration. The signing secret is not returned, only its last 4 characters in `secret_hint`. The `ETag` header identifies this state of the integration; pass it in `If-Match` to update it safely.
          */
         get: operations["getIntegration"];
         put?: never;
@@ -734,6 +792,8 @@ export interface paths {
         /**
          * Update an integration
          * @description Changes the fields given and leaves the others as they are; `events` is replaced whole. A new `url` is checked like on create (422 `invalid_value`). Set `enabled: false` to pause deliveries. Use PATCH: PUT gets 405. Test-mode keys can change only test-only integrations (403 `live_resource`).
+         *
+         *     Send the `ETag` of your last read in `If-Match` to avoid overwriting someone else's change: a stale tag gets 412 `precondition_failed` and changes nothing. The response carries the integration's new `ETag`. The service's own changes count as changes: when it disables a failing integration, the `ETag` changes too.
          */
         patch: operations["updateIntegration"];
         trace?: never;
@@ -1141,7 +1201,7 @@ export interface components {
          *     | `permission_error` | 403 |
          *     | `not_found` | 404 |
          *     | `invalid_request` | 405, 413, 415 |
-         *     | `conflict_error` | 409 |
+         *     | `conflict_error` | 409, or 412 when an `If-Match` precondition fails |
          *     | `validation_error` | 400 (the request does not match the schema) or 422 (well-formed but semantically invalid) |
          *     | `rate_limit_error` | 429 |
          *     | `server_error` | 500 to 599 |
@@ -1149,7 +1209,9 @@ export interface components {
          */
         ErrorType: "authentication_error" | "permission_error" | "not_found" | "invalid_request" | "conflict_error" | "validation_error" | "rate_limit_error" | "server_error";
         /**
-         * @description The specific error. This is the complete list of codes the service returns; a client can switch on it.
+         * @description The specific error. This is the complete list of codes the service returns; a client can switch on it. New
+         *     codes may be added within v1 (each with an existing `type`): handle a code you do not know by its `type` and
+         *     HTTP status.
          *
          *     | code | status | type | when |
          *     |---|---|---|---|
@@ -1174,6 +1236,7 @@ export interface components {
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
          *     | `rescore_in_progress` | 409 | `conflict_error` | The form already has a queued or running rescore job in this environment; the message names it. |
+         *     | `precondition_failed` | 412 | `conflict_error` | The request's `If-Match` names no current entity tag of the resource (it changed since it was read, or a weak tag was sent); nothing was changed. |
          *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
          *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
@@ -1190,7 +1253,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "rescore_in_progress" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -2476,10 +2539,10 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself). New types may be added within v1, as these last ones were: ignore the ones you do not know.
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself); an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). New types may be added within v1: show an entry of a type you do not know as it is.
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated" | "workspace.rate_limits_changed";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -2499,7 +2562,10 @@ export interface components {
         };
         /** @description What it was done to. */
         AuditTarget: {
-            /** @enum {string} */
+            /**
+             * @description The kind of object. New kinds may be added within v1, as `integration` was; show one you do not know as it is.
+             * @enum {string}
+             */
             type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace" | "integration";
             /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`, `int_…`). */
             id: string;
@@ -2528,6 +2594,56 @@ export interface components {
             /** @description True when more objects exist beyond this page. */
             has_more: boolean;
             request_id: components["schemas"]["RequestId"];
+        };
+        /** @description Live usage in one calendar month (UTC), from `starts_at` (included) to `ends_at` (excluded). */
+        UsagePeriod: {
+            /**
+             * @description The month, as `YYYY-MM`.
+             * @example 2026-11
+             */
+            month: string;
+            starts_at: components["schemas"]["Timestamp"];
+            ends_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: int64
+             * @description Live submissions created in the month and still stored (completed or partial).
+             */
+            submissions: number;
+            /**
+             * Format: int64
+             * @description Requests with live keys or OAuth tokens that passed authentication and the rate limits; may lag by up to 5 seconds.
+             */
+            api_requests: number;
+            /**
+             * Format: int64
+             * @description Delivery attempts made to live integrations, retries and dispatches included.
+             */
+            webhook_deliveries: number;
+        };
+        /** @description The request rate limits in effect for the workspace, as `X-RateLimit-Limit` reports them. */
+        RateLimits: {
+            /**
+             * Format: int32
+             * @description Requests per second per API key (per OAuth grant).
+             */
+            per_key_per_second: number;
+            /**
+             * Format: int32
+             * @description Requests per minute for the whole workspace.
+             */
+            per_workspace_per_minute: number;
+            /** @description True when an operator has set limits for this workspace (Enterprise plans); false for the standard limits. */
+            custom: boolean;
+        };
+        /** @description The workspace's metered live usage in the current and the previous calendar month (UTC), its plan, and the rate limits in effect. */
+        Usage: {
+            /** @constant */
+            object: "usage";
+            workspace_id: components["schemas"]["WorkspaceId"];
+            plan: components["schemas"]["Plan"];
+            current_period: components["schemas"]["UsagePeriod"];
+            previous_period: components["schemas"]["UsagePeriod"];
+            rate_limits: components["schemas"]["RateLimits"];
         };
         /**
          * @description Identifier of a team member.
@@ -3211,6 +3327,7 @@ export interface components {
         /** @description The form with its full definition. */
         Form: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3271,6 +3388,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Deleted"];
+            };
+        };
+        /** @description The request's `If-Match` names no current entity tag of the resource; nothing was changed. Read it again (GET answers the current `ETag`), reapply the change and retry. */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description A page of the form's snapshots. */
@@ -3746,6 +3879,22 @@ export interface components {
                 "application/json": components["schemas"]["AuditEventList"];
             };
         };
+        /** @description The workspace's usage and limits. */
+        Usage: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Usage"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description A page of team members. */
         MemberList: {
             headers: {
@@ -3890,6 +4039,7 @@ export interface components {
         /** @description The integration. */
         Integration: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4114,6 +4264,16 @@ export interface components {
         /** @description Identifier of the form. */
         FormIdPath: components["schemas"]["FormId"];
         /**
+         * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+         *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+         *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+         *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+         *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+         *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+         *     current state (last write wins).
+         */
+        "If-Match": string;
+        /**
          * @description The version number of the snapshot (1 is the form as created).
          * @example 2
          */
@@ -4187,6 +4347,13 @@ export interface components {
         Link: string;
         /** @description Whole seconds to wait before retrying (at least 1). */
         "Retry-After": number;
+        /**
+         * @description A strong entity tag of the resource's current state (RFC 9110): it changes whenever anything this
+         *     operation's body shows changes, and only then (the body's `request_id` is not part of the state). Send it
+         *     back in `If-Match` on an update or delete to make the change only if nobody changed the resource since you
+         *     read it. Treat it as opaque: compare it, never parse it.
+         */
+        ETag: string;
         /** @description The methods the path supports. */
         Allow: string;
         /** @description `no-store`: token responses must not be cached (RFC 6749 section 5.1). */
@@ -4287,7 +4454,18 @@ export interface operations {
     deleteForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
@@ -4302,6 +4480,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4309,7 +4488,18 @@ export interface operations {
     updateForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
@@ -4329,6 +4519,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableForm"];
@@ -4389,6 +4580,55 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    restoreFormVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+                /**
+                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+                /**
+                 * @description The version number of the snapshot (1 is the form as created).
+                 * @example 2
+                 */
+                version: components["parameters"]["VersionPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Form"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5103,6 +5343,24 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Usage"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listMembers: {
         parameters: {
             query?: {
@@ -5345,7 +5603,18 @@ export interface operations {
     updateIntegration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
             path: {
                 /** @description Identifier of the integration. */
                 id: components["parameters"]["IntegrationIdPath"];
@@ -5364,6 +5633,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableIntegration"];

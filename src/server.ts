@@ -22,6 +22,7 @@ import { purgeExpiredSigningSecrets } from './domain/integrations/service.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
 import { startRescoreWorker } from './domain/rescore-jobs/worker.js';
+import { USAGE_FLUSH_INTERVAL_MS } from './domain/usage/meter.js';
 import { buildApp } from './http/app.js';
 import { type Contract, loadOrBundleContract } from './http/contract-document.js';
 import { idempotencyTtlSeconds } from './http/documented-limits.js';
@@ -179,7 +180,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     : null;
   if (sharedLimits && !(await sharedLimits.ready(5000))) log.warn('starting without Redis');
   const events = integrationEvents();
-  const { app, services, flushLastUsed, servesDocs } = buildApp({
+  const { app, services, flushLastUsed, flushUsage, servesDocs } = buildApp({
     store,
     contract,
     logger: log,
@@ -207,9 +208,9 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     return;
   }
 
-  // Last-used times are coalesced in each process's memory, so every process flushes its own; the sweep (expired
-  // keys, replaced webhook secrets past their overlap) and the purge (idempotency keys, events past the feed's
-  // 30 days) are the deployment's, run by whichever process holds the job lock.
+  // Last-used times and API request counts are coalesced in each process's memory, so every process flushes its
+  // own; the sweep (expired keys, replaced webhook secrets past their overlap) and the purge (idempotency keys,
+  // events past the feed's 30 days) are the deployment's, run by whichever process holds the job lock.
   const sweep = () =>
     jobLock.runIfHolder(async () => {
       await sweepExpiredKeys(services);
@@ -223,6 +224,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     });
   const jobs = [
     setInterval(() => void flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed')), 30_000),
+    setInterval(() => void flushUsage().catch((error) => log.error({ err: error }, 'usage flush failed')), USAGE_FLUSH_INTERVAL_MS),
     setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'expiry sweep failed')), 60_000),
     setInterval(() => void purge().catch((error) => log.error({ err: error }, 'retention purge failed')), 3600_000),
   ];
@@ -256,6 +258,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     clearTimeout(deadline);
     // A write that fails now (the database gone first) is logged: the process still closes what it holds.
     await flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed at shutdown'));
+    await flushUsage().catch((error) => log.error({ err: error }, 'usage flush failed at shutdown'));
     await Promise.all([jobLock.close(), sharedLimits?.close()]);
     await store.close();
     log.info('stopped');

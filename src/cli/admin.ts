@@ -8,6 +8,11 @@
  *   npm run admin -- oauth-client --name "Partner" --redirect-uri https://partner.example/callback [--json]
  *   npm run admin -- oauth-authorize --workspace ws_… --client-id client_… --scope "read read_write" \
  *     --redirect-uri https://partner.example/callback --code-challenge <S256 challenge> [--state s] [--json]
+ *   npm run admin -- workspace-limits --workspace ws_… --per-key-per-second 500 --per-workspace-per-minute 60000 [--json]
+ *   npm run admin -- workspace-limits --workspace ws_… --reset [--json]
+ *
+ * `workspace-limits` sets an Enterprise workspace's own rate limits (refused for other plans); every server applies
+ * them from its next request, since the workspace is read on each one.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +25,7 @@ import { authorizeOAuthClient } from '../domain/oauth/authorize.js';
 import { registerOAuthClient } from '../domain/oauth/clients.js';
 import type { Services } from '../domain/services.js';
 import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
+import { setWorkspaceRateLimits } from '../domain/workspaces/rate-limits.js';
 import { openStore } from '../store/open.js';
 
 const plans: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
@@ -45,6 +51,13 @@ const commands: Record<string, Command> = {
       '                   --redirect-uri <uri> --code-challenge <S256 challenge> [--state <state>] [--json]',
     ].join('\n'),
     run: oauthAuthorizeCommand,
+  },
+  'workspace-limits': {
+    usage: [
+      'npm run admin -- workspace-limits --workspace <ws_id> --per-key-per-second <n> --per-workspace-per-minute <n> [--json]',
+      'npm run admin -- workspace-limits --workspace <ws_id> --reset [--json]',
+    ].join('\n'),
+    run: workspaceLimitsCommand,
   },
 };
 
@@ -260,6 +273,67 @@ async function oauthAuthorizeCommand(args: string[], usage: string): Promise<num
       return;
     }
     process.stdout.write(`${authorization.redirectUrl}\n`);
+  });
+}
+
+async function workspaceLimitsCommand(args: string[], usage: string): Promise<number> {
+  const values = parsedOrUsage(
+    () =>
+      parseArgs({
+        args,
+        options: {
+          workspace: { type: 'string' },
+          'per-key-per-second': { type: 'string' },
+          'per-workspace-per-minute': { type: 'string' },
+          reset: { type: 'boolean', default: false },
+          json: { type: 'boolean', default: false },
+        },
+      }).values,
+    usage,
+  );
+  if (!values) return 2;
+  const perKey = values['per-key-per-second'];
+  const perWorkspace = values['per-workspace-per-minute'];
+  const givesLimits = perKey !== undefined || perWorkspace !== undefined;
+  if (
+    values.workspace === undefined ||
+    values.reset === givesLimits ||
+    (givesLimits && (perKey === undefined || perWorkspace === undefined))
+  ) {
+    process.stderr.write(`--workspace and either both limits or --reset are required.\n${usage}`);
+    return 2;
+  }
+  const wholeNumber = (text: string) => (/^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN);
+  const limits = values.reset ? null : { perKeyPerSecond: wholeNumber(perKey!), perWorkspacePerMinute: wholeNumber(perWorkspace!) };
+  const workspaceId = values.workspace;
+  return withServices(async (services, config) => {
+    const workspace = await setWorkspaceRateLimits(services, workspaceId, limits);
+    const effective = workspace.rateLimits ?? {
+      perKeyPerSecond: config.rateLimits.perKeyPerSecond,
+      perWorkspacePerMinute: config.rateLimits.perWorkspacePerMinute,
+    };
+    if (values.json) {
+      process.stdout.write(
+        `${JSON.stringify({
+          workspace_id: workspace.id,
+          plan: workspace.plan,
+          rate_limits: {
+            per_key_per_second: effective.perKeyPerSecond,
+            per_workspace_per_minute: effective.perWorkspacePerMinute,
+            custom: workspace.rateLimits !== null,
+          },
+        })}\n`,
+      );
+      return;
+    }
+    process.stdout.write(
+      [
+        `Workspace ${workspace.name} (${workspace.id}): ${workspace.rateLimits ? 'its own' : 'the standard'} rate limits,`,
+        `  ${effective.perKeyPerSecond} requests per second per key, ${effective.perWorkspacePerMinute} per minute for the workspace.`,
+        'Every server applies them from its next request; the change is in the audit log.',
+        '',
+      ].join('\n'),
+    );
   });
 }
 

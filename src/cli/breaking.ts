@@ -2,12 +2,14 @@
 //
 //   node --import tsx src/cli/breaking.ts [--head dist/openapi.yaml] [--base openapi/baseline/openapi-v1.yaml]
 //                                         [--work-dir dist/breaking] [--security-changes openapi/baseline/security-changes.yaml]
+//                                         [--open-enums openapi/baseline/open-enums.yaml]
 //
 // Optic does the comparison, offline: `optic diff <base> <head> --check` with the rules in openapi/baseline/optic.yml (Optic's
 // `breaking-changes` plus openapi/baseline/optic-rules/v1-rules.js). This script first prepares the two documents for Optic (webhooks
 // as operations, repeated `allOf` properties merged, unchanged operations left out: see breaking-input.ts), then
 // exits with Optic's status. Optic does not compare security requirements, so the gate also fails on any change
-// to an operation's security requirement that the reviewed list does not acknowledge (security-changes.ts).
+// to an operation's security requirement that the reviewed list does not acknowledge (security-changes.ts). Enums the
+// document declares open may gain values (open-enums.ts).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import YAML from 'yaml';
 import { prepareOpticInput, WEBHOOK_PREFIX } from './breaking-input.js';
+import { parseOpenEnums, withoutOpenEnumAdditions } from './open-enums.js';
 import { parseAcknowledgements, securityChanges, showRequirement, unacknowledged } from './security-changes.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -24,13 +27,15 @@ const { values: args } = parseArgs({
     base: { type: 'string', default: 'openapi/baseline/openapi-v1.yaml' },
     'work-dir': { type: 'string', default: 'dist/breaking' },
     'security-changes': { type: 'string', default: 'openapi/baseline/security-changes.yaml' },
+    'open-enums': { type: 'string', default: 'openapi/baseline/open-enums.yaml' },
   },
 });
 
 const read = (file: string) => YAML.parse(readFileSync(path.resolve(root, file), 'utf8')) as Record<string, unknown>;
 const baseDocument = read(args.base);
 const headDocument = read(args.head);
-const input = prepareOpticInput(baseDocument, headDocument);
+const openEnums = parseOpenEnums(readFileSync(path.resolve(root, args['open-enums']), 'utf8'));
+const input = prepareOpticInput(baseDocument, withoutOpenEnumAdditions(baseDocument, headDocument, openEnums));
 
 // Optic reports file positions in these two files; they stay for inspection after the run.
 const workDir = path.resolve(root, args['work-dir']);

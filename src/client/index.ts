@@ -6,6 +6,7 @@ export {
   type FormFunnelClientOptions,
 } from './create-form-funnel-client.js';
 export { FormFunnelError, type FormFunnelErrorKind, isFormFunnelError } from './form-funnel-error.js';
+export { entityTagOf, ifMatch } from './if-match.js';
 export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
 export { type WaitForRescoreJobOptions, waitForRescoreJob } from './rescore-jobs.js';
 export type { FetchLike, Sleep } from './retrying-fetch.js';

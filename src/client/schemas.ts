@@ -45,6 +45,9 @@ export type ApiKeyCreate = Schema<'ApiKeyCreate'>;
 export type ApiKeyCreated = Schema<'ApiKeyCreated'>;
 export type AuditEvent = Schema<'AuditEvent'>;
 export type AuditEventList = Schema<'AuditEventList'>;
+export type Usage = Schema<'Usage'>;
+export type UsagePeriod = Schema<'UsagePeriod'>;
+export type RateLimits = Schema<'RateLimits'>;
 
 export type Member = Schema<'Member'>;
 export type MemberList = Schema<'MemberList'>;

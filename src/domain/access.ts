@@ -3,6 +3,7 @@
  * the questions below, so attachment and test-mode rules live in one place and not in each handler.
  */
 import type { Attachment, Environment, Plan, Schema, Scope } from '../contract.js';
+import type { WorkspaceRateLimits } from '../store/types.js';
 import { forbidden, notFound } from './errors.js';
 
 export interface Principal {
@@ -10,7 +11,8 @@ export interface Principal {
   /** The key's (or token's) id: audit events and idempotency keys belong to it. */
   id: string;
   name: string | null;
-  workspace: { id: string; name: string; plan: Plan };
+  /** `rateLimits`: an operator's limits for the workspace (Enterprise), read with it on every request; null for the standard ones. */
+  workspace: { id: string; name: string; plan: Plan; rateLimits: WorkspaceRateLimits | null };
   environment: Environment;
   scope: Scope;
   attachment: Attachment;

@@ -34,6 +34,7 @@ export const errorClasses = {
   member_exists: { status: 409, type: 'conflict_error' },
   last_admin: { status: 409, type: 'conflict_error' },
   rescore_in_progress: { status: 409, type: 'conflict_error' },
+  precondition_failed: { status: 412, type: 'conflict_error' },
   invalid_json: { status: 400, type: 'validation_error' },
   invalid_parameters: { status: 400, type: 'validation_error' },
   invalid_cursor: { status: 400, type: 'validation_error' },
@@ -157,6 +158,14 @@ export function forbidden(code: CodeOf<'permission_error'>, message: string, det
 
 export function conflict(code: CodeOf<'conflict_error'>, message: string, issues?: readonly ValidationIssue[]): AppError {
   return new AppError({ code, message, ...(issues ? { details: { errors: issues.slice(0, MAX_REPORTED_ISSUES) } } : {}) });
+}
+
+/** 412 `precondition_failed`: the `If-Match` names no current entity tag of the resource; nothing was changed. */
+export function preconditionFailed(resource: string, id: string): AppError {
+  return new AppError({
+    code: 'precondition_failed',
+    message: `The ${resource} ${id} has changed since the ETag you sent was read, or If-Match named no current ETag of it; nothing was changed. Read it again and retry.`,
+  });
 }
 
 /** 400: the request does not match the schema (or is not JSON). */

@@ -1,7 +1,8 @@
 import type { IdempotentResponse } from '../store/outbox.js';
-import type { Store } from '../store/types.js';
+import type { Store, WorkspaceRateLimits } from '../store/types.js';
 import type { EventPublisher } from './events.js';
 import type { WebhookUrlPolicy } from './integrations/webhook-url.js';
+import type { ApiRequestMeter } from './usage/meter.js';
 
 /** What domain operations depend on; tests pass their own clock, store and resolver. */
 export interface Services {
@@ -10,6 +11,10 @@ export interface Services {
   events: EventPublisher;
   /** Which webhook URLs are accepted (on create and update, and again before every delivery) and how hosts resolve. */
   webhookUrls: WebhookUrlPolicy;
+  /** The rate limits of a workspace without limits of its own, as configured (the app sets them; the document's by default). */
+  standardRateLimits?: WorkspaceRateLimits | undefined;
+  /** Counts live API requests for usage; absent where nothing is metered (operator commands). */
+  apiRequests?: ApiRequestMeter | undefined;
   /**
    * Set for one request by a caller that holds an Idempotency-Key: the response it will give for what the use
    * case returns, sealed for replay. Use cases pass it to their change's outbox (`outboxOf`), so the key is

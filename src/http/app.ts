@@ -14,6 +14,7 @@ import { integrationEvents } from '../domain/integrations/publisher.js';
 import type { WebhookUrlPolicy } from '../domain/integrations/webhook-url.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
 import type { Services } from '../domain/services.js';
+import { apiRequestMeter } from '../domain/usage/meter.js';
 import type { Store } from '../store/types.js';
 import { type Contract, loadContract } from './contract-document.js';
 import { dispatch } from './dispatch.js';
@@ -58,6 +59,8 @@ export interface App {
   services: Services;
   /** Writes coalesced `last_used_at` times; call on a timer and before closing the store. */
   flushLastUsed(): Promise<void>;
+  /** Adds the API requests counted in memory to the usage figures; call every `USAGE_FLUSH_INTERVAL_MS` and before closing the store. */
+  flushUsage(): Promise<void>;
   /** Whether `npm run docs` had built the reference docs when the app was built (they are served at /docs). */
   servesDocs: boolean;
 }
@@ -67,14 +70,17 @@ const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
 export function buildApp(options: AppOptions): App {
   const contract = options.contract ?? loadContract();
   const log = options.logger ?? pino({ level: 'silent' });
+  const limits =
+    options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultRateLimits);
+  const apiRequests = apiRequestMeter(options.store.usage);
   const services: Services = {
     store: options.store,
     now: options.now ?? (() => new Date()),
     events: options.events ?? integrationEvents({ now: options.now }),
     webhookUrls: options.webhookUrls ?? dnsWebhookUrlPolicy(),
+    standardRateLimits: { perKeyPerSecond: limits.perKey.points, perWorkspacePerMinute: limits.perWorkspace.points },
+    apiRequests,
   };
-  const limits =
-    options.rateLimits && 'perKey' in options.rateLimits ? options.rateLimits : memoryRateLimits(options.rateLimits ?? defaultRateLimits);
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
 
   const app = express();
@@ -135,5 +141,5 @@ export function buildApp(options: AppOptions): App {
   );
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), errorHandler(log));
-  return { app, services, flushLastUsed: () => lastUsed.flush(), servesDocs };
+  return { app, services, flushLastUsed: () => lastUsed.flush(), flushUsage: () => apiRequests.flush(), servesDocs };
 }

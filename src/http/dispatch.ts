@@ -86,6 +86,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
         principal: state.principal!,
         requestId: state.requestId,
         clientIp: state.clientIp,
+        header: (name) => req.get(name),
         services,
         replayable: replayable as HandlerInput<OperationId>['replayable'],
       });

@@ -78,6 +78,7 @@ export function routeOperation(contract: Contract): RequestHandler {
 }
 
 export function authenticateCaller(services: Services, limits: RateLimitPolicy, lastUsed: LastUsedRecorder): RequestHandler {
+  const meter = services.apiRequests;
   return async (req, res, next) => {
     const state = stateOf(res);
     // Operations without a key (the OAuth token endpoint) authenticate with what the body carries; their
@@ -89,7 +90,10 @@ export function authenticateCaller(services: Services, limits: RateLimitPolicy, 
       if (error instanceof AppError && error.status === 401) throw (await recordFailedAuth(limits, res, state.clientIp)) ?? error;
       throw error;
     }
-    await consumeRequest(limits, res, state.principal.credentialId, state.principal.workspace.id);
+    const { principal } = state;
+    await consumeRequest(limits, res, principal.credentialId, principal.workspace);
+    // Metered once admitted, in memory (a flush writes the counts later); test mode is never metered.
+    if (meter && principal.environment === 'live') meter.count(principal.workspace.id, services.now());
     next();
   };
 }

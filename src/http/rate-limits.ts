@@ -7,6 +7,7 @@
 import type { Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppError, rateLimited } from '../domain/errors.js';
+import type { WorkspaceRateLimits } from '../store/types.js';
 import type { RateLimitSettings } from './documented-limits.js';
 
 export interface RateLimitPolicy {
@@ -16,13 +17,54 @@ export interface RateLimitPolicy {
   perWorkspace: RateLimiterAbstract;
   /** Failed authentications per client address, so keys cannot be guessed at speed. */
   failedAuthPerAddress: RateLimiterAbstract;
+  /**
+   * The per-key or per-workspace limiter of another size, for a workspace with limits of its own (Enterprise). A
+   * limiter's size is fixed when it is built, so there is one per size, built once and kept: operators set few.
+   * Without it, every workspace gets the standard limiters.
+   */
+  sized?(window: RateLimitWindow, points: number): RateLimiterAbstract;
+}
+
+export type RateLimitWindow = 'perKey' | 'perWorkspace';
+
+/** Each window's key prefix and length in seconds, whatever its size. */
+export const rateLimitWindows: Record<RateLimitWindow, { keyPrefix: string; duration: number }> = {
+  perKey: { keyPrefix: 'key', duration: 1 },
+  perWorkspace: { keyPrefix: 'ws', duration: 60 },
+};
+
+/** Builds each size of limiter once (see `RateLimitPolicy.sized`). */
+export function sizedLimiters(build: (window: RateLimitWindow, points: number) => RateLimiterAbstract): RateLimitPolicy['sized'] {
+  const built = new Map<string, RateLimiterAbstract>();
+  return (window, points) => {
+    const key = `${window} ${points}`;
+    const existing = built.get(key);
+    if (existing) return existing;
+    const limiter = build(window, points);
+    built.set(key, limiter);
+    return limiter;
+  };
 }
 
 export function memoryRateLimits(settings: RateLimitSettings): RateLimitPolicy {
+  const memory = (window: RateLimitWindow, points: number) => new RateLimiterMemory({ ...rateLimitWindows[window], points });
   return {
-    perKey: new RateLimiterMemory({ keyPrefix: 'key', points: settings.perKeyPerSecond, duration: 1 }),
-    perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: settings.perWorkspacePerMinute, duration: 60 }),
+    perKey: memory('perKey', settings.perKeyPerSecond),
+    perWorkspace: memory('perWorkspace', settings.perWorkspacePerMinute),
     failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: settings.failedAuthPerAddressPerMinute, duration: 60 }),
+    sized: sizedLimiters(memory),
+  };
+}
+
+/** The limiters a workspace's requests are held to: its own sizes when an operator set them, else the standard ones. */
+function limitersFor(policy: RateLimitPolicy, custom: WorkspaceRateLimits | null): Pick<RateLimitPolicy, 'perKey' | 'perWorkspace'> {
+  if (!custom || !policy.sized) return policy;
+  return {
+    perKey: custom.perKeyPerSecond === policy.perKey.points ? policy.perKey : policy.sized('perKey', custom.perKeyPerSecond),
+    perWorkspace:
+      custom.perWorkspacePerMinute === policy.perWorkspace.points
+        ? policy.perWorkspace
+        : policy.sized('perWorkspace', custom.perWorkspacePerMinute),
   };
 }
 
@@ -85,7 +127,14 @@ export async function recordFailedAuth(policy: RateLimitPolicy, res: Response, a
  * gives the key its point back, so one key's refused burst never spends the budget of the workspace's other
  * keys. `credentialId` is the lasting credential (the API key, or the OAuth grant behind short-lived tokens).
  */
-export async function consumeRequest(policy: RateLimitPolicy, res: Response, credentialId: string, workspaceId: string): Promise<void> {
+export async function consumeRequest(
+  standard: RateLimitPolicy,
+  res: Response,
+  credentialId: string,
+  workspace: { id: string; rateLimits: WorkspaceRateLimits | null },
+): Promise<void> {
+  const policy = limitersFor(standard, workspace.rateLimits);
+  const workspaceId = workspace.id;
   const now = Date.now();
   let key: RateLimiterRes;
   try {

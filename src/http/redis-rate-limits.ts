@@ -10,7 +10,7 @@
 import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from './documented-limits.js';
-import type { RateLimitPolicy } from './rate-limits.js';
+import { type RateLimitPolicy, rateLimitWindows, sizedLimiters } from './rate-limits.js';
 
 export interface RedisRateLimitOptions {
   /** `redis://…` or `rediss://…`. */
@@ -66,6 +66,8 @@ export function redisRateLimits(settings: RateLimitSettings, options: RedisRateL
       perKey: limiter('key', settings.perKeyPerSecond, 1),
       perWorkspace: limiter('ws', settings.perWorkspacePerMinute, 60),
       failedAuthPerAddress: limiter('auth', settings.failedAuthPerAddressPerMinute, 60),
+      // Same keys as the standard limiters: a workspace whose limits change keeps the count of its current window.
+      sized: sizedLimiters((window, points) => limiter(rateLimitWindows[window].keyPrefix, points, rateLimitWindows[window].duration)),
     },
     ready: (timeoutMs) =>
       client.status === 'ready'

@@ -19,10 +19,15 @@ export type ConflictReason =
   | 'grant_revoked'
   /** The refresh token was rotated or revoked by a concurrent use. */
   | 'token_spent'
+  /**
+   * The record is no longer in the state the caller read (its entity tag differs): another write came between
+   * the read and this write, which was not made.
+   */
+  | 'changed_since_read'
   /** The Idempotency-Key claim a change was to complete is no longer in progress: another request took it over. */
   | 'idempotency_claim_lost';
 
-export type RecordKind = 'integration' | 'member' | 'submission';
+export type RecordKind = 'form' | 'integration' | 'member' | 'submission' | 'workspace';
 
 export type CursorParameter = 'starting_after' | 'ending_before';
 

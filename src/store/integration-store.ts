@@ -98,9 +98,14 @@ export interface IntegrationStore {
   create(record: IntegrationRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   /**
    * Replaces the integration's fields (never its secret); `resetCircuit` also closes its circuit breaker; `audit`
-   * is recorded in the same transaction.
+   * is recorded in the same transaction. With `expectedTag`, only if the stored integration's entity tag
+   * (`entityTagOf`, src/etag.ts) still equals it, compared inside the transaction: `StoreConflict('changed_since_read')`
+   * otherwise, `RecordNotFound('integration')` when it is gone.
    */
-  update(record: IntegrationRecord, options?: { resetCircuit?: boolean; audit?: AuditEventInput }): Promise<void>;
+  update(
+    record: IntegrationRecord,
+    options?: { resetCircuit?: boolean; audit?: AuditEventInput; expectedTag?: string | undefined },
+  ): Promise<void>;
   /** Deletes the integration with its deliveries, pending or made, and records `audit`, in one transaction. */
   delete(id: string, audit: AuditEventInput): Promise<void>;
   /**

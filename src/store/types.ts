@@ -15,12 +15,20 @@ import type { Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
 import type { RescoreJobStore } from './rescore-job-store.js';
 import type { SubmissionStore } from './submission-store.js';
+import type { UsageStore } from './usage-store.js';
 
 export interface Workspace {
   id: string;
   name: string;
   plan: Plan;
   createdAt: string;
+  /** Limits an operator set for the workspace (Enterprise plans); null for the standard ones. */
+  rateLimits?: WorkspaceRateLimits | null | undefined;
+}
+
+export interface WorkspaceRateLimits {
+  perKeyPerSecond: number;
+  perWorkspacePerMinute: number;
 }
 
 /** An API key as stored: never the secret, only its hash. */
@@ -60,6 +68,8 @@ export type { AuditEventInput } from './audit-event-input.js';
 export interface WorkspaceStore {
   create(workspace: Workspace): Promise<void>;
   get(id: string): Promise<Workspace | undefined>;
+  /** Sets (or, with null, clears) the workspace's rate limits and records `audit`, in one transaction; the workspace as it now is. */
+  setRateLimits(id: string, limits: WorkspaceRateLimits | null, audit: AuditEventInput): Promise<Workspace | undefined>;
 }
 
 export interface ApiKeyStore {
@@ -89,11 +99,28 @@ export interface FormStore {
   create(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
   /**
    * Replaces the form and stores the snapshot of its new version; snapshots older than the latest
-   * `keepVersions` are deleted. `StoreConflict('slug_taken')` as for `create`.
+   * `keepVersions` are deleted; `audit`, when given, is recorded with it. With `expectedTag`, the write is made
+   * only if the stored form's entity tag (`entityTagOf`, src/etag.ts) still equals it, compared inside the
+   * transaction: `StoreConflict('changed_since_read')` otherwise, `RecordNotFound('form')` when it is gone.
+   * `StoreConflict('slug_taken')` as for `create`.
    */
-  update(record: FormRecord, retention: { keepVersions: number }, outbox?: Outbox<void>): Promise<void>;
-  /** Deletes the form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in one transaction. */
-  delete(id: string, at: string, audit: { revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }, outbox?: Outbox<void>): Promise<void>;
+  update(
+    record: FormRecord,
+    options: { keepVersions: number; expectedTag?: string | undefined; audit?: AuditEventInput | undefined },
+    outbox?: Outbox<void>,
+  ): Promise<void>;
+  /**
+   * Deletes the form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in one
+   * transaction, with the audit event `audit.form` when given. With `expectedTag`, only if the stored form's entity
+   * tag still equals it (`StoreConflict('changed_since_read')` otherwise, and nothing is deleted).
+   */
+  delete(
+    id: string,
+    at: string,
+    audit: { form?: AuditEventInput | undefined; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },
+    outbox?: Outbox<void>,
+    options?: { expectedTag?: string | undefined },
+  ): Promise<void>;
   /** Summaries only: a page of full definitions could be tens of megabytes. */
   listVersions(formId: string, page: PageRequest): Promise<Page<Schema<'FormVersionSummary'>>>;
   getVersion(formId: string, version: number): Promise<Schema<'FormVersion'> | undefined>;
@@ -217,6 +244,7 @@ export interface Store {
   events: EventStore;
   oauth: OAuthStore;
   rescoreJobs: RescoreJobStore;
+  usage: UsageStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   close(): Promise<void>;

@@ -132,6 +132,15 @@ const cases = {
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'FormVersion'>>>>().toEqualTypeOf<true>(),
   }),
+  restoreFormVersion: contract({
+    send: (c, headers) =>
+      c.POST('/forms/{id}/versions/{version}/restore', {
+        params: { path: { id: formId, version: 1 }, header: { 'If-Match': '"Xb3Q9mKfT0aLr7Vw2sNc1e"' } },
+        headers,
+      }),
+    error: { status: 412, example: 'precondition_failed' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Form'>>>>().toEqualTypeOf<true>(),
+  }),
   transferForm: contract({
     send: (c, headers) => c.POST('/forms/{id}/transfer', { params: { path: { id: formId } }, body: body('transferForm'), headers }),
     error: { status: 409, example: 'transfer_pending' },
@@ -243,6 +252,11 @@ const cases = {
     send: (c, headers) => c.GET('/me', { headers }),
     error: { status: 401, example: 'invalid_api_key' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Me'>>>>().toEqualTypeOf<true>(),
+  }),
+  getUsage: contract({
+    send: (c, headers) => c.GET('/usage', { headers }),
+    error: { status: 403, example: 'insufficient_scope' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Usage'>>>>().toEqualTypeOf<true>(),
   }),
   listApiKeys: contract({
     send: (c, headers) => c.GET('/api_keys', { params: { query: { status: 'active', limit: 20 } }, headers }),

@@ -10,7 +10,7 @@ const principal = (overrides: Partial<Principal> = {}): Principal => ({
   authType: 'api_key',
   id: 'key_1',
   name: 'CI key',
-  workspace: { id: 'ws_1', name: 'Acme', plan: 'business' },
+  workspace: { id: 'ws_1', name: 'Acme', plan: 'business', rateLimits: null },
   environment: 'live',
   scope: 'read_write',
   attachment: { type: 'workspace' },

@@ -22,6 +22,7 @@ const minimumAccess: Record<OperationId, Access> = {
   deleteForm: 'read_write',
   listFormVersions: 'read',
   getFormVersion: 'read',
+  restoreFormVersion: 'read_write',
   transferForm: 'admin',
   listTransfers: 'admin',
   getTransfer: 'admin',
@@ -47,6 +48,7 @@ const minimumAccess: Record<OperationId, Access> = {
   getApiKey: 'admin',
   revokeApiKey: 'admin',
   listAuditEvents: 'admin',
+  getUsage: 'admin',
   listMembers: 'admin',
   removeMember: 'admin',
   listInvites: 'admin',
@@ -89,7 +91,7 @@ describe('what the server reads from the document', () => {
     expect([...operation('getFormVersion').integerPathParams]).toEqual(['version']);
     expect(
       contract.operations.filter((candidate) => candidate.integerPathParams.size > 0).map((candidate) => candidate.operationId),
-    ).toEqual(['getFormVersion']);
+    ).toEqual(['getFormVersion', 'restoreFormVersion']);
   });
 
   it('when scopes are compared, then their order is the Scope enum of the document', () => {

@@ -26,10 +26,13 @@ const settings = { perKeyPerSecond: 100, perWorkspacePerMinute: 2, failedAuthPer
 describe('rate-limit stages', () => {
   it('when the workspace budget is spent, then 429 rate_limited with Retry-After the seconds left in its minute', async () => {
     const policy = memoryRateLimits(settings);
-    await consumeRequest(policy, response().res, 'key_1', 'ws_1');
-    await consumeRequest(policy, response().res, 'key_1', 'ws_1');
+    await consumeRequest(policy, response().res, 'key_1', { id: 'ws_1', rateLimits: null });
+    await consumeRequest(policy, response().res, 'key_1', { id: 'ws_1', rateLimits: null });
     const { res, headers } = response();
-    await expect(consumeRequest(policy, res, 'key_1', 'ws_1')).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    await expect(consumeRequest(policy, res, 'key_1', { id: 'ws_1', rateLimits: null })).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+    });
     expect(Number(headers['Retry-After'])).toBeGreaterThan(50);
     expect(Number(headers['Retry-After'])).toBeLessThanOrEqual(60);
     expect(headers['X-RateLimit-Limit']).toBe('2');
@@ -58,7 +61,7 @@ describe('rate-limit stages', () => {
       { ...memoryRateLimits(settings), perWorkspace: failing },
     ];
     for (const policy of policies) {
-      await expect(consumeRequest(policy, response().res, 'key_1', 'ws_1')).rejects.toBe(storeDown);
+      await expect(consumeRequest(policy, response().res, 'key_1', { id: 'ws_1', rateLimits: null })).rejects.toBe(storeDown);
     }
     await expect(recordFailedAuth({ ...healthy, failedAuthPerAddress: failing }, response().res, '203.0.113.7')).rejects.toBe(storeDown);
   });

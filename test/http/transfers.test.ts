@@ -200,6 +200,7 @@ describe('answering a transfer', () => {
     tick();
     expect((await api.call('post', `/v1/transfers/${id}/cancel`)).body).toMatchObject({ status: 'canceled' });
     expect(await auditOf(other.live_admin_key, 'form.transfer_canceled', form.id)).toHaveLength(1);
+    expect(await auditOf(api.workspace.live_admin_key, 'form.transfer_canceled', form.id)).toHaveLength(1);
     expectProblem(
       await api.call('post', `/v1/transfers/${id}/accept`, other.live_admin_key),
       409,

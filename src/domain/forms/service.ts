@@ -7,11 +7,12 @@ import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { isStoreConflict } from '../../store/errors.js';
 import type { PageRequest } from '../../store/page.js';
-import type { FormRecord } from '../../store/types.js';
-import { actorOf, assertFormVisible, assertMayChange, assertWorkspaceWide, definitionEnvironments, type Principal } from '../access.js';
+import type { AuditEventInput, FormRecord } from '../../store/types.js';
+import { actorOf, assertFormVisible, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { outboxOf } from '../outbox.js';
+import { assertIfMatch, type IfMatch, withCompareAndSet } from '../preconditions.js';
 import { type Services, timestamp } from '../services.js';
 import { assertDefinitionFits } from './definition-size.js';
 import { slugify } from './slug.js';
@@ -112,67 +113,140 @@ const rethrowSlugTaken =
     throw error;
   };
 
-export async function updateForm(services: Services, principal: Principal, id: string, changes: Schema<'FormUpdate'>): Promise<Form> {
-  const { form, workspaceId, environment } = await findVisibleForm(services, principal, id);
-  assertMayChange(principal, form);
-  const next: Form = {
-    ...form,
-    name: changes.name ?? form.name,
-    slug: changes.slug ?? form.slug,
-    folder_id: changes.folder_id === undefined ? form.folder_id : changes.folder_id,
-    steps: changes.steps ?? form.steps,
-    logic: changes.logic ?? form.logic,
-    scoring: changes.scoring ?? form.scoring,
-  };
-  if (next.folder_id !== form.folder_id) {
-    // Moving a form between folders changes what every folder-attached key reaches: that is workspace
-    // administration, not something a key limited to one form or folder may decide.
-    if (principal.attachment.type !== 'workspace') {
-      throw forbidden('form_not_attached', `This key is attached to a ${principal.attachment.type} and cannot move forms between folders.`);
+export async function updateForm(
+  services: Services,
+  principal: Principal,
+  id: string,
+  changes: Schema<'FormUpdate'>,
+  ifMatch?: IfMatch,
+): Promise<Form> {
+  return withCompareAndSet(ifMatch, { resource: 'form', id }, async () => {
+    const { form, workspaceId, environment } = await findVisibleForm(services, principal, id);
+    assertMayChange(principal, form);
+    const readTag = assertIfMatch(ifMatch, { resource: 'form', id, representation: form });
+    const next: Form = {
+      ...form,
+      name: changes.name ?? form.name,
+      slug: changes.slug ?? form.slug,
+      folder_id: changes.folder_id === undefined ? form.folder_id : changes.folder_id,
+      steps: changes.steps ?? form.steps,
+      logic: changes.logic ?? form.logic,
+      scoring: changes.scoring ?? form.scoring,
+    };
+    if (next.folder_id !== form.folder_id) {
+      // Moving a form between folders changes what every folder-attached key reaches: that is workspace
+      // administration, not something a key limited to one form or folder may decide.
+      if (principal.attachment.type !== 'workspace') {
+        throw forbidden(
+          'form_not_attached',
+          `This key is attached to a ${principal.attachment.type} and cannot move forms between folders.`,
+        );
+      }
+      await assertUsableFolder(services, principal, next.folder_id);
     }
-    await assertUsableFolder(services, principal, next.folder_id);
-  }
-  // An update that changes nothing publishes nothing: no new version, no new snapshot.
-  if (isDeepStrictEqual(next, form)) return form;
+    // An update that changes nothing publishes nothing: no new version, no new snapshot.
+    if (isDeepStrictEqual(next, form)) return form;
+    return publishVersion(services, { form, workspaceId, environment }, next, { expectedTag: readTag });
+  });
+}
+
+/**
+ * Stores `next` as the form's next version, compared-and-set on the state read (`expectedTag`), and sends
+ * `form.updated`; `audit` is recorded with it.
+ */
+async function publishVersion(
+  services: Services,
+  read: FormRecord,
+  next: Form,
+  options: { expectedTag: string; audit?: (at: string) => AuditEventInput },
+): Promise<Form> {
   assertDefinitionFits(next);
   assertValidFormDefinition(next);
-  const updated = { ...next, version: form.version + 1, updated_at: timestamp(services) };
-  const record = { form: updated, workspaceId, environment };
+  const at = timestamp(services);
+  const updated = { ...next, version: read.form.version + 1, updated_at: at };
+  const record = { form: updated, workspaceId: read.workspaceId, environment: read.environment };
   await services.store.forms
     .update(
       record,
-      { keepVersions: KEPT_VERSIONS },
-      formOutbox(services, record, { type: 'form.updated', data: { object: updated, previous_version: form.version } }, updated),
+      { keepVersions: KEPT_VERSIONS, expectedTag: options.expectedTag, audit: options.audit?.(at) },
+      formOutbox(services, record, { type: 'form.updated', data: { object: updated, previous_version: read.form.version } }, updated),
     )
     .catch(rethrowSlugTaken(updated.slug));
   return updated;
 }
 
-export async function deleteForm(services: Services, principal: Principal, id: string): Promise<void> {
-  const record = await findVisibleForm(services, principal, id);
-  assertMayChange(principal, record.form);
-  const at = timestamp(services);
-  await services.store.forms.delete(
-    record.form.id,
-    at,
-    {
-      revokedKey: (key) => ({
-        workspaceId: record.workspaceId,
-        environment: key.environment,
-        type: 'api_key.revoked',
+/**
+ * Publishes a new version whose definition is that of `version`; name, slug and folder stay as they are. It
+ * always publishes, even a definition equal to the current one, so that the history shows the restore.
+ */
+export async function restoreFormVersion(
+  services: Services,
+  principal: Principal,
+  id: string,
+  version: number,
+  ifMatch?: IfMatch,
+): Promise<Form> {
+  return withCompareAndSet(ifMatch, { resource: 'form', id }, async () => {
+    const read = await findVisibleForm(services, principal, id);
+    assertMayChange(principal, read.form);
+    const expectedTag = assertIfMatch(ifMatch, { resource: 'form', id, representation: read.form });
+    const snapshot = await getFormVersion(services, principal, id, version);
+    const next: Form = { ...read.form, steps: snapshot.steps, logic: snapshot.logic, scoring: snapshot.scoring };
+    return publishVersion(services, read, next, {
+      expectedTag,
+      audit: (at) => ({
+        workspaceId: read.workspaceId,
+        environment: principal.environment,
+        type: 'form.version_restored',
         actor: actorOf(principal),
-        target: { type: 'api_key', id: key.id, name: key.name },
-        reason: `form ${record.form.id} was deleted`,
+        target: { type: 'form', id: read.form.id, name: read.form.name },
+        reason: `version ${version} restored as version ${read.form.version + 1}`,
         at,
       }),
-    },
-    formOutbox(
-      services,
-      record,
-      { type: 'form.deleted', data: { object: { id: record.form.id, object: 'form', deleted: true } } },
-      undefined,
-    ),
-  );
+    });
+  });
+}
+
+export async function deleteForm(services: Services, principal: Principal, id: string, ifMatch?: IfMatch): Promise<void> {
+  await withCompareAndSet(ifMatch, { resource: 'form', id }, async () => {
+    const record = await findVisibleForm(services, principal, id);
+    assertMayChange(principal, record.form);
+    const readTag = assertIfMatch(ifMatch, { resource: 'form', id, representation: record.form });
+    const at = timestamp(services);
+    const actor = actorOf(principal);
+    await services.store.forms.delete(
+      record.form.id,
+      at,
+      {
+        form: {
+          workspaceId: record.workspaceId,
+          environment: principal.environment,
+          type: 'form.deleted',
+          actor,
+          target: { type: 'form', id: record.form.id, name: record.form.name },
+          reason: null,
+          at,
+        },
+        revokedKey: (key) => ({
+          workspaceId: record.workspaceId,
+          environment: key.environment,
+          type: 'api_key.revoked',
+          actor,
+          target: { type: 'api_key', id: key.id, name: key.name },
+          reason: `form ${record.form.id} was deleted`,
+          at,
+        }),
+      },
+      formOutbox(
+        services,
+        record,
+        { type: 'form.deleted', data: { object: { id: record.form.id, object: 'form', deleted: true } } },
+        undefined,
+      ),
+      // Only a client that named the state it saw holds the deletion to it; `*` deletes whatever is there.
+      { expectedTag: ifMatch && 'tags' in ifMatch ? readTag : undefined },
+    );
+  });
 }
 
 export async function listFormVersions(services: Services, principal: Principal, id: string, page: PageRequest) {

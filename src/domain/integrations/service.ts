@@ -13,6 +13,7 @@ import type { AuditEventInput } from '../../store/types.js';
 import { actorOf, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { outboxOf } from '../outbox.js';
+import { assertIfMatch, type IfMatch, withCompareAndSet } from '../preconditions.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
 import { eventRecord } from './publisher.js';
@@ -151,33 +152,37 @@ export async function updateIntegration(
   principal: Principal,
   id: string,
   changes: Schema<'IntegrationUpdate'>,
+  ifMatch?: IfMatch,
 ): Promise<Integration> {
-  const record = await findVisibleIntegration(services, principal, id);
-  const { integration } = record;
-  assertMayChange(principal, integration);
-  const next: Integration = {
-    ...integration,
-    url: changes.url ?? integration.url,
-    events: changes.events ?? integration.events,
-    enabled: changes.enabled ?? integration.enabled,
-    description: changes.description === undefined ? integration.description : changes.description,
-    form_id: changes.form_id === undefined ? integration.form_id : changes.form_id,
-  };
-  // Enabling again clears what the service recorded when it disabled the integration, and closes its breaker.
-  const reenabled = next.enabled && !integration.enabled;
-  if (reenabled) Object.assign(next, { disabled_at: null, disabled_reason: null });
-  const issues = await settingIssues(services, principal, {
-    url: next.url === integration.url ? undefined : next.url,
-    formId: next.form_id === integration.form_id ? undefined : next.form_id,
+  return withCompareAndSet(ifMatch, { resource: 'integration', id }, async () => {
+    const record = await findVisibleIntegration(services, principal, id);
+    const { integration } = record;
+    assertMayChange(principal, integration);
+    const expectedTag = assertIfMatch(ifMatch, { resource: 'integration', id, representation: integration });
+    const next: Integration = {
+      ...integration,
+      url: changes.url ?? integration.url,
+      events: changes.events ?? integration.events,
+      enabled: changes.enabled ?? integration.enabled,
+      description: changes.description === undefined ? integration.description : changes.description,
+      form_id: changes.form_id === undefined ? integration.form_id : changes.form_id,
+    };
+    // Enabling again clears what the service recorded when it disabled the integration, and closes its breaker.
+    const reenabled = next.enabled && !integration.enabled;
+    if (reenabled) Object.assign(next, { disabled_at: null, disabled_reason: null });
+    const issues = await settingIssues(services, principal, {
+      url: next.url === integration.url ? undefined : next.url,
+      formId: next.form_id === integration.form_id ? undefined : next.form_id,
+    });
+    if (issues.length > 0) throw invalidValue(issues);
+    if (next.form_id !== integration.form_id) await assertReachable(services, principal, next.form_id);
+    if (isDeepStrictEqual(next, integration)) return integration;
+    const updated = { ...next, updated_at: timestamp(services) };
+    const changed = UPDATABLE.filter((field) => !isDeepStrictEqual(next[field], integration[field]));
+    const audit = integrationAudit(principal, 'integration.updated', updated, updated.updated_at, `changed: ${changed.join(', ')}`);
+    await services.store.integrations.update({ ...record, integration: updated }, { resetCircuit: reenabled, audit, expectedTag });
+    return updated;
   });
-  if (issues.length > 0) throw invalidValue(issues);
-  if (next.form_id !== integration.form_id) await assertReachable(services, principal, next.form_id);
-  if (isDeepStrictEqual(next, integration)) return integration;
-  const updated = { ...next, updated_at: timestamp(services) };
-  const changed = UPDATABLE.filter((field) => !isDeepStrictEqual(next[field], integration[field]));
-  const audit = integrationAudit(principal, 'integration.updated', updated, updated.updated_at, `changed: ${changed.join(', ')}`);
-  await services.store.integrations.update({ ...record, integration: updated }, { resetCircuit: reenabled, audit });
-  return updated;
 }
 
 export async function deleteIntegration(services: Services, principal: Principal, id: string): Promise<void> {

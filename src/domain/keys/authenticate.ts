@@ -52,7 +52,7 @@ export async function authenticate(
     authType: 'api_key',
     id: key.id,
     name: key.name,
-    workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan },
+    workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, rateLimits: workspace.rateLimits ?? null },
     environment: key.environment,
     scope: key.scope,
     attachment: key.attachment,

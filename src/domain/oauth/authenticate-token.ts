@@ -30,7 +30,7 @@ export async function authenticateAccessToken(services: Services, token: string)
     authType: 'oauth_token',
     id: record.id,
     name: record.clientName,
-    workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan },
+    workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, rateLimits: workspace.rateLimits ?? null },
     // Partners act on the workspace's real data; the test sandbox is for API keys.
     environment: 'live',
     scope: highestScope(record.grant.scopes),

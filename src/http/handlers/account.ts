@@ -1,4 +1,6 @@
 import { describeCaller, listAuditEvents as listAudit, resetTestData as reset } from '../../domain/account.js';
+import { getUsage as usageOf } from '../../domain/usage/service.js';
+import { defaultRateLimits } from '../documented-limits.js';
 import { listBody, pageOf } from './pagination.js';
 import type { Handler } from './types.js';
 
@@ -12,4 +14,9 @@ export const listAuditEvents: Handler<'listAuditEvents'> = async ({ services, pr
 export const resetTestData: Handler<'resetTestData'> = async ({ services, principal }) => ({
   status: 200,
   body: { object: 'test_data_reset', deleted: await reset(services, principal) },
+});
+
+export const getUsage: Handler<'getUsage'> = async ({ services, principal }) => ({
+  status: 200,
+  body: await usageOf(services, principal, services.standardRateLimits ?? defaultRateLimits),
 });

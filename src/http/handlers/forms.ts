@@ -1,4 +1,7 @@
+import type { Schema } from '../../contract.js';
 import * as forms from '../../domain/forms/service.js';
+import { entityTagOf } from '../../etag.js';
+import { ifMatchOf } from '../if-match.js';
 import { listBody, pageOf } from './pagination.js';
 import type { Handler } from './types.js';
 
@@ -13,20 +16,19 @@ export const createForm: Handler<'createForm'> = ({ replayable, principal, body 
     (form) => ({ status: 201, body: form, headers: { Location: `/v1/forms/${form.id}` } }),
   );
 
-export const getForm: Handler<'getForm'> = async ({ services, principal, params }) => ({
-  status: 200,
-  body: (await forms.findVisibleForm(services, principal, params.id)).form,
-});
+export const getForm: Handler<'getForm'> = async ({ services, principal, params }) =>
+  tagged((await forms.findVisibleForm(services, principal, params.id)).form);
 
-export const updateForm: Handler<'updateForm'> = async ({ services, principal, params, body }) => ({
-  status: 200,
-  body: await forms.updateForm(services, principal, params.id, body),
-});
+export const updateForm: Handler<'updateForm'> = async ({ services, principal, params, body, header }) =>
+  tagged(await forms.updateForm(services, principal, params.id, body, ifMatchOf(header('if-match'))));
 
-export const deleteForm: Handler<'deleteForm'> = async ({ services, principal, params }) => {
-  await forms.deleteForm(services, principal, params.id);
+export const deleteForm: Handler<'deleteForm'> = async ({ services, principal, params, header }) => {
+  await forms.deleteForm(services, principal, params.id, ifMatchOf(header('if-match')));
   return { status: 200, body: { id: params.id, object: 'form', deleted: true } };
 };
+
+export const restoreFormVersion: Handler<'restoreFormVersion'> = ({ replayable, principal, params, header }) =>
+  replayable((services) => forms.restoreFormVersion(services, principal, params.id, params.version, ifMatchOf(header('if-match'))), tagged);
 
 export const listFormVersions: Handler<'listFormVersions'> = async ({ services, principal, params, query }) => ({
   status: 200,
@@ -37,3 +39,8 @@ export const getFormVersion: Handler<'getFormVersion'> = async ({ services, prin
   status: 200,
   body: await forms.getFormVersion(services, principal, params.id, params.version),
 });
+
+/** The form as a 200 with its `ETag`, which a later `If-Match` sends back. */
+function tagged(form: Schema<'Form'>) {
+  return { status: 200 as const, body: form, headers: { ETag: entityTagOf(form) } };
+}

@@ -2,12 +2,12 @@
  * Every operation of the document and its handler. `satisfies Handlers` makes a missing or mistyped
  * handler a compile error: an implementer replacing one keeps the same signature.
  */
-import { getMe, listAuditEvents, resetTestData } from './account.js';
+import { getMe, getUsage, listAuditEvents, resetTestData } from './account.js';
 import * as analytics from './analytics.js';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import * as events from './events.js';
 import { createFolder, deleteFolder, getFolder, listFolders } from './folders.js';
-import { createForm, deleteForm, getForm, getFormVersion, listForms, listFormVersions, updateForm } from './forms.js';
+import { createForm, deleteForm, getForm, getFormVersion, listForms, listFormVersions, restoreFormVersion, updateForm } from './forms.js';
 import * as integrations from './integrations.js';
 import * as oauth from './oauth.js';
 import * as submissions from './submissions.js';
@@ -23,6 +23,7 @@ export const handlers = {
   deleteForm,
   listFormVersions,
   getFormVersion,
+  restoreFormVersion,
   listFolders,
   createFolder,
   getFolder,
@@ -34,6 +35,7 @@ export const handlers = {
   getMe,
   listAuditEvents,
   resetTestData,
+  getUsage,
   listMembers,
   removeMember,
   listInvites,

@@ -1,4 +1,7 @@
+import type { Schema } from '../../contract.js';
 import * as integrations from '../../domain/integrations/service.js';
+import { entityTagOf } from '../../etag.js';
+import { ifMatchOf } from '../if-match.js';
 import { listBody, pageOf } from './pagination.js';
 import type { Handler } from './types.js';
 
@@ -13,15 +16,11 @@ export const createIntegration: Handler<'createIntegration'> = ({ replayable, pr
     (integration) => ({ status: 201, body: integration, headers: { Location: `/v1/integrations/${integration.id}` } }),
   );
 
-export const getIntegration: Handler<'getIntegration'> = async ({ services, principal, params }) => ({
-  status: 200,
-  body: await integrations.getIntegration(services, principal, params.id),
-});
+export const getIntegration: Handler<'getIntegration'> = async ({ services, principal, params }) =>
+  tagged(await integrations.getIntegration(services, principal, params.id));
 
-export const updateIntegration: Handler<'updateIntegration'> = async ({ services, principal, params, body }) => ({
-  status: 200,
-  body: await integrations.updateIntegration(services, principal, params.id, body),
-});
+export const updateIntegration: Handler<'updateIntegration'> = async ({ services, principal, params, body, header }) =>
+  tagged(await integrations.updateIntegration(services, principal, params.id, body, ifMatchOf(header('if-match'))));
 
 export const deleteIntegration: Handler<'deleteIntegration'> = async ({ services, principal, params }) => {
   await integrations.deleteIntegration(services, principal, params.id);
@@ -46,3 +45,8 @@ export const rotateIntegrationSecret: Handler<'rotateIntegrationSecret'> = ({ re
     (services) => integrations.rotateIntegrationSecret(services, principal, params.id, body),
     (rotated) => ({ status: 200, body: rotated }),
   );
+
+/** The integration as a 200 with its `ETag`, which a later `If-Match` sends back. */
+function tagged(integration: Schema<'Integration'>) {
+  return { status: 200 as const, body: integration, headers: { ETag: entityTagOf(integration) } };
+}

@@ -50,6 +50,8 @@ export interface HandlerInput<K extends OperationId> {
   principal: Principal;
   requestId: string;
   clientIp: string;
+  /** A request header's value (header parameters the document declares, such as `If-Match`, are validated). */
+  header(name: string): string | undefined;
   services: Services;
   /**
    * Runs a use case that changes something and answers `respond(result)`. With an Idempotency-Key, the response

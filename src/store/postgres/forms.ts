@@ -3,6 +3,7 @@ import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
 import { toApiKey } from '../rows/api-keys.js';
+import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
   definitionOf,
   type FormRow,
@@ -17,6 +18,7 @@ import {
 } from '../rows/forms.js';
 import type { AuditEventInput, FormStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
+import { insertAuditEvent } from './audit-events.js';
 import { isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
 import { integrationFormCascade } from './integrations.js';
 import { withOutbox } from './outbox.js';
@@ -67,6 +69,11 @@ const insertSnapshot = (db: Queryable, form: Form, definition: string) => {
     ],
   );
 };
+
+const formOf = (row: FormRow) => toFormRecord(row).form;
+
+/** The form's row, locked until the transaction ends: the compare of a compare-and-set holds until its write. */
+const lockedRow = (client: Queryable, id: string) => one<FormRow>(client, 'SELECT * FROM forms WHERE id = $1 FOR UPDATE', [id]);
 
 export function postgresForms(pool: pg.Pool): FormStore {
   return {
@@ -119,10 +126,12 @@ export function postgresForms(pool: pg.Pool): FormStore {
         }),
       );
     },
-    async update({ form }, { keepVersions }, outbox) {
+    async update({ form }, { keepVersions, expectedTag, audit }, outbox) {
       const definition = definitionOf(form);
       await slugChecked(
         withOutbox(pool, outbox, async (client) => {
+          if (expectedTag !== undefined)
+            assertTagUnchanged(await lockedRow(client, form.id), formOf, expectedTag, { kind: 'form', id: form.id });
           await run(
             client,
             'UPDATE forms SET folder_id = $1, name = $2, slug = $3, version = $4, definition = $5, updated_at = $6 WHERE id = $7',
@@ -130,11 +139,14 @@ export function postgresForms(pool: pg.Pool): FormStore {
           );
           await insertSnapshot(client, form, definition);
           await run(client, 'DELETE FROM form_versions WHERE form_id = $1 AND version <= $2', [form.id, form.version - keepVersions]);
+          if (audit) await insertAuditEvent(client, audit);
         }),
       );
     },
-    async delete(id, at, audit, outbox) {
+    async delete(id, at, audit, outbox, options = {}) {
       await withOutbox(pool, outbox, async (client) => {
+        if (options.expectedTag !== undefined)
+          assertTagUnchanged(await lockedRow(client, id), formOf, options.expectedTag, { kind: 'form', id });
         // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
         for (const row of await attachedKeys(client, 'form', id))
           await revokeKeyRow(client, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));
@@ -144,6 +156,7 @@ export function postgresForms(pool: pg.Pool): FormStore {
           at,
           id,
         ]);
+        if (audit.form) await insertAuditEvent(client, audit.form);
       });
     },
     async listVersions(formId, page) {

@@ -14,6 +14,7 @@ import { postgresRescoreJobs } from './rescore-jobs.js';
 import { postgresSubmissions, submissionTestData } from './submissions.js';
 import { postgresTeam } from './team.js';
 import { postgresTransfers } from './transfers.js';
+import { postgresUsage } from './usage.js';
 import { postgresWorkspaces } from './workspaces.js';
 
 /** Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id). */
@@ -58,6 +59,7 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     events: postgresEvents(pool),
     oauth: postgresOAuth(pool),
     rescoreJobs: postgresRescoreJobs(pool),
+    usage: postgresUsage(pool),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {

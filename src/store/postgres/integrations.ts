@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
 import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integration-store.js';
+import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
   type DeliveryRow,
   type DueDeliveryRow,
@@ -121,6 +122,10 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
 
     async update({ integration: i }, options = {}) {
       await inTransaction(pool, async (client) => {
+        if (options.expectedTag !== undefined) {
+          const row = await one<IntegrationRow>(client, 'SELECT * FROM integrations WHERE id = $1 FOR UPDATE', [i.id]);
+          assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id: i.id });
+        }
         await run(
           client,
           `UPDATE integrations SET url = $1, events = $2, enabled = $3, disabled_at = $4, disabled_reason = $5, description = $6, form_id = $7,

@@ -9,6 +9,7 @@ import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
+import { usageSchema } from './schema/usage.js';
 
 /**
  * Schema migrations, applied in order at start, each once, in its own transaction, recorded in
@@ -27,6 +28,7 @@ const migrations: readonly string[] = [
   submissionMetadataSchema,
   submissionEmailsSchema,
   eventsFeedSchema,
+  usageSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -6,12 +6,30 @@ export interface WorkspaceRow {
   name: string;
   plan: Plan;
   created_at: string;
+  rate_limit_per_key_per_second: number | null;
+  rate_limit_per_workspace_per_minute: number | null;
 }
 
-export const toWorkspace = (row: WorkspaceRow): Workspace => ({ id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at });
+export const toWorkspace = (row: WorkspaceRow): Workspace => ({
+  id: row.id,
+  name: row.name,
+  plan: row.plan,
+  createdAt: row.created_at,
+  rateLimits:
+    row.rate_limit_per_key_per_second === null || row.rate_limit_per_workspace_per_minute === null
+      ? null
+      : { perKeyPerSecond: row.rate_limit_per_key_per_second, perWorkspacePerMinute: row.rate_limit_per_workspace_per_minute },
+});
 
 /** Every column, so a new one is a compile error here until the joined read below carries it too. */
-const columns: Record<keyof WorkspaceRow, true> = { id: true, name: true, plan: true, created_at: true };
+const columns: Record<keyof WorkspaceRow, true> = {
+  id: true,
+  name: true,
+  plan: true,
+  created_at: true,
+  rate_limit_per_key_per_second: true,
+  rate_limit_per_workspace_per_minute: true,
+};
 const columnNames = Object.keys(columns) as Array<keyof WorkspaceRow>;
 
 /**

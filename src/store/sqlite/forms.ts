@@ -4,6 +4,7 @@ import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
 import { type ApiKeyRow, toApiKey } from '../rows/api-keys.js';
+import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
   definitionOf,
   type FormRow,
@@ -18,6 +19,7 @@ import {
 } from '../rows/forms.js';
 import type { AuditEventInput, FormStore } from '../types.js';
 import { revokeKeyRow } from './api-keys.js';
+import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
@@ -64,6 +66,8 @@ export function sqliteForms(db: Database.Database): FormStore {
       throw error;
     }
   };
+
+  const currentRow = (id: string) => statement(db, 'SELECT * FROM forms WHERE id = ?').get(id) as FormRow | undefined;
 
   return {
     async list(visibility, filter, page) {
@@ -118,9 +122,10 @@ export function sqliteForms(db: Database.Database): FormStore {
         insertSnapshot(form, definition);
       });
     },
-    async update({ form }, { keepVersions }, outbox) {
+    async update({ form }, { keepVersions, expectedTag, audit }, outbox) {
       const definition = definitionOf(form);
       writeOrConflict(outbox, () => {
+        assertTagUnchanged(currentRow(form.id), formOf, expectedTag, { kind: 'form', id: form.id });
         statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
           form.folder_id,
           form.name,
@@ -132,10 +137,12 @@ export function sqliteForms(db: Database.Database): FormStore {
         );
         insertSnapshot(form, definition);
         statement(db, 'DELETE FROM form_versions WHERE form_id = ? AND version <= ?').run(form.id, form.version - keepVersions);
+        if (audit) insertAuditEvent(db, audit);
       });
     },
-    async delete(id, at, audit, outbox) {
+    async delete(id, at, audit, outbox, options = {}) {
       withOutbox(db, outbox, () => {
+        assertTagUnchanged(currentRow(id), formOf, options.expectedTag, { kind: 'form', id });
         // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
         const attached = statement(
           db,
@@ -148,6 +155,7 @@ export function sqliteForms(db: Database.Database): FormStore {
           id,
         );
         for (const sql of deleteFormCascade) statement(db, sql).run(id);
+        if (audit.form) insertAuditEvent(db, audit.form);
       });
     },
     async listVersions(formId, page) {
@@ -169,6 +177,8 @@ export function sqliteForms(db: Database.Database): FormStore {
     },
   };
 }
+
+const formOf = (row: FormRow) => toFormRecord(row).form;
 
 /** Everything a version summary shows; never the definition, which can be 256 KiB per row. */
 const versionSummaryColumns = [

@@ -14,6 +14,7 @@ import { statement } from './statements.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
 import { sqliteTransfers } from './transfers.js';
+import { sqliteUsage } from './usage.js';
 import { sqliteWorkspaces } from './workspaces.js';
 
 /**
@@ -51,6 +52,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     events: sqliteEvents(db),
     oauth: sqliteOAuth(db),
     rescoreJobs: sqliteRescoreJobs(db),
+    usage: sqliteUsage(db),
     async resetTestData(workspaceId, audit) {
       return db
         .transaction(() => {

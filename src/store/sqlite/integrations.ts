@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { newId } from '../../ids.js';
 import { RecordNotFound } from '../errors.js';
 import type { CircuitMove, CircuitUpdate, IntegrationStore } from '../integration-store.js';
+import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
   type DeliveryRow,
   type DueDeliveryRow,
@@ -138,6 +139,10 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
 
     async update({ integration: i }, options = {}) {
       db.transaction(() => {
+        if (options.expectedTag !== undefined) {
+          const row = statement(db, 'SELECT * FROM integrations WHERE id = ?').get(i.id) as IntegrationRow | undefined;
+          assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id: i.id });
+        }
         statement(
           db,
           `UPDATE integrations SET url = ?, events = ?, enabled = ?, disabled_at = ?, disabled_reason = ?, description = ?, form_id = ?,

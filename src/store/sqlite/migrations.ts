@@ -8,6 +8,7 @@ import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
+import { usageSchema } from './schema/usage.js';
 
 /**
  * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
@@ -28,6 +29,7 @@ const migrations: readonly string[] = [
   submissionMetadataSchema,
   submissionEmailsSchema,
   eventsFeedSchema,
+  usageSchema,
 ];
 
 export function migrate(db: Database.Database): void {
