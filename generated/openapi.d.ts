@@ -343,7 +343,7 @@ export interface paths {
         };
         /**
          * List submissions
-         * @description Lists submissions, newest first, filtered by the query parameters given (all must hold). Live keys see live submissions, test keys only the test sandbox's; a form- or folder-attached key sees only submissions of the forms it can reach.
+         * @description Lists submissions in the order `sort` names (newest first by default), filtered by the query parameters given (all must hold): the sales team's "hot leads this week" is `grade=hot&created_gte=…&sort=-score`. Live keys see live submissions, test keys only the test sandbox's; a form- or folder-attached key sees only submissions of the forms it can reach. To download every match at once, use `GET /v1/submissions/export`.
          */
         get: operations["listSubmissions"];
         put?: never;
@@ -401,6 +401,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/submissions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export submissions
+         * @description Streams every submission that matches the filters, in the order `sort` names, as one download: NDJSON (one
+         *     `Submission` object per line, `application/x-ndjson`) or CSV (`text/csv`). The `format` parameter chooses;
+         *     without it the `Accept` header does, and an `Accept` that allows neither is 406 `not_acceptable`. The filters
+         *     and `sort` are those of `GET /v1/submissions`, with the same visibility: live keys export live submissions,
+         *     test keys the test sandbox's, attached keys only their forms'.
+         *
+         *     **CSV** needs `form_id`, because its columns come from the form: `id`, `form_id`, `form_version`,
+         *     `created_at`, `updated_at`, `status`, `test`, `score`, `grade`, the metadata flattened (`metadata.user_agent`,
+         *     `metadata.referrer`, `metadata.landing_url`, `metadata.utm_source`, `metadata.utm_medium`,
+         *     `metadata.utm_campaign`, `metadata.utm_term`, `metadata.utm_content`; empty when null), then one column per
+         *     field `ref` of the form,
+         *     in the order the fields first appear across the form's versions (version 1 first, then refs a later version
+         *     added). Quoting follows RFC 4180: a header row, CRLF line ends, a cell with a comma, a quote, CR or LF in
+         *     double quotes with its quotes doubled. A `hidden` field's column holds its value from `hidden`; a
+         *     multiple-choice answer is its values joined by `; `; an unanswered field is an empty cell; answers to refs no
+         *     kept version of the form has are in the NDJSON export only. A cell a spreadsheet would run as a formula (one starting with `=`, `+`, `-`, `@`, a
+         *     tab or a carriage return) is written with a leading `'`, as OWASP advises for CSV injection; a negative
+         *     `score` is a number, not a formula, and is written as is.
+         *
+         *     **Resuming.** The download is written as the submissions are read, page by page, so it starts at once and
+         *     any size costs the server the same memory. A download that ends cleanly is complete; if the connection
+         *     breaks, keep the complete records you have and call again with `starting_after` set to the `id` of the last
+         *     one (and the same `sort` and filters): the export continues after it (a CSV resumed this way starts with its
+         *     header row again). The whole download counts as one request against the rate limit.
+         */
+        get: operations["exportSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/submissions/{id}": {
         parameters: {
             query?: never;
@@ -425,7 +468,15 @@ export interface paths {
         delete: operations["deleteSubmission"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Resume a partial submission
+         * @description Adds answers to a `partial` submission, and completes it with `"status": "completed"`. `answers` and `hidden` are merged over the stored ones (a ref given as `null` clears its value). The merged answers are checked exactly as on create, but against the form version the submission started on, not the current one: the logic is walked over the whole merged path, every answer must fit its field and lie on a visited step, and completing requires every required field of the visited steps. An answer stored earlier that the merged path no longer visits (a changed answer made the logic skip its step) is not dropped: it gets 422 `invalid_answers` (`not_visited`) like any other, and the request must clear it with `null`. Every problem comes back together as 422 `invalid_answers`.
+         *
+         *     Each successful PATCH rescores the submission with the scoring of the version it started on (`form_version` becomes that version) and moves `updated_at`. A completed submission is immutable: 409 `submission_completed`. Two PATCHes of the same submission at the same time apply one after the other, each merged over the other's result, so no answer is lost. When the version the submission started on is no longer kept (only the latest 100 versions of a form are), the submission cannot be resumed: 409 `form_version_unavailable`.
+         *
+         *     Analytics count the respondent once: the submission stays one start, and completing it moves it from the drop-off of its last step to the completed figures. Completing emits `submission.completed` to integrations (in the same transaction as the change), as a submission created completed does; a PATCH that keeps the submission partial emits no event. With an `Idempotency-Key`, a retry replays the first response instead of meeting 409 `submission_completed`.
+         */
+        patch: operations["updateSubmission"];
         trace?: never;
     };
     "/submissions/{id}/rescore": {
@@ -1053,9 +1104,29 @@ export interface webhooks {
         put?: never;
         /**
          * Submission created
-         * @description Sent when a submission is stored and scored. `data.object` is the submission with its answers, score and grade. Delivered as a signed `POST` to the integration's URL when the integration subscribes to the event (and, if it has a `form_id`, the event is of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         * @description Sent when a submission is stored and scored, partial or completed (for finished leads only, subscribe to `submission.completed`). `data.object` is the submission with its answers, score and grade. Delivered as a signed `POST` to the integration's URL when the integration subscribes to the event (and, if it has a `form_id`, the event is of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
          */
         post: operations["submissionCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submission completed
+         * @description Sent once per submission, when it becomes completed: right after `submission.created` for a submission created with status `completed`, or when `PATCH /submissions/{id}` completes a partial one. `data.object` is the completed submission with its answers, score and grade. Subscribe to this event alone to receive finished leads only (`submission.created` also fires for partial submissions). Delivered as a signed `POST` to the integration's URL when the integration subscribes to the event (and, if it has a `form_id`, the event is of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         */
+        post: operations["submissionCompletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1227,6 +1298,7 @@ export interface components {
          *     | `route_not_found` | 404 | `not_found` | No operation has this path. |
          *     | `method_not_allowed` | 405 | `invalid_request` | The path exists but not with this method; see the `Allow` header. |
          *     | `payload_too_large` | 413 | `invalid_request` | The request body is larger than 1 MiB. |
+         *     | `not_acceptable` | 406 | `invalid_request` | The `Accept` header allows none of the media types the operation answers with (the submissions export: `text/csv`, `application/x-ndjson`). |
          *     | `unsupported_media_type` | 415 | `invalid_request` | The request body is not `application/json`. |
          *     | `slug_taken` | 409 | `conflict_error` | Another form of the workspace (in the same environment) has this slug, or, when a transfer is accepted, a form of the accepting workspace has the incoming form's slug. |
          *     | `transfer_pending` | 409 | `conflict_error` | The form already has a pending transfer; cancel it before offering the form again. |
@@ -1235,6 +1307,8 @@ export interface components {
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
+         *     | `submission_completed` | 409 | `conflict_error` | The submission is completed, and a completed submission cannot be changed. |
+         *     | `form_version_unavailable` | 409 | `conflict_error` | The partial submission started on a form version that is no longer kept (only a form's latest 100 versions are), so it cannot be checked and resumed; create a new submission. |
          *     | `rescore_in_progress` | 409 | `conflict_error` | The form already has a queued or running rescore job in this environment; the message names it. |
          *     | `precondition_failed` | 412 | `conflict_error` | The request's `If-Match` names no current entity tag of the resource (it changed since it was read, or a weak tag was sent); nothing was changed. |
          *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
@@ -1253,7 +1327,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -2007,6 +2081,11 @@ export interface components {
          */
         SubmissionStatus: "partial" | "completed";
         /**
+         * Format: int32
+         * @description A lead score bound, in the range `score` takes.
+         */
+        ScoreBound: number;
+        /**
          * @description Free text of at most 256 characters without control characters (C0, DEL or C1).
          * @example linkedin
          */
@@ -2197,6 +2276,19 @@ export interface components {
              */
             canceled_deliveries: number;
             erased_at: components["schemas"]["Timestamp"];
+        };
+        /** @description More answers for a `partial` submission, and optionally its completion. `answers` and `hidden` are merged over the stored ones: a ref given replaces the stored value, a ref given as `null` clears it, a ref left out keeps it. The merged submission is then checked as a new one would be, against the form version it started on. */
+        SubmissionUpdate: {
+            /** @description Answers by field `ref` to add or replace; `null` clears a stored answer. */
+            answers?: {
+                [key: string]: components["schemas"]["AnswerValue"] | null;
+            };
+            /** @description Values of `hidden` fields by `ref` to add or replace; `null` clears a stored value. */
+            hidden?: {
+                [key: string]: string | null;
+            };
+            /** @description `completed` finishes the submission (required fields of the visited steps must then be answered); `partial`, or leaving it out, keeps it open. */
+            status?: components["schemas"]["SubmissionStatus"];
         };
         /** @description The submission after rescoring, with the score it had before. */
         RescoredSubmission: components["schemas"]["Submission"] & {
@@ -2742,13 +2834,14 @@ export interface components {
          *     | `form.created` | a form was created (version 1) |
          *     | `form.updated` | an update changed a form and published a new version |
          *     | `form.deleted` | a form was deleted, with its submissions |
-         *     | `submission.created` | a submission was stored and scored |
+         *     | `submission.created` | a submission was stored and scored, partial or completed |
+         *     | `submission.completed` | a submission became completed: created with status `completed` (right after its `submission.created`), or a partial one completed by `PATCH /submissions/{id}`; sent once per submission, so an integration that wants only finished leads subscribes to this one |
          *     | `submission.rescored` | a submission was scored again with its form's current version |
          *     | `integration.ping` | a test event sent by `POST /integrations/{id}/dispatch` |
          *     | `integration.disabled` | the service disabled an integration whose deliveries kept failing (sent to the workspace's other integrations that subscribe to it) |
          * @enum {string}
          */
-        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.rescored" | "integration.ping" | "integration.disabled";
+        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.completed" | "submission.rescored" | "integration.ping" | "integration.disabled";
         /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created and when it is rotated (`POST /integrations/{id}/rotate_secret`). */
         Integration: {
             id: components["schemas"]["IntegrationId"];
@@ -3093,6 +3186,14 @@ export interface components {
         SubmissionCreatedEvent: components["schemas"]["Event"] & {
             /** @constant */
             type?: "submission.created";
+            data?: {
+                object: components["schemas"]["Submission"];
+            };
+        };
+        /** @description Sent when a submission is completed (created completed, or a partial one completed by PATCH); `data.object` is the completed submission. */
+        SubmissionCompletedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "submission.completed";
             data?: {
                 object: components["schemas"]["Submission"];
             };
@@ -3645,6 +3746,41 @@ export interface components {
                 "application/json": components["schemas"]["SubmissionErasure"] & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description Every matching submission, streamed. `Content-Disposition` names a file (`submissions.csv` or `submissions.ndjson`). */
+        SubmissionExport: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                /** @description `attachment; filename="submissions.csv"` (or `.ndjson`). */
+                "Content-Disposition"?: string;
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/x-ndjson": string;
+                "text/csv": string;
+            };
+        };
+        /** @description The `Accept` header allows none of the operation's media types; send one of them, or the `format` parameter. */
+        NotAcceptable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The submission. */
         Submission: {
             headers: {
@@ -3675,6 +3811,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Deleted"];
+            };
+        };
+        /** @description The submission with the merged answers, its new visited steps and score. */
+        SubmissionResumed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Submission"] & components["schemas"]["RequestIdField"];
             };
         };
         /** @description The submission with its new score and the previous one. */
@@ -4253,7 +4405,7 @@ export interface components {
         /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
         EndingBefore: components["schemas"]["Cursor"];
         /**
-         * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+         * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
          *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
          *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
          *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4282,6 +4434,63 @@ export interface components {
         FormTransferIdPath: components["schemas"]["FormTransferId"];
         /** @description Identifier of the folder. */
         FolderIdPath: components["schemas"]["FolderId"];
+        /**
+         * @description The order of the list: `-created_at` (newest first, the default), `created_at` (oldest first), `-score`
+         *     (highest score first) or `score` (lowest first). Ties are broken by `id` in the same direction, so the order is
+         *     total and every submission appears exactly once while paging.
+         *
+         *     Cursors follow the order: `starting_after` is the `id` of the last submission of the page you have, sent with the
+         *     same `sort` and filters. The service reads that submission's `created_at` or `score` and continues from it, so
+         *     page 10,000 costs what page 1 costs. A cursor that is not in the filtered list is 400 `invalid_cursor`. A
+         *     submission rescored between two pages moves in a score order; the page after it continues from its new score.
+         */
+        SubmissionSort: "-created_at" | "created_at" | "-score" | "score";
+        /** @description Only submissions of this form. */
+        SubmissionFormId: components["schemas"]["FormId"];
+        /** @description Only submissions with this status. */
+        SubmissionStatusFilter: components["schemas"]["SubmissionStatus"];
+        /**
+         * @description Only submissions with one of these grade labels (exact, case-sensitive, as the form's scoring names them). Repeat the parameter for several: `grade=hot&grade=warm`. Submissions without a grade are never matched.
+         * @example [
+         *       "hot",
+         *       "warm"
+         *     ]
+         */
+        SubmissionGrade: string[];
+        /** @description Only submissions whose `score` is at least this. */
+        SubmissionMinScore: components["schemas"]["ScoreBound"];
+        /** @description Only submissions whose `score` is at most this. With `min_score`, it must not be below it (400 `invalid_parameters`); equal bounds select one score. */
+        SubmissionMaxScore: components["schemas"]["ScoreBound"];
+        /**
+         * @description Only submissions with an answer that contains this text, ignoring case. Searched answers: those of the fields
+         *     of type `short_text`, `long_text`, `email` and `phone` of the form version the submission was made on; other
+         *     answers (choices, numbers, dates, websites, hidden values) are not searched. Matching is a literal substring of
+         *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
+         *     across two answers. 1 to 100 characters, no control characters.
+         *
+         *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
+         *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
+         *     workspaces.
+         * @example acme.com
+         */
+        SubmissionSearch: string;
+        /** @description Only submissions created at or after this time. */
+        SubmissionCreatedGte: components["schemas"]["Timestamp"];
+        /** @description Only submissions created before this time. */
+        SubmissionCreatedLt: components["schemas"]["Timestamp"];
+        /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+        SubmissionUpdatedGte: components["schemas"]["Timestamp"];
+        /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+        SubmissionUtmSource: components["schemas"]["MetadataText"];
+        /** @description The export's format, `csv` or `ndjson`. When given it wins over the `Accept` header; without it the `Accept` header chooses (`text/csv` or `application/x-ndjson`; NDJSON when it accepts anything). */
+        ExportFormat: "csv" | "ndjson";
+        /**
+         * @description Resumes a broken download after this submission. Pass the `id` of the last complete record you received (an
+         *     NDJSON line that ends in a line feed, or a CSV row that ends in CRLF, whose first cell is the id) with the same
+         *     `sort` and filters; the export continues with the next submission in that order. A submission not in the
+         *     filtered export is 400 `invalid_cursor`.
+         */
+        ExportStartingAfter: components["schemas"]["Cursor"];
         /** @description Identifier of the submission. */
         SubmissionIdPath: components["schemas"]["SubmissionId"];
         /** @description Identifier of the rescore job. */
@@ -4399,7 +4608,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4599,7 +4808,7 @@ export interface operations {
                  */
                 "If-Match"?: components["parameters"]["If-Match"];
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4638,7 +4847,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4727,7 +4936,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4759,7 +4968,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4791,7 +5000,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4850,7 +5059,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -4934,18 +5143,54 @@ export interface operations {
                 starting_after?: components["parameters"]["StartingAfter"];
                 /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
                 ending_before?: components["parameters"]["EndingBefore"];
+                /**
+                 * @description The order of the list: `-created_at` (newest first, the default), `created_at` (oldest first), `-score`
+                 *     (highest score first) or `score` (lowest first). Ties are broken by `id` in the same direction, so the order is
+                 *     total and every submission appears exactly once while paging.
+                 *
+                 *     Cursors follow the order: `starting_after` is the `id` of the last submission of the page you have, sent with the
+                 *     same `sort` and filters. The service reads that submission's `created_at` or `score` and continues from it, so
+                 *     page 10,000 costs what page 1 costs. A cursor that is not in the filtered list is 400 `invalid_cursor`. A
+                 *     submission rescored between two pages moves in a score order; the page after it continues from its new score.
+                 */
+                sort?: components["parameters"]["SubmissionSort"];
                 /** @description Only submissions of this form. */
-                form_id?: components["schemas"]["FormId"];
+                form_id?: components["parameters"]["SubmissionFormId"];
                 /** @description Only submissions with this status. */
-                status?: components["schemas"]["SubmissionStatus"];
-                /** @description Only submissions created at or after this time. */
-                created_gte?: components["schemas"]["Timestamp"];
-                /** @description Only submissions created before this time. */
-                created_lt?: components["schemas"]["Timestamp"];
+                status?: components["parameters"]["SubmissionStatusFilter"];
+                /**
+                 * @description Only submissions with one of these grade labels (exact, case-sensitive, as the form's scoring names them). Repeat the parameter for several: `grade=hot&grade=warm`. Submissions without a grade are never matched.
+                 * @example [
+                 *       "hot",
+                 *       "warm"
+                 *     ]
+                 */
+                grade?: components["parameters"]["SubmissionGrade"];
                 /** @description Only submissions whose `score` is at least this. */
-                min_score?: number;
+                min_score?: components["parameters"]["SubmissionMinScore"];
+                /** @description Only submissions whose `score` is at most this. With `min_score`, it must not be below it (400 `invalid_parameters`); equal bounds select one score. */
+                max_score?: components["parameters"]["SubmissionMaxScore"];
+                /**
+                 * @description Only submissions with an answer that contains this text, ignoring case. Searched answers: those of the fields
+                 *     of type `short_text`, `long_text`, `email` and `phone` of the form version the submission was made on; other
+                 *     answers (choices, numbers, dates, websites, hidden values) are not searched. Matching is a literal substring of
+                 *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
+                 *     across two answers. 1 to 100 characters, no control characters.
+                 *
+                 *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
+                 *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
+                 *     workspaces.
+                 * @example acme.com
+                 */
+                q?: components["parameters"]["SubmissionSearch"];
+                /** @description Only submissions created at or after this time. */
+                created_gte?: components["parameters"]["SubmissionCreatedGte"];
+                /** @description Only submissions created before this time. */
+                created_lt?: components["parameters"]["SubmissionCreatedLt"];
+                /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+                updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
                 /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
-                utm_source?: components["schemas"]["MetadataText"];
+                utm_source?: components["parameters"]["SubmissionUtmSource"];
             };
             header?: never;
             path?: never;
@@ -4966,7 +5211,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5002,7 +5247,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5027,6 +5272,82 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportSubmissions: {
+        parameters: {
+            query?: {
+                /** @description The export's format, `csv` or `ndjson`. When given it wins over the `Accept` header; without it the `Accept` header chooses (`text/csv` or `application/x-ndjson`; NDJSON when it accepts anything). */
+                format?: components["parameters"]["ExportFormat"];
+                /**
+                 * @description Resumes a broken download after this submission. Pass the `id` of the last complete record you received (an
+                 *     NDJSON line that ends in a line feed, or a CSV row that ends in CRLF, whose first cell is the id) with the same
+                 *     `sort` and filters; the export continues with the next submission in that order. A submission not in the
+                 *     filtered export is 400 `invalid_cursor`.
+                 */
+                starting_after?: components["parameters"]["ExportStartingAfter"];
+                /**
+                 * @description The order of the list: `-created_at` (newest first, the default), `created_at` (oldest first), `-score`
+                 *     (highest score first) or `score` (lowest first). Ties are broken by `id` in the same direction, so the order is
+                 *     total and every submission appears exactly once while paging.
+                 *
+                 *     Cursors follow the order: `starting_after` is the `id` of the last submission of the page you have, sent with the
+                 *     same `sort` and filters. The service reads that submission's `created_at` or `score` and continues from it, so
+                 *     page 10,000 costs what page 1 costs. A cursor that is not in the filtered list is 400 `invalid_cursor`. A
+                 *     submission rescored between two pages moves in a score order; the page after it continues from its new score.
+                 */
+                sort?: components["parameters"]["SubmissionSort"];
+                /** @description Only submissions of this form. */
+                form_id?: components["parameters"]["SubmissionFormId"];
+                /** @description Only submissions with this status. */
+                status?: components["parameters"]["SubmissionStatusFilter"];
+                /**
+                 * @description Only submissions with one of these grade labels (exact, case-sensitive, as the form's scoring names them). Repeat the parameter for several: `grade=hot&grade=warm`. Submissions without a grade are never matched.
+                 * @example [
+                 *       "hot",
+                 *       "warm"
+                 *     ]
+                 */
+                grade?: components["parameters"]["SubmissionGrade"];
+                /** @description Only submissions whose `score` is at least this. */
+                min_score?: components["parameters"]["SubmissionMinScore"];
+                /** @description Only submissions whose `score` is at most this. With `min_score`, it must not be below it (400 `invalid_parameters`); equal bounds select one score. */
+                max_score?: components["parameters"]["SubmissionMaxScore"];
+                /**
+                 * @description Only submissions with an answer that contains this text, ignoring case. Searched answers: those of the fields
+                 *     of type `short_text`, `long_text`, `email` and `phone` of the form version the submission was made on; other
+                 *     answers (choices, numbers, dates, websites, hidden values) are not searched. Matching is a literal substring of
+                 *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
+                 *     across two answers. 1 to 100 characters, no control characters.
+                 *
+                 *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
+                 *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
+                 *     workspaces.
+                 * @example acme.com
+                 */
+                q?: components["parameters"]["SubmissionSearch"];
+                /** @description Only submissions created at or after this time. */
+                created_gte?: components["parameters"]["SubmissionCreatedGte"];
+                /** @description Only submissions created before this time. */
+                created_lt?: components["parameters"]["SubmissionCreatedLt"];
+                /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+                updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
+                /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+                utm_source?: components["parameters"]["SubmissionUtmSource"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SubmissionExport"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5073,12 +5394,51 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateSubmission: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the submission. */
+                id: components["parameters"]["SubmissionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SubmissionResumed"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableSubmission"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     rescoreSubmission: {
         parameters: {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5110,7 +5470,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5235,7 +5595,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5444,7 +5804,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5526,7 +5886,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5646,7 +6006,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -5721,7 +6081,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a POST safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
@@ -6011,6 +6371,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubmissionCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    submissionCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Proves that the service sent the request and that the body is unchanged:
+                 *
+                 *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+                 *
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
+                 *     verify:
+                 *
+                 *     1. Split the header on `,`; take `t` and every `v1` value.
+                 *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
+                 *        before any JSON parsing), keyed with the secret.
+                 *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
+                 *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
+                 *
+                 *     An API key is never used to verify a webhook.
+                 * @example t=1793787667,v1=5f8c2a9d41e07b36c8d9e2f1a4b7c0d3e6f9a2b5c8d1e4f7a0b3c6d9e2f5a8b1
+                 */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description The event's `id`, the same on every retry: deduplicate on it. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description The event's `type`, to route the request before parsing its body. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionCompletedEvent"];
             };
         };
         responses: {

@@ -5,6 +5,7 @@ export {
   type FormFunnelClient,
   type FormFunnelClientOptions,
 } from './create-form-funnel-client.js';
+export { type ExportSubmissionsOptions, type ExportSubmissionsQuery, exportSubmissions } from './export-submissions.js';
 export { FormFunnelError, type FormFunnelErrorKind, isFormFunnelError } from './form-funnel-error.js';
 export { entityTagOf, ifMatch } from './if-match.js';
 export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';

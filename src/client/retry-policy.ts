@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key.js';
+import { IDEMPOTENCY_KEY_HEADER, takesIdempotencyKey } from './idempotency-key.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt; 0 turns retrying off. */
@@ -17,9 +17,9 @@ export interface RetryPolicy {
 /**
  * Whether repeating a request whose outcome is unknown (a 5xx, or a network error) is harmless.
  * GET/HEAD read, DELETE ends in the same state however often it runs, and a POST with an
- * Idempotency-Key is replayed by the server rather than executed twice. PATCH is never repeated:
- * the API takes no Idempotency-Key on it, and a late repeat could overwrite a change made between
- * the attempts.
+ * Idempotency-Key is replayed by the server rather than executed twice, as is `PATCH /submissions/{id}`
+ * with one. Any other PATCH is never repeated: the API takes no Idempotency-Key on it, and a late repeat
+ * could overwrite a change made between the attempts.
  */
 export function isSafeToRepeat(request: Request): boolean {
   switch (request.method) {
@@ -28,7 +28,8 @@ export function isSafeToRepeat(request: Request): boolean {
     case 'DELETE':
       return true;
     case 'POST':
-      return request.headers.has(IDEMPOTENCY_KEY_HEADER);
+    case 'PATCH':
+      return takesIdempotencyKey(request) && request.headers.has(IDEMPOTENCY_KEY_HEADER);
     default:
       return false;
   }

@@ -31,7 +31,12 @@ export type FolderCreate = Schema<'FolderCreate'>;
 
 export type Submission = Schema<'Submission'>;
 export type SubmissionList = Schema<'SubmissionList'>;
+/** The filters, sort and cursor of `GET /v1/submissions`, e.g. `{ grade: ['hot', 'warm'], sort: '-score' }`. */
+export type SubmissionListQuery = NonNullable<paths['/submissions']['get']['parameters']['query']>;
 export type SubmissionCreate = Schema<'SubmissionCreate'>;
+export type SubmissionUpdate = Schema<'SubmissionUpdate'>;
+export type SubmissionMetadata = Schema<'SubmissionMetadata'>;
+export type SubmissionMetadataCreate = Schema<'SubmissionMetadataCreate'>;
 export type RescoredSubmission = Schema<'RescoredSubmission'>;
 export type SubmissionErasure = Schema<'SubmissionErasure'>;
 export type SubmissionErasureRequest = Schema<'SubmissionErasureRequest'>;

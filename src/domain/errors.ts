@@ -25,6 +25,7 @@ export const errorClasses = {
   route_not_found: { status: 404, type: 'not_found' },
   method_not_allowed: { status: 405, type: 'invalid_request' },
   payload_too_large: { status: 413, type: 'invalid_request' },
+  not_acceptable: { status: 406, type: 'invalid_request' },
   unsupported_media_type: { status: 415, type: 'invalid_request' },
   slug_taken: { status: 409, type: 'conflict_error' },
   transfer_pending: { status: 409, type: 'conflict_error' },
@@ -33,6 +34,8 @@ export const errorClasses = {
   folder_not_empty: { status: 409, type: 'conflict_error' },
   member_exists: { status: 409, type: 'conflict_error' },
   last_admin: { status: 409, type: 'conflict_error' },
+  submission_completed: { status: 409, type: 'conflict_error' },
+  form_version_unavailable: { status: 409, type: 'conflict_error' },
   rescore_in_progress: { status: 409, type: 'conflict_error' },
   precondition_failed: { status: 412, type: 'conflict_error' },
   invalid_json: { status: 400, type: 'validation_error' },
@@ -121,6 +124,14 @@ export function payloadTooLarge(maxBodyBytes: number): AppError {
     code: 'payload_too_large',
     message: `The request body is larger than ${maxBodyBytes} bytes.`,
     details: { max_body_bytes: maxBodyBytes },
+  });
+}
+
+/** 406 `not_acceptable`: the `Accept` header allows none of the media types the operation answers with. */
+export function notAcceptable(offered: readonly string[]): AppError {
+  return new AppError({
+    code: 'not_acceptable',
+    message: `This operation answers ${offered.join(' or ')}; the Accept header allows none of them. Send Accept: ${offered.at(-1)}, or the format parameter.`,
   });
 }
 

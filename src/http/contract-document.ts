@@ -33,6 +33,11 @@ export interface Operation {
   authenticated: boolean;
   /** The media type the operation's request body is sent in; `null` when it takes no body. */
   requestMediaType: string | null;
+  /**
+   * Whether an `Idempotency-Key` makes the request replayable: every POST (the key is accepted on all of them), and
+   * the other operations that declare the header (a PATCH whose retry would otherwise meet a changed resource).
+   */
+  acceptsIdempotencyKey: boolean;
   /** Path parameters whose schema is an integer (a version number): they arrive as text and are passed on as numbers. */
   integerPathParams: ReadonlySet<string>;
   /** Query and path parameters whose schema is a number or an integer: their text must be plain decimal. */
@@ -116,6 +121,9 @@ function readOperations(document: OpenApiDocument): Operation[] {
         minScope: minimumScope(operation.operationId, security),
         authenticated: security.length > 0,
         requestMediaType: requestMediaType(document, path, operation.requestBody),
+        acceptsIdempotencyKey:
+          method === 'post' ||
+          declaresHeader(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])], 'idempotency-key'),
         integerPathParams: integerPathParams(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])]),
         numericParams: numericParams(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])]),
       });
@@ -145,6 +153,12 @@ function requestMediaType(document: OpenApiDocument, path: string, requestBody: 
   const mediaTypes = Object.keys((resolve(document, requestBody).content as Record<string, unknown> | undefined) ?? {});
   if (mediaTypes.length !== 1) throw new Error(`${path}: a request body must have exactly one media type.`);
   return mediaTypes[0]!;
+}
+
+function declaresHeader(document: OpenApiDocument, parameters: unknown[], name: string): boolean {
+  return parameters
+    .map((entry) => resolve(document, entry))
+    .some((parameter) => parameter.in === 'header' && String(parameter.name).toLowerCase() === name);
 }
 
 function integerPathParams(document: OpenApiDocument, parameters: unknown[]): Set<string> {
@@ -181,8 +195,12 @@ export function matchOperation(
   method: string,
   path: string,
 ): { operation: Operation; params: string[] } | { allowed: Array<Uppercase<Operation['method']>> } | undefined {
-  const candidates = operations.filter((operation) => operation.pattern.test(path));
-  if (candidates.length === 0) return undefined;
+  const matching = operations.filter((operation) => operation.pattern.test(path));
+  if (matching.length === 0) return undefined;
+  // A literal segment wins over a template, as OpenAPI says: `/submissions/export` is not `/submissions/{id}`.
+  const templates = (operation: Operation) => operation.path.split('{').length;
+  const fewest = Math.min(...matching.map(templates));
+  const candidates = matching.filter((operation) => templates(operation) === fewest);
   const operation = candidates.find((candidate) => candidate.method === method.toLowerCase());
   if (!operation) return { allowed: candidates.map((candidate) => candidate.method.toUpperCase() as Uppercase<Operation['method']>) };
   const raw = operation.pattern.exec(path)!.slice(1);

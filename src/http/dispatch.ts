@@ -1,6 +1,6 @@
 /**
- * Calls the operation's handler and sends its result, adding `request_id` to the body. POSTs with an
- * `Idempotency-Key` are claimed first: a repeat of the same request replays the stored response, another
+ * Calls the operation's handler and sends its result, adding `request_id` to the body. POSTs (and operations that
+ * declare the header) with an `Idempotency-Key` are claimed first: a repeat of the same request replays the stored response, another
  * request under the same key is a conflict. Responses are stored only once the handler has decided them
  * (success or a 4xx of its own); a 5xx releases the key so the client's retry can run again.
  *
@@ -11,25 +11,30 @@
  * transaction, and which seals `respond(returned)` for this key. Whatever the handler answers without a change
  * (a 4xx, a no-op) is stored afterwards; `complete` and `release` leave a key the change already answered alone.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, conflict } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { isStoreConflict } from '../store/errors.js';
 import type { IdempotentResponse } from '../store/outbox.js';
 import type { Operation } from './contract-document.js';
-import type { HandlerInput, HandlerResult, Handlers, OperationId } from './handlers/types.js';
+import type { HandlerInput, HandlerResult, Handlers, OperationId, StreamedResult } from './handlers/types.js';
 
 /** A handler seen from the dispatcher, which only moves its result to the wire. */
-type AnyHandler = (input: HandlerInput<OperationId>) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+type AnyResult = { status: number; body: unknown; headers?: Record<string, string> } | StreamedResult<number>;
+type AnyHandler = (input: HandlerInput<OperationId>) => Promise<AnyResult>;
 
 import { idempotencyTtlSeconds } from './documented-limits.js';
 import { stateOf } from './locals.js';
 import { problemBody } from './problem.js';
 import { idempotencyKeyHash, openResponse, type ReplayableResponse, sealResponse } from './sealed-response.js';
 
-/** Same method, path and JSON body (key order aside) make the same request. */
-function fingerprint(req: Request): string {
+/**
+ * Same method, path and JSON body (key order aside) make the same request. The digest is keyed with the
+ * Idempotency-Key itself, which is stored only as a hash: a stored fingerprint cannot be matched against guessed
+ * bodies (an erasure request's email address, say) by anyone who does not hold the key.
+ */
+export function fingerprint(req: Pick<Request, 'method' | 'path' | 'body'>, idempotencyKey: string): string {
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
       ? value.map(canonical)
@@ -40,24 +45,63 @@ function fingerprint(req: Request): string {
               .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
           )
         : value;
-  return createHash('sha256')
+  return createHmac('sha256', idempotencyKey)
     .update(`${req.method} ${req.path}\n${JSON.stringify(canonical(req.body ?? null))}`)
     .digest('hex');
 }
 
 type Outcome = ReplayableResponse;
 
-const outcomeOf = (result: { status: number; body: unknown; headers?: Record<string, string> }): Outcome => ({
-  status: result.status,
-  headers: result.headers ?? {},
-  body: result.body as Record<string, unknown>,
-});
+function outcomeOf(result: AnyResult): Outcome {
+  if ('stream' in result) throw new Error('A streamed response cannot be stored for an Idempotency-Key replay.');
+  return { status: result.status, headers: result.headers ?? {}, body: result.body as Record<string, unknown> };
+}
 
 function send(res: Response, outcome: Outcome, requestId: string): void {
   res.status(outcome.status).set(outcome.headers);
   if (outcome.status >= 400) res.type('application/problem+json');
   res.json({ ...outcome.body, request_id: requestId });
 }
+
+/**
+ * Writes a streamed body as the client reads it: a chunk is written only once the previous one has drained, so
+ * a slow client holds back the reading instead of filling memory. A failure after the first byte cannot become a
+ * problem response any more: the connection is cut, so the client sees a broken download (and resumes it) rather
+ * than one that looks complete.
+ */
+async function streamed(res: Response, result: StreamedResult<number>): Promise<void> {
+  res.status(result.status).set(result.headers ?? {});
+  res.type(result.stream.contentType);
+  const iterator = result.stream.chunks[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      if (res.destroyed) return;
+      if (!res.write(next.value)) await drainedOrClosed(res);
+      if (res.destroyed) return;
+    }
+    res.end();
+  } catch (error) {
+    // The error handler still logs it; with the headers sent it writes nothing.
+    if (res.headersSent) res.destroy();
+    throw error;
+  } finally {
+    // A client that went away ends the reading too.
+    await iterator.return?.();
+  }
+}
+
+const drainedOrClosed = (res: Response) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 
 /** The validator has checked the values against their schemas; the document says which are integers. */
 function coercedPathParams(operation: Operation, raw: Record<string, string>): Record<string, string | number> {
@@ -72,7 +116,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const operation = state.operation!;
     const handler = handlers[operation.operationId] as unknown as AnyHandler;
     /** `seal`: how this request's response is stored for replay, when it holds a claimed Idempotency-Key. */
-    const run = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<Outcome> => {
+    const call = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<AnyResult> => {
       const replayable = async <R>(useCase: (services: Services) => Promise<R>, respond: (result: R) => HandlerResult<OperationId>) => {
         const scoped: Services = seal
           ? { ...services, idempotentResponse: (returned) => seal(outcomeOf(respond(returned as R))) }
@@ -86,15 +130,20 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
         principal: state.principal!,
         requestId: state.requestId,
         clientIp: state.clientIp,
+        accepts: (types) => req.accepts([...types]),
         header: (name) => req.get(name),
         services,
         replayable: replayable as HandlerInput<OperationId>['replayable'],
       });
-      return outcomeOf(result);
+      return result;
     };
+    const run = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<Outcome> => outcomeOf(await call(seal));
 
-    const idempotencyKey = operation.method === 'post' ? req.get('idempotency-key') : undefined;
-    if (idempotencyKey === undefined || !state.principal) return send(res, await run(), state.requestId);
+    const idempotencyKey = operation.acceptsIdempotencyKey ? req.get('idempotency-key') : undefined;
+    if (idempotencyKey === undefined || !state.principal) {
+      const result = await call();
+      return 'stream' in result ? streamed(res, result) : send(res, outcomeOf(result), state.requestId);
+    }
 
     const { idempotency } = services.store;
     const owner = state.principal.credentialId;
@@ -104,7 +153,13 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
       keyHash,
       sealedResponse: sealResponse(owner, idempotencyKey, outcome),
     });
-    const claim = await idempotency.claim(owner, keyHash, fingerprint(req), services.now().toISOString(), idempotencyTtlSeconds);
+    const claim = await idempotency.claim(
+      owner,
+      keyHash,
+      fingerprint(req, idempotencyKey),
+      services.now().toISOString(),
+      idempotencyTtlSeconds,
+    );
     const inProgress = () => conflict('idempotency_conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
     if (claim.outcome === 'conflict') {
       throw claim.reason === 'in_progress'

@@ -14,6 +14,16 @@ export interface SubmissionRecord {
   submission: Submission;
   workspaceId: string;
   environment: Environment;
+  /**
+   * The form version the answers were checked against at creation (a rescore moves `form_version`, not this).
+   * Always present on a read; an insert without it stores `form_version`.
+   */
+  startedFormVersion?: number;
+  /**
+   * What `q` searches, written on insert: the lower-cased answers of the searchable fields, one per line (see
+   * `searchTextOf` in the domain). Absent: nothing is searchable.
+   */
+  searchText?: string | undefined;
 }
 
 /** One environment of one workspace: live and test submissions never meet in a query. */
@@ -29,9 +39,23 @@ export interface SubmissionFilter {
   createdGte?: string | undefined;
   createdLt?: string | undefined;
   minScore?: number | undefined;
+  maxScore?: number | undefined;
+  /** Any of these grade labels. */
+  grades?: readonly string[] | undefined;
+  /** Lower-cased text that must occur, literally, in the stored search text. */
+  search?: string | undefined;
+  updatedGte?: string | undefined;
   /** Exact `metadata.utm.source`. */
   utmSource?: string | undefined;
 }
+
+/** The order of a list: the key, then `id`, both in `direction`. */
+export interface SubmissionOrder {
+  key: 'created_at' | 'score';
+  direction: 'asc' | 'desc';
+}
+
+export const newestFirst: SubmissionOrder = { key: 'created_at', direction: 'desc' };
 
 export interface Rescore {
   score: number;
@@ -44,6 +68,18 @@ export interface Rescore {
 export interface RescoreResult {
   submission: Submission;
   previous: Pick<Submission, 'score' | 'grade' | 'form_version'>;
+}
+
+/**
+ * A resume's new submission, decided from the stored one as it is under the write lock (so a concurrent resume's
+ * answers are merged, never overwritten), with what `q` searches in it (see `SubmissionRecord.searchText`). It may
+ * throw to refuse; nothing is then written.
+ */
+export type SubmissionChange = (current: Submission) => { submission: Submission; searchText: string };
+
+export interface ResumeResult {
+  submission: Submission;
+  previous: Submission;
 }
 
 /** What an erasure deleted. */
@@ -84,8 +120,16 @@ export interface FunnelTotals {
 export interface SubmissionStore {
   /** Stores the submission and adds it to the aggregates. */
   insert(record: SubmissionRecord, outbox?: Outbox<void>): Promise<void>;
-  /** Newest first; `attachment` narrows the partition to the forms a form- or folder-attached key reaches. */
-  list(partition: SubmissionPartition & { attachment: Attachment }, filter: SubmissionFilter, page: PageRequest): Promise<Page<Submission>>;
+  /**
+   * In `order` (newest first by default), keyset-paged from the cursor row's key; `attachment` narrows the
+   * partition to the forms a form- or folder-attached key reaches.
+   */
+  list(
+    partition: SubmissionPartition & { attachment: Attachment },
+    filter: SubmissionFilter,
+    page: PageRequest,
+    order?: SubmissionOrder,
+  ): Promise<Page<Submission>>;
   get(partition: SubmissionPartition, id: string): Promise<SubmissionRecord | undefined>;
   /** Deletes the submission and takes it out of the aggregates; `RecordNotFound` when it no longer exists. */
   delete(id: string): Promise<void>;
@@ -104,5 +148,10 @@ export interface SubmissionStore {
   ): Promise<ErasureResult>;
   /** Replaces the score and moves the aggregates from the old score to the new one; `RecordNotFound` when gone. */
   rescore(id: string, rescore: Rescore, outbox?: Outbox<RescoreResult>): Promise<RescoreResult>;
+  /**
+   * Replaces the submission with `change(current)` under a write lock and moves it in the aggregates (taken out as
+   * it was, added as it is: a start stays one start); `RecordNotFound` when gone.
+   */
+  resume(id: string, change: SubmissionChange, outbox?: Outbox<ResumeResult>): Promise<ResumeResult>;
   funnel(query: FunnelQuery): Promise<FunnelTotals>;
 }

@@ -7,7 +7,8 @@
  * 2. A million submissions of one form (inserted by the database itself from a few answer sets the domain
  *    validated and scored, with the analytics aggregates the store would have written): GET /v1/analytics at
  *    10,000 and at 1,000,000 submissions, and GET /v1/submissions?limit=100 on the first page against the page
- *    after the 900,000th submission (keyset), for the workspace's list and the form's.
+ *    after the 900,000th submission (keyset), for the workspace's list and the form's; then sorted by score, filtered
+ *    by one grade and both (each cursor 90 % into its list), with the deep page's EXPLAIN ANALYZE plan.
  *
  * The PostgreSQL server is BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres
  * when it answers; the bench creates a database of its own on it and drops it at the end. REDIS_URL, when set,
@@ -205,7 +206,59 @@ try {
       [workspace.workspace_id, deepIndex],
     )
   ).rows[0] as { id: string };
+  // Sorted and grade-filtered pages (issue 11): each deep cursor 90 % into its own list; the plan of the deep page
+  // is the store's query (keyset row comparison from the cursor), shown with EXPLAIN ANALYZE.
+  const finds = [
+    { name: 'by -score', query: 'sort=-score', where: '', orderBy: 'score DESC, id DESC', key: 'score', type: 'integer' },
+    {
+      name: 'grade=A',
+      query: 'grade=A',
+      where: `AND grade = 'A'`,
+      orderBy: 'created_at DESC, id DESC',
+      key: 'created_at',
+      type: 'timestamptz',
+    },
+    {
+      name: 'grade=A by -score',
+      query: 'grade=A&sort=-score',
+      where: `AND grade = 'A'`,
+      orderBy: 'score DESC, id DESC',
+      key: 'score',
+      type: 'integer',
+    },
+  ];
+  const findCursors: Array<{ id: string; position: number; count: number }> = [];
+  for (const find of finds) {
+    const inList = `workspace_id = $1 AND environment = 'live' ${find.where}`;
+    const { count } = (await seeding.query(`SELECT COUNT(*)::int AS count FROM submissions WHERE ${inList}`, [workspace.workspace_id]))
+      .rows[0];
+    const position = Math.min(900_000, Math.floor(count * 0.9));
+    const cursor = (
+      await seeding.query(`SELECT id, ${find.key} AS key FROM submissions WHERE ${inList} ORDER BY ${find.orderBy} LIMIT 1 OFFSET $2`, [
+        workspace.workspace_id,
+        position - 1,
+      ])
+    ).rows[0] as { id: string; key: unknown };
+    findCursors.push({ id: cursor.id, position, count });
+    const plan = await seeding.query(
+      `EXPLAIN (ANALYZE, COSTS OFF) SELECT s.* FROM submissions s WHERE s.${inList.replaceAll('AND ', 'AND s.')}
+         AND (s.${find.key}, s.id) < ($2::${find.type}, $3::text) ORDER BY s.${find.orderBy.replaceAll(', ', ', s.')} LIMIT 101`,
+      [workspace.workspace_id, cursor.key, cursor.id],
+    );
+    log(`Plan of the page after row ${position.toLocaleString('en')} of ${count.toLocaleString('en')}, ${find.name}:`);
+    for (const line of plan.rows) log(`  ${line['QUERY PLAN']}`);
+  }
   await seeding.end();
+  const findLists = [];
+  for (const [index, find] of finds.entries()) {
+    findLists.push({
+      name: find.name,
+      cursor_row: findCursors[index]!.position,
+      rows: findCursors[index]!.count,
+      first: (await latency(server1.url, key, `/v1/submissions?limit=100&${find.query}`)).latency,
+      deep: (await latency(server1.url, key, `/v1/submissions?limit=100&${find.query}&starting_after=${findCursors[index]!.id}`)).latency,
+    });
+  }
   const lists = {
     first: await latency(server1.url, key, '/v1/submissions?limit=100'),
     deep: await latency(server1.url, key, `/v1/submissions?limit=100&starting_after=${deep.id}`),
@@ -230,6 +283,7 @@ try {
       form_deep_900k: lists.formDeep.latency,
       form_ratio_median: ratio(lists.formDeep.latency.median_ms, lists.formFirst.latency.median_ms),
     },
+    find_page: findLists.map((find) => ({ ...find, ratio_median: ratio(find.deep.median_ms, find.first.median_ms) })),
   };
   Object.assign(results, figures, { submissions: million, load_average_at_end: loadavg().map((load) => round(load, 2)) });
 
@@ -277,6 +331,16 @@ try {
       `p95 ${lists.formDeep.latency.p95_ms} ms, ratio ${million.list_page.form_ratio_median}x (target <= 1.2x)`,
     ],
   );
+  for (const find of million.find_page) {
+    rows.push(
+      [`list ${find.name}, first page`, `${find.first.median_ms} ms`, `p95 ${find.first.p95_ms} ms`],
+      [
+        `list ${find.name}, after row ${find.cursor_row.toLocaleString('en')} of ${find.rows.toLocaleString('en')}`,
+        `${find.deep.median_ms} ms`,
+        `p95 ${find.deep.p95_ms} ms, ratio ${find.ratio_median}x (target <= 1.2x)`,
+      ],
+    );
+  }
   const width = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
   log('');
   log(rows.map((row) => row.map((cell, column) => cell.padEnd(width[column]!)).join('  ')).join('\n'));

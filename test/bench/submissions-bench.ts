@@ -6,7 +6,10 @@
  *    GET /v1/analytics, seeds 990,000 more over the same 30 days and measures again: the aggregates have the
  *    same number of rows both times, so the ratio shows that analytics cost does not follow the row count.
  * 2. GET /v1/submissions?limit=100: the first page against the page after the 900,000th submission (keyset),
- *    for the workspace list and the form-filtered list.
+ *    for the workspace list and the form-filtered list, sorted by score (`sort=-score`), filtered by one grade
+ *    (`grade=A`, cursor 90 % deep into that grade's rows) and both.
+ * 2b. GET /v1/submissions/export of every row, as NDJSON and as CSV: rows per second and the process's resident
+ *    memory sampled while it streams (peak against the level before), which stays flat whatever the row count.
  * 3. POST /v1/submissions through the whole stack (TLS, auth, rate limits set high, validation, logic,
  *    scoring, storage with aggregates, response validation) with autocannon, next to a plain Express handler
  *    that inserts the same row, measured in the same run on the same database.
@@ -62,6 +65,9 @@ const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost'
 const tls = { key: pems.private, cert: pems.cert };
 const listen = async (handler: express.Express) => {
   const server = https.createServer(tls, handler);
+  // Seeding blocks the event loop for minutes: an idle keep-alive connection must outlive it (0: no timeout), or
+  // the client's next request goes out on a socket the server has just closed (ECONNRESET).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
 };
@@ -275,6 +281,80 @@ const lists = await compareLatency({
   formDeep: `/v1/submissions?limit=100&form_id=${form.id}&starting_after=${deep.id}`,
 });
 
+/** The id at `depth` (0..1) of a list in the order `orderBy`, among the rows `where` selects. */
+const cursorAt = (where: string, orderBy: string, depth: number, ...params: unknown[]) => {
+  const { count } = db.prepare(`SELECT COUNT(*) AS count FROM submissions WHERE ${where}`).get(...params) as { count: number };
+  const offset = Math.max(0, Math.floor(count * depth) - 1);
+  const row = db.prepare(`SELECT id FROM submissions WHERE ${where} ORDER BY ${orderBy} LIMIT 1 OFFSET ?`).get(...params, offset) as {
+    id: string;
+  };
+  return { id: row.id, position: offset + 1, count };
+};
+const inWorkspace = `workspace_id = ? AND environment = 'live'`;
+const scoreDeep = cursorAt(inWorkspace, 'score DESC, id DESC', 0.9, workspace.workspace_id);
+const gradeDeep = cursorAt(`${inWorkspace} AND grade = 'A'`, 'created_at DESC, id DESC', 0.9, workspace.workspace_id);
+const gradeScoreDeep = cursorAt(`${inWorkspace} AND grade = 'A'`, 'score DESC, id DESC', 0.9, workspace.workspace_id);
+log(
+  `Measuring sorted and filtered list pages (score cursor at row ${scoreDeep.position.toLocaleString('en')}, grade A cursor at row ${gradeDeep.position.toLocaleString('en')} of ${gradeDeep.count.toLocaleString('en')})...`,
+);
+const findLists = await compareLatency({
+  scoreFirst: '/v1/submissions?limit=100&sort=-score',
+  scoreDeep: `/v1/submissions?limit=100&sort=-score&starting_after=${scoreDeep.id}`,
+  gradeFirst: '/v1/submissions?limit=100&grade=A',
+  gradeDeep: `/v1/submissions?limit=100&grade=A&starting_after=${gradeDeep.id}`,
+  gradeScoreFirst: '/v1/submissions?limit=100&grade=A&sort=-score',
+  gradeScoreDeep: `/v1/submissions?limit=100&grade=A&sort=-score&starting_after=${gradeScoreDeep.id}`,
+});
+
+/** Streams a whole export without keeping it, counting its records, while sampling the resident memory. */
+function measureExport(path: string) {
+  return new Promise<{
+    records: number;
+    megabytes: number;
+    seconds: number;
+    rows_per_second: number;
+    rss_before_mb: number;
+    rss_peak_mb: number;
+  }>((resolve, reject) => {
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 20);
+    const started = performance.now();
+    let lineEnds = 0;
+    let bytes = 0;
+    const req = https.request(`${api.url}${path}`, { agent, headers: { authorization: `Bearer ${adminKey}` } }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode}`));
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lineEnds++;
+      });
+      res.on('end', () => {
+        clearInterval(sampler);
+        const seconds = (performance.now() - started) / 1000;
+        // A CSV's header is a line too; its records contain no line feed here (no answer holds one).
+        const records = path.includes('format=csv') ? lineEnds - 1 : lineEnds;
+        resolve({
+          records,
+          megabytes: round(bytes / 1e6, 1),
+          seconds: round(seconds, 1),
+          rows_per_second: round(records / seconds, 0),
+          rss_before_mb: round(rssBefore / 2 ** 20, 0),
+          rss_peak_mb: round(rssPeak / 2 ** 20, 0),
+        });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+log(`Exporting ${TOTAL_ROWS.toLocaleString('en')} submissions as NDJSON, then as CSV...`);
+const exportNdjson = await measureExport(`/v1/submissions/export?format=ndjson`);
+const exportCsv = await measureExport(`/v1/submissions/export?format=csv&form_id=${form.id}`);
+
 log(`Measuring POST /v1/submissions with autocannon (${AUTOCANNON_SECONDS} s each, 16 connections)...`);
 const submissionBody = JSON.stringify({ form_id: form.id, answers: anaAnswers(), hidden: anaHidden() });
 const plain = await listen(plainExpressApp());
@@ -321,6 +401,22 @@ const figures = {
     form_ratio_median: ratio(lists.formDeep!.median_ms, lists.formFirst!.median_ms),
     target_ratio: 1.2,
   },
+  find_page: {
+    score_first: findLists.scoreFirst,
+    score_deep: findLists.scoreDeep,
+    score_cursor_row: scoreDeep.position,
+    score_ratio_median: ratio(findLists.scoreDeep!.median_ms, findLists.scoreFirst!.median_ms),
+    grade_first: findLists.gradeFirst,
+    grade_deep: findLists.gradeDeep,
+    grade_rows: gradeDeep.count,
+    grade_cursor_row: gradeDeep.position,
+    grade_ratio_median: ratio(findLists.gradeDeep!.median_ms, findLists.gradeFirst!.median_ms),
+    grade_score_first: findLists.gradeScoreFirst,
+    grade_score_deep: findLists.gradeScoreDeep,
+    grade_score_ratio_median: ratio(findLists.gradeScoreDeep!.median_ms, findLists.gradeScoreFirst!.median_ms),
+    target_ratio: 1.2,
+  },
+  export: { ndjson: exportNdjson, csv: exportCsv },
   analytics: {
     small: { submissions: analyticsSmall.started, ...analyticsSmall.latency },
     large: { submissions: analyticsLarge.started, ...analyticsLarge.latency },
@@ -349,6 +445,36 @@ const rows: Array<[string, string, string]> = [
   ['list, after row 900,000', `${lists.deep!.median_ms} ms`, `ratio ${figures.list_page.ratio_median}x (target <= 1.2x)`],
   ['list by form, first page', `${lists.formFirst!.median_ms} ms`, `p95 ${lists.formFirst!.p95_ms} ms`],
   ['list by form, after row 900,000', `${lists.formDeep!.median_ms} ms`, `ratio ${figures.list_page.form_ratio_median}x (target <= 1.2x)`],
+  ['list by -score, first page', `${findLists.scoreFirst!.median_ms} ms`, `p95 ${findLists.scoreFirst!.p95_ms} ms`],
+  [
+    `list by -score, after row ${scoreDeep.position.toLocaleString('en')}`,
+    `${findLists.scoreDeep!.median_ms} ms`,
+    `ratio ${figures.find_page.score_ratio_median}x (target <= 1.2x)`,
+  ],
+  [
+    `list grade=A (${gradeDeep.count.toLocaleString('en')} rows), first page`,
+    `${findLists.gradeFirst!.median_ms} ms`,
+    `p95 ${findLists.gradeFirst!.p95_ms} ms`,
+  ],
+  [
+    `list grade=A, after its row ${gradeDeep.position.toLocaleString('en')}`,
+    `${findLists.gradeDeep!.median_ms} ms`,
+    `ratio ${figures.find_page.grade_ratio_median}x (target <= 1.2x)`,
+  ],
+  ['list grade=A by -score, first page', `${findLists.gradeScoreFirst!.median_ms} ms`, `p95 ${findLists.gradeScoreFirst!.p95_ms} ms`],
+  [
+    'list grade=A by -score, 90 % deep',
+    `${findLists.gradeScoreDeep!.median_ms} ms`,
+    `ratio ${figures.find_page.grade_score_ratio_median}x (target <= 1.2x)`,
+  ],
+  ...(['ndjson', 'csv'] as const).map((format): [string, string, string] => {
+    const figure = figures.export[format];
+    return [
+      `export, ${format.toUpperCase()}`,
+      `${figure.rows_per_second.toLocaleString('en')} rows/s`,
+      `${figure.records.toLocaleString('en')} rows, ${figure.megabytes} MB in ${figure.seconds} s; RSS ${figure.rss_before_mb} MB before, peak ${figure.rss_peak_mb} MB`,
+    ];
+  }),
   [
     `analytics, ${analyticsSmall.started.toLocaleString('en')} submissions`,
     `${analyticsSmall.latency.median_ms} ms`,

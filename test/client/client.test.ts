@@ -25,6 +25,11 @@ const fetchFailed = (code: string, message: string) =>
 const getForm = (client: ReturnType<typeof createFormFunnelClient>) => client.GET('/forms/{id}', { params: { path: { id: FORM_ID } } });
 const createForm = (client: ReturnType<typeof createFormFunnelClient>, headers?: Record<string, string>) =>
   client.POST('/forms', { body: { name: 'Demo request' }, ...(headers && { params: { header: headers } }) });
+const resumeSubmission = (client: ReturnType<typeof createFormFunnelClient>) =>
+  client.PATCH('/submissions/{id}', {
+    params: { path: { id: 'sub_9pLk3JhG6fDs1AzX4cVb7NmQ' } },
+    body: { answers: { gdpr: true, notes: null }, status: 'completed' },
+  });
 const renameForm = (client: ReturnType<typeof createFormFunnelClient>) =>
   client.PATCH('/forms/{id}', { params: { path: { id: FORM_ID } }, body: { name: 'Renamed' } });
 
@@ -83,6 +88,22 @@ describe('idempotency keys', () => {
     const transport = fakeFetch(ok);
     await getForm(clientWith(transport).client);
     expect(transport.requests[0]?.headers.has('Idempotency-Key')).toBe(false);
+  });
+
+  it('when a submission is resumed (PATCH /submissions/{id}), then a key is added; another PATCH gets none', async () => {
+    const transport = fakeFetch(ok);
+    const { client } = clientWith(transport);
+    await resumeSubmission(client);
+    await renameForm(client);
+    expect(transport.requests[0]?.headers.get('Idempotency-Key')).toMatch(UUID);
+    expect(transport.requests[1]?.headers.has('Idempotency-Key')).toBe(false);
+  });
+
+  it('when a resume gets a 503, then it is retried with the same key (the server replays it)', async () => {
+    const transport = fakeFetch(problem(503, 'service_unavailable', 'server_error'), ok);
+    await resumeSubmission(clientWith(transport).client);
+    expect(transport.requests).toHaveLength(2);
+    expect(new Set(transport.requests.map((r) => r.headers.get('Idempotency-Key'))).size).toBe(1);
   });
 
   it('when a POST is retried, then every attempt carries the same key and the same body', async () => {

@@ -199,11 +199,20 @@ const cases = {
   listSubmissions: contract({
     send: (c, headers) =>
       c.GET('/submissions', {
-        params: { query: { form_id: formId, status: 'completed', created_gte: timestamp, min_score: 10, limit: 50 } },
+        params: {
+          query: { form_id: formId, status: 'completed', created_gte: timestamp, min_score: 10, utm_source: 'linkedin', limit: 50 },
+        },
         headers,
       }),
     error: { status: 400, example: 'invalid_parameters' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'SubmissionList'>>>().toEqualTypeOf<true>(),
+  }),
+  // A download: read as text (openapi-fetch parses JSON by default), the NDJSON example first.
+  exportSubmissions: contract({
+    send: (c, headers) =>
+      c.GET('/submissions/export', { params: { query: { form_id: formId, sort: '-score' } }, parseAs: 'text', headers }),
+    error: { status: 406, example: 'not_acceptable' },
+    typed: (data) => expectTypeOf<typeof data>().toEqualTypeOf<string>(),
   }),
   createSubmission: contract({
     send: (c, headers) => c.POST('/submissions', { body: body('createSubmission', 'completed'), headers }),
@@ -213,6 +222,11 @@ const cases = {
   getSubmission: contract({
     send: (c, headers) => c.GET('/submissions/{id}', { params: { path: { id: submissionId } }, headers }),
     error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Submission'>>>>().toEqualTypeOf<true>(),
+  }),
+  updateSubmission: contract({
+    send: (c, headers) => c.PATCH('/submissions/{id}', { params: { path: { id: submissionId } }, body: body('updateSubmission'), headers }),
+    error: { status: 409, example: 'submission_completed' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Submission'>>>>().toEqualTypeOf<true>(),
   }),
   deleteSubmission: contract({
@@ -501,6 +515,8 @@ describe.concurrent.each(Object.entries(cases))('%s', (operationId, c) => {
   });
 });
 
+const exampleOf = (mediaType: string) => Object.values(responseContent('exportSubmissions', 200, mediaType).examples)[0] as string;
+
 describe('the mock as a partner meets it', () => {
   it('when a partner swaps only the host of the production base URL, then the mock answers under /v1 (and not without it)', async () => {
     expect(new URL(prism.url).pathname).toBe(new URL(document.servers[0]!.url.replace('{instance}', 'host.invalid')).pathname);
@@ -511,6 +527,15 @@ describe('the mock as a partner meets it', () => {
     const withoutV1 = await fetch(`${new URL(prism.url).origin}/forms`, { headers });
     await withoutV1.body?.cancel();
     expect(withoutV1.status).toBe(404);
+  });
+
+  it('when a partner asks the mock for the export as CSV, then the documented CSV example comes back as text/csv', async () => {
+    const res = await fetch(`${prism.url}/submissions/export?form_id=${formId}&format=csv`, {
+      headers: { Authorization: `Bearer ${apiKey}`, Accept: 'text/csv' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect(await res.text()).toBe(exampleOf('text/csv'));
   });
 
   it('when the document lists the mock as a server, then its URL is the mock base URL with /v1', () => {

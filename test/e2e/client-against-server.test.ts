@@ -9,12 +9,15 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createFormFunnelClient,
+  exportSubmissions,
   type Form,
   type FormCreate,
   type FormFunnelClient,
   FormFunnelError,
   type FormSummary,
+  paginate,
   type Schema,
+  type SubmissionListQuery,
   unwrap,
 } from '../../src/client/index.js';
 import type { FetchResultLike } from '../../src/client/unwrap.js';
@@ -268,6 +271,47 @@ describe.each(targets)('the typed client against $name', ({ start }) => {
     });
   });
 
+  describe('a partner resumes a lead with the typed client', () => {
+    it('when a partial submission with metadata is resumed and completed, then each step is documented and typed, and a second completion is 409', async () => {
+      const body = { ...requestExample<FormCreate>('createForm'), slug: 'resumed-leads' };
+      const form = unwrap(await documented('createForm', 201, client.POST('/forms', { body })));
+      const started = unwrap(
+        await documented(
+          'createSubmission',
+          201,
+          client.POST('/submissions', {
+            body: {
+              form_id: form.id,
+              answers: { full_name: 'Tom Okafor', email: 'tom@brightdesk.example' },
+              status: 'partial',
+              metadata: { landing_url: 'https://www.acme.example/demo', utm: { source: 'newsletter' } },
+            },
+          }),
+        ),
+      );
+      expectTypeOf(started.metadata.utm.source).toEqualTypeOf<string | null>();
+      expect(started.metadata).toMatchObject({
+        user_agent: null,
+        landing_url: 'https://www.acme.example/demo',
+        utm: { source: 'newsletter' },
+      });
+
+      const resume = () =>
+        client.PATCH('/submissions/{id}', {
+          params: { path: { id: started.id } },
+          body: { answers: { company_size: '1_10', has_budget: false, gdpr: true }, status: 'completed' },
+        });
+      const done = unwrap(await documented('updateSubmission', 200, resume()));
+      expectTypeOf(done).toMatchTypeOf<Schema<'Submission'>>();
+      expect(done).toMatchObject({ id: started.id, status: 'completed', visited_steps: ['contact', 'company', 'finish'] });
+      expect((await documentedProblem('updateSubmission', 409, resume())).code).toBe('submission_completed');
+
+      const query = { form_id: form.id, utm_source: 'newsletter' };
+      const listed = unwrap(await documented('listSubmissions', 200, client.GET('/submissions', { params: { query } })));
+      expect(listed.data.map((submission) => submission.id)).toEqual([started.id]);
+    });
+  });
+
   describe('the OAuth token endpoint through the typed client', () => {
     it('when the document’s form-encoded request names an unregistered client, then unwrap throws FormFunnelError 401 invalid_client', async () => {
       // openapi-fetch URL-encodes the body because the Content-Type says so; the server parsing it proves it.
@@ -281,6 +325,22 @@ describe.each(targets)('the typed client against $name', ({ start }) => {
       );
       expect(error).toMatchObject({ status: 401, type: 'authentication_error', code: 'invalid_client' });
       expect(error.problem).toMatchObject({ error: 'invalid_client' });
+    });
+  });
+
+  describe('finding and exporting leads through the typed client', () => {
+    it('when leads are filtered, sorted and exported, then exportSubmissions yields what the typed list pages through', async () => {
+      const form = unwrap(await client.POST('/forms', { body: requestExample<FormCreate>('createForm') }));
+      const answers = requestExample<Schema<'SubmissionCreate'>>('createSubmission', 'completed').answers;
+      for (let n = 0; n < 3; n++) unwrap(await client.POST('/submissions', { body: { form_id: form.id, answers, status: 'completed' } }));
+      const query: SubmissionListQuery = { form_id: form.id, grade: ['A'], min_score: 0, sort: '-score', limit: 2 };
+      const listed: string[] = [];
+      for await (const lead of paginate(client, '/submissions', { params: { query } })) listed.push(lead.id);
+      const { limit: _limit, ...filters } = query;
+      const exported: string[] = [];
+      for await (const lead of exportSubmissions(client, filters)) exported.push(lead.id);
+      expect(listed).toHaveLength(3);
+      expect(exported).toEqual(listed);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { takesIdempotencyKey } from '../../src/client/idempotency-key.js';
 import type { Scope } from '../../src/contract.js';
 import { loadContract, loadOrBundleContract } from '../../src/http/contract-document.js';
 import type { OperationId } from '../../src/http/handlers/types.js';
@@ -34,8 +35,10 @@ const minimumAccess: Record<OperationId, Access> = {
   getFolder: 'read',
   deleteFolder: 'read_write',
   listSubmissions: 'read',
+  exportSubmissions: 'read',
   createSubmission: 'read_write',
   getSubmission: 'read',
+  updateSubmission: 'read_write',
   deleteSubmission: 'read_write',
   rescoreSubmission: 'read_write',
   eraseSubmissions: 'admin',
@@ -92,6 +95,19 @@ describe('what the server reads from the document', () => {
     expect(
       contract.operations.filter((candidate) => candidate.integerPathParams.size > 0).map((candidate) => candidate.operationId),
     ).toEqual(['getFormVersion', 'restoreFormVersion']);
+  });
+
+  it('when an operation declares the Idempotency-Key header, then the server replays it, and so does the typed client', () => {
+    const replayed = contract.operations.filter((operation) => operation.acceptsIdempotencyKey).map((operation) => operation.operationId);
+    expect(
+      replayed.filter((id) => !contract.operations.find((operation) => operation.operationId === id && operation.method === 'post')),
+    ).toEqual(['updateSubmission']);
+    for (const operation of contract.operations) {
+      const url = `https://api.form-funnel.example/v1${operation.path.replace(/\{[^}]+\}/g, 'x_1')}`;
+      expect(takesIdempotencyKey(new Request(url, { method: operation.method.toUpperCase() })), operation.operationId).toBe(
+        operation.acceptsIdempotencyKey,
+      );
+    }
   });
 
   it('when scopes are compared, then their order is the Scope enum of the document', () => {

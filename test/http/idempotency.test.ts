@@ -2,9 +2,12 @@
  * Idempotency-Key on POST: a retry with the same body replays the first response and changes nothing;
  * the same key with another request is a conflict; keys belong to one API key and expire after 24 hours.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../../src/http/dispatch.js';
 import { formBody } from '../support/factories.js';
 import { expectEnvelopeHeaders, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
+import { storedRows } from '../support/stores.js';
 
 let clock = new Date('2032-01-01T00:00:00.000Z');
 const api = useWatchedApi({ rateLimits: generousLimits, now: () => clock });
@@ -114,6 +117,23 @@ describe('Idempotency-Key', () => {
     const res = await post('/v1/forms', 'expiring', formBody('After 25 hours'));
     expect(res.status).toBe(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('when a keyed request is stored, then neither the key nor an unkeyed digest of the body is kept', async () => {
+    // An erasure request names a person: what the idempotency table keeps must not let anyone test guesses.
+    const body = { email: 'Jane.Doe@example.com' };
+    // The path as the /v1 router sees it.
+    const request = { method: 'POST', path: '/submissions/erase', body };
+    const erased = await post('/v1/submissions/erase', 'erase-once-1', body);
+    expect(erased.status).toBe(200);
+    const rows = await storedRows(api.store, 'SELECT * FROM idempotency_keys');
+    const stored = JSON.stringify(rows);
+    const unkeyed = createHash('sha256')
+      .update(`POST /v1/submissions/erase\n${JSON.stringify(body)}`)
+      .digest('hex');
+    for (const leak of ['erase-once-1', 'Jane.Doe', 'jane.doe', unkeyed]) expect(stored).not.toContain(leak);
+    expect(stored).toContain(fingerprint(request, 'erase-once-1'));
+    expect(fingerprint(request, 'erase-once-1')).not.toBe(fingerprint(request, 'erase-once-2'));
   });
 
   it('when the Idempotency-Key is longer than 255 characters, then 400 on the header', async () => {

@@ -53,6 +53,7 @@ describe('live and test submissions', () => {
     expect(sandboxed).toMatchObject({ test: true, form_id: form.id, score: 65 });
     expect(events.published).toMatchObject([
       { type: 'submission.created', environment: 'test', data: { object: { id: sandboxed.id, test: true } } },
+      { type: 'submission.completed', environment: 'test', data: { object: { id: sandboxed.id, test: true } } },
     ]);
 
     expect(await idsIn('/v1/submissions?limit=100', live)).not.toContain(sandboxed.id);

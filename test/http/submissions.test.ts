@@ -44,17 +44,23 @@ describe('POST /v1/submissions', () => {
     expect(res.body.id).toMatch(/^sub_[0-9A-Za-z]{24}$/);
   });
 
-  it('when a submission is stored, then a submission.created event carries it', async () => {
+  it('when a completed submission is stored, then submission.created and then submission.completed carry it', async () => {
     const created = await submit(api, { form_id: form.id, answers: anaAnswers() });
-    expect(events.published).toHaveLength(1);
+    expect(events.published.map((event) => event.type)).toEqual(['submission.created', 'submission.completed']);
     const { request_id: _requestId, ...submission } = created;
-    expect(events.published[0]).toMatchObject({
-      type: 'submission.created',
-      environment: 'live',
-      formId: form.id,
-      workspaceId: api.workspace.workspace_id,
-      data: { object: submission },
-    });
+    for (const event of events.published) {
+      expect(event).toMatchObject({
+        environment: 'live',
+        formId: form.id,
+        workspaceId: api.workspace.workspace_id,
+        data: { object: submission },
+      });
+    }
+  });
+
+  it('when a partial submission is stored, then only submission.created is emitted', async () => {
+    await submit(api, { form_id: form.id, answers: { full_name: 'Tom', email: 'tom@brightdesk.example' }, status: 'partial' });
+    expect(events.published.map((event) => event.type)).toEqual(['submission.created']);
   });
 
   it('when the logic skips a step, then visited_steps leaves it out and its required field is not needed', async () => {

@@ -8,18 +8,19 @@ import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import type { PageRequest } from '../../store/page.js';
 import { completeMetadata } from '../../store/rows/submissions.js';
-import type { RescoreResult, SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
+import type { RescoreResult, ResumeResult, SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
-import { forbidden, notFound, unprocessable } from '../errors.js';
+import { conflict, forbidden, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
 import { outboxOf } from '../outbox.js';
-import { normalisedTimestamp } from '../query-timestamps.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
-import { validateAnswers } from './validate-answers.js';
+import { type FindQuery, filterOf, orderOf, searchTextOf } from './find.js';
+import { assertResumable, resumedSubmission, type SubmissionUpdate } from './resume.js';
+import { assertValidAnswers } from './validate-answers.js';
 
 type Submission = Schema<'Submission'>;
 
@@ -37,18 +38,20 @@ const submissionEvent = (
   data,
 });
 
+/**
+ * `submission.completed` once per submission, when it becomes completed: on create, or on the resume that
+ * completes it. Integrations that want finished leads only subscribe to it alone.
+ */
+const completionEvents = (principal: Principal, before: Submission | undefined, after: Submission): DomainEvent[] =>
+  after.status === 'completed' && before?.status !== 'completed'
+    ? [submissionEvent(principal, after, 'submission.completed', { object: after })]
+    : [];
+
 export async function createSubmission(services: Services, principal: Principal, input: Schema<'SubmissionCreate'>): Promise<Submission> {
   const { form } = await findVisibleForm(services, principal, input.form_id);
   const status = input.status ?? 'completed';
   const hidden = input.hidden ?? {};
-  const { visitedSteps, issues } = validateAnswers(form, input.answers, hidden, status);
-  if (issues.length > 0) {
-    throw unprocessable(
-      'invalid_answers',
-      issues,
-      `${issues.length} ${issues.length === 1 ? 'answer is' : 'answers are'} invalid; see details.errors.`,
-    );
-  }
+  const visitedSteps = assertValidAnswers(form, input.answers, hidden, status);
   const { score, grade, breakdown } = scoreSubmission(form, input.answers, hidden);
   const now = timestamp(services);
   const submission: Submission = {
@@ -70,30 +73,31 @@ export async function createSubmission(services: Services, principal: Principal,
     updated_at: now,
   };
   await services.store.submissions.insert(
-    { submission, ...partitionOf(principal) },
+    { submission, ...partitionOf(principal), searchText: searchTextOf(form, input.answers) },
     outboxOf(services, () => ({
-      events: [submissionEvent(principal, submission, 'submission.created', { object: submission })],
+      events: [
+        submissionEvent(principal, submission, 'submission.created', { object: submission }),
+        ...completionEvents(principal, undefined, submission),
+      ],
       returns: submission,
     })),
   );
   return submission;
 }
 
-export async function listSubmissions(services: Services, principal: Principal, filter: SubmissionFilter, page: PageRequest) {
+export async function listSubmissions(services: Services, principal: Principal, query: FindQuery, page: PageRequest) {
+  const filter = filterOf(query);
   await assertFilterReachable(services, principal, filter.formId);
   return services.store.submissions.list(
     { ...partitionOf(principal), attachment: principal.attachment },
-    {
-      ...filter,
-      createdGte: normalisedTimestamp(filter.createdGte, 'created_gte'),
-      createdLt: normalisedTimestamp(filter.createdLt, 'created_lt'),
-    },
+    filter,
     page,
+    orderOf(query.sort),
   );
 }
 
 /** Filtering on a form the key is not attached to reaches another form: 403, as reading that form would be. */
-async function assertFilterReachable(services: Services, principal: Principal, formId: string | undefined): Promise<void> {
+export async function assertFilterReachable(services: Services, principal: Principal, formId: string | undefined): Promise<void> {
   const { attachment } = principal;
   if (formId === undefined || attachment.type === 'workspace') return;
   let reachable: boolean;
@@ -155,4 +159,41 @@ export async function rescoreSubmission(services: Services, principal: Principal
     )
     .catch(rethrowAsNotFound);
   return rescored(result);
+}
+
+/**
+ * Merges more answers into a partial submission and, with `status: completed`, completes it; checked and scored
+ * against the form version it started on (see ./resume.ts). The store applies the change under a write lock.
+ */
+export async function updateSubmission(
+  services: Services,
+  principal: Principal,
+  id: string,
+  update: SubmissionUpdate,
+): Promise<Submission> {
+  const { record } = await findVisibleSubmission(services, principal, id);
+  assertResumable(record.submission);
+  const startedOn = record.startedFormVersion ?? record.submission.form_version;
+  const version = await services.store.forms.getVersion(record.submission.form_id, startedOn);
+  if (!version) {
+    throw conflict(
+      'form_version_unavailable',
+      `Submission ${id} started on version ${startedOn} of its form, which is no longer kept; create a new submission.`,
+    );
+  }
+  const at = timestamp(services);
+  const result = await services.store.submissions
+    .resume(
+      id,
+      (current) => {
+        const submission = resumedSubmission(current, update, version, at);
+        return { submission, searchText: searchTextOf(version, submission.answers) };
+      },
+      outboxOf(services, ({ submission, previous }: ResumeResult) => ({
+        events: completionEvents(principal, previous, submission),
+        returns: submission,
+      })),
+    )
+    .catch(rethrowAsNotFound);
+  return result.submission;
 }

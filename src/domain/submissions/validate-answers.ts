@@ -5,6 +5,7 @@
  */
 import type { ValidationIssue } from '../../contract.js';
 import { hasAnswerKey, isAnswered, readAnswer } from '../answers.js';
+import { unprocessable } from '../errors.js';
 import { isRequired } from '../forms/field-defaults.js';
 import { type FieldLocation, locateFields } from '../forms/form-index.js';
 import { walkStepIndices } from '../logic/walk-path.js';
@@ -32,6 +33,19 @@ export function validateAnswers(definition: FormDefinition, answers: Answers, hi
 
   const reached = status === 'partial' ? cutAtLastAnsweredStep(path, fields, answers) : path;
   return { visitedSteps: reached.map((index) => definition.steps[index]!.id), issues };
+}
+
+/** The visited steps of valid answers; otherwise 422 `invalid_answers` with every issue. */
+export function assertValidAnswers(definition: FormDefinition, answers: Answers, hidden: Answers, status: SubmissionStatus): string[] {
+  const { visitedSteps, issues } = validateAnswers(definition, answers, hidden, status);
+  if (issues.length > 0) {
+    throw unprocessable(
+      'invalid_answers',
+      issues,
+      `${issues.length} ${issues.length === 1 ? 'answer is' : 'answers are'} invalid; see details.errors.`,
+    );
+  }
+  return visitedSteps;
 }
 
 function checkHiddenField(ref: string, answers: Answers, hidden: Answers): ValidationIssue[] {

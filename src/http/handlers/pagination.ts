@@ -19,14 +19,16 @@ export function pageOf(query: PageQuery): PageRequest {
   return { limit: query.limit ?? defaultPageSize, startingAfter: query.starting_after, endingBefore: query.ending_before };
 }
 
-/**
- * The list envelope of a page. Every list operation reads its page here, so this is the one place that
- * turns a store's `InvalidCursor` into the client's `invalid_cursor`.
- */
+/** The list envelope of a page. Every list operation reads its page here. */
 export async function listBody<T>(page: Promise<Page<T>>) {
+  const { data, hasMore } = await cursorChecked(page);
+  return { object: 'list' as const, data, has_more: hasMore };
+}
+
+/** The one place that turns a store's `InvalidCursor` into the client's `invalid_cursor` (lists and the export). */
+export async function cursorChecked<T>(work: Promise<T>): Promise<T> {
   try {
-    const { data, hasMore } = await page;
-    return { object: 'list' as const, data, has_more: hasMore };
+    return await work;
   } catch (error) {
     if (!(error instanceof InvalidCursor)) throw error;
     const name = error.parameter;

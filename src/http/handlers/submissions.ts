@@ -1,20 +1,15 @@
+import { notAcceptable } from '../../domain/errors.js';
 import * as rescoreJobs from '../../domain/rescore-jobs/service.js';
 import * as erasure from '../../domain/submissions/erase.js';
+import * as exports from '../../domain/submissions/export.js';
 import * as submissions from '../../domain/submissions/service.js';
-import { listBody, pageOf } from './pagination.js';
+import { cursorChecked, listBody, pageOf } from './pagination.js';
 import type { Handler } from './types.js';
 
-export const listSubmissions: Handler<'listSubmissions'> = async ({ services, principal, query }) => {
-  const filter = {
-    formId: query.form_id,
-    status: query.status,
-    createdGte: query.created_gte,
-    createdLt: query.created_lt,
-    minScore: query.min_score,
-    utmSource: query.utm_source,
-  };
-  return { status: 200, body: await listBody(submissions.listSubmissions(services, principal, filter, pageOf(query))) };
-};
+export const listSubmissions: Handler<'listSubmissions'> = async ({ services, principal, query }) => ({
+  status: 200,
+  body: await listBody(submissions.listSubmissions(services, principal, query, pageOf(query))),
+});
 
 export const createSubmission: Handler<'createSubmission'> = ({ replayable, principal, body }) =>
   replayable(
@@ -26,6 +21,12 @@ export const getSubmission: Handler<'getSubmission'> = async ({ services, princi
   status: 200,
   body: await submissions.getSubmission(services, principal, params.id),
 });
+
+export const updateSubmission: Handler<'updateSubmission'> = ({ replayable, principal, params, body }) =>
+  replayable(
+    (services) => submissions.updateSubmission(services, principal, params.id, body),
+    (submission) => ({ status: 200, body: submission }),
+  );
 
 export const deleteSubmission: Handler<'deleteSubmission'> = async ({ services, principal, params }) => {
   await submissions.deleteSubmission(services, principal, params.id);
@@ -54,3 +55,24 @@ export const getRescoreJob: Handler<'getRescoreJob'> = async ({ services, princi
   status: 200,
   body: await rescoreJobs.getRescoreJob(services, principal, params.id),
 });
+
+/** The media type of each export format; the first is what a client that accepts anything gets. */
+const exportMediaTypes = { ndjson: 'application/x-ndjson', csv: 'text/csv' } as const;
+
+export const exportSubmissions: Handler<'exportSubmissions'> = async ({ services, principal, query, accepts }) => {
+  const { format: asked, starting_after: startingAfter, ...find } = query;
+  const format = asked ?? formatAccepted(accepts);
+  const download = await cursorChecked(exports.exportSubmissions(services, principal, find, format, startingAfter));
+  return {
+    status: 200,
+    stream: { contentType: `${exportMediaTypes[format]}; charset=utf-8`, chunks: download.chunks },
+    headers: { 'Content-Disposition': `attachment; filename="submissions.${format}"` },
+  };
+};
+
+function formatAccepted(accepts: (types: readonly string[]) => string | false): keyof typeof exportMediaTypes {
+  const types = Object.values(exportMediaTypes);
+  const chosen = accepts(types);
+  if (chosen === false) throw notAcceptable(types);
+  return (Object.keys(exportMediaTypes) as Array<keyof typeof exportMediaTypes>).find((format) => exportMediaTypes[format] === chosen)!;
+}

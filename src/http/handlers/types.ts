@@ -38,8 +38,21 @@ type JsonOf<Response> = Response extends { content: { 'application/json': infer 
 /** `request_id` is added to every body by the pipeline, so handlers never set it. */
 type WithoutRequestId<T> = T extends unknown ? Omit<T, 'request_id'> : never;
 
+/**
+ * A success response the document describes without JSON (the export's CSV and NDJSON): the handler hands over
+ * its text chunk by chunk and the dispatcher writes it as the client reads, never holding the whole body. Such a
+ * body is not checked against the document (its schema is a plain string).
+ */
+export interface StreamedResult<S> {
+  status: S;
+  stream: { contentType: string; chunks: AsyncIterable<string> };
+  headers?: Record<string, string>;
+}
+
 export type HandlerResult<K extends OperationId> = {
-  [S in SuccessStatus<K>]: { status: S; body: WithoutRequestId<JsonOf<Responses<K>[S]>>; headers?: Record<string, string> };
+  [S in SuccessStatus<K>]: [JsonOf<Responses<K>[S]>] extends [never]
+    ? StreamedResult<S>
+    : { status: S; body: WithoutRequestId<JsonOf<Responses<K>[S]>>; headers?: Record<string, string> };
 }[SuccessStatus<K>];
 
 export interface HandlerInput<K extends OperationId> {
@@ -50,6 +63,8 @@ export interface HandlerInput<K extends OperationId> {
   principal: Principal;
   requestId: string;
   clientIp: string;
+  /** The one of `types` the `Accept` header prefers (the first when it accepts anything), or false for none. */
+  accepts(types: readonly string[]): string | false;
   /** A request header's value (header parameters the document declares, such as `If-Match`, are validated). */
   header(name: string): string | undefined;
   services: Services;

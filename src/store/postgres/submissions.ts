@@ -6,6 +6,7 @@ import {
   type FunnelFacts,
   gradeKey,
   gradeOfKey,
+  resumedColumns,
   type SubmissionRow,
   sourceBreakdown,
   sourceGroups,
@@ -14,13 +15,13 @@ import {
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
-
-import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
-import { keysetPage } from './pagination.js';
+import { type KeyBounds, keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
+import { indexSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -101,12 +102,15 @@ const countGrade = (
   );
 
 /** Inserts one submission with its aggregates; the caller provides the transaction (bulk loads batch many). */
-export async function insertSubmissionRow(db: Queryable, { submission: s, workspaceId, environment }: SubmissionRecord): Promise<void> {
+export async function insertSubmissionRow(
+  db: Queryable,
+  { submission: s, workspaceId, environment, startedFormVersion, searchText }: SubmissionRecord,
+): Promise<void> {
   await run(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, metadata, utm_source, scored_at, created_at, updated_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+      score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
     [
       s.id,
       workspaceId,
@@ -122,15 +126,20 @@ export async function insertSubmissionRow(db: Queryable, { submission: s, worksp
       JSON.stringify(s.score_breakdown),
       JSON.stringify(s.metadata),
       s.metadata.utm.source,
+      startedFormVersion ?? s.form_version,
       s.scored_at,
       s.created_at,
       s.updated_at,
+      searchText ?? '',
     ],
   );
   await countInFunnel(db, environment, s, 1);
   // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
   await run(db, indexSubmissionEmailsSql('s.id = $1'), [s.id]);
 }
+
+const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
+const exclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: false });
 
 /** The submission, locked until the transaction ends, so a concurrent delete or rescore waits and then sees it gone or changed. */
 const lockRow = (db: Queryable, id: string) => one<SubmissionRow>(db, 'SELECT * FROM submissions WHERE id = $1 FOR UPDATE', [id]);
@@ -140,7 +149,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
     async insert(record, outbox) {
       await withOutbox(pool, outbox, (client) => insertSubmissionRow(client, record));
     },
-    async list({ workspaceId, environment, attachment }, filter, page) {
+    async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst) {
       const params = new Parameters();
       const where: string[] = [];
       const formId = filter.formId ?? (attachment.type === 'form' ? attachment.form_id : undefined);
@@ -151,9 +160,25 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       if (attachment.type === 'folder')
         where.push(`s.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ${params.add(attachment.folder_id)})`);
       if (filter.status !== undefined) where.push(`s.status = ${params.add(filter.status)}`);
-      if (filter.createdGte !== undefined) where.push(`s.created_at >= ${params.add(filter.createdGte)}`);
-      if (filter.createdLt !== undefined) where.push(`s.created_at < ${params.add(filter.createdLt)}`);
-      if (filter.minScore !== undefined) where.push(`s.score >= ${params.add(filter.minScore)}`);
+      // Bounds on the order's column go to the keyset page, which ranges the index from the cursor with them.
+      const bounds: KeyBounds =
+        order.key === 'created_at'
+          ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
+          : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
+      if (order.key !== 'created_at') {
+        if (filter.createdGte !== undefined) where.push(`s.created_at >= ${params.add(filter.createdGte)}`);
+        if (filter.createdLt !== undefined) where.push(`s.created_at < ${params.add(filter.createdLt)}`);
+      }
+      if (order.key !== 'score') {
+        if (filter.minScore !== undefined) where.push(`s.score >= ${params.add(filter.minScore)}`);
+        if (filter.maxScore !== undefined) where.push(`s.score <= ${params.add(filter.maxScore)}`);
+      }
+      if (filter.updatedGte !== undefined) where.push(`s.updated_at >= ${params.add(filter.updatedGte)}`);
+      // strpos, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
+      if (filter.search !== undefined) where.push(`strpos(s.search_text, ${params.add(filter.search)}) > 0`);
+      const grades = filter.grades ?? [];
+      if (grades.length === 1) where.push(`s.grade = ${params.add(grades[0])}`);
+      else if (grades.length > 1) where.push(`s.grade = ANY(${params.add(grades)}::text[])`);
       if (filter.utmSource !== undefined) where.push(`s.utm_source = ${params.add(filter.utmSource)}`);
       const result = await keysetPage<SubmissionRow>(pool, {
         from: 'submissions s',
@@ -162,6 +187,12 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         where: where.join(' AND '),
         params,
         page,
+        order: {
+          column: order.key,
+          type: order.key === 'score' ? 'integer' : 'timestamptz',
+          direction: order.direction === 'desc' ? 'DESC' : 'ASC',
+        },
+        bounds,
       });
       return { data: result.data.map(toSubmission), hasMore: result.hasMore };
     },
@@ -222,6 +253,24 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
           submission: toSubmission(updated!),
           previous: { score: before.score, grade: before.grade, form_version: before.form_version },
         };
+      });
+    },
+    async resume(id, change, outbox) {
+      return withOutbox(pool, outbox, async (client) => {
+        const row = await lockRow(client, id);
+        if (!row) throw new RecordNotFound('submission', id);
+        const previous = toSubmission(row);
+        const { submission: next, searchText } = change(previous);
+        const updated = await one<SubmissionRow>(
+          client,
+          `UPDATE submissions SET status = $1, answers = $2, hidden = $3, visited_steps = $4, score = $5, grade = $6, score_breakdown = $7,
+             form_version = $8, scored_at = $9, updated_at = $10, search_text = $11 WHERE id = $12 RETURNING *`,
+          [...resumedColumns(next), searchText, id],
+        );
+        await indexSubmissionEmails(client, id);
+        await countInFunnel(client, row.environment, previous, -1);
+        await countInFunnel(client, row.environment, next, 1);
+        return { submission: toSubmission(updated!), previous };
       });
     },
     async funnel({ formId, environment, from, to, topSources }) {

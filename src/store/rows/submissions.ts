@@ -19,6 +19,7 @@ export interface SubmissionRow {
   score_breakdown: unknown;
   metadata: unknown;
   utm_source: string | null;
+  started_form_version: number | null;
   scored_at: string;
   created_at: string;
   updated_at: string;
@@ -71,7 +72,22 @@ export const toSubmissionRecord = (row: SubmissionRow): SubmissionRecord => ({
   submission: toSubmission(row),
   workspaceId: row.workspace_id,
   environment: row.environment,
+  startedFormVersion: row.started_form_version ?? row.form_version,
 });
+
+/** The columns a resume rewrites, in this order (both stores bind them positionally). */
+export const resumedColumns = (s: Submission): unknown[] => [
+  s.status,
+  JSON.stringify(s.answers),
+  JSON.stringify(s.hidden),
+  JSON.stringify(s.visited_steps),
+  s.score,
+  s.grade,
+  JSON.stringify(s.score_breakdown),
+  s.form_version,
+  s.scored_at,
+  s.updated_at,
+];
 
 /** What the aggregates count of one submission. */
 export type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at' | 'metadata'>;

@@ -5,7 +5,9 @@ import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
+import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
+import { submissionResumeSchema } from './schema/submission-resume.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 import { usageSchema } from './schema/usage.js';
@@ -30,6 +32,8 @@ const migrations: readonly string[] = [
   submissionEmailsSchema,
   eventsFeedSchema,
   usageSchema,
+  submissionResumeSchema,
+  submissionFindSchema,
 ];
 
 export function migrate(db: Database.Database): void {

@@ -4,7 +4,7 @@ import type { Page, PageRequest } from '../page.js';
 import { statement } from './statements.js';
 
 export interface KeysetQuery {
-  /** Table (or join) holding `created_at` and `id` columns under `alias`. */
+  /** Table (or join) holding the key column and `id` under `alias`. */
   from: string;
   alias: string;
   select: string;
@@ -12,45 +12,74 @@ export interface KeysetQuery {
   where: string;
   params: readonly unknown[];
   page: PageRequest;
+  /** The list's order: `column`, then `id`, both in `direction`. Default: newest first (`created_at` DESC). */
+  order?: KeysetOrder | undefined;
+  /** Filters on the order's own column, kept out of `where` (see `keysetPage`). */
+  bounds?: KeyBounds | undefined;
 }
 
+export interface KeyBounds {
+  min?: { value: unknown; inclusive: boolean } | undefined;
+  max?: { value: unknown; inclusive: boolean } | undefined;
+}
+
+export interface KeysetOrder {
+  column: string;
+  direction: 'ASC' | 'DESC';
+}
+
+const newestFirst: KeysetOrder = { column: 'created_at', direction: 'DESC' };
+
 /**
- * Keyset pagination, newest first, on (created_at, id). The cursor row is looked up inside the same list
- * (so a cursor from another list or workspace is `invalid_cursor`), then the page is a range scan from it:
- * page 10,000 costs what page 1 costs, unlike OFFSET. `created_at <= ?` drives the index range; the OR
- * only breaks ties among rows created in the same millisecond.
+ * Keyset pagination on (key, id), newest first unless the list names another order. The cursor row is looked
+ * up inside the same list (so a cursor from another list, workspace or filter is `invalid_cursor`) and its key
+ * read there, then the page is a range scan from it: page 10,000 costs what page 1 costs, unlike OFFSET.
+ * The row value `(key, id) < (?, ?)` is one index range starting at the cursor itself, even among many rows with
+ * the same key (a score shared by a hundred thousand leads); `key <= ? AND (key < ? OR id < ?)` would start at the
+ * first row of the cursor's key and skip every tie before it.
  */
 export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page<Row> {
-  const { from, alias, select, where, params, page } = query;
+  const { from, alias, select, where, params, page, bounds = {} } = query;
+  const { column, direction } = query.order ?? newestFirst;
+  const key = `${alias}.${column}`;
+  const id = `${alias}.id`;
   const cursorId = page.startingAfter ?? page.endingBefore;
   const take = page.limit + 1;
-  let rows: Row[];
+  const orderBy = (descending: boolean) => `ORDER BY ${key} ${descending ? 'DESC' : 'ASC'}, ${id} ${descending ? 'DESC' : 'ASC'}`;
+  const bound = (side: 'min' | 'max'): Array<[string, unknown]> => {
+    const limit = bounds[side];
+    if (limit === undefined) return [];
+    const operator = side === 'min' ? (limit.inclusive ? '>=' : '>') : limit.inclusive ? '<=' : '<';
+    return [[`${key} ${operator} ?`, limit.value]];
+  };
+  const conditions = (extra: Array<[string, unknown]>) => ({
+    sql: [where, ...extra.map(([condition]) => condition)].join(' AND '),
+    values: [...params, ...extra.map(([, value]) => value)],
+  });
   if (cursorId === undefined) {
-    rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ?`).all(
-      ...params,
+    const list = conditions([...bound('min'), ...bound('max')]);
+    const rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${list.sql} ${orderBy(direction === 'DESC')} LIMIT ?`).all(
+      ...list.values,
       take,
     ) as Row[];
-  } else {
-    const cursor = statement(
-      db,
-      `SELECT ${alias}.created_at AS created_at, ${alias}.id AS id FROM ${from} WHERE ${where} AND ${alias}.id = ?`,
-    ).get(...params, cursorId) as { created_at: string; id: string } | undefined;
-    if (!cursor) throw new InvalidCursor(page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
-    if (page.startingAfter !== undefined) {
-      rows = statement(
-        db,
-        `SELECT ${select} FROM ${from} WHERE ${where} AND ${alias}.created_at <= ? AND (${alias}.created_at < ? OR ${alias}.id < ?)
-           ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ?`,
-      ).all(...params, cursor.created_at, cursor.created_at, cursor.id, take) as Row[];
-    } else {
-      rows = statement(
-        db,
-        `SELECT ${select} FROM ${from} WHERE ${where} AND ${alias}.created_at >= ? AND (${alias}.created_at > ? OR ${alias}.id > ?)
-           ORDER BY ${alias}.created_at ASC, ${alias}.id ASC LIMIT ?`,
-      ).all(...params, cursor.created_at, cursor.created_at, cursor.id, take) as Row[];
-      const hasMore = rows.length > page.limit;
-      return { data: rows.slice(0, page.limit).reverse(), hasMore };
-    }
+    return { data: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
-  return { data: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+  const inList = conditions([...bound('min'), ...bound('max'), [`${id} = ?`, cursorId]]);
+  const cursor = statement(db, `SELECT ${key} AS key, ${id} AS id FROM ${from} WHERE ${inList.sql}`).get(...inList.values) as
+    | { key: unknown; id: string }
+    | undefined;
+  if (!cursor) throw new InvalidCursor(page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
+  const forwards = page.startingAfter !== undefined;
+  // Walking down the key: forwards in a descending list, backwards in an ascending one.
+  const descending = forwards === (direction === 'DESC');
+  // The cursor is in the list, so the bound on its side already holds; only the far one ends the range. Left
+  // in, the planner might scan from the near bound and skip every row before the cursor.
+  const after = conditions([...bound(descending ? 'min' : 'max'), [`(${key}, ${id}) ${descending ? '<' : '>'} (?, ?)`, cursor.key]]);
+  const rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${after.sql} ${orderBy(descending)} LIMIT ?`).all(
+    ...after.values,
+    cursor.id,
+    take,
+  ) as Row[];
+  const data = rows.slice(0, page.limit);
+  return { data: forwards ? data : data.reverse(), hasMore: rows.length > page.limit };
 }

@@ -6,6 +6,7 @@ import {
   type FunnelFacts,
   gradeKey,
   gradeOfKey,
+  resumedColumns,
   type SubmissionRow,
   sourceBreakdown,
   sourceGroups,
@@ -14,12 +15,13 @@ import {
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
-import type { FunnelTotals, SubmissionRecord, SubmissionStore } from '../submission-store.js';
+import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
-import { keysetPage } from './pagination.js';
+import { type KeyBounds, keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
+import { indexSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -125,12 +127,15 @@ function countGrade(
  * Inserts one submission with its aggregates; the caller provides the transaction. Exported for bulk loads
  * (the benchmark seeds a million rows in batches of one transaction each).
  */
-export function insertSubmissionRow(db: Database.Database, { submission: s, workspaceId, environment }: SubmissionRecord): void {
+export function insertSubmissionRow(
+  db: Database.Database,
+  { submission: s, workspaceId, environment, startedFormVersion, searchText }: SubmissionRecord,
+): void {
   statement(
     db,
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, metadata, utm_source, scored_at, created_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     s.id,
     workspaceId,
@@ -146,15 +151,19 @@ export function insertSubmissionRow(db: Database.Database, { submission: s, work
     JSON.stringify(s.score_breakdown),
     JSON.stringify(s.metadata),
     s.metadata.utm.source,
+    startedFormVersion ?? s.form_version,
     s.scored_at,
     s.created_at,
     s.updated_at,
+    searchText ?? '',
   );
   countInFunnel(db, environment, s, 1);
   // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
   statement(db, indexSubmissionEmailsSql('s.id = ?')).run(s.id);
 }
 
+const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
+const exclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: false });
 type SourceRow = { source: string; started: number; completed: number };
 
 const getRow = (db: Database.Database, id: string) =>
@@ -165,7 +174,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
     async insert(record, outbox) {
       withOutbox(db, outbox, () => insertSubmissionRow(db, record));
     },
-    async list({ workspaceId, environment, attachment }, filter, page) {
+    async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst) {
       const where: string[] = [];
       const params: unknown[] = [];
       const add = (condition: string, ...values: unknown[]) => {
@@ -181,11 +190,32 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       }
       if (attachment.type === 'form' && formId !== attachment.form_id) add('s.form_id = ?', attachment.form_id);
       if (attachment.type === 'folder') add('s.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ?)', attachment.folder_id);
+      // Bounds on the order's column go to the keyset page as an index range. A range on the other column would
+      // tempt the planner into reading that range and sorting it, which costs every match however deep the
+      // page; `+` keeps it a check on the ordered scan.
+      const bounds: KeyBounds =
+        order.key === 'created_at'
+          ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
+          : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
       if (filter.status !== undefined) add('s.status = ?', filter.status);
-      if (filter.createdGte !== undefined) add('s.created_at >= ?', filter.createdGte);
-      if (filter.createdLt !== undefined) add('s.created_at < ?', filter.createdLt);
-      if (filter.minScore !== undefined) add('s.score >= ?', filter.minScore);
-      if (filter.utmSource !== undefined) add('s.utm_source = ?', filter.utmSource);
+      if (order.key !== 'created_at') {
+        if (filter.createdGte !== undefined) add('+s.created_at >= ?', filter.createdGte);
+        if (filter.createdLt !== undefined) add('+s.created_at < ?', filter.createdLt);
+      }
+      if (order.key !== 'score') {
+        if (filter.minScore !== undefined) add('+s.score >= ?', filter.minScore);
+        if (filter.maxScore !== undefined) add('+s.score <= ?', filter.maxScore);
+      }
+      if (filter.updatedGte !== undefined) add('s.updated_at >= ?', filter.updatedGte);
+      // instr, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
+      if (filter.search !== undefined) add('instr(s.search_text, ?) > 0', filter.search);
+      const grades = filter.grades ?? [];
+      // One grade walks its own (grade, key, id) index in order. Several would make the planner read each
+      // grade's range and sort them all; `+` keeps it on the order's index, checking the grade on the way.
+      if (grades.length === 1) add('s.grade = ?', grades[0]);
+      else if (grades.length > 1) add(`+s.grade IN (${grades.map(() => '?').join(', ')})`, ...grades);
+      // The utm_source index ends in created_at: under a score order it is a check, not the scan.
+      if (filter.utmSource !== undefined) add(`${order.key === 'score' ? '+' : ''}s.utm_source = ?`, filter.utmSource);
       const result = keysetPage<SubmissionRow>(db, {
         from: 'submissions s',
         alias: 's',
@@ -193,6 +223,8 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         where: where.join(' AND '),
         params,
         page,
+        order: { column: order.key, direction: order.direction === 'desc' ? 'DESC' : 'ASC' },
+        bounds,
       });
       return { data: result.data.map(toSubmission), hasMore: result.hasMore };
     },
@@ -246,6 +278,23 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
           submission: toSubmission(getRow(db, id)!),
           previous: { score: before.score, grade: before.grade, form_version: before.form_version },
         };
+      });
+    },
+    async resume(id, change, outbox) {
+      return withOutbox(db, outbox, () => {
+        const row = getRow(db, id);
+        if (!row) throw new RecordNotFound('submission', id);
+        const previous = toSubmission(row);
+        const { submission: next, searchText } = change(previous);
+        statement(
+          db,
+          `UPDATE submissions SET status = ?, answers = ?, hidden = ?, visited_steps = ?, score = ?, grade = ?, score_breakdown = ?,
+            form_version = ?, scored_at = ?, updated_at = ?, search_text = ? WHERE id = ?`,
+        ).run(...resumedColumns(next), searchText, id);
+        indexSubmissionEmails(db, id);
+        countInFunnel(db, row.environment, previous, -1);
+        countInFunnel(db, row.environment, next, 1);
+        return { submission: toSubmission(getRow(db, id)!), previous };
       });
     },
     async funnel({ formId, environment, from, to, topSources }) {

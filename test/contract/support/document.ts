@@ -85,11 +85,19 @@ export function documentedResponse(operationId: string, status: number): Respons
   return deref(response);
 }
 
-/** The single media type of a documented response, with its examples (references resolved). */
-export function responseContent(operationId: string, status: number): { mediaType: string; examples: Record<string, unknown> } {
+/**
+ * A media type of a documented response, with its examples (references resolved): the one named, else the first,
+ * which is what a client that accepts anything gets (only the export documents more than one).
+ */
+export function responseContent(
+  operationId: string,
+  status: number,
+  named?: string,
+): { mediaType: string; examples: Record<string, unknown> } {
   const content = Object.entries(documentedResponse(operationId, status).content ?? {});
-  if (content.length !== 1) throw new Error(`${operationId} ${status}: expected one media type, found ${content.length}`);
-  const [mediaType, media] = content[0]!;
+  const found = named === undefined ? content[0] : content.find(([mediaType]) => mediaType === named);
+  if (!found) throw new Error(`${operationId} ${status}: no ${named ?? ''} media type`);
+  const [mediaType, media] = found;
   return { mediaType, examples: examplesOf(media) };
 }
 

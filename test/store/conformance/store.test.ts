@@ -47,6 +47,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
         submission: lead,
         workspaceId,
         environment: 'live',
+        startedFormVersion: lead.form_version,
       });
 
       const hook = integration();
@@ -309,6 +310,83 @@ describe.each(storeKinds)('the %s store', (kind) => {
       expect(await store.forms.get(workspaceId, liveForm.id)).toBeDefined();
       const partition = { workspaceId, environment: 'live' as const, attachment: { type: 'workspace' as const } };
       expect((await store.submissions.list(partition, {}, { limit: 10 })).data).toHaveLength(1);
+    });
+  });
+
+  describe('resume', () => {
+    const day = { environment: 'live' as const, from: '2031-01-01', to: '2031-01-01', topSources: 20 };
+
+    it('when a partial submission is resumed to completed, then it is stored as changed and moves in every aggregate once', async () => {
+      const record = form('resumable');
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      const lead = submission(record.id, at(50), 'partial');
+      await store.submissions.insert({ submission: lead, workspaceId, environment: 'live', startedFormVersion: 1 });
+      const result = await store.submissions.resume(lead.id, (current) => ({
+        submission: {
+          ...current,
+          status: 'completed',
+          visited_steps: ['start', 'end'],
+          answers: { ...current.answers, extra: 'yes' },
+          score: 40,
+          grade: 'A',
+          form_version: 1,
+          updated_at: at(55),
+        },
+        searchText: 'yes',
+      }));
+      expect(result.previous).toEqual(lead);
+      expect(result.submission).toMatchObject({
+        status: 'completed',
+        score: 40,
+        grade: 'A',
+        updated_at: at(55),
+        created_at: lead.created_at,
+      });
+      expect((await store.submissions.get({ workspaceId, environment: 'live' }, lead.id))?.submission).toEqual(result.submission);
+
+      const totals = await store.submissions.funnel({ formId: record.id, ...day });
+      expect(totals.days).toEqual([{ day: '2031-01-01', started: 1, completed: 1, scoreSum: 40, scoreCount: 1 }]);
+      expect(totals.steps.sort((a, b) => a.stepId.localeCompare(b.stepId))).toEqual([
+        { stepId: 'end', reached: 1, droppedOff: 0 },
+        { stepId: 'start', reached: 1, droppedOff: 0 },
+      ]);
+      expect(totals.grades.filter((grade) => grade.completed !== 0)).toEqual([{ grade: 'A', completed: 1 }]);
+      expect(totals.sources.top).toEqual([{ source: 'newsletter', started: 1, completed: 1 }]);
+    });
+
+    it('when the change refuses, then nothing is written; when the submission is gone, then RecordNotFound', async () => {
+      const record = form('refused');
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      const lead = submission(record.id, at(50), 'partial');
+      await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
+      await expect(
+        store.submissions.resume(lead.id, () => {
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect((await store.submissions.get({ workspaceId, environment: 'live' }, lead.id))?.submission).toEqual(lead);
+      await expect(store.submissions.resume(newId('sub'), (current) => ({ submission: current, searchText: '' }))).rejects.toMatchObject({
+        name: 'RecordNotFound',
+      });
+    });
+
+    it("when resumes of one submission race, then each sees the other's result", async () => {
+      const record = form('raced');
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      const lead = submission(record.id, at(50), 'partial');
+      await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
+      const refs = Array.from({ length: 8 }, (_, index) => `ref_${index}`);
+      await Promise.all(
+        refs.map((ref) =>
+          store.submissions.resume(lead.id, (current) => ({
+            submission: { ...current, answers: { ...current.answers, [ref]: 'x' } },
+            searchText: '',
+          })),
+        ),
+      );
+      const stored = await store.submissions.get({ workspaceId, environment: 'live' }, lead.id);
+      expect(Object.keys(stored!.submission.answers)).toEqual(expect.arrayContaining(refs));
+      expect((await store.submissions.funnel({ formId: record.id, ...day })).days[0]).toMatchObject({ started: 1, completed: 0 });
     });
   });
 
