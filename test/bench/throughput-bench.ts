@@ -14,7 +14,8 @@
  *
  * BENCH_SECONDS (default 10) is the length of one measured run; BENCH_ROUNDS (default 3) the number of rounds;
  * BENCH_ONLY runs the scenarios whose name contains it; BENCH_DEBUG prints the functions that cost most;
- * BENCH_PROFILE_DIR writes each scenario's CPU profile there.
+ * BENCH_PROFILE_DIR writes each scenario's CPU profile there; with BENCH_PROFILE_PLAIN also plain Express's (plain-*.cpuprofile),
+ * to tell the full stack's own work from what any Express server over TLS pays (the socket writes above all).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -211,21 +212,24 @@ interface ProfileNode {
   callFrame: { url: string; functionName: string };
   hitCount?: number;
 }
-async function profileStages(scenario: Scenario, seconds: number) {
+async function profileStages(scenario: Scenario, seconds: number, url = api.url) {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
   const before = Date.now();
-  const load = await autocannon(api.url, scenario, seconds);
+  const load = await autocannon(url, scenario, seconds);
   if (load.failed > 0) throw new Error(`${scenario.name}: ${load.failed} requests failed while profiling`);
   const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[] } };
   const elapsedMs = Date.now() - before;
   session.disconnect();
   if (process.env.BENCH_PROFILE_DIR) {
     mkdirSync(process.env.BENCH_PROFILE_DIR, { recursive: true });
-    const file = join(process.env.BENCH_PROFILE_DIR, `${scenario.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`);
+    const file = join(
+      process.env.BENCH_PROFILE_DIR,
+      `${url === api.url ? '' : 'plain-'}${scenario.name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`,
+    );
     writeFileSync(file, JSON.stringify(profile));
     log(`  wrote ${file} (open it in Chrome DevTools' Performance panel)`);
   }
@@ -334,6 +338,8 @@ for (const scenario of scenarios) {
 log('Profiling the full stack (microseconds of server CPU per request, by stage)...');
 const profiles: Record<string, Awaited<ReturnType<typeof profileStages>>> = {};
 for (const scenario of scenarios) profiles[scenario.name] = await profileStages(scenario, Math.max(3, Math.round(SECONDS / 2)));
+if (process.env.BENCH_PROFILE_PLAIN && process.env.BENCH_PROFILE_DIR)
+  for (const scenario of scenarios) await profileStages(scenario, Math.max(3, Math.round(SECONDS / 2)), plain.url);
 Object.assign(results, {
   figures,
   stages: profiles,

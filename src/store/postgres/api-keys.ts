@@ -9,6 +9,9 @@ import { keysetPage } from './pagination.js';
 
 type ApiKey = Schema<'ApiKey'>;
 
+/** Built once: every authenticated request runs it. */
+const credentialSql = credentialQuery('$1');
+
 /**
  * Revokes one active key and writes its audit event; used by revocation, expiry, form transfer and folder
  * deletion, always inside the caller's transaction. The conditional UPDATE locks the row, so of two
@@ -66,7 +69,7 @@ export function postgresApiKeys(pool: pg.Pool): ApiKeyStore {
       });
     },
     async findBySecretHash(hash) {
-      const row = await one<ApiKeyRow>(pool, credentialQuery('$1'), [hash]);
+      const row = await one<ApiKeyRow>(pool, credentialSql, [hash]);
       return row && toApiKeyCredential(row);
     },
     async get(workspaceId, id) {

@@ -39,8 +39,10 @@ const columnNames = Object.keys(columns) as Array<keyof WorkspaceRow>;
 export const joinedWorkspaceColumns = (alias: string): string =>
   columnNames.map((column) => `${alias}.${column} AS workspace_${column}`).join(', ');
 
+const joinedNames = columnNames.map((column) => [column, `workspace_${column}`] as const);
+
 export function toJoinedWorkspace(row: Record<string, unknown>): Workspace {
   const workspace: Partial<Record<keyof WorkspaceRow, unknown>> = {};
-  for (const column of columnNames) workspace[column] = row[`workspace_${column}`];
+  for (const [column, joined] of joinedNames) workspace[column] = row[joined];
   return toWorkspace(workspace as WorkspaceRow);
 }

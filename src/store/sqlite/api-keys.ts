@@ -9,6 +9,9 @@ import { statement } from './statements.js';
 
 type ApiKey = Schema<'ApiKey'>;
 
+/** Built once: every authenticated request runs it, and a fresh string would be rebuilt and rehashed each time. */
+const credentialSql = credentialQuery('?');
+
 /**
  * Revokes one active key and writes its audit event; used by revocation, expiry, form transfer and folder
  * deletion, always inside the caller's transaction.
@@ -59,7 +62,7 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
       });
     },
     async findBySecretHash(hash) {
-      const row = statement(db, credentialQuery('?')).get(hash) as ApiKeyRow | undefined;
+      const row = statement(db, credentialSql).get(hash) as ApiKeyRow | undefined;
       return row && toApiKeyCredential(row);
     },
     async get(workspaceId, id) {
