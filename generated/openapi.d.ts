@@ -692,6 +692,8 @@ export interface paths {
          *     - `webhook_deliveries`: delivery attempts made to the workspace's live integrations in the month, retries and dispatches included (attempts still queued are not counted).
          *
          *     `rate_limits` are the limits `X-RateLimit-Limit` reports: the standard ones, or those an operator has set for an Enterprise workspace (`custom: true`). A change of limits applies from the next request, in every server.
+         *
+         *     The figures and the plan are the whole workspace's, so this needs an admin key attached to the workspace: a form- or folder-attached key gets 403 `form_not_attached`.
          */
         get: operations["getUsage"];
         put?: never;
