@@ -687,9 +687,11 @@ export interface paths {
          * Get usage and limits
          * @description The workspace's metered usage in the current and the previous calendar month (UTC), its plan and the rate limits in effect for it. Only live mode is metered: requests made with test keys, test submissions and test deliveries (which only reach the mock endpoint) are never counted, whichever key asks.
          *
-         *     - `submissions`: live submissions created in the month (completed or partial), as stored now.
+         *     - `submissions`: live submissions created in the month (completed or partial), counted when created: deleting or erasing a submission later does not lower the figure.
          *     - `api_requests`: requests made with the workspace's live keys and OAuth tokens that passed authentication and the rate limits, whatever their outcome. Each server counts in memory and adds its counts to the shared figure every 5 seconds (and when it shuts down), so the figure may lag the latest requests by that much.
-         *     - `webhook_deliveries`: delivery attempts made to the workspace's live integrations in the month, retries and dispatches included (attempts still queued are not counted).
+         *     - `webhook_deliveries`: delivery attempts made to the workspace's live integrations in the month, retries and dispatches included (attempts still queued are not counted), each in the month it was due; deleting the integration and its delivery log later does not lower the figure.
+         *
+         *     A usage figure never goes down.
          *
          *     `rate_limits` are the limits `X-RateLimit-Limit` reports: the standard ones, or those an operator has set for an Enterprise workspace (`custom: true`). A change of limits applies from the next request, in every server.
          *
@@ -2700,7 +2702,7 @@ export interface components {
             ends_at: components["schemas"]["Timestamp"];
             /**
              * Format: int64
-             * @description Live submissions created in the month and still stored (completed or partial).
+             * @description Live submissions created in the month (completed or partial), counted when created; deleting or erasing them later does not lower the figure.
              */
             submissions: number;
             /**
@@ -2710,7 +2712,7 @@ export interface components {
             api_requests: number;
             /**
              * Format: int64
-             * @description Delivery attempts made to live integrations, retries and dispatches included.
+             * @description Delivery attempts made to live integrations, retries and dispatches included, counted in the month each attempt was due when its outcome is recorded; deleting the integration (and its delivery log) later does not lower the figure.
              */
             webhook_deliveries: number;
         };

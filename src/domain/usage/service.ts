@@ -1,6 +1,7 @@
 /**
  * `GET /usage`: the workspace's live usage this calendar month and last (UTC), its plan and the rate limits in
- * effect. Test mode is never metered: only live rows are counted, and only live keys' requests are.
+ * effect. Test mode is never metered: only live submissions, attempts and keys' requests are counted, and the
+ * counts never go down (see UsageStore.figures).
  */
 import type { Schema } from '../../contract.js';
 import type { WorkspaceRateLimits } from '../../store/types.js';

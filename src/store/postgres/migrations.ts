@@ -12,6 +12,7 @@ import { submissionResumeSchema } from './schema/submission-resume.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 import { usageSchema } from './schema/usage.js';
+import { usageMetersSchema } from './schema/usage-meters.js';
 
 /**
  * Schema migrations, applied in order at start, each once, in its own transaction, recorded in
@@ -33,6 +34,7 @@ const migrations: readonly string[] = [
   usageSchema,
   submissionResumeSchema,
   submissionFindSchema,
+  usageMetersSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -11,6 +11,7 @@ import { submissionResumeSchema } from './schema/submission-resume.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 import { usageSchema } from './schema/usage.js';
+import { usageMetersSchema } from './schema/usage-meters.js';
 
 /**
  * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
@@ -34,6 +35,7 @@ const migrations: readonly string[] = [
   usageSchema,
   submissionResumeSchema,
   submissionFindSchema,
+  usageMetersSchema,
 ];
 
 export function migrate(db: Database.Database): void {
