@@ -4273,9 +4273,10 @@ export interface components {
                 "application/json": components["schemas"]["IntegrationLogList"];
             };
         };
-        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at` (null when `expire_previous_after` was 0: it was retired at once). */
+        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at` (null when `expire_previous_after` was 0: it was retired at once). Rotation changes the integration as `GET` shows it (`secret_hint`, `previous_secret_expires_at`), so `ETag` is its new tag: send it back in the `If-Match` of a later update. */
         IntegrationSecretRotated: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
