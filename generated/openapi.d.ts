@@ -940,10 +940,14 @@ export interface paths {
         };
         /**
          * List events
-         * @description Lists the events of the last 30 days, newest first, in the envelope their webhook deliveries carry: every event
-         *     the service emitted, whether or not an integration subscribed to it. Live keys see live events, test keys the
-         *     test sandbox's. Events older than 30 days are deleted, and so are the `submission.*` events of a deleted form
-         *     (they hold its answers). A form- or folder-attached key sees only the events of the forms it can reach (never
+         * @description Lists the events still kept, newest first, in the envelope their webhook deliveries carry: every event the
+         *     service emitted, whether or not an integration subscribed to it. Live keys see live events, test keys the test
+         *     sandbox's.
+         *
+         *     Events are kept at least 30 days. After that an hourly purge deletes them, except an event a delivery attempt
+         *     is still pending for, which stays until that attempt is made; so the list may include events somewhat older
+         *     than 30 days, and only the last 30 days are certain to be there. The `submission.*` events of a deleted form
+         *     are deleted with it (they hold its answers). A form- or folder-attached key sees only the events of the forms it can reach (never
          *     `integration.*` events, which belong to no form).
          *
          *     To reconcile after missed deliveries, list the events since the last one you processed (`created_gte`, and
@@ -971,7 +975,7 @@ export interface paths {
         };
         /**
          * Get an event
-         * @description Returns one event of the last 30 days, byte for byte the body its webhook deliveries carry (plus `request_id`). An event of the other environment, of another workspace, older than 30 days or never emitted gets 404; one of a form the attached key cannot reach gets 403 `form_not_attached`.
+         * @description Returns one event, byte for byte the body its webhook deliveries carry (plus `request_id`). Events are kept at least 30 days; after that an hourly purge deletes them unless a delivery attempt is still pending for them (then once it is made). An event of the other environment, of another workspace, already purged or never emitted gets 404; one of a form the attached key cannot reach gets 403 `form_not_attached`.
          */
         get: operations["getEvent"];
         put?: never;
@@ -2944,7 +2948,7 @@ export interface components {
         EventId: string;
         /** @description What to send. Without `event_id` an `integration.ping` test event is sent. */
         IntegrationDispatch: {
-            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept for 30 days whether or not an integration subscribed to them; their ids are in the events feed (`GET /events`), the integration logs and `X-Service-Event-Id`. */
+            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept at least 30 days whether or not an integration subscribed to them; their ids are in the events feed (`GET /events`), the integration logs and `X-Service-Event-Id`. */
             event_id?: components["schemas"]["EventId"];
         };
         /**
