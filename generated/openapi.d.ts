@@ -1271,7 +1271,7 @@ export interface components {
          *     | `authentication_error` | 401 |
          *     | `permission_error` | 403 |
          *     | `not_found` | 404 |
-         *     | `invalid_request` | 405, 413, 415 |
+         *     | `invalid_request` | 405, 406, 413, 415 |
          *     | `conflict_error` | 409, or 412 when an `If-Match` precondition fails |
          *     | `validation_error` | 400 (the request does not match the schema) or 422 (well-formed but semantically invalid) |
          *     | `rate_limit_error` | 429 |
