@@ -4487,7 +4487,7 @@ export interface components {
         SubmissionCreatedGte: components["schemas"]["Timestamp"];
         /** @description Only submissions created before this time. */
         SubmissionCreatedLt: components["schemas"]["Timestamp"];
-        /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+        /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
         SubmissionUpdatedGte: components["schemas"]["Timestamp"];
         /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
         SubmissionUtmSource: components["schemas"]["MetadataText"];
@@ -5219,7 +5219,7 @@ export interface operations {
                 created_gte?: components["parameters"]["SubmissionCreatedGte"];
                 /** @description Only submissions created before this time. */
                 created_lt?: components["parameters"]["SubmissionCreatedLt"];
-                /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+                /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
                 updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
                 /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
                 utm_source?: components["parameters"]["SubmissionUtmSource"];
@@ -5387,7 +5387,7 @@ export interface operations {
                 created_gte?: components["parameters"]["SubmissionCreatedGte"];
                 /** @description Only submissions created before this time. */
                 created_lt?: components["parameters"]["SubmissionCreatedLt"];
-                /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+                /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
                 updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
                 /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
                 utm_source?: components["parameters"]["SubmissionUtmSource"];
