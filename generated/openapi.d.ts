@@ -436,9 +436,18 @@ export interface paths {
          *
          *     **Resuming.** The download is written as the submissions are read, page by page, so it starts at once and
          *     any size costs the server the same memory. A download that ends cleanly is complete; if the connection
-         *     breaks, keep the complete records you have and call again with `starting_after` set to the `id` of the last
-         *     one (and the same `sort` and filters): the export continues after it (a CSV resumed this way starts with its
-         *     header row again). The whole download counts as one request against the rate limit.
+         *     breaks, keep the complete records you have and call again with the same `sort` and filters, `starting_after`
+         *     set to the `id` of the last one and its sort key beside it: `starting_after_created_at` (the record's
+         *     `created_at`) for the `created_at` sorts, `starting_after_score` (its `score`) for the score sorts, e.g.
+         *     `?form_id=form_…&sort=-score&starting_after=sub_9pLk3JhG6fDs1AzX4cVb7NmQ&starting_after_score=85`. The export
+         *     continues right after that place in the order (a CSV resumed this way starts with its header row again), even
+         *     if that submission has since been deleted, rescored or completed: the place is taken from what you received,
+         *     not looked up. The whole download counts as one request against the rate limit.
+         *
+         *     A submission changed while the download runs is written where it stands when its page is read: one rescored
+         *     from beyond the current place to before it is not written, one rescored the other way may be written twice
+         *     (NDJSON consumers can keep the last record per `id`); one created meanwhile is written if it sorts after the
+         *     current place. Each page is one consistent read.
          */
         get: operations["exportSubmissions"];
         put?: never;
@@ -1284,7 +1293,7 @@ export interface components {
          *     | `authentication_error` | 401 |
          *     | `permission_error` | 403 |
          *     | `not_found` | 404 |
-         *     | `invalid_request` | 405, 413, 415 |
+         *     | `invalid_request` | 405, 406, 413, 415 |
          *     | `conflict_error` | 409, or 412 when an `If-Match` precondition fails |
          *     | `validation_error` | 400 (the request does not match the schema) or 422 (well-formed but semantically invalid) |
          *     | `rate_limit_error` | 429 |
@@ -4492,7 +4501,7 @@ export interface components {
         SubmissionCreatedGte: components["schemas"]["Timestamp"];
         /** @description Only submissions created before this time. */
         SubmissionCreatedLt: components["schemas"]["Timestamp"];
-        /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+        /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
         SubmissionUpdatedGte: components["schemas"]["Timestamp"];
         /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
         SubmissionUtmSource: components["schemas"]["MetadataText"];
@@ -4501,10 +4510,33 @@ export interface components {
         /**
          * @description Resumes a broken download after this submission. Pass the `id` of the last complete record you received (an
          *     NDJSON line that ends in a line feed, or a CSV row that ends in CRLF, whose first cell is the id) with the same
-         *     `sort` and filters; the export continues with the next submission in that order. A submission not in the
-         *     filtered export is 400 `invalid_cursor`.
+         *     `sort` and filters, and that record's sort key beside it: `starting_after_created_at` (its `created_at`) for
+         *     the `created_at` sorts, `starting_after_score` (its `score`) for the score sorts. The export continues with the
+         *     next submission in that order, whatever happened to that record since. Without the sort key the submission is
+         *     looked up, and one no longer in the filtered export (deleted, rescored out of a filter, completed under
+         *     `status=partial`) is 400 `invalid_cursor`.
+         * @example sub_9pLk3JhG6fDs1AzX4cVb7NmQ
          */
         ExportStartingAfter: components["schemas"]["Cursor"];
+        /**
+         * @description The `created_at` of the record `starting_after` names, as that record showed it; for the `-created_at` and
+         *     `created_at` sorts. With it, the export continues from that place in the order without looking the submission
+         *     up, so a resume still works after that submission was deleted, erased or completed (under `status=partial`)
+         *     since it was received. Needs `starting_after`; with a score sort it is 400 `invalid_parameters` (send
+         *     `starting_after_score` instead).
+         * @example 2026-11-02T14:03:11.482Z
+         */
+        ExportStartingAfterCreatedAt: components["schemas"]["Timestamp"];
+        /**
+         * @description The `score` of the record `starting_after` names, as that record showed it; for the `-score` and `score`
+         *     sorts. With it, the export continues from that place in the order without looking the submission up, so a
+         *     resume still works after that submission was deleted, erased, rescored (also out of a `grade` or score filter)
+         *     or completed since it was received, and submissions rescored meanwhile are placed by their new score. Needs
+         *     `starting_after`; with a `created_at` sort it is 400 `invalid_parameters` (send `starting_after_created_at`
+         *     instead).
+         * @example 85
+         */
+        ExportStartingAfterScore: components["schemas"]["ScoreBound"];
         /** @description Identifier of the submission. */
         SubmissionIdPath: components["schemas"]["SubmissionId"];
         /** @description Identifier of the rescore job. */
@@ -5201,7 +5233,7 @@ export interface operations {
                 created_gte?: components["parameters"]["SubmissionCreatedGte"];
                 /** @description Only submissions created before this time. */
                 created_lt?: components["parameters"]["SubmissionCreatedLt"];
-                /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+                /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
                 updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
                 /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
                 utm_source?: components["parameters"]["SubmissionUtmSource"];
@@ -5298,10 +5330,33 @@ export interface operations {
                 /**
                  * @description Resumes a broken download after this submission. Pass the `id` of the last complete record you received (an
                  *     NDJSON line that ends in a line feed, or a CSV row that ends in CRLF, whose first cell is the id) with the same
-                 *     `sort` and filters; the export continues with the next submission in that order. A submission not in the
-                 *     filtered export is 400 `invalid_cursor`.
+                 *     `sort` and filters, and that record's sort key beside it: `starting_after_created_at` (its `created_at`) for
+                 *     the `created_at` sorts, `starting_after_score` (its `score`) for the score sorts. The export continues with the
+                 *     next submission in that order, whatever happened to that record since. Without the sort key the submission is
+                 *     looked up, and one no longer in the filtered export (deleted, rescored out of a filter, completed under
+                 *     `status=partial`) is 400 `invalid_cursor`.
+                 * @example sub_9pLk3JhG6fDs1AzX4cVb7NmQ
                  */
                 starting_after?: components["parameters"]["ExportStartingAfter"];
+                /**
+                 * @description The `created_at` of the record `starting_after` names, as that record showed it; for the `-created_at` and
+                 *     `created_at` sorts. With it, the export continues from that place in the order without looking the submission
+                 *     up, so a resume still works after that submission was deleted, erased or completed (under `status=partial`)
+                 *     since it was received. Needs `starting_after`; with a score sort it is 400 `invalid_parameters` (send
+                 *     `starting_after_score` instead).
+                 * @example 2026-11-02T14:03:11.482Z
+                 */
+                starting_after_created_at?: components["parameters"]["ExportStartingAfterCreatedAt"];
+                /**
+                 * @description The `score` of the record `starting_after` names, as that record showed it; for the `-score` and `score`
+                 *     sorts. With it, the export continues from that place in the order without looking the submission up, so a
+                 *     resume still works after that submission was deleted, erased, rescored (also out of a `grade` or score filter)
+                 *     or completed since it was received, and submissions rescored meanwhile are placed by their new score. Needs
+                 *     `starting_after`; with a `created_at` sort it is 400 `invalid_parameters` (send `starting_after_created_at`
+                 *     instead).
+                 * @example 85
+                 */
+                starting_after_score?: components["parameters"]["ExportStartingAfterScore"];
                 /**
                  * @description The order of the list: `-created_at` (newest first, the default), `created_at` (oldest first), `-score`
                  *     (highest score first) or `score` (lowest first). Ties are broken by `id` in the same direction, so the order is
@@ -5346,7 +5401,7 @@ export interface operations {
                 created_gte?: components["parameters"]["SubmissionCreatedGte"];
                 /** @description Only submissions created before this time. */
                 created_lt?: components["parameters"]["SubmissionCreatedLt"];
-                /** @description Only submissions changed at or after this time (`updated_at`, which creation and every rescore set). A CRM sync passes the time of its last run to fetch what is new or rescored since. */
+                /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
                 updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
                 /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
                 utm_source?: components["parameters"]["SubmissionUtmSource"];

@@ -19,26 +19,27 @@ class BrokenDownload extends Error {}
  *   for await (const lead of exportSubmissions(client, { form_id, grade: ['hot'], sort: '-score' })) { … }
  *
  * Memory stays flat however many records there are. When the connection breaks mid-download, the export is
- * requested again with `starting_after` set to the last record received, so no record is lost or repeated
- * (`maxResumes` times at most); an error answer throws a FormFunnelError as `unwrap` does.
+ * requested again after the last record received, by its id and its sort key (`starting_after_created_at` or
+ * `starting_after_score`), so no record is lost or repeated even if that submission changed or was deleted
+ * meanwhile (`maxResumes` times at most); an error answer throws a FormFunnelError as `unwrap` does.
  */
 export async function* exportSubmissions(
   client: FormFunnelClient,
   query: ExportSubmissionsQuery = {},
   options: ExportSubmissionsOptions = {},
 ): AsyncGenerator<Schema<'Submission'>, void, undefined> {
-  let after = query.starting_after;
+  let after: ExportSubmissionsQuery = {};
   let resumes = options.maxResumes ?? 3;
   for (;;) {
     const result = await client.GET('/submissions/export', {
-      params: { query: { ...query, format: 'ndjson', ...(after !== undefined && { starting_after: after }) } },
+      params: { query: { ...query, format: 'ndjson', ...after } },
       parseAs: 'stream',
     });
     const body = unwrap(result);
     try {
       for await (const line of linesOf(body as ReadableStream<Uint8Array>)) {
         const record = JSON.parse(line) as Schema<'Submission'>;
-        after = record.id;
+        after = resumeAfter(record, query.sort);
         yield record;
       }
       return;
@@ -46,6 +47,13 @@ export async function* exportSubmissions(
       if (!(error instanceof BrokenDownload) || resumes-- <= 0) throw error instanceof BrokenDownload ? error.cause : error;
     }
   }
+}
+
+/** The export's place after `record`: its id and the key `sort` orders by, as the record showed them. */
+function resumeAfter(record: Schema<'Submission'>, sort: ExportSubmissionsQuery['sort'] = '-created_at'): ExportSubmissionsQuery {
+  return sort.endsWith('score')
+    ? { starting_after: record.id, starting_after_score: record.score }
+    : { starting_after: record.id, starting_after_created_at: record.created_at };
 }
 
 /** Complete lines of the body; a last line without its line feed means the download was cut short. */

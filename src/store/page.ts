@@ -6,9 +6,32 @@ export interface PageRequest {
   limit: number;
   startingAfter?: string | undefined;
   endingBefore?: string | undefined;
+  /**
+   * Continues after this place in the order, forwards, without looking a row up: the place stays valid when the
+   * row it was read from has since been deleted or has left the list. Not combined with the two cursors.
+   */
+  after?: KeysetPosition | undefined;
+}
+
+/** A place in a list's order: the order's key (`created_at`, `score`) and the `id` of the row it was read from. */
+export interface KeysetPosition {
+  key: string | number;
+  id: string;
 }
 
 export interface Page<T> {
   data: T[];
   hasMore: boolean;
+}
+
+/** Whether a key satisfies one bound of the list (keys of one column compare alike in SQL and here). */
+export function withinBound(
+  limit: { value: unknown; inclusive: boolean } | undefined,
+  side: 'min' | 'max',
+  value: string | number,
+): boolean {
+  if (limit === undefined) return true;
+  const bound = limit.value as string | number;
+  if (side === 'min') return limit.inclusive ? value >= bound : value > bound;
+  return limit.inclusive ? value <= bound : value < bound;
 }

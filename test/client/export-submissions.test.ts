@@ -4,7 +4,8 @@ import { fakeFetch, problem, REQUEST_ID, recordingSleep } from './fake-transport
 
 const API_KEY = 'svc_test_4eC39HqLyjWDarjtT1zdp7dc';
 const id = (n: number) => `sub_${String(n).padStart(24, '0')}`;
-const line = (n: number) => `${JSON.stringify({ object: 'submission', id: id(n) })}\n`;
+const createdAt = (n: number) => new Date(Date.UTC(2026, 10, 2, 14, 0, n)).toISOString();
+const line = (n: number) => `${JSON.stringify({ object: 'submission', id: id(n), created_at: createdAt(n), score: 10 * n })}\n`;
 
 /** An NDJSON download of `texts`, chunk by chunk; `breaks` ends it with a connection error instead of cleanly. */
 const download =
@@ -56,8 +57,20 @@ describe('exportSubmissions', () => {
     const transport = fakeFetch(download([line(1), line(2), line(3).slice(0, 12)], true), download([line(3), line(4)]));
     const records = await collect(exportSubmissions(clientWith(transport), { sort: 'score' }));
     expect(records.map((r) => r.id)).toEqual([1, 2, 3, 4].map(id));
-    expect(new URL(transport.requests[1]!.url).searchParams.get('starting_after')).toBe(id(2));
-    expect(new URL(transport.requests[1]!.url).searchParams.get('sort')).toBe('score');
+    const resumed = new URL(transport.requests[1]!.url).searchParams;
+    expect(resumed.get('starting_after')).toBe(id(2));
+    expect(resumed.get('starting_after_score')).toBe('20');
+    expect(resumed.has('starting_after_created_at')).toBe(false);
+    expect(resumed.get('sort')).toBe('score');
+  });
+
+  it('when a download in the default order breaks, then it resumes from the last record by id and created_at', async () => {
+    const transport = fakeFetch(download([line(1), line(2)], true), download([line(3)]));
+    const records = await collect(exportSubmissions(clientWith(transport), { form_id: 'form_1' }));
+    expect(records.map((r) => r.id)).toEqual([1, 2, 3].map(id));
+    const resumed = new URL(transport.requests[1]!.url).searchParams;
+    expect([resumed.get('starting_after'), resumed.get('starting_after_created_at')]).toEqual([id(2), createdAt(2)]);
+    expect(resumed.has('starting_after_score')).toBe(false);
   });
 
   it('when the body ends inside a record, then that counts as broken and is resumed too', async () => {

@@ -83,6 +83,66 @@ describe('GET /v1/submissions/export: NDJSON', () => {
     expect(lines(res.body).map((s) => s.id)).toEqual(bulkIds.slice(701));
   });
 
+  it('when the last row of a page is deleted before the next page is read, then the download still completes', async () => {
+    const { submissions } = api.store;
+    const list = submissions.list;
+    const partition = { workspaceId: api.workspace.workspace_id, environment: 'live' as const };
+    const boundary = (await submissions.get(partition, bulkIds[499]!))!;
+    let calls = 0;
+    submissions.list = async (...args) => {
+      if (++calls === 2) await submissions.delete(boundary.submission.id);
+      return list.apply(submissions, args);
+    };
+    try {
+      const res = await download(`/v1/submissions/export?form_id=${bulk.id}`);
+      expect(lines(res.body).map((s) => s.id)).toEqual(bulkIds);
+    } finally {
+      submissions.list = list;
+      if (!(await submissions.get(partition, boundary.submission.id))) await submissions.insert(boundary);
+    }
+  });
+
+  it('when the last record received was deleted since, then starting_after with its created_at still resumes after it', async () => {
+    const partition = { workspaceId: api.workspace.workspace_id, environment: 'live' as const };
+    const cut = (await api.store.submissions.get(partition, bulkIds[700]!))!;
+    await api.store.submissions.delete(cut.submission.id);
+    try {
+      const resume = `starting_after=${cut.submission.id}&starting_after_created_at=${encodeURIComponent(cut.submission.created_at)}`;
+      const res = await download(`/v1/submissions/export?form_id=${bulk.id}&${resume}`);
+      expect(lines(res.body).map((s) => s.id)).toEqual(bulkIds.slice(701));
+      const byId = await api.call('get', `/v1/submissions/export?form_id=${bulk.id}&starting_after=${cut.submission.id}`);
+      expectProblem(byId, 400, 'validation_error', 'invalid_cursor');
+    } finally {
+      await api.store.submissions.insert(cut);
+    }
+  });
+
+  it('when the last record received was rescored out of the filter since, then starting_after_score resumes after its old place', async () => {
+    const partition = { workspaceId: api.workspace.workspace_id, environment: 'live' as const };
+    const score = (await api.store.submissions.get(partition, bulkIds[0]!))!.submission.score;
+    const query = `form_id=${bulk.id}&sort=-score&min_score=${score}`;
+    const all = lines((await download(`/v1/submissions/export?${query}`)).body).map((s) => s.id);
+    expect(all).toHaveLength(bulkIds.length);
+    const cut = (await api.store.submissions.get(partition, all[700]!))!.submission;
+    const change = { grade: cut.grade, scoreBreakdown: cut.score_breakdown, formVersion: cut.form_version, at: cut.updated_at };
+    await api.store.submissions.rescore(cut.id, { ...change, score: score - 1 });
+    try {
+      const res = await download(`/v1/submissions/export?${query}&starting_after=${cut.id}&starting_after_score=${score}`);
+      expect(lines(res.body).map((s) => s.id)).toEqual(all.slice(701));
+    } finally {
+      await api.store.submissions.rescore(cut.id, { ...change, score });
+    }
+  });
+
+  it('when a sort key is sent without starting_after, or for the other sort, then 400 invalid_parameters names it', async () => {
+    const alone = await api.call('get', `/v1/submissions/export?form_id=${bulk.id}&starting_after_created_at=2026-01-01T00%3A00%3A00.000Z`);
+    expectProblem(alone, 400, 'validation_error', 'invalid_parameters');
+    expect(alone.body.details.errors[0]).toMatchObject({ pointer: '/starting_after', code: 'required' });
+    const other = await api.call('get', `/v1/submissions/export?form_id=${bulk.id}&starting_after=${bulkIds[1]}&starting_after_score=3`);
+    expectProblem(other, 400, 'validation_error', 'invalid_parameters');
+    expect(other.body.details.errors[0]).toMatchObject({ pointer: '/starting_after_score', code: 'mutually_exclusive' });
+  });
+
   it('when filters and a sort are given, then the export holds what the list holds, in its order', async () => {
     const ana = await submit(api, { form_id: form.id, answers: anaAnswers() });
     const tom = await submit(api, { form_id: form.id, answers: noBudgetAnswers('201_plus') });

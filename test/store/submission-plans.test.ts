@@ -77,7 +77,6 @@ const filters: Array<[string, () => SubmissionFilter]> = [
       search: 'x',
       createdGte: '2031-01-01T00:00:00.000Z',
       createdLt: '2031-01-02T00:00:00.000Z',
-      updatedGte: '2031-01-01T00:00:00.000Z',
     }),
   ],
   [
@@ -100,6 +99,27 @@ describe('SQLite plans of the submissions list', () => {
         }
         // The range starts at the cursor itself, not at the first row sharing its key.
         expect(afterCursor[0]).toContain(`(${order.key},id)${order.direction === 'desc' ? '<' : '>'}(?,?)`);
+      });
+    }
+  }
+});
+
+describe('SQLite plans of the submissions list with updated_gte', () => {
+  for (const order of orders) {
+    for (const [name, partition] of [
+      ['the workspace', {}],
+      ['one form', () => ({ formId })],
+    ] as const) {
+      it(`when few rows of ${name} changed since updated_gte, by ${order.direction === 'desc' ? '-' : ''}${order.key}, then the updated_at index reads only them`, async () => {
+        const filter = {
+          ...(typeof partition === 'function' ? partition() : partition),
+          updatedGte: '2031-01-01T00:00:00.000Z',
+          grades: ['B'],
+        };
+        for (const shape of [...(await plans(filter, order)), ...(await plans(filter, order, cursor))]) {
+          // At most changedSinceSortCap rows are sorted (the count is probed through the same index first).
+          expect(shape).toMatch(/USING INDEX submissions_(form_)?updated \(.*updated_at>\?\)/);
+        }
       });
     }
   }

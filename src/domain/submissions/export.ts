@@ -1,14 +1,16 @@
 /**
  * The submissions export: every submission of a filtered list, read page by page in the list's order so the
  * download starts at once and costs the server one page of memory whatever its size. Records are NDJSON lines
- * or CSV rows; a broken download resumes with `starting_after` set to the last complete record's id.
+ * or CSV rows; a broken download resumes after the last complete record: its id and its sort key, so the place
+ * holds even if that submission has changed or gone since.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Schema } from '../../contract.js';
-import type { Page } from '../../store/page.js';
+import type { KeysetPosition, Page, PageRequest } from '../../store/page.js';
 import type { Principal } from '../access.js';
 import { badRequest } from '../errors.js';
 import { findVisibleForm, KEPT_VERSIONS } from '../forms/service.js';
+import { normalisedTimestamp } from '../query-timestamps.js';
 import type { Services } from '../services.js';
 import { csvRow } from './csv.js';
 import { type FindQuery, filterOf, orderOf } from './find.js';
@@ -32,6 +34,13 @@ const fixedColumns = [
   ...['metadata.utm_source', 'metadata.utm_medium', 'metadata.utm_campaign', 'metadata.utm_term', 'metadata.utm_content'],
 ] as const;
 
+/** Where a resumed download starts: the last record received, by id and (best) with its sort key too. */
+export interface ExportResume {
+  startingAfter?: string | undefined;
+  startingAfterCreatedAt?: string | undefined;
+  startingAfterScore?: number | undefined;
+}
+
 export interface SubmissionExport {
   /** The text of the download, chunk by chunk (one chunk per page, the CSV header row first). */
   chunks: AsyncIterable<string>;
@@ -47,9 +56,11 @@ export async function exportSubmissions(
   principal: Principal,
   query: FindQuery,
   format: ExportFormat,
-  startingAfter: string | undefined,
+  resume: ExportResume = {},
 ): Promise<SubmissionExport> {
   const filter = filterOf(query);
+  const order = orderOf(query.sort);
+  const start = startOf(resume, order.key);
   if (format === 'csv' && filter.formId === undefined) {
     throw badRequest('invalid_parameters', 'A CSV export needs form_id: its columns are the fields of one form. NDJSON exports any list.', [
       { location: 'query', pointer: '/form_id', code: 'required', message: 'required when format is csv' },
@@ -57,11 +68,10 @@ export async function exportSubmissions(
   }
   await assertFilterReachable(services, principal, filter.formId);
   const refs = format === 'csv' ? await fieldRefs(services, principal, filter.formId!) : [];
-  const order = orderOf(query.sort);
   const partition = { workspaceId: principal.workspace.id, environment: principal.environment, attachment: principal.attachment };
-  const read = (after: string | undefined) =>
-    services.store.submissions.list(partition, filter, { limit: exportPageSize, startingAfter: after }, order);
-  const first = await read(startingAfter);
+  const read = (page: Omit<PageRequest, 'limit'>) =>
+    services.store.submissions.list(partition, filter, { limit: exportPageSize, ...page }, order);
+  const first = await read(start);
   const encode = format === 'csv' ? (submission: Submission) => csvRow(csvCells(submission, refs)) : ndjsonLine;
 
   async function* chunks(): AsyncGenerator<string> {
@@ -72,10 +82,43 @@ export async function exportSubmissions(
       if (!page.hasMore) return;
       // The SQLite store reads synchronously: give other requests their turn between two pages.
       await nextTurn();
-      page = await read(page.data.at(-1)!.id);
+      // From the last row's place as it was read, never looked up again: the row may be gone or changed by now.
+      const last = page.data.at(-1)!;
+      page = await read({ after: { key: last[order.key], id: last.id } });
     }
   }
   return { chunks: chunks() };
+}
+
+/**
+ * The first page's request: after the place the client names (id and sort key), or after the submission it
+ * names by id alone (looked up, so it must still be in the list), or from the start.
+ */
+function startOf(resume: ExportResume, key: 'created_at' | 'score'): Omit<PageRequest, 'limit'> {
+  const given = { created_at: resume.startingAfterCreatedAt, score: resume.startingAfterScore };
+  const other = key === 'created_at' ? 'score' : 'created_at';
+  if (given[other] !== undefined) {
+    throw badRequest('invalid_parameters', `starting_after_${other} resumes a ${other} sort; this export is sorted by ${key}.`, [
+      {
+        location: 'query',
+        pointer: `/starting_after_${other}`,
+        code: 'mutually_exclusive',
+        message: `cannot be combined with sort=${key}; use starting_after_${key}`,
+      },
+    ]);
+  }
+  const value = given[key];
+  if (value === undefined) return { startingAfter: resume.startingAfter };
+  if (resume.startingAfter === undefined) {
+    throw badRequest('invalid_parameters', `starting_after_${key} is the sort key of the record starting_after names; send both.`, [
+      { location: 'query', pointer: '/starting_after', code: 'required', message: `required with starting_after_${key}` },
+    ]);
+  }
+  const after: KeysetPosition = {
+    key: key === 'created_at' ? normalisedTimestamp(value as string, 'starting_after_created_at')! : value,
+    id: resume.startingAfter,
+  };
+  return { after };
 }
 
 const ndjsonLine = (submission: Submission): string => `${JSON.stringify(submission)}\n`;

@@ -60,9 +60,14 @@ export const getRescoreJob: Handler<'getRescoreJob'> = async ({ services, princi
 const exportMediaTypes = { ndjson: 'application/x-ndjson', csv: 'text/csv' } as const;
 
 export const exportSubmissions: Handler<'exportSubmissions'> = async ({ services, principal, query, accepts }) => {
-  const { format: asked, starting_after: startingAfter, ...find } = query;
+  const { format: asked, starting_after, starting_after_created_at, starting_after_score, ...find } = query;
   const format = asked ?? formatAccepted(accepts);
-  const download = await cursorChecked(exports.exportSubmissions(services, principal, find, format, startingAfter));
+  const resume = {
+    startingAfter: starting_after,
+    startingAfterCreatedAt: starting_after_created_at,
+    startingAfterScore: starting_after_score,
+  };
+  const download = await cursorChecked(exports.exportSubmissions(services, principal, find, format, resume));
   return {
     status: 200,
     stream: { contentType: `${exportMediaTypes[format]}; charset=utf-8`, chunks: download.chunks },

@@ -1,5 +1,5 @@
 import { InvalidCursor } from '../errors.js';
-import type { Page, PageRequest } from '../page.js';
+import { type KeysetPosition, type Page, type PageRequest, withinBound } from '../page.js';
 import { all, one, Parameters, type Queryable } from './database.js';
 
 export interface KeysetQuery {
@@ -50,31 +50,47 @@ export async function keysetPage<Row>(db: Queryable, query: KeysetQuery): Promis
     const operator = side === 'min' ? (limit.inclusive ? '>=' : '>') : limit.inclusive ? '<=' : '<';
     return [`${key} ${operator} ${into.add(limit.value)}::${type}`];
   };
-  if (cursorId === undefined) {
+  if (cursorId === undefined && page.after === undefined) {
     const conditions = [where, ...bound(params, 'min'), ...bound(params, 'max')].join(' AND ');
     const sql = `SELECT ${select} FROM ${from} WHERE ${conditions} ${orderBy(direction === 'DESC')} LIMIT ${params.add(page.limit + 1)}`;
     return pageOf(await all<Row>(db, sql, params.values), page.limit, false);
   }
-  // The cursor is looked up with its own copy of the parameters; the page's query goes on with `params`.
-  const lookup = new Parameters();
-  lookup.values.push(...params.values);
-  const inList = [where, ...bound(lookup, 'min'), ...bound(lookup, 'max'), `${id} = ${lookup.add(cursorId)}`].join(' AND ');
-  const cursor = await one<{ key: unknown; id: string }>(
-    db,
-    `SELECT ${key} AS key, ${id} AS id FROM ${from} WHERE ${inList}`,
-    lookup.values,
-  );
-  if (!cursor) throw new InvalidCursor(page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
-  const forwards = page.startingAfter !== undefined;
+  const cursor =
+    page.after ?? (await lookUpCursor(db, query, key, id, cursorId!, (into) => [...bound(into, 'min'), ...bound(into, 'max')]));
+  const forwards = page.after !== undefined || page.startingAfter !== undefined;
   // Walking down the key: forwards in a descending list, backwards in an ascending one.
   const descending = forwards === (direction === 'DESC');
-  // The cursor is in the list, so the bound on its side already holds; only the far one ends the range.
+  // A cursor in the list already satisfies the bound on its side; only the far one ends the range. A place given
+  // by the caller may lie beyond the near bound, and then keeps it.
+  const near = descending ? 'max' : 'min';
+  const keepNear = page.after !== undefined && !withinBound(bounds[near], near, cursor.key);
   const position = `(${params.add(cursor.key)}::${type}, ${params.add(cursor.id)}::text)`;
-  const conditions = [where, ...bound(params, descending ? 'min' : 'max'), `(${key}, ${id}) ${descending ? '<' : '>'} ${position}`].join(
-    ' AND ',
-  );
+  const conditions = [
+    where,
+    ...bound(params, descending ? 'min' : 'max'),
+    ...(keepNear ? bound(params, near) : []),
+    `(${key}, ${id}) ${descending ? '<' : '>'} ${position}`,
+  ].join(' AND ');
   const sql = `SELECT ${select} FROM ${from} WHERE ${conditions} ${orderBy(descending)} LIMIT ${params.add(page.limit + 1)}`;
   return pageOf(await all<Row>(db, sql, params.values), page.limit, !forwards);
+}
+
+/** The cursor row's place, looked up inside the list itself (`bounds` adds the list's bounds on the key). */
+async function lookUpCursor(
+  db: Queryable,
+  query: KeysetQuery,
+  key: string,
+  id: string,
+  cursorId: string,
+  bounds: (into: Parameters) => string[],
+): Promise<KeysetPosition> {
+  // Its own copy of the parameters: the page's query goes on with `query.params`.
+  const lookup = new Parameters();
+  lookup.values.push(...query.params.values);
+  const inList = [query.where, ...bounds(lookup), `${id} = ${lookup.add(cursorId)}`].join(' AND ');
+  const cursor = await one<KeysetPosition>(db, `SELECT ${key} AS key, ${id} AS id FROM ${query.from} WHERE ${inList}`, lookup.values);
+  if (!cursor) throw new InvalidCursor(query.page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
+  return cursor;
 }
 
 function pageOf<Row>(rows: Row[], limit: number, backwards: boolean): Page<Row> {

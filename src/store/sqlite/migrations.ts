@@ -8,6 +8,7 @@ import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
 import { submissionResumeSchema } from './schema/submission-resume.js';
+import { submissionUpdatedSchema } from './schema/submission-updated.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 import { usageSchema } from './schema/usage.js';
@@ -35,6 +36,7 @@ const migrations: readonly string[] = [
   usageSchema,
   submissionResumeSchema,
   submissionFindSchema,
+  submissionUpdatedSchema,
   usageMetersSchema,
 ];
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { InvalidCursor } from '../errors.js';
-import type { Page, PageRequest } from '../page.js';
+import { type KeysetPosition, type Page, type PageRequest, withinBound } from '../page.js';
 import { statement } from './statements.js';
 
 export interface KeysetQuery {
@@ -56,7 +56,7 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
     sql: [where, ...extra.map(([condition]) => condition)].join(' AND '),
     values: [...params, ...extra.map(([, value]) => value)],
   });
-  if (cursorId === undefined) {
+  if (cursorId === undefined && page.after === undefined) {
     const list = conditions([...bound('min'), ...bound('max')]);
     const rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${list.sql} ${orderBy(direction === 'DESC')} LIMIT ?`).all(
       ...list.values,
@@ -64,17 +64,20 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
     ) as Row[];
     return { data: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
-  const inList = conditions([...bound('min'), ...bound('max'), [`${id} = ?`, cursorId]]);
-  const cursor = statement(db, `SELECT ${key} AS key, ${id} AS id FROM ${from} WHERE ${inList.sql}`).get(...inList.values) as
-    | { key: unknown; id: string }
-    | undefined;
-  if (!cursor) throw new InvalidCursor(page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
-  const forwards = page.startingAfter !== undefined;
+  const cursor = page.after ?? lookUpCursor(db, query, key, id, cursorId!, conditions([...bound('min'), ...bound('max')]));
+  const forwards = page.after !== undefined || page.startingAfter !== undefined;
   // Walking down the key: forwards in a descending list, backwards in an ascending one.
   const descending = forwards === (direction === 'DESC');
-  // The cursor is in the list, so the bound on its side already holds; only the far one ends the range. Left
-  // in, the planner might scan from the near bound and skip every row before the cursor.
-  const after = conditions([...bound(descending ? 'min' : 'max'), [`(${key}, ${id}) ${descending ? '<' : '>'} (?, ?)`, cursor.key]]);
+  // A cursor in the list already satisfies the bound on its side; only the far one ends the range. Left in, the
+  // planner might scan from the near bound and skip every row before the cursor. A place given by the caller
+  // may lie beyond the near bound, and then keeps it.
+  const near = descending ? 'max' : 'min';
+  const keepNear = page.after !== undefined && !withinBound(bounds[near], near, cursor.key);
+  const after = conditions([
+    ...bound(descending ? 'min' : 'max'),
+    ...(keepNear ? bound(near) : []),
+    [`(${key}, ${id}) ${descending ? '<' : '>'} (?, ?)`, cursor.key],
+  ]);
   const rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${after.sql} ${orderBy(descending)} LIMIT ?`).all(
     ...after.values,
     cursor.id,
@@ -82,4 +85,21 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
   ) as Row[];
   const data = rows.slice(0, page.limit);
   return { data: forwards ? data : data.reverse(), hasMore: rows.length > page.limit };
+}
+
+/** The cursor row's place, looked up inside the list itself (`list`: its conditions with both bounds). */
+function lookUpCursor(
+  db: Database.Database,
+  query: KeysetQuery,
+  key: string,
+  id: string,
+  cursorId: string,
+  list: { sql: string; values: unknown[] },
+): KeysetPosition {
+  const cursor = statement(db, `SELECT ${key} AS key, ${id} AS id FROM ${query.from} WHERE ${list.sql} AND ${id} = ?`).get(
+    ...list.values,
+    cursorId,
+  ) as KeysetPosition | undefined;
+  if (!cursor) throw new InvalidCursor(query.page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
+  return cursor;
 }

@@ -170,6 +170,30 @@ type SourceRow = { source: string; started: number; completed: number };
 const getRow = (db: Database.Database, id: string) =>
   statement(db, 'SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
 
+/**
+ * How many rows changed since `updated_gte` the list still reads through the updated_at index and sorts; the
+ * count is probed through the same index, so the probe too reads at most this many entries.
+ */
+export const changedSinceSortCap = 10_000;
+
+/**
+ * Whether at most `changedSinceSortCap` rows of the partition changed since `since`. More than that are at least
+ * that dense among the partition's rows, so the ordered scan meets one every (rows / cap) rows or sooner.
+ */
+function changedSinceFew(
+  db: Database.Database,
+  partition: { workspaceId: string; environment: Environment; formId: string | undefined },
+  since: string,
+): boolean {
+  const { workspaceId, environment, formId } = partition;
+  const [column, value] = formId === undefined ? ['workspace_id', workspaceId] : ['form_id', formId];
+  const { changed } = statement(
+    db,
+    `SELECT count(*) AS changed FROM (SELECT 1 FROM submissions WHERE ${column} = ? AND environment = ? AND updated_at >= ? LIMIT ?)`,
+  ).get(value, environment, since, changedSinceSortCap + 1) as { changed: number };
+  return changed <= changedSinceSortCap;
+}
+
 export function sqliteSubmissions(db: Database.Database): SubmissionStore {
   return {
     async insert(record, outbox) {
@@ -210,7 +234,10 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         if (filter.minScore !== undefined) add('+s.score >= ?', filter.minScore);
         if (filter.maxScore !== undefined) add('+s.score <= ?', filter.maxScore);
       }
-      if (filter.updatedGte !== undefined) add('s.updated_at >= ?', filter.updatedGte);
+      // Few changed rows (a sync's usual question): read them through the updated_at index and sort them, at
+      // most `changedSinceSortCap`. Many: they are dense in the ordered scan, which checks them on the way.
+      const fewChanged = filter.updatedGte !== undefined && changedSinceFew(db, { workspaceId, environment, formId }, filter.updatedGte);
+      if (filter.updatedGte !== undefined) add(`${fewChanged ? '' : '+'}s.updated_at >= ?`, filter.updatedGte);
       // instr, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
       if (filter.search !== undefined) add('instr(s.search_text, ?) > 0', filter.search);
       const grades = filter.grades ?? [];
@@ -221,7 +248,9 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       // The utm_source index ends in created_at: under a score order it is a check, not the scan.
       if (filter.utmSource !== undefined) add(`${order.key === 'score' ? '+' : ''}s.utm_source = ?`, filter.utmSource);
       const result = keysetPage<SubmissionRow>(db, {
-        from: 'submissions s',
+        from: fewChanged
+          ? `submissions s INDEXED BY ${formId === undefined ? 'submissions_updated' : 'submissions_form_updated'}`
+          : 'submissions s',
         alias: 's',
         select: 's.*',
         where: where.join(' AND '),
