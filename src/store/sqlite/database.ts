@@ -11,10 +11,11 @@ import { migrate } from './migrations.js';
 export function openDatabase(file: string): Database.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  // First, so that switching a fresh file to WAL and migrating it wait for another process doing the same.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
 }

@@ -40,12 +40,20 @@ const migrations: readonly string[] = [
   usageMetersSchema,
 ];
 
+/**
+ * Applies the migrations not yet applied, each in its own transaction. Each reads the schema version under the
+ * write lock (`BEGIN IMMEDIATE`), so processes opening one file at once (the server and the admin command on a
+ * fresh `DATA_DIR`) apply each migration once: the second waits (`busy_timeout`), then finds it applied.
+ */
 export function migrate(db: Database.Database): void {
-  const applied = db.pragma('user_version', { simple: true }) as number;
-  for (let index = applied; index < migrations.length; index++) {
-    db.transaction(() => {
-      db.exec(migrations[index]!);
-      db.pragma(`user_version = ${index + 1}`);
-    })();
+  const applyNext = db.transaction((): boolean => {
+    const applied = db.pragma('user_version', { simple: true }) as number;
+    if (applied >= migrations.length) return false;
+    db.exec(migrations[applied]!);
+    db.pragma(`user_version = ${applied + 1}`);
+    return true;
+  });
+  while (applyNext.immediate()) {
+    // one migration per transaction
   }
 }
