@@ -444,7 +444,7 @@ export interface paths {
          *     (NDJSON consumers can keep the last record per `id`); one created meanwhile is written if it sorts after the
          *     current place. Each page is one consistent read.
          *
-         *     With `q` the export reads the list to its end, 2000 submissions at a time (see `q`), so it never answers
+         *     With `q` the export reads the list to its end, 2,000 submissions at a time (see `q`), so it never answers
          *     `search_too_broad`: a rare text in a large workspace makes a download that takes a while to start and to end,
          *     while other requests are served between its reads.
          */
@@ -1332,7 +1332,7 @@ export interface components {
          *     | `invalid_form_logic` | 422 | `validation_error` | A logic rule names an unknown step or field, jumps backwards or forms a cycle. |
          *     | `invalid_answers` | 422 | `validation_error` | Submission answers do not satisfy the form; one `details.errors` entry per field. |
          *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the form's own workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
-         *     | `search_too_broad` | 422 | `validation_error` | The submissions list's `q` was checked on 100000 submissions (in the list's order, from the cursor) without a match, so there is no page to answer with; narrow the list with `form_id`, `created_gte`/`created_lt`, `grade`, `status` or the score bounds. |
+         *     | `search_too_broad` | 422 | `validation_error` | The submissions list's `q` was checked on 100,000 submissions (in the list's order, from the cursor) without a match, so there is no page to answer with; narrow the list with `form_id`, `created_gte`/`created_lt`, `grade`, `status` or the score bounds. |
          *     | `rate_limited` | 429 | `rate_limit_error` | Too many requests for the key, the workspace, or failed authentications from the address; wait `Retry-After` seconds. |
          *     | `internal_error` | 500 | `server_error` | Failure on the service side; retry with backoff. |
          *     | `service_unavailable` | 503 | `server_error` | The service is shutting down or overloaded; retry with backoff. |
@@ -4499,11 +4499,11 @@ export interface components {
          *     across two answers. 1 to 100 characters, no control characters.
          *
          *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
-         *     list's order) are read 2000 at a time and `q` is checked on each of them until the page is full. A list
-         *     request reads at most 100000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
+         *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+         *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
          *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
          *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
-         *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2000
+         *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
          *     rows at a time, without that ceiling.
          * @example acme.com
          */
@@ -5235,11 +5235,11 @@ export interface operations {
                  *     across two answers. 1 to 100 characters, no control characters.
                  *
                  *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
-                 *     list's order) are read 2000 at a time and `q` is checked on each of them until the page is full. A list
-                 *     request reads at most 100000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
+                 *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+                 *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
                  *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
                  *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
-                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2000
+                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
                  *     rows at a time, without that ceiling.
                  * @example acme.com
                  */
@@ -5408,11 +5408,11 @@ export interface operations {
                  *     across two answers. 1 to 100 characters, no control characters.
                  *
                  *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
-                 *     list's order) are read 2000 at a time and `q` is checked on each of them until the page is full. A list
-                 *     request reads at most 100000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
+                 *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+                 *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
                  *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
                  *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
-                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2000
+                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
                  *     rows at a time, without that ceiling.
                  * @example acme.com
                  */

@@ -5,7 +5,7 @@
  * order, without the text), the text is checked on each window, and the event loop gets a turn between two
  * windows; after `cap` rows without a match the search stops.
  */
-import { SearchTooBroad } from './errors.js';
+import { InvalidCursor, SearchTooBroad } from './errors.js';
 import type { KeysetPosition, Page, PageRequest } from './page.js';
 
 /** How a search reads its list: `window` rows at a time, at most `cap` rows in one call (`Infinity`: no cap). */
@@ -41,7 +41,14 @@ export async function scanForMatches(
   search: string,
   scan: SearchScan,
   readWindow: (request: PageRequest) => Promise<Page<SearchCandidate>>,
+  searchTextOf: (id: string) => Promise<string | undefined>,
 ): Promise<Page<string>> {
+  // The windows are read without the search, so a cursor is checked against it here: one that does not match
+  // is not in the searched list. One that names no row at all is refused by the first window's lookup.
+  const cursorId = page.startingAfter ?? page.endingBefore;
+  if (cursorId !== undefined && !((await searchTextOf(cursorId)) ?? search).includes(search)) {
+    throw new InvalidCursor(page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
+  }
   const backwards = page.endingBefore !== undefined || page.before !== undefined;
   const inListOrder = (ids: string[]) => (backwards ? ids.reverse() : ids);
   const matches: string[] = [];

@@ -86,7 +86,10 @@ describe('GET /v1/submissions?q=…: a bounded scan', () => {
   it('when a narrowing filter keeps the rare match within the cap, then it is found', async () => {
     const oldest = rareRows[0]!.submission;
     const until = new Date(Date.parse(oldest.created_at) + 5_000).toISOString();
-    expect(await page(`form_id=${rare.id}&q=unicorn&created_lt=${encodeURIComponent(until)}`)).toEqual({ ids: [oldest.id], hasMore: false });
+    expect(await page(`form_id=${rare.id}&q=unicorn&created_lt=${encodeURIComponent(until)}`)).toEqual({
+      ids: [oldest.id],
+      hasMore: false,
+    });
   });
 
   for (const sort of sorts) {

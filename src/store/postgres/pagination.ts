@@ -56,8 +56,7 @@ export async function keysetPage<Row>(db: Queryable, query: KeysetQuery): Promis
     return pageOf(await all<Row>(db, sql, params.values), page.limit, false);
   }
   const given = page.after ?? page.before;
-  const cursor =
-    given ?? (await lookUpCursor(db, query, key, id, cursorId!, (into) => [...bound(into, 'min'), ...bound(into, 'max')]));
+  const cursor = given ?? (await lookUpCursor(db, query, key, id, cursorId!, (into) => [...bound(into, 'min'), ...bound(into, 'max')]));
   const forwards = page.after !== undefined || page.startingAfter !== undefined;
   // Walking down the key: forwards in a descending list, backwards in an ascending one.
   const descending = forwards === (direction === 'DESC');

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Environment } from '../../contract.js';
 import { RecordNotFound } from '../errors.js';
+import type { PageRequest } from '../page.js';
 import {
   dayOf,
   type FunnelFacts,
@@ -15,9 +16,8 @@ import {
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
-import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
-import type { PageRequest } from '../page.js';
 import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
+import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
@@ -204,8 +204,12 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         return { data: result.data.map(toSubmission), hasMore: result.hasMore };
       }
       // The search text is compared in JS, literally (as strpos would), on windows of the list without it.
-      const found = await scanForMatches(page, filter.search, scan, (request) =>
-        read<SearchCandidate>(`s.id AS id, s.${order.key} AS key, s.search_text AS search_text`, request),
+      const found = await scanForMatches(
+        page,
+        filter.search,
+        scan,
+        (request) => read<SearchCandidate>(`s.id AS id, s.${order.key} AS key, s.search_text AS search_text`, request),
+        async (id) => (await one<{ search_text: string }>(pool, 'SELECT search_text FROM submissions WHERE id = $1', [id]))?.search_text,
       );
       const rows = await all<SubmissionRow>(pool, 'SELECT * FROM submissions WHERE id = ANY($1::text[])', [found.data]);
       return { data: inOrderOf(found.data, rows).map(toSubmission), hasMore: found.hasMore };

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Environment } from '../../contract.js';
 import { RecordNotFound } from '../errors.js';
+import type { PageRequest } from '../page.js';
 import {
   dayOf,
   type FunnelFacts,
@@ -15,11 +16,10 @@ import {
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
+import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
-import type { PageRequest } from '../page.js';
-import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
 import { type KeyBounds, keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
@@ -261,8 +261,13 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         return { data: result.data.map(toSubmission), hasMore: result.hasMore };
       }
       // The search text is compared in JS, literally (as instr would), on windows of the list without it.
-      const found = await scanForMatches(page, filter.search, scan, async (request) =>
-        read<SearchCandidate>(`s.id AS id, s.${order.key} AS key, s.search_text AS search_text`, request),
+      const found = await scanForMatches(
+        page,
+        filter.search,
+        scan,
+        async (request) => read<SearchCandidate>(`s.id AS id, s.${order.key} AS key, s.search_text AS search_text`, request),
+        async (id) =>
+          (statement(db, 'SELECT search_text FROM submissions WHERE id = ?').get(id) as { search_text: string } | undefined)?.search_text,
       );
       const rows = statement(db, 'SELECT * FROM submissions WHERE id IN (SELECT value FROM json_each(?))').all(
         JSON.stringify(found.data),
