@@ -390,6 +390,11 @@ export interface paths {
          *     **Audit.** Writes a `submissions.erased` audit event with the key and the count. The address is never stored by
          *     the erasure: not in the audit log, not in the response (an `Idempotency-Key` replay returns the same body).
          *
+         *     **Cost.** The erasure is one transaction, so its time grows with the number of matching submissions: about
+         *     0.1 ms per submission on the reference server's SQLite store (about 1 s for 10,000 submissions of one address,
+         *     2 s for 20,000), during which that server answers nothing else; the response comes when it is done. There is
+         *     no cap: an erasure never stops half-way.
+         *
          *     Erasing is idempotent: a repeat finds nothing and answers `deleted_submissions: 0`. Needs an `admin` key,
          *     attached to the workspace: a form- or folder-attached key gets 403 `form_not_attached`, because an erasure
          *     reaches every form.
@@ -700,11 +705,15 @@ export interface paths {
          * Get usage and limits
          * @description The workspace's metered usage in the current and the previous calendar month (UTC), its plan and the rate limits in effect for it. Only live mode is metered: requests made with test keys, test submissions and test deliveries (which only reach the mock endpoint) are never counted, whichever key asks.
          *
-         *     - `submissions`: live submissions created in the month (completed or partial), as stored now.
+         *     - `submissions`: live submissions created in the month (completed or partial), counted when created: deleting or erasing a submission later does not lower the figure.
          *     - `api_requests`: requests made with the workspace's live keys and OAuth tokens that passed authentication and the rate limits, whatever their outcome. Each server counts in memory and adds its counts to the shared figure every 5 seconds (and when it shuts down), so the figure may lag the latest requests by that much.
-         *     - `webhook_deliveries`: delivery attempts made to the workspace's live integrations in the month, retries and dispatches included (attempts still queued are not counted).
+         *     - `webhook_deliveries`: delivery attempts made to the workspace's live integrations in the month, retries and dispatches included (attempts still queued are not counted), each in the month it was due; deleting the integration and its delivery log later does not lower the figure.
+         *
+         *     A usage figure never goes down.
          *
          *     `rate_limits` are the limits `X-RateLimit-Limit` reports: the standard ones, or those an operator has set for an Enterprise workspace (`custom: true`). A change of limits applies from the next request, in every server.
+         *
+         *     The figures and the plan are the whole workspace's, so this needs an admin key attached to the workspace: a form- or folder-attached key gets 403 `form_not_attached`.
          */
         get: operations["getUsage"];
         put?: never;
@@ -949,10 +958,14 @@ export interface paths {
         };
         /**
          * List events
-         * @description Lists the events of the last 30 days, newest first, in the envelope their webhook deliveries carry: every event
-         *     the service emitted, whether or not an integration subscribed to it. Live keys see live events, test keys the
-         *     test sandbox's. Events older than 30 days are deleted, and so are the `submission.*` events of a deleted form
-         *     (they hold its answers). A form- or folder-attached key sees only the events of the forms it can reach (never
+         * @description Lists the events still kept, newest first, in the envelope their webhook deliveries carry: every event the
+         *     service emitted, whether or not an integration subscribed to it. Live keys see live events, test keys the test
+         *     sandbox's.
+         *
+         *     Events are kept at least 30 days. After that an hourly purge deletes them, except an event a delivery attempt
+         *     is still pending for, which stays until that attempt is made; so the list may include events somewhat older
+         *     than 30 days, and only the last 30 days are certain to be there. The `submission.*` events of a deleted form
+         *     are deleted with it (they hold its answers). A form- or folder-attached key sees only the events of the forms it can reach (never
          *     `integration.*` events, which belong to no form).
          *
          *     To reconcile after missed deliveries, list the events since the last one you processed (`created_gte`, and
@@ -980,7 +993,7 @@ export interface paths {
         };
         /**
          * Get an event
-         * @description Returns one event of the last 30 days, byte for byte the body its webhook deliveries carry (plus `request_id`). An event of the other environment, of another workspace, older than 30 days or never emitted gets 404; one of a form the attached key cannot reach gets 403 `form_not_attached`.
+         * @description Returns one event, byte for byte the body its webhook deliveries carry (plus `request_id`). Events are kept at least 30 days; after that an hourly purge deletes them unless a delivery attempt is still pending for them (then once it is made). An event of the other environment, of another workspace, already purged or never emitted gets 404; one of a form the attached key cannot reach gets 403 `form_not_attached`.
          */
         get: operations["getEvent"];
         put?: never;
@@ -2712,7 +2725,7 @@ export interface components {
             ends_at: components["schemas"]["Timestamp"];
             /**
              * Format: int64
-             * @description Live submissions created in the month and still stored (completed or partial).
+             * @description Live submissions created in the month (completed or partial), counted when created; deleting or erasing them later does not lower the figure.
              */
             submissions: number;
             /**
@@ -2722,7 +2735,7 @@ export interface components {
             api_requests: number;
             /**
              * Format: int64
-             * @description Delivery attempts made to live integrations, retries and dispatches included.
+             * @description Delivery attempts made to live integrations, retries and dispatches included, counted in the month each attempt was due when its outcome is recorded; deleting the integration (and its delivery log) later does not lower the figure.
              */
             webhook_deliveries: number;
         };
@@ -2954,7 +2967,7 @@ export interface components {
         EventId: string;
         /** @description What to send. Without `event_id` an `integration.ping` test event is sent. */
         IntegrationDispatch: {
-            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept for 30 days whether or not an integration subscribed to them; their ids are in the events feed (`GET /events`), the integration logs and `X-Service-Event-Id`. */
+            /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept at least 30 days whether or not an integration subscribed to them; their ids are in the events feed (`GET /events`), the integration logs and `X-Service-Event-Id`. */
             event_id?: components["schemas"]["EventId"];
         };
         /**
@@ -4299,9 +4312,10 @@ export interface components {
                 "application/json": components["schemas"]["IntegrationLogList"];
             };
         };
-        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at` (null when `expire_previous_after` was 0: it was retired at once). */
+        /** @description The secret was rotated. `signing_secret` is the new secret and appears in this response only: store it now. The previous secret signs deliveries beside it until `previous_secret_expires_at` (null when `expire_previous_after` was 0: it was retired at once). Rotation changes the integration as `GET` shows it (`secret_hint`, `previous_secret_expires_at`), so `ETag` is its new tag: send it back in the `If-Match` of a later update. */
         IntegrationSecretRotated: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

@@ -15,6 +15,7 @@ import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
 import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
+import { inBatches } from './domain/batches.js';
 import { purgeExpiredEvents } from './domain/event-feed/service.js';
 import { integrationEvents } from './domain/integrations/publisher.js';
 import { backoffWithBase } from './domain/integrations/retry-schedule.js';
@@ -58,6 +59,9 @@ async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: str
   }
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
 }
+
+/** Idempotency keys deleted per batch of the hourly purge: a few milliseconds each on SQLite, which yields between them. */
+const IDEMPOTENCY_PURGE_BATCH = 1000;
 
 const listen = (server: http.Server, port: number, host: string) =>
   new Promise<number>((resolve, reject) => {
@@ -219,7 +223,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
   const purge = () =>
     jobLock.runIfHolder(async () => {
       const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
-      await store.idempotency.purgeExpired(before);
+      await inBatches(IDEMPOTENCY_PURGE_BATCH, (limit) => store.idempotency.purgeExpired(before, limit));
       await purgeExpiredEvents(services);
     });
   const jobs = [

@@ -60,7 +60,7 @@ export function assertMayChange(principal: Principal, resource: { test: boolean 
 
 /**
  * Keys attached to one form or folder reach that form or folder only: workspace administration (API keys,
- * team, audit log, test data, transfers) needs a workspace key, whatever the scope. Otherwise an admin key
+ * team, audit log, usage, test data, transfers, erasure) needs a workspace key, whatever the scope. Otherwise an admin key
  * attached to one form could mint itself a workspace-wide key.
  */
 export function assertWorkspaceWide(principal: Principal, what: string): void {

@@ -207,7 +207,8 @@ export interface IdempotencyStore {
   claim(ownerId: string, keyHash: string, fingerprint: string, now: string, ttlSeconds: number): Promise<IdempotencyClaim>;
   complete(ownerId: string, keyHash: string, sealedResponse: string): Promise<void>;
   release(ownerId: string, keyHash: string): Promise<void>;
-  purgeExpired(before: string): Promise<number>;
+  /** Deletes at most `limit` keys created before `before` (oldest first); returns how many. */
+  purgeExpired(before: string, limit: number): Promise<number>;
 }
 
 export interface TeamStore {

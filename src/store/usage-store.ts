@@ -1,4 +1,4 @@
-/** Metered usage: API requests counted by the servers, and what the stored rows already tell (live only). */
+/** Metered usage (live only): API requests counted by the servers, submissions and delivery attempts by the store. */
 
 /** A server's API request count for one workspace and month since its last flush. */
 export interface ApiRequestCount {
@@ -25,8 +25,9 @@ export interface UsageStore {
   /** Adds each count to its workspace's month, in one transaction: additive, so servers never overwrite each other. */
   addApiRequests(counts: readonly ApiRequestCount[]): Promise<void>;
   /**
-   * The workspace's live figures in the period: requests flushed so far, submissions created and still stored, and
-   * delivery attempts made (succeeded or failed) to its live integrations.
+   * The workspace's live figures in the month: requests flushed so far, submissions created, and delivery attempts
+   * made (succeeded or failed) to its live integrations. All three are counters (submissions counted by the insert,
+   * attempts by `recordAttempt`, in their transactions), so deleting rows never lowers them.
    */
   figures(workspaceId: string, period: UsagePeriod): Promise<UsageFigures>;
 }

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/http/contract-document.js';
+import type { OperationId } from '../../src/http/handlers/types.js';
+import { createForm, createIntegration, PUBLIC_URL, submit } from '../support/factories.js';
 import { useWatchedApi } from '../support/http-checks.js';
+import { testWebhookUrls } from './integrations-support.js';
 
-const api = useWatchedApi({ rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 1000 } });
+const api = useWatchedApi(() => ({
+  rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 1000 },
+  webhookUrls: testWebhookUrls(),
+}));
 let formKey: string;
 let folderKey: string;
 let formId: string;
@@ -14,26 +21,134 @@ beforeAll(async () => {
   folderKey = (await api.createKey({ environment: 'live', scope: 'admin', attachment: { type: 'folder', folder_id: folderId } })).secret;
 });
 
-const administration: Array<[string, 'get' | 'post' | 'delete', string, Record<string, unknown>?]> = [
-  ['create an API key', 'post', '/v1/api_keys', { name: 'escalate', environment: 'live', scope: 'admin' }],
-  ['list API keys', 'get', '/v1/api_keys'],
-  ['read the audit log', 'get', '/v1/audit_events'],
-  ['list members', 'get', '/v1/team/members'],
-  ['list invites', 'get', '/v1/team/invites'],
-  ['invite a member', 'post', '/v1/team/invites', { email: 'new@acme.test', role: 'admin' }],
-  ['reset test data', 'delete', '/v1/test_data'],
-];
+type Call = ['get' | 'post' | 'patch' | 'delete', string, Record<string, unknown>?];
+
+/**
+ * Every operation of the document, and how a form- or folder-attached key is kept to its forms there. A new
+ * operation fails the completeness test below until it is classified, so a workspace-wide one cannot ship
+ * without `assertWorkspaceWide` unnoticed:
+ * - `workspace`: reaches beyond any one form (keys, team, audit log, usage, transfers, erasure); an attached key gets
+ *   403 `form_not_attached` before anything is looked up (the ids may not exist).
+ * - `elsewhere`: acts on one form or on something of one form; the call given targets another form's (not in the
+ *   folder either), and the attached keys get 403 `form_not_attached`.
+ * - `filtered`: a list (or a lookup in one) that an attached key sees only its forms' part of; tested where it lives.
+ */
+type Reach = { workspace: Call } | { elsewhere: () => Call } | { filtered: string };
+
+let otherFormId: string;
+let otherFolderId: string;
+let otherSubmissionId: string;
+let otherIntegrationId: string;
+let otherRescoreJobId: string;
+
+const reach: Record<OperationId, Reach> = {
+  listForms: { filtered: 'test/http/folders.test.ts' },
+  createForm: { elsewhere: () => ['post', '/v1/forms', { name: 'Beside', folder_id: otherFolderId }] },
+  getForm: { elsewhere: () => ['get', `/v1/forms/${otherFormId}`] },
+  updateForm: { elsewhere: () => ['patch', `/v1/forms/${otherFormId}`, { name: 'Taken over' }] },
+  deleteForm: { elsewhere: () => ['delete', `/v1/forms/${otherFormId}`] },
+  listFormVersions: { elsewhere: () => ['get', `/v1/forms/${otherFormId}/versions`] },
+  getFormVersion: { elsewhere: () => ['get', `/v1/forms/${otherFormId}/versions/1`] },
+  restoreFormVersion: { elsewhere: () => ['post', `/v1/forms/${otherFormId}/versions/1/restore`] },
+  rescoreForm: { elsewhere: () => ['post', `/v1/forms/${otherFormId}/rescore`] },
+  getRescoreJob: { elsewhere: () => ['get', `/v1/rescore_jobs/${otherRescoreJobId}`] },
+  getAnalytics: { elsewhere: () => ['get', `/v1/analytics?form_id=${otherFormId}`] },
+  transferForm: {
+    workspace: ['post', '/v1/forms/form_000000000000000000000000/transfer', { workspace_id: 'ws_000000000000000000000000' }],
+  },
+  listTransfers: { workspace: ['get', '/v1/transfers'] },
+  getTransfer: { workspace: ['get', '/v1/transfers/xfr_000000000000000000000000'] },
+  acceptTransfer: { workspace: ['post', '/v1/transfers/xfr_000000000000000000000000/accept'] },
+  declineTransfer: { workspace: ['post', '/v1/transfers/xfr_000000000000000000000000/decline'] },
+  cancelTransfer: { workspace: ['post', '/v1/transfers/xfr_000000000000000000000000/cancel'] },
+  listFolders: { filtered: 'test/http/folders.test.ts' },
+  createFolder: { elsewhere: () => ['post', '/v1/folders', { name: 'Beside' }] },
+  getFolder: { elsewhere: () => ['get', `/v1/folders/${otherFolderId}`] },
+  deleteFolder: { elsewhere: () => ['delete', `/v1/folders/${otherFolderId}`] },
+  listSubmissions: { elsewhere: () => ['get', `/v1/submissions?form_id=${otherFormId}`] },
+  exportSubmissions: { elsewhere: () => ['get', `/v1/submissions/export?form_id=${otherFormId}&format=ndjson`] },
+  createSubmission: { elsewhere: () => ['post', '/v1/submissions', { form_id: otherFormId, answers: { email: 'a@b.test' } }] },
+  getSubmission: { elsewhere: () => ['get', `/v1/submissions/${otherSubmissionId}`] },
+  updateSubmission: { elsewhere: () => ['patch', `/v1/submissions/${otherSubmissionId}`, { answers: { company: 'Taken' } }] },
+  deleteSubmission: { elsewhere: () => ['delete', `/v1/submissions/${otherSubmissionId}`] },
+  rescoreSubmission: { elsewhere: () => ['post', `/v1/submissions/${otherSubmissionId}/rescore`] },
+  eraseSubmissions: { workspace: ['post', '/v1/submissions/erase', { email: 'someone@acme.test' }] },
+  getMe: { filtered: 'describes the calling key itself' },
+  listApiKeys: { workspace: ['get', '/v1/api_keys'] },
+  createApiKey: { workspace: ['post', '/v1/api_keys', { name: 'escalate', environment: 'live', scope: 'admin' }] },
+  getApiKey: { workspace: ['get', '/v1/api_keys/key_000000000000000000000000'] },
+  revokeApiKey: { workspace: ['delete', '/v1/api_keys/key_000000000000000000000000'] },
+  listAuditEvents: { workspace: ['get', '/v1/audit_events'] },
+  getUsage: { workspace: ['get', '/v1/usage'] },
+  listMembers: { workspace: ['get', '/v1/team/members'] },
+  removeMember: { workspace: ['delete', '/v1/team/members/mem_000000000000000000000000'] },
+  listInvites: { workspace: ['get', '/v1/team/invites'] },
+  createInvite: { workspace: ['post', '/v1/team/invites', { email: 'new@acme.test', role: 'admin' }] },
+  revokeInvite: { workspace: ['delete', '/v1/team/invites/inv_000000000000000000000000'] },
+  listIntegrations: { filtered: 'test/http/integrations.test.ts' },
+  createIntegration: { elsewhere: () => ['post', '/v1/integrations', { url: PUBLIC_URL, events: ['form.created'], form_id: otherFormId }] },
+  getIntegration: { elsewhere: () => ['get', `/v1/integrations/${otherIntegrationId}`] },
+  updateIntegration: { elsewhere: () => ['patch', `/v1/integrations/${otherIntegrationId}`, { url: PUBLIC_URL }] },
+  deleteIntegration: { elsewhere: () => ['delete', `/v1/integrations/${otherIntegrationId}`] },
+  dispatchIntegration: { elsewhere: () => ['post', `/v1/integrations/${otherIntegrationId}/dispatch`] },
+  listIntegrationLogs: { elsewhere: () => ['get', `/v1/integrations/${otherIntegrationId}/logs`] },
+  rotateIntegrationSecret: { elsewhere: () => ['post', `/v1/integrations/${otherIntegrationId}/rotate_secret`] },
+  listEvents: { filtered: 'events of other forms are left out: test/http/events.test.ts' },
+  getEvent: { filtered: 'an event of another form is not found: test/http/events.test.ts' },
+  resetTestData: { workspace: ['delete', '/v1/test_data'] },
+  createOAuthToken: { filtered: 'public: a client authenticates with its own credentials' },
+};
 
 describe('admin keys attached to a form or folder', () => {
-  for (const [what, method, path, body] of administration) {
-    it(`when such a key tries to ${what}, then 403 form_not_attached`, async () => {
-      for (const key of [formKey, folderKey]) {
-        const res = await api.call(method, path, key).send(body);
-        expect(res.status).toBe(403);
-        expect(res.body).toMatchObject({ type: 'permission_error', code: 'form_not_attached' });
-      }
+  it('when the document lists its operations, then each one is classified here', () => {
+    expect(Object.keys(reach).sort()).toEqual(
+      loadContract()
+        .operations.map((operation) => operation.operationId)
+        .sort(),
+    );
+  });
+
+  describe('workspace-wide operations', () => {
+    for (const [operationId, entry] of Object.entries(reach)) {
+      if (!('workspace' in entry)) continue;
+      const [method, path, body] = entry.workspace;
+      it(`when such a key calls ${operationId}, then 403 form_not_attached`, async () => {
+        for (const key of [formKey, folderKey]) {
+          const res = await api.call(method, path, key).send(body);
+          expect({ status: res.status, code: res.body.code }, `${operationId}: ${JSON.stringify(res.body)}`).toEqual({
+            status: 403,
+            code: 'form_not_attached',
+          });
+        }
+      });
+    }
+  });
+
+  describe('operations on another form', () => {
+    beforeAll(async () => {
+      otherFormId = (await createForm(api)).id;
+      otherFolderId = (await api.call('post', '/v1/folders').send({ name: 'Elsewhere' })).body.id;
+      otherSubmissionId = (await submit(api, { form_id: otherFormId, answers: { email: 'other@acme.test' }, status: 'partial' })).id;
+      otherIntegrationId = (await createIntegration(api, { form_id: otherFormId })).id;
+      const job = await api.call('post', `/v1/forms/${otherFormId}/rescore`);
+      expect(job.status, JSON.stringify(job.body)).toBe(202);
+      otherRescoreJobId = job.body.id;
     });
-  }
+
+    for (const [operationId, entry] of Object.entries(reach)) {
+      if (!('elsewhere' in entry)) continue;
+      it(`when such a key calls ${operationId} for another form, then 403 form_not_attached`, async () => {
+        const [method, path, body] = entry.elsewhere();
+        for (const key of [formKey, folderKey]) {
+          const res = await api.call(method, path, key).send(body);
+          expect({ status: res.status, code: res.body.code }, `${operationId}: ${JSON.stringify(res.body)}`).toEqual({
+            status: 403,
+            code: 'form_not_attached',
+          });
+        }
+      });
+    }
+  });
 
   it('when such a key tries to transfer its own form, then 403 form_not_attached and the form stays', async () => {
     const other = await api.otherWorkspace();

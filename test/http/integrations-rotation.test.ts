@@ -80,6 +80,27 @@ describe('POST /v1/integrations/{id}/rotate_secret', () => {
     expect(integration.previous_secret_expires_at).toBeNull();
   });
 
+  it('when rotated, then the response carries the ETag a GET shows, and an If-Match with it updates the integration', async () => {
+    const integration = await createIntegration(api, {});
+    const before = await api.call('get', `/v1/integrations/${integration.id}`);
+    const res = await rotate(integration.id, { expire_previous_after: 600 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(res.headers.etag).not.toBe(before.headers.etag);
+    expect((await api.call('get', `/v1/integrations/${integration.id}`)).headers.etag).toBe(res.headers.etag);
+
+    const updated = await api
+      .call('patch', `/v1/integrations/${integration.id}`)
+      .set('If-Match', res.headers.etag!)
+      .send({ enabled: false });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    const stale = await api
+      .call('patch', `/v1/integrations/${integration.id}`)
+      .set('If-Match', before.headers.etag!)
+      .send({ enabled: true });
+    expectProblem(stale, 412, 'conflict_error', 'precondition_failed');
+  });
+
   it('during the overlap, then every delivery carries two v1 signatures, the new one first, and either secret verifies it', async () => {
     const integration = await soleIntegration();
     const rotated = await rotate(integration.id, { expire_previous_after: 3600 });

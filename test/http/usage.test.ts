@@ -3,7 +3,7 @@
  * the plan and the rate limits in effect; test mode never metered.
  */
 import { describe, expect, it } from 'vitest';
-import { createForm, createIntegration, formBody, submit } from '../support/factories.js';
+import { createForm, createIntegration, formBody, PUBLIC_URL, submit } from '../support/factories.js';
 import { expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 import { testClock, testWebhookUrls } from './integrations-support.js';
 
@@ -11,6 +11,17 @@ const clock = testClock('2026-10-20T12:00:00.000Z');
 const api = useWatchedApi(() => ({ rateLimits: generousLimits, webhookUrls: testWebhookUrls(), now: clock.now }));
 
 const answers = { email: 'ana@example.com' };
+
+/** Records a successful attempt of a queued delivery, as the delivery worker does. */
+const attempted = (deliveryId: string) =>
+  api.store.integrations.recordAttempt(deliveryId, {
+    status: 'succeeded',
+    url: PUBLIC_URL,
+    responseStatus: 200,
+    durationMs: 12,
+    error: null,
+    nextAttemptAt: null,
+  });
 
 describe('GET /v1/usage', () => {
   it('when a workspace works in October and November, then each month counts its live activity and nothing of test mode', async () => {
@@ -27,10 +38,10 @@ describe('GET /v1/usage', () => {
     const integration = await createIntegration(caller, { events: ['form.created'] }, live); // 4
     const dispatched = await api.call('post', `/v1/integrations/${integration.id}/dispatch`, live); // 5
     expect(dispatched.status).toBe(202);
-    await api.rows(`UPDATE deliveries SET status = 'succeeded' WHERE id = ?`, dispatched.body.id);
+    await attempted(dispatched.body.id);
     const testIntegration = await createIntegration(caller, { events: ['form.created'] }, test);
     const testDispatch = await api.call('post', `/v1/integrations/${testIntegration.id}/dispatch`, test);
-    await api.rows(`UPDATE deliveries SET status = 'succeeded' WHERE id = ?`, testDispatch.body.id);
+    await attempted(testDispatch.body.id);
     for (let i = 0; i < 3; i++) expect((await api.call('get', '/v1/me', test)).status).toBe(200);
 
     // November: one more live submission and the usage read itself (live requests 6 and 7).
@@ -71,6 +82,28 @@ describe('GET /v1/usage', () => {
     const fromTest = await api.call('get', '/v1/usage', test);
     expect(fromTest.status).toBe(200);
     expect(fromTest.body.current_period.api_requests).toBe(2);
+  });
+
+  it('when submissions are deleted or erased and the integration is deleted, then the month already metered stays', async () => {
+    const workspace = await api.otherWorkspace('business');
+    const caller = { call: api.call, workspace: { ...api.workspace, ...workspace } };
+    const live = workspace.live_admin_key;
+    const form = await createForm(caller, formBody('Metered, then forgotten'), live);
+    const kept = await submit(caller, { form_id: form.id, answers: { email: 'kept@example.com' } }, live);
+    await submit(caller, { form_id: form.id, answers: { email: 'forget-me@example.com' } }, live);
+    const integration = await createIntegration(caller, { events: ['form.created'] }, live);
+    const dispatched = await api.call('post', `/v1/integrations/${integration.id}/dispatch`, live);
+    expect(dispatched.status).toBe(202);
+    await attempted(dispatched.body.id);
+    await attempted(dispatched.body.id); // an outcome recorded twice (a lease taken over) is one attempt
+    const metered = { submissions: 2, webhook_deliveries: 1 };
+    expect((await api.call('get', '/v1/usage', live)).body.current_period).toMatchObject(metered);
+
+    expect((await api.call('delete', `/v1/submissions/${kept.id}`, live)).status).toBe(200);
+    const erased = await api.call('post', '/v1/submissions/erase', live).send({ email: 'forget-me@example.com' });
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+    expect((await api.call('delete', `/v1/integrations/${integration.id}`, live)).status).toBe(200);
+    expect((await api.call('get', '/v1/usage', live)).body.current_period).toMatchObject(metered);
   });
 
   it('when counts were flushed by several servers, then the month adds them up', async () => {

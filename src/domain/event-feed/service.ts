@@ -4,11 +4,13 @@
  * replays, so a feed id is a replayable id). Attached keys see the events of the forms they reach; events of no
  * form (`integration.*`) are the workspace's.
  */
+
 import type { Schema } from '../../contract.js';
 import type { EventFilter } from '../../store/event-store.js';
 import type { EventRecord } from '../../store/outbox.js';
 import type { PageRequest } from '../../store/page.js';
 import type { Principal } from '../access.js';
+import { inBatches } from '../batches.js';
 import { forbidden, notFound } from '../errors.js';
 import { normalisedTimestamp } from '../query-timestamps.js';
 import type { Services } from '../services.js';
@@ -64,10 +66,5 @@ async function assertEventReachable(services: Services, principal: Principal, ev
  */
 export async function purgeExpiredEvents(services: Pick<Services, 'store' | 'now'>, now = services.now()): Promise<number> {
   const before = new Date(now.getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000).toISOString();
-  let purged = 0;
-  for (;;) {
-    const batch = await services.store.events.purgeBefore(before, PURGE_BATCH);
-    purged += batch;
-    if (batch < PURGE_BATCH) return purged;
-  }
+  return inBatches(PURGE_BATCH, (limit) => services.store.events.purgeBefore(before, limit));
 }

@@ -2,10 +2,12 @@
  * API key use cases: creation (secret shown once, stored as a hash), revocation (audited, immediate),
  * expiry, and the checks on attachment, expiry and allowlist entries.
  */
+
 import type { Schema, ValidationIssue } from '../../contract.js';
 import { newId } from '../../ids.js';
 import type { PageRequest } from '../../store/page.js';
 import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
+import { inBatches } from '../batches.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
@@ -176,12 +178,9 @@ export async function expireApiKey(services: Services, key: ApiKey, workspaceId:
   );
 }
 
-export async function sweepExpiredKeys(services: Services): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const expired = await services.store.apiKeys.listExpired(timestamp(services), 100);
+export const sweepExpiredKeys = (services: Services): Promise<number> =>
+  inBatches(100, async (limit) => {
+    const expired = await services.store.apiKeys.listExpired(timestamp(services), limit);
     for (const record of expired) await expireApiKey(services, record.key, record.workspaceId);
-    total += expired.length;
-    if (expired.length < 100) return total;
-  }
-}
+    return expired.length;
+  });

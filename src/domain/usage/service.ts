@@ -1,11 +1,12 @@
 /**
  * `GET /usage`: the workspace's live usage this calendar month and last (UTC), its plan and the rate limits in
- * effect. Test mode is never metered: only live rows are counted, and only live keys' requests are.
+ * effect. Test mode is never metered: only live submissions, attempts and keys' requests are counted, and the
+ * counts never go down (see UsageStore.figures).
  */
 import type { Schema } from '../../contract.js';
 import type { WorkspaceRateLimits } from '../../store/types.js';
 import type { UsagePeriod } from '../../store/usage-store.js';
-import type { Principal } from '../access.js';
+import { assertWorkspaceWide, type Principal } from '../access.js';
 import type { Services } from '../services.js';
 import { monthOf } from './meter.js';
 
@@ -24,6 +25,8 @@ export function effectiveRateLimits(standard: WorkspaceRateLimits, workspace: Pr
 }
 
 export async function getUsage(services: Services, principal: Principal, standard: WorkspaceRateLimits): Promise<Schema<'Usage'>> {
+  // The figures and the plan are the whole workspace's: a key attached to one form or folder has no business there.
+  assertWorkspaceWide(principal, 'read the workspace usage');
   // This server's latest counts first, so that its own requests are in the figure; other servers' may lag.
   await services.apiRequests?.flush();
   const now = services.now();

@@ -43,7 +43,11 @@ export const listIntegrationLogs: Handler<'listIntegrationLogs'> = async ({ serv
 export const rotateIntegrationSecret: Handler<'rotateIntegrationSecret'> = ({ replayable, principal, params, body }) =>
   replayable(
     (services) => integrations.rotateIntegrationSecret(services, principal, params.id, body),
-    (rotated) => ({ status: 200, body: rotated }),
+    (rotated) => {
+      // The tag of the integration as GET shows it (without the new secret), so the next If-Match matches.
+      const { signing_secret: _shownOnce, ...integration } = rotated;
+      return { status: 200, body: rotated, headers: { ETag: entityTagOf(integration) } };
+    },
   );
 
 /** The integration as a 200 with its `ETag`, which a later `If-Match` sends back. */

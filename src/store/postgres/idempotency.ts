@@ -47,8 +47,13 @@ export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
       // A claim already answered (by a change's own transaction) stays answered.
       await run(pool, `DELETE FROM idempotency_keys WHERE owner_id = $1 AND key_hash = $2 AND state = 'in_progress'`, [ownerId, keyHash]);
     },
-    async purgeExpired(before) {
-      return run(pool, 'DELETE FROM idempotency_keys WHERE created_at < $1', [before]);
+    async purgeExpired(before, limit) {
+      return run(
+        pool,
+        `DELETE FROM idempotency_keys WHERE (owner_id, key_hash) IN (
+           SELECT owner_id, key_hash FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
+        [before, limit],
+      );
     },
   };
 }

@@ -19,6 +19,7 @@ import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
+import { countDeliveryAttempt } from './usage.js';
 
 /**
  * Statements run inside a form's deletion (parameter: the form id); see the SQLite store for why
@@ -279,7 +280,10 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
         );
         if (!row) return null;
         if (result.nextAttemptAt !== null) await insertDelivery(client, nextAttempt(row, newId('dlv'), result.nextAttemptAt));
-        return circuit ? moveCircuit(client, row.integration_id, circuit) : null;
+        const move = circuit ? await moveCircuit(client, row.integration_id, circuit) : null;
+        // Last: the month's counter row stays locked until commit, and every attempt of the workspace adds to it.
+        await countDeliveryAttempt(client, row.id);
+        return move;
       });
     },
   };

@@ -13,6 +13,7 @@ import { submissionUpdatedSchema } from './schema/submission-updated.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 import { usageSchema } from './schema/usage.js';
+import { usageMetersSchema } from './schema/usage-meters.js';
 
 /**
  * Schema migrations, applied in order at start, each once, in its own transaction, recorded in
@@ -35,6 +36,7 @@ const migrations: readonly string[] = [
   submissionResumeSchema,
   submissionFindSchema,
   submissionUpdatedSchema,
+  usageMetersSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -24,6 +24,7 @@ import { withOutbox } from './outbox.js';
 import { type KeyBounds, keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { indexSubmissionEmails } from './submission-emails.js';
+import { countSubmission } from './usage.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -149,7 +150,10 @@ const lockRow = (db: Queryable, id: string) => one<SubmissionRow>(db, 'SELECT * 
 export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
   return {
     async insert(record, outbox) {
-      await withOutbox(pool, outbox, (client) => insertSubmissionRow(client, record));
+      await withOutbox(pool, outbox, async (client) => {
+        await insertSubmissionRow(client, record);
+        if (record.environment === 'live') await countSubmission(client, record.workspaceId, record.submission.created_at.slice(0, 7));
+      });
     },
     async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst, scan = defaultSearchScan) {
       const params = new Parameters();

@@ -44,8 +44,12 @@ export function sqliteIdempotency(db: Database.Database): IdempotencyStore {
     async release(ownerId, keyHash) {
       statement(db, `DELETE FROM idempotency_keys WHERE owner_id = ? AND key_hash = ? AND state = 'in_progress'`).run(ownerId, keyHash);
     },
-    async purgeExpired(before) {
-      return statement(db, 'DELETE FROM idempotency_keys WHERE created_at < ?').run(before).changes;
+    async purgeExpired(before, limit) {
+      return statement(
+        db,
+        `DELETE FROM idempotency_keys WHERE rowid IN (
+           SELECT rowid FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+      ).run(before, limit).changes;
     },
   };
 }

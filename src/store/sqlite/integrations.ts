@@ -18,6 +18,7 @@ import { insertAuditEvent } from './audit-events.js';
 import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement } from './statements.js';
+import { countDeliveryAttempt } from './usage.js';
 
 /**
  * Statements run inside a form's deletion (parameter: the form id). Integrations limited to the form are
@@ -291,6 +292,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
              WHERE id = ? AND status = 'pending'`,
           ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
           if (changed === 0) return null;
+          countDeliveryAttempt(db, id);
           const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
           if (result.nextAttemptAt !== null) queueRetry(row, result.nextAttemptAt);
           return circuit ? moveCircuit(row.integration_id, circuit) : null;

@@ -12,6 +12,7 @@ import { submissionUpdatedSchema } from './schema/submission-updated.js';
 import { submissionsSchema } from './schema/submissions.js';
 import { transfersSchema } from './schema/transfers.js';
 import { usageSchema } from './schema/usage.js';
+import { usageMetersSchema } from './schema/usage-meters.js';
 
 /**
  * Schema migrations, applied in order at start. Each runs once, inside a transaction, and bumps
@@ -36,6 +37,7 @@ const migrations: readonly string[] = [
   submissionResumeSchema,
   submissionFindSchema,
   submissionUpdatedSchema,
+  usageMetersSchema,
 ];
 
 export function migrate(db: Database.Database): void {

@@ -24,6 +24,7 @@ import { type KeyBounds, keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
 import { indexSubmissionEmails } from './submission-emails.js';
+import { countSubmission } from './usage.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -198,7 +199,10 @@ function changedSinceFew(
 export function sqliteSubmissions(db: Database.Database): SubmissionStore {
   return {
     async insert(record, outbox) {
-      withOutbox(db, outbox, () => insertSubmissionRow(db, record));
+      withOutbox(db, outbox, () => {
+        insertSubmissionRow(db, record);
+        if (record.environment === 'live') countSubmission(db, record.workspaceId, record.submission.created_at.slice(0, 7));
+      });
     },
     async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst, scan = defaultSearchScan) {
       const where: string[] = [];

@@ -2,6 +2,31 @@ import type Database from 'better-sqlite3';
 import type { UsageStore } from '../usage-store.js';
 import { statement } from './statements.js';
 
+/**
+ * Counts one live submission into its workspace's month; the caller's transaction is the submission's insert, so
+ * the count commits with it, and deleting or erasing the row later leaves the month as it was.
+ */
+export function countSubmission(db: Database.Database, workspaceId: string, month: string): void {
+  statement(
+    db,
+    `INSERT INTO usage_counters (workspace_id, month, submissions) VALUES (?, ?, 1)
+     ON CONFLICT (workspace_id, month) DO UPDATE SET submissions = submissions + 1`,
+  ).run(workspaceId, month);
+}
+
+/**
+ * Counts a delivery attempt just recorded, if it was to a live integration, into the month it was due; the
+ * caller's transaction is the one recording it, so deleting the integration (and its log) later changes nothing.
+ */
+export function countDeliveryAttempt(db: Database.Database, deliveryId: string): void {
+  statement(
+    db,
+    `INSERT INTO usage_counters (workspace_id, month, webhook_deliveries)
+     SELECT workspace_id, substr(due_at, 1, 7), 1 FROM deliveries WHERE id = ? AND environment = 'live'
+     ON CONFLICT (workspace_id, month) DO UPDATE SET webhook_deliveries = webhook_deliveries + 1`,
+  ).run(deliveryId);
+}
+
 export function sqliteUsage(db: Database.Database): UsageStore {
   return {
     async addApiRequests(counts) {
@@ -15,25 +40,12 @@ export function sqliteUsage(db: Database.Database): UsageStore {
         }
       })();
     },
-    async figures(workspaceId, { month, start, end }) {
-      const count = (sql: string, ...params: unknown[]) => (statement(db, sql).get(...params) as { n: number | null } | undefined)?.n ?? 0;
-      return {
-        apiRequests: count('SELECT api_requests AS n FROM usage_counters WHERE workspace_id = ? AND month = ?', workspaceId, month),
-        submissions: count(
-          `SELECT COUNT(*) AS n FROM submissions
-           WHERE workspace_id = ? AND environment = 'live' AND created_at >= ? AND created_at < ?`,
-          workspaceId,
-          start,
-          end,
-        ),
-        webhookDeliveries: count(
-          `SELECT COUNT(*) AS n FROM deliveries
-           WHERE workspace_id = ? AND environment = 'live' AND created_at >= ? AND created_at < ? AND status <> 'pending'`,
-          workspaceId,
-          start,
-          end,
-        ),
-      };
+    async figures(workspaceId, { month }) {
+      const row = statement(
+        db,
+        'SELECT api_requests, submissions, webhook_deliveries FROM usage_counters WHERE workspace_id = ? AND month = ?',
+      ).get(workspaceId, month) as { api_requests: number; submissions: number; webhook_deliveries: number } | undefined;
+      return { apiRequests: row?.api_requests ?? 0, submissions: row?.submissions ?? 0, webhookDeliveries: row?.webhook_deliveries ?? 0 };
     },
   };
 }

@@ -390,6 +390,27 @@ describe.each(storeKinds)('the %s store', (kind) => {
     });
   });
 
+  describe('idempotency purge', () => {
+    it('when keys are purged in batches, then each batch deletes at most its limit, oldest first, and keeps the fresh ones', async () => {
+      for (const [hash, minute] of [
+        ['old1', 0],
+        ['old2', 1],
+        ['old3', 2],
+        ['fresh', 10],
+      ] as const) {
+        expect((await store.idempotency.claim('key_purge', hash, 'f', at(minute), 86_400)).outcome).toBe('claimed');
+      }
+      expect(await store.idempotency.purgeExpired(at(5), 2)).toBe(2);
+      expect(await store.idempotency.purgeExpired(at(5), 2)).toBe(1);
+      expect(await store.idempotency.purgeExpired(at(5), 2)).toBe(0);
+      expect(await store.idempotency.claim('key_purge', 'fresh', 'f', at(11), 86_400)).toEqual({
+        outcome: 'conflict',
+        reason: 'in_progress',
+      });
+      expect((await store.idempotency.claim('key_purge', 'old3', 'f', at(11), 86_400)).outcome).toBe('claimed');
+    });
+  });
+
   describe('races', () => {
     it('when two requests claim one idempotency key at once, then exactly one claims it and the other is told it is in progress', async () => {
       const claims = await Promise.all([
