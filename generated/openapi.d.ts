@@ -448,6 +448,10 @@ export interface paths {
          *     from beyond the current place to before it is not written, one rescored the other way may be written twice
          *     (NDJSON consumers can keep the last record per `id`); one created meanwhile is written if it sorts after the
          *     current place. Each page is one consistent read.
+         *
+         *     With `q` the export reads the list to its end, 2,000 submissions at a time (see `q`), so it never answers
+         *     `search_too_broad`: a rare text in a large workspace makes a download that takes a while to start and to end,
+         *     while other requests are served between its reads.
          */
         get: operations["exportSubmissions"];
         put?: never;
@@ -1341,6 +1345,7 @@ export interface components {
          *     | `invalid_form_logic` | 422 | `validation_error` | A logic rule names an unknown step or field, jumps backwards or forms a cycle. |
          *     | `invalid_answers` | 422 | `validation_error` | Submission answers do not satisfy the form; one `details.errors` entry per field. |
          *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the form's own workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
+         *     | `search_too_broad` | 422 | `validation_error` | The submissions list's `q` was checked on 100,000 submissions (in the list's order, from the cursor) without a match, so there is no page to answer with; narrow the list with `form_id`, `created_gte`/`created_lt`, `grade`, `status` or the score bounds. |
          *     | `rate_limited` | 429 | `rate_limit_error` | Too many requests for the key, the workspace, or failed authentications from the address; wait `Retry-After` seconds. |
          *     | `internal_error` | 500 | `server_error` | Failure on the service side; retry with backoff. |
          *     | `service_unavailable` | 503 | `server_error` | The service is shutting down or overloaded; retry with backoff. |
@@ -1349,7 +1354,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "search_too_broad" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -3715,6 +3720,22 @@ export interface components {
                 "application/json": components["schemas"]["SubmissionList"];
             };
         };
+        /** @description `q` found no match in the submissions a list request reads (`search_too_broad`); narrow the list. */
+        UnprocessableSearch: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The submission was stored and scored; `Location` is its path. */
         SubmissionCreated: {
             headers: {
@@ -4491,9 +4512,13 @@ export interface components {
          *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
          *     across two answers. 1 to 100 characters, no control characters.
          *
-         *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
-         *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
-         *     workspaces.
+         *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
+         *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+         *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
+         *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
+         *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
+         *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
+         *     rows at a time, without that ceiling.
          * @example acme.com
          */
         SubmissionSearch: string;
@@ -5223,9 +5248,13 @@ export interface operations {
                  *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
                  *     across two answers. 1 to 100 characters, no control characters.
                  *
-                 *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
-                 *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
-                 *     workspaces.
+                 *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
+                 *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+                 *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
+                 *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
+                 *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
+                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
+                 *     rows at a time, without that ceiling.
                  * @example acme.com
                  */
                 q?: components["parameters"]["SubmissionSearch"];
@@ -5248,6 +5277,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableSearch"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5391,9 +5421,13 @@ export interface operations {
                  *     one answer after Unicode lower-casing: `%`, `_` and `*` have no special meaning, and the text never matches
                  *     across two answers. 1 to 100 characters, no control characters.
                  *
-                 *     `q` is a filter on the list, not an index lookup: a page is read in the list's order until it is full, so a text
-                 *     that few submissions contain reads more of the list; narrow it with `form_id` or a date range on large
-                 *     workspaces.
+                 *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
+                 *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+                 *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
+                 *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
+                 *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
+                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
+                 *     rows at a time, without that ceiling.
                  * @example acme.com
                  */
                 q?: components["parameters"]["SubmissionSearch"];

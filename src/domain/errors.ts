@@ -46,6 +46,7 @@ export const errorClasses = {
   invalid_form_logic: { status: 422, type: 'validation_error' },
   invalid_answers: { status: 422, type: 'validation_error' },
   invalid_value: { status: 422, type: 'validation_error' },
+  search_too_broad: { status: 422, type: 'validation_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'server_error' },
   service_unavailable: { status: 503, type: 'server_error' },

@@ -1,4 +1,5 @@
 import type { IdempotentResponse } from '../store/outbox.js';
+import type { SearchScan } from '../store/search-scan.js';
 import type { Store, WorkspaceRateLimits } from '../store/types.js';
 import type { EventPublisher } from './events.js';
 import type { WebhookUrlPolicy } from './integrations/webhook-url.js';
@@ -13,6 +14,8 @@ export interface Services {
   webhookUrls: WebhookUrlPolicy;
   /** The rate limits of a workspace without limits of its own, as configured (the app sets them; the document's by default). */
   standardRateLimits?: WorkspaceRateLimits | undefined;
+  /** How `q` reads the submissions list (window and cap); the document's `defaultSearchScan` unless a test sets smaller ones. */
+  searchScan?: SearchScan | undefined;
   /** Counts live API requests for usage; absent where nothing is metered (operator commands). */
   apiRequests?: ApiRequestMeter | undefined;
   /**

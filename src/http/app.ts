@@ -15,6 +15,7 @@ import type { WebhookUrlPolicy } from '../domain/integrations/webhook-url.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
 import type { Services } from '../domain/services.js';
 import { apiRequestMeter } from '../domain/usage/meter.js';
+import type { SearchScan } from '../store/search-scan.js';
 import type { Store } from '../store/types.js';
 import { type Contract, loadContract } from './contract-document.js';
 import { dispatch } from './dispatch.js';
@@ -52,6 +53,8 @@ export interface AppOptions {
   rateLimits?: RateLimitPolicy | RateLimitSettings;
   validateResponses?: boolean;
   deprecation?: { at: string; sunset: string; successor: string } | null;
+  /** How `q` reads the submissions list; default `defaultSearchScan` (tests set small windows). */
+  searchScan?: SearchScan;
 }
 
 export interface App {
@@ -80,6 +83,7 @@ export function buildApp(options: AppOptions): App {
     webhookUrls: options.webhookUrls ?? dnsWebhookUrlPolicy(),
     standardRateLimits: { perKeyPerSecond: limits.perKey.points, perWorkspacePerMinute: limits.perWorkspace.points },
     apiRequests,
+    searchScan: options.searchScan,
   };
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
 

@@ -59,5 +59,13 @@ export class InvalidCursor extends StoreError {
   }
 }
 
+/** A text search read its cap of rows without one match (`search-scan.ts`): there is no page to answer with. */
+export class SearchTooBroad extends StoreError {
+  constructor(readonly scanned: number) {
+    super(`The search read ${scanned} rows without a match.`);
+    this.name = 'SearchTooBroad';
+  }
+}
+
 export const isStoreConflict = (error: unknown, reason: ConflictReason): error is StoreConflict =>
   error instanceof StoreConflict && error.reason === reason;

@@ -11,6 +11,8 @@ export interface PageRequest {
    * row it was read from has since been deleted or has left the list. Not combined with the two cursors.
    */
   after?: KeysetPosition | undefined;
+  /** Continues before this place, backwards, as `after` does forwards (a search's windows towards `ending_before`). */
+  before?: KeysetPosition | undefined;
 }
 
 /** A place in a list's order: the order's key (`created_at`, `score`) and the `id` of the row it was read from. */

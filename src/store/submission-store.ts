@@ -7,6 +7,7 @@ import type { Attachment, Environment, Schema } from '../contract.js';
 import type { AuditEventInput } from './audit-event-input.js';
 import type { Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
+import type { SearchScan } from './search-scan.js';
 
 type Submission = Schema<'Submission'>;
 
@@ -122,13 +123,15 @@ export interface SubmissionStore {
   insert(record: SubmissionRecord, outbox?: Outbox<void>): Promise<void>;
   /**
    * In `order` (newest first by default), keyset-paged from the cursor row's key; `attachment` narrows the
-   * partition to the forms a form- or folder-attached key reaches.
+   * partition to the forms a form- or folder-attached key reaches. A `search` reads the list in `scan`'s
+   * windows (default `defaultSearchScan`) and may end early: see `scanForMatches`, whose `SearchTooBroad` it throws.
    */
   list(
     partition: SubmissionPartition & { attachment: Attachment },
     filter: SubmissionFilter,
     page: PageRequest,
     order?: SubmissionOrder,
+    scan?: SearchScan,
   ): Promise<Page<Submission>>;
   get(partition: SubmissionPartition, id: string): Promise<SubmissionRecord | undefined>;
   /** Deletes the submission and takes it out of the aggregates; `RecordNotFound` when it no longer exists. */

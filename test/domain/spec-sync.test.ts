@@ -14,6 +14,7 @@ import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
 import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
+import { defaultSearchScan } from '../../src/store/search-scan.js';
 import { listAt, numberAt, textAt, valueAt } from '../support/openapi-files.js';
 
 const rootDescription = (): string => textAt('openapi', 'info', 'description');
@@ -111,6 +112,17 @@ describe('the code agrees with the OpenAPI document', () => {
   it('when a list is requested without a limit, then the page size is the limit parameter default', () => {
     expect(defaultPageSize).toBe(valueAt('components/parameters/Limit', 'schema', 'default'));
     expect(rootDescription()).toContain(`default ${defaultPageSize})`);
+  });
+
+  it('when q searches the submissions list, then its window and cap are the ones the q parameter and search_too_broad state', () => {
+    const window = defaultSearchScan.window.toLocaleString('en');
+    const cap = defaultSearchScan.cap.toLocaleString('en');
+    const q = textAt('components/parameters/SubmissionSearch', 'description').replace(/\s+/g, ' ');
+    expect(q).toContain(`are read ${window} at a time`);
+    expect(q).toContain(`reads at most ${cap} submissions`);
+    expect(q).toContain(`The export reads the whole list, ${window} rows at a time, without that ceiling`);
+    expect(textAt('components/schemas/ErrorCode', 'description')).toContain(`\`q\` was checked on ${cap} submissions`);
+    expect(textAt('paths/submissions_export', 'get', 'description').replace(/\s+/g, ' ')).toContain(`${window} submissions at a time`);
   });
 
   it('when nothing is configured, then the rate limits are the ones the document states', () => {

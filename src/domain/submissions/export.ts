@@ -7,6 +7,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Schema } from '../../contract.js';
 import type { KeysetPosition, Page, PageRequest } from '../../store/page.js';
+import { defaultSearchScan } from '../../store/search-scan.js';
 import type { Principal } from '../access.js';
 import { badRequest } from '../errors.js';
 import { findVisibleForm, KEPT_VERSIONS } from '../forms/service.js';
@@ -69,8 +70,11 @@ export async function exportSubmissions(
   await assertFilterReachable(services, principal, filter.formId);
   const refs = format === 'csv' ? await fieldRefs(services, principal, filter.formId!) : [];
   const partition = { workspaceId: principal.workspace.id, environment: principal.environment, attachment: principal.attachment };
+  // One download that must be complete: a search reads on to the end of the list, a window at a time with the
+  // event loop's turn between windows (no cap; every window is one step of bounded size).
+  const scan = { window: (services.searchScan ?? defaultSearchScan).window, cap: Number.POSITIVE_INFINITY };
   const read = (page: Omit<PageRequest, 'limit'>) =>
-    services.store.submissions.list(partition, filter, { limit: exportPageSize, ...page }, order);
+    services.store.submissions.list(partition, filter, { limit: exportPageSize, ...page }, order, scan);
   const first = await read(start);
   const encode = format === 'csv' ? (submission: Submission) => csvRow(csvCells(submission, refs)) : ndjsonLine;
 

@@ -6,8 +6,10 @@
  */
 import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
+import { SearchTooBroad } from '../../store/errors.js';
 import type { PageRequest } from '../../store/page.js';
 import { completeMetadata } from '../../store/rows/submissions.js';
+import { defaultSearchScan } from '../../store/search-scan.js';
 import type { RescoreResult, ResumeResult, SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
@@ -88,12 +90,24 @@ export async function createSubmission(services: Services, principal: Principal,
 export async function listSubmissions(services: Services, principal: Principal, query: FindQuery, page: PageRequest) {
   const filter = filterOf(query);
   await assertFilterReachable(services, principal, filter.formId);
-  return services.store.submissions.list(
-    { ...partitionOf(principal), attachment: principal.attachment },
-    filter,
-    page,
-    orderOf(query.sort),
-  );
+  const scan = services.searchScan ?? defaultSearchScan;
+  try {
+    return await services.store.submissions.list(
+      { ...partitionOf(principal), attachment: principal.attachment },
+      filter,
+      page,
+      orderOf(query.sort),
+      scan,
+    );
+  } catch (error) {
+    if (!(error instanceof SearchTooBroad)) throw error;
+    const scanned = error.scanned.toLocaleString('en-US');
+    throw unprocessable(
+      'search_too_broad',
+      [{ location: 'query', pointer: '/q', code: 'too_broad', message: `no match in the ${scanned} submissions read` }],
+      `q was checked on ${scanned} submissions without a match. Narrow the search with form_id, created_gte/created_lt, grade, status or min_score/max_score, or export the list (the export reads it to the end).`,
+    );
+  }
 }
 
 /** Filtering on a form the key is not attached to reaches another form: 403, as reading that form would be. */

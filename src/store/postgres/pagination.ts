@@ -50,20 +50,20 @@ export async function keysetPage<Row>(db: Queryable, query: KeysetQuery): Promis
     const operator = side === 'min' ? (limit.inclusive ? '>=' : '>') : limit.inclusive ? '<=' : '<';
     return [`${key} ${operator} ${into.add(limit.value)}::${type}`];
   };
-  if (cursorId === undefined && page.after === undefined) {
+  if (cursorId === undefined && page.after === undefined && page.before === undefined) {
     const conditions = [where, ...bound(params, 'min'), ...bound(params, 'max')].join(' AND ');
     const sql = `SELECT ${select} FROM ${from} WHERE ${conditions} ${orderBy(direction === 'DESC')} LIMIT ${params.add(page.limit + 1)}`;
     return pageOf(await all<Row>(db, sql, params.values), page.limit, false);
   }
-  const cursor =
-    page.after ?? (await lookUpCursor(db, query, key, id, cursorId!, (into) => [...bound(into, 'min'), ...bound(into, 'max')]));
+  const given = page.after ?? page.before;
+  const cursor = given ?? (await lookUpCursor(db, query, key, id, cursorId!, (into) => [...bound(into, 'min'), ...bound(into, 'max')]));
   const forwards = page.after !== undefined || page.startingAfter !== undefined;
   // Walking down the key: forwards in a descending list, backwards in an ascending one.
   const descending = forwards === (direction === 'DESC');
   // A cursor in the list already satisfies the bound on its side; only the far one ends the range. A place given
   // by the caller may lie beyond the near bound, and then keeps it.
   const near = descending ? 'max' : 'min';
-  const keepNear = page.after !== undefined && !withinBound(bounds[near], near, cursor.key);
+  const keepNear = given !== undefined && !withinBound(bounds[near], near, cursor.key);
   const position = `(${params.add(cursor.key)}::${type}, ${params.add(cursor.id)}::text)`;
   const conditions = [
     where,

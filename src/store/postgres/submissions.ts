@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Environment } from '../../contract.js';
 import { RecordNotFound } from '../errors.js';
+import type { PageRequest } from '../page.js';
 import {
   dayOf,
   type FunnelFacts,
@@ -15,6 +16,7 @@ import {
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
+import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
@@ -153,7 +155,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         if (record.environment === 'live') await countSubmission(client, record.workspaceId, record.submission.created_at.slice(0, 7));
       });
     },
-    async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst) {
+    async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst, scan = defaultSearchScan) {
       const params = new Parameters();
       const where: string[] = [];
       const formId = filter.formId ?? (attachment.type === 'form' ? attachment.form_id : undefined);
@@ -178,27 +180,43 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         if (filter.maxScore !== undefined) where.push(`s.score <= ${params.add(filter.maxScore)}`);
       }
       if (filter.updatedGte !== undefined) where.push(`s.updated_at >= ${params.add(filter.updatedGte)}`);
-      // strpos, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
-      if (filter.search !== undefined) where.push(`strpos(s.search_text, ${params.add(filter.search)}) > 0`);
       const grades = filter.grades ?? [];
       if (grades.length === 1) where.push(`s.grade = ${params.add(grades[0])}`);
       else if (grades.length > 1) where.push(`s.grade = ANY(${params.add(grades)}::text[])`);
       if (filter.utmSource !== undefined) where.push(`s.utm_source = ${params.add(filter.utmSource)}`);
-      const result = await keysetPage<SubmissionRow>(pool, {
-        from: 'submissions s',
-        alias: 's',
-        select: 's.*',
-        where: where.join(' AND '),
-        params,
+      const read = <Row>(select: string, request: PageRequest) => {
+        // Each read numbers its own placeholders after the list's.
+        const own = new Parameters();
+        own.values.push(...params.values);
+        return keysetPage<Row>(pool, {
+          from: 'submissions s',
+          alias: 's',
+          select,
+          where: where.join(' AND '),
+          params: own,
+          page: request,
+          order: {
+            column: order.key,
+            type: order.key === 'score' ? 'integer' : 'timestamptz',
+            direction: order.direction === 'desc' ? 'DESC' : 'ASC',
+          },
+          bounds,
+        });
+      };
+      if (filter.search === undefined) {
+        const result = await read<SubmissionRow>('s.*', page);
+        return { data: result.data.map(toSubmission), hasMore: result.hasMore };
+      }
+      // The search text is compared in JS, literally (as strpos would), on windows of the list without it.
+      const found = await scanForMatches(
         page,
-        order: {
-          column: order.key,
-          type: order.key === 'score' ? 'integer' : 'timestamptz',
-          direction: order.direction === 'desc' ? 'DESC' : 'ASC',
-        },
-        bounds,
-      });
-      return { data: result.data.map(toSubmission), hasMore: result.hasMore };
+        filter.search,
+        scan,
+        (request) => read<SearchCandidate>(`s.id AS id, s.${order.key} AS key, s.search_text AS search_text`, request),
+        async (id) => (await one<{ search_text: string }>(pool, 'SELECT search_text FROM submissions WHERE id = $1', [id]))?.search_text,
+      );
+      const rows = await all<SubmissionRow>(pool, 'SELECT * FROM submissions WHERE id = ANY($1::text[])', [found.data]);
+      return { data: inOrderOf(found.data, rows).map(toSubmission), hasMore: found.hasMore };
     },
     async get({ workspaceId, environment }, id) {
       const row = await one<SubmissionRow>(pool, 'SELECT * FROM submissions WHERE id = $1 AND workspace_id = $2 AND environment = $3', [

@@ -56,7 +56,7 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
     sql: [where, ...extra.map(([condition]) => condition)].join(' AND '),
     values: [...params, ...extra.map(([, value]) => value)],
   });
-  if (cursorId === undefined && page.after === undefined) {
+  if (cursorId === undefined && page.after === undefined && page.before === undefined) {
     const list = conditions([...bound('min'), ...bound('max')]);
     const rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${list.sql} ${orderBy(direction === 'DESC')} LIMIT ?`).all(
       ...list.values,
@@ -64,7 +64,8 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
     ) as Row[];
     return { data: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
-  const cursor = page.after ?? lookUpCursor(db, query, key, id, cursorId!, conditions([...bound('min'), ...bound('max')]));
+  const given = page.after ?? page.before;
+  const cursor = given ?? lookUpCursor(db, query, key, id, cursorId!, conditions([...bound('min'), ...bound('max')]));
   const forwards = page.after !== undefined || page.startingAfter !== undefined;
   // Walking down the key: forwards in a descending list, backwards in an ascending one.
   const descending = forwards === (direction === 'DESC');
@@ -72,7 +73,7 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
   // planner might scan from the near bound and skip every row before the cursor. A place given by the caller
   // may lie beyond the near bound, and then keeps it.
   const near = descending ? 'max' : 'min';
-  const keepNear = page.after !== undefined && !withinBound(bounds[near], near, cursor.key);
+  const keepNear = given !== undefined && !withinBound(bounds[near], near, cursor.key);
   const after = conditions([
     ...bound(descending ? 'min' : 'max'),
     ...(keepNear ? bound(near) : []),

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Environment } from '../../contract.js';
 import { RecordNotFound } from '../errors.js';
+import type { PageRequest } from '../page.js';
 import {
   dayOf,
   type FunnelFacts,
@@ -15,6 +16,7 @@ import {
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
+import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
@@ -202,7 +204,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
         if (record.environment === 'live') countSubmission(db, record.workspaceId, record.submission.created_at.slice(0, 7));
       });
     },
-    async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst) {
+    async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst, scan = defaultSearchScan) {
       const where: string[] = [];
       const params: unknown[] = [];
       const add = (condition: string, ...values: unknown[]) => {
@@ -238,8 +240,6 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       // most `changedSinceSortCap`. Many: they are dense in the ordered scan, which checks them on the way.
       const fewChanged = filter.updatedGte !== undefined && changedSinceFew(db, { workspaceId, environment, formId }, filter.updatedGte);
       if (filter.updatedGte !== undefined) add(`${fewChanged ? '' : '+'}s.updated_at >= ?`, filter.updatedGte);
-      // instr, not LIKE: the text is matched literally, so `%` and `_` in it need no escaping.
-      if (filter.search !== undefined) add('instr(s.search_text, ?) > 0', filter.search);
       const grades = filter.grades ?? [];
       // One grade walks its own (grade, key, id) index in order. Several would make the planner read each
       // grade's range and sort them all; `+` keeps it on the order's index, checking the grade on the way.
@@ -247,19 +247,36 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       else if (grades.length > 1) add(`+s.grade IN (${grades.map(() => '?').join(', ')})`, ...grades);
       // The utm_source index ends in created_at: under a score order it is a check, not the scan.
       if (filter.utmSource !== undefined) add(`${order.key === 'score' ? '+' : ''}s.utm_source = ?`, filter.utmSource);
-      const result = keysetPage<SubmissionRow>(db, {
-        from: fewChanged
-          ? `submissions s INDEXED BY ${formId === undefined ? 'submissions_updated' : 'submissions_form_updated'}`
-          : 'submissions s',
-        alias: 's',
-        select: 's.*',
-        where: where.join(' AND '),
-        params,
+      const read = <Row>(select: string, request: PageRequest) =>
+        keysetPage<Row>(db, {
+          from: fewChanged
+            ? `submissions s INDEXED BY ${formId === undefined ? 'submissions_updated' : 'submissions_form_updated'}`
+            : 'submissions s',
+          alias: 's',
+          select,
+          where: where.join(' AND '),
+          params,
+          page: request,
+          order: { column: order.key, direction: order.direction === 'desc' ? 'DESC' : 'ASC' },
+          bounds,
+        });
+      if (filter.search === undefined) {
+        const result = read<SubmissionRow>('s.*', page);
+        return { data: result.data.map(toSubmission), hasMore: result.hasMore };
+      }
+      // The search text is compared in JS, literally (as instr would), on windows of the list without it.
+      const found = await scanForMatches(
         page,
-        order: { column: order.key, direction: order.direction === 'desc' ? 'DESC' : 'ASC' },
-        bounds,
-      });
-      return { data: result.data.map(toSubmission), hasMore: result.hasMore };
+        filter.search,
+        scan,
+        async (request) => read<SearchCandidate>(`s.id AS id, s.${order.key} AS key, s.search_text AS search_text`, request),
+        async (id) =>
+          (statement(db, 'SELECT search_text FROM submissions WHERE id = ?').get(id) as { search_text: string } | undefined)?.search_text,
+      );
+      const rows = statement(db, 'SELECT * FROM submissions WHERE id IN (SELECT value FROM json_each(?))').all(
+        JSON.stringify(found.data),
+      ) as SubmissionRow[];
+      return { data: inOrderOf(found.data, rows).map(toSubmission), hasMore: found.hasMore };
     },
     async get({ workspaceId, environment }, id) {
       const row = statement(db, 'SELECT * FROM submissions WHERE id = ? AND workspace_id = ? AND environment = ?').get(
