@@ -235,7 +235,10 @@ describe('last_used_at', () => {
   it('when a request is refused (revoked key), then last_used_at does not move', async () => {
     const key = await api.createKey({ environment: 'live', scope: 'read' });
     await api.call('get', '/v1/me', key.secret);
+    // The accepted use is written first (writes are coalesced and may still be on their way).
+    await api.flushLastUsed();
     const before = (await api.call('get', `/v1/api_keys/${key.id}`)).body.last_used_at;
+    expect(before).not.toBeNull();
     await api.call('delete', `/v1/api_keys/${key.id}`);
     advance(120_000);
     await api.call('get', '/v1/me', key.secret);
