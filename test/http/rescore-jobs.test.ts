@@ -188,6 +188,49 @@ describe('POST /v1/forms/{id}/rescore', () => {
     await runRescoreJobs(api.services);
   });
 
+  it('when the version the job pinned is no longer kept and the form has moved on, then the job fails saying so and no score changes', async () => {
+    const { form, changing } = await formWithLeads();
+    const { body: job } = await startRescore(form.id);
+    const scoresBefore = await Promise.all(changing.map(async (id) => (await api.call('get', `/v1/submissions/${id}`)).body.score));
+    expect((await api.call('patch', `/v1/forms/${form.id}`).send({ name: 'Renamed meanwhile' })).status).toBe(200);
+    // What the retention of the latest 100 versions does to the pinned version after 100 more updates.
+    await api.rows('DELETE FROM form_versions WHERE form_id = ? AND version = ?', form.id, job.form_version);
+    expect(await runRescoreJobs(api.services)).toBe(1);
+    const failed = await jobOf(job.id);
+    expect(failed).toMatchObject({ status: 'failed', processed: 0 });
+    expect(failed.failure_message).toContain(`Version ${job.form_version} of the form is no longer kept`);
+    const scoresAfter = await Promise.all(changing.map(async (id) => (await api.call('get', `/v1/submissions/${id}`)).body.score));
+    expect(scoresAfter).toEqual(scoresBefore);
+    // A failed job is not active: a new one can start (and is run here, so that no job is left queued).
+    const { status, body: next } = await startRescore(form.id);
+    expect(status).toBe(202);
+    expect(await runRescoreJobs(api.services)).toBe(1);
+    expect((await jobOf(next.id)).status).toBe('succeeded');
+  });
+
+  it('when the store fails while a job runs, then the job is marked failed with a generic message and the error is reported', async () => {
+    const { form } = await formWithLeads();
+    const { body: job } = await startRescore(form.id);
+    const store = api.services.store;
+    const failing = {
+      ...api.services,
+      store: {
+        ...store,
+        rescoreJobs: {
+          ...store.rescoreJobs,
+          candidates: () => Promise.reject(new Error('disk I/O error')),
+        },
+      },
+    };
+    const reported: unknown[] = [];
+    expect(await runRescoreJobs(failing, { onError: (error) => reported.push(error) })).toBe(1);
+    expect(reported).toEqual([new Error('disk I/O error')]);
+    const failed = await jobOf(job.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure_message).toBe('The job stopped on an unexpected error; start a new one.');
+    expect(failed.failure_message).not.toContain('disk');
+  });
+
   it('when the form is deleted, then its jobs go with it', async () => {
     const { form } = await formWithLeads();
     const { body: job } = await startRescore(form.id);
