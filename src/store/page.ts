@@ -26,12 +26,19 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
+/** Filters on a list's order column (its key), which a keyset page applies as a range of the order's index. */
+export interface KeyBounds {
+  min?: KeyBound | undefined;
+  max?: KeyBound | undefined;
+}
+
+export interface KeyBound {
+  value: unknown;
+  inclusive: boolean;
+}
+
 /** Whether a key satisfies one bound of the list (keys of one column compare alike in SQL and here). */
-export function withinBound(
-  limit: { value: unknown; inclusive: boolean } | undefined,
-  side: 'min' | 'max',
-  value: string | number,
-): boolean {
+export function withinBound(limit: KeyBound | undefined, side: 'min' | 'max', value: string | number): boolean {
   if (limit === undefined) return true;
   const bound = limit.value as string | number;
   if (side === 'min') return limit.inclusive ? value >= bound : value > bound;

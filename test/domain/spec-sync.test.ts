@@ -9,6 +9,7 @@ import { AppError, errorClasses, MAX_REPORTED_ISSUES } from '../../src/domain/er
 import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { SCHEMA_DEFAULTS } from '../../src/domain/forms/field-defaults.js';
 import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
+import { DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS } from '../../src/domain/integrations/service.js';
 import { plansWithAttachedKeys } from '../../src/domain/keys/service.js';
 import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
@@ -39,6 +40,12 @@ describe('the code agrees with the OpenAPI document', () => {
     expect(valueAt('components/schemas/ChoiceOption', 'properties', 'score', 'default')).toBe(0);
     expect(valueAt('components/schemas/NumberField', 'properties', 'integer', 'default')).toBe(false);
     expect(valueAt('components/schemas/ShortTextField', 'properties', 'required', 'default')).toBe(false);
+  });
+
+  it('when a secret is rotated without expire_previous_after, then the overlap is the schema default', () => {
+    expect(DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS).toBe(
+      valueAt('components/schemas/IntegrationSecretRotate', 'properties', 'expire_previous_after', 'default'),
+    );
   });
 
   it('when errors are listed in a problem, then at most ProblemDetails.errors.maxItems are kept', () => {

@@ -195,7 +195,7 @@ export async function deleteIntegration(services: Services, principal: Principal
 }
 
 /** How long the replaced secret keeps signing when the request does not say (the document's default). */
-const DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS = 86_400;
+export const DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS = 86_400;
 
 type RotatedIntegration = Integration & { signing_secret: string };
 

@@ -1,5 +1,5 @@
 import { InvalidCursor } from '../errors.js';
-import { type KeysetPosition, type Page, type PageRequest, withinBound } from '../page.js';
+import { type KeyBounds, type KeysetPosition, type Page, type PageRequest, withinBound } from '../page.js';
 import { all, one, Parameters, type Queryable } from './database.js';
 
 export interface KeysetQuery {
@@ -15,11 +15,6 @@ export interface KeysetQuery {
   order?: KeysetOrder | undefined;
   /** Filters on the order's own column, kept out of `where` (see `keysetPage`). */
   bounds?: KeyBounds | undefined;
-}
-
-export interface KeyBounds {
-  min?: { value: unknown; inclusive: boolean } | undefined;
-  max?: { value: unknown; inclusive: boolean } | undefined;
 }
 
 export interface KeysetOrder {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { RescoreJobStore } from '../rescore-job-store.js';
 import {
+  candidateColumns,
   type RescoreCandidateRow,
   type RescoreJobRow,
   scoreChanged,
@@ -11,8 +12,6 @@ import {
 import { all, inTransaction, isUniqueViolation, one, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { moveScore } from './submissions.js';
-
-const candidateColumns = 'id, form_id, status, answers, hidden, score, grade, created_at, updated_at';
 
 /**
  * The PostgreSQL side of the rescore queue, shared by every process of a deployment. A claim takes the job row

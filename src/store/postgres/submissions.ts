@@ -7,6 +7,9 @@ import {
   type FunnelFacts,
   gradeKey,
   gradeOfKey,
+  insertedColumns,
+  insertedValues,
+  orderBounds,
   resumedColumns,
   type SubmissionRow,
   sourceBreakdown,
@@ -21,7 +24,7 @@ import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionS
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
-import { type KeyBounds, keysetPage } from './pagination.js';
+import { keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { indexSubmissionEmails } from './submission-emails.js';
 import { countSubmission } from './usage.js';
@@ -104,45 +107,18 @@ const countGrade = (
     [facts.form_id, environment, dayOf(facts.created_at), gradeKey(grade), sign],
   );
 
-/** Inserts one submission with its aggregates; the caller provides the transaction (bulk loads batch many). */
-export async function insertSubmissionRow(
-  db: Queryable,
-  { submission: s, workspaceId, environment, startedFormVersion, searchText }: SubmissionRecord,
-): Promise<void> {
-  await run(
-    db,
-    `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
-    [
-      s.id,
-      workspaceId,
-      environment,
-      s.form_id,
-      s.form_version,
-      s.status,
-      JSON.stringify(s.answers),
-      JSON.stringify(s.hidden),
-      JSON.stringify(s.visited_steps),
-      s.score,
-      s.grade,
-      JSON.stringify(s.score_breakdown),
-      JSON.stringify(s.metadata),
-      s.metadata.utm.source,
-      startedFormVersion ?? s.form_version,
-      s.scored_at,
-      s.created_at,
-      s.updated_at,
-      searchText ?? '',
-    ],
-  );
-  await countInFunnel(db, environment, s, 1);
-  // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
-  await run(db, indexSubmissionEmailsSql('s.id = $1'), [s.id]);
-}
+const insertedPlaceholders = insertedColumns
+  .split(', ')
+  .map((_, index) => `$${index + 1}`)
+  .join(', ');
 
-const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
-const exclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: false });
+/** Inserts one submission with its aggregates; the caller provides the transaction (bulk loads batch many). */
+export async function insertSubmissionRow(db: Queryable, record: SubmissionRecord): Promise<void> {
+  await run(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`, insertedValues(record));
+  await countInFunnel(db, record.environment, record.submission, 1);
+  // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
+  await run(db, indexSubmissionEmailsSql('s.id = $1'), [record.submission.id]);
+}
 
 /** The submission, locked until the transaction ends, so a concurrent delete or rescore waits and then sees it gone or changed. */
 const lockRow = (db: Queryable, id: string) => one<SubmissionRow>(db, 'SELECT * FROM submissions WHERE id = $1 FOR UPDATE', [id]);
@@ -167,10 +143,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         where.push(`s.form_id IN (SELECT f.id FROM forms f WHERE f.folder_id = ${params.add(attachment.folder_id)})`);
       if (filter.status !== undefined) where.push(`s.status = ${params.add(filter.status)}`);
       // Bounds on the order's column go to the keyset page, which ranges the index from the cursor with them.
-      const bounds: KeyBounds =
-        order.key === 'created_at'
-          ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
-          : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
+      const bounds = orderBounds(order.key, filter);
       if (order.key !== 'created_at') {
         if (filter.createdGte !== undefined) where.push(`s.created_at >= ${params.add(filter.createdGte)}`);
         if (filter.createdLt !== undefined) where.push(`s.created_at < ${params.add(filter.createdLt)}`);

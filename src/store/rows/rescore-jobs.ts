@@ -47,6 +47,9 @@ export const toClaimedRescoreJob = (row: RescoreJobRow): ClaimedRescoreJob => ({
   cursor: row.cursor_created_at === null || row.cursor_id === null ? null : { createdAt: row.cursor_created_at, id: row.cursor_id },
 });
 
+/** The columns a candidate is read with (`RescoreCandidateRow`). */
+export const candidateColumns = 'id, form_id, status, answers, hidden, score, grade, created_at, updated_at';
+
 export interface RescoreCandidateRow {
   id: string;
   form_id: string;

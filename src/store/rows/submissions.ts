@@ -1,5 +1,6 @@
 import type { Environment, Schema } from '../../contract.js';
-import type { FunnelTotals, SubmissionRecord } from '../submission-store.js';
+import type { KeyBound, KeyBounds } from '../page.js';
+import type { FunnelTotals, SubmissionFilter, SubmissionRecord } from '../submission-store.js';
 import { fromJson } from './json.js';
 
 type Submission = Schema<'Submission'>;
@@ -74,6 +75,53 @@ export const toSubmissionRecord = (row: SubmissionRow): SubmissionRecord => ({
   environment: row.environment,
   startedFormVersion: row.started_form_version ?? row.form_version,
 });
+
+const inclusive = (value: unknown): KeyBound | undefined => (value === undefined ? undefined : { value, inclusive: true });
+const exclusive = (value: unknown): KeyBound | undefined => (value === undefined ? undefined : { value, inclusive: false });
+
+/**
+ * The filters on the list's order column, which both stores give the keyset page as an index range (a filter on
+ * the other column stays a condition of the list).
+ */
+export const orderBounds = (key: 'created_at' | 'score', filter: SubmissionFilter): KeyBounds =>
+  key === 'created_at'
+    ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
+    : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
+
+/**
+ * The columns of a submission row as an insert writes them, and their values in the same order (both stores
+ * bind them positionally).
+ */
+export const insertedColumns =
+  'id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps, score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text';
+
+export const insertedValues = ({
+  submission: s,
+  workspaceId,
+  environment,
+  startedFormVersion,
+  searchText,
+}: SubmissionRecord): unknown[] => [
+  s.id,
+  workspaceId,
+  environment,
+  s.form_id,
+  s.form_version,
+  s.status,
+  JSON.stringify(s.answers),
+  JSON.stringify(s.hidden),
+  JSON.stringify(s.visited_steps),
+  s.score,
+  s.grade,
+  JSON.stringify(s.score_breakdown),
+  JSON.stringify(s.metadata),
+  s.metadata.utm.source,
+  startedFormVersion ?? s.form_version,
+  s.scored_at,
+  s.created_at,
+  s.updated_at,
+  searchText ?? '',
+];
 
 /** The columns a resume rewrites, in this order (both stores bind them positionally). */
 export const resumedColumns = (s: Submission): unknown[] => [

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { InvalidCursor } from '../errors.js';
-import { type KeysetPosition, type Page, type PageRequest, withinBound } from '../page.js';
+import { type KeyBounds, type KeysetPosition, type Page, type PageRequest, withinBound } from '../page.js';
 import { statement } from './statements.js';
 
 export interface KeysetQuery {
@@ -16,11 +16,6 @@ export interface KeysetQuery {
   order?: KeysetOrder | undefined;
   /** Filters on the order's own column, kept out of `where` (see `keysetPage`). */
   bounds?: KeyBounds | undefined;
-}
-
-export interface KeyBounds {
-  min?: { value: unknown; inclusive: boolean } | undefined;
-  max?: { value: unknown; inclusive: boolean } | undefined;
 }
 
 export interface KeysetOrder {

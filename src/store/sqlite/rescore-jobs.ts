@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { RescoreJobStore } from '../rescore-job-store.js';
 import {
+  candidateColumns,
   type RescoreCandidateRow,
   type RescoreJobRow,
   scoreChanged,
@@ -11,8 +12,6 @@ import {
 import { withOutbox } from './outbox.js';
 import { statement } from './statements.js';
 import { moveScore } from './submissions.js';
-
-const candidateColumns = 'id, form_id, status, answers, hidden, score, grade, created_at, updated_at';
 
 /**
  * The SQLite side of the rescore queue. One process owns an SQLite file, so leases matter only when a process

@@ -7,6 +7,9 @@ import {
   type FunnelFacts,
   gradeKey,
   gradeOfKey,
+  insertedColumns,
+  insertedValues,
+  orderBounds,
   resumedColumns,
   type SubmissionRow,
   sourceBreakdown,
@@ -20,7 +23,7 @@ import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } fr
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
-import { type KeyBounds, keysetPage } from './pagination.js';
+import { keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
 import { indexSubmissionEmails } from './submission-emails.js';
@@ -126,47 +129,22 @@ function countGrade(
   ).run(facts.form_id, environment, dayOf(facts.created_at), gradeKey(grade), sign);
 }
 
+const insertedPlaceholders = insertedColumns
+  .split(', ')
+  .map(() => '?')
+  .join(', ');
+
 /**
  * Inserts one submission with its aggregates; the caller provides the transaction. Exported for bulk loads
  * (the benchmark seeds a million rows in batches of one transaction each).
  */
-export function insertSubmissionRow(
-  db: Database.Database,
-  { submission: s, workspaceId, environment, startedFormVersion, searchText }: SubmissionRecord,
-): void {
-  statement(
-    db,
-    `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-      score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    s.id,
-    workspaceId,
-    environment,
-    s.form_id,
-    s.form_version,
-    s.status,
-    JSON.stringify(s.answers),
-    JSON.stringify(s.hidden),
-    JSON.stringify(s.visited_steps),
-    s.score,
-    s.grade,
-    JSON.stringify(s.score_breakdown),
-    JSON.stringify(s.metadata),
-    s.metadata.utm.source,
-    startedFormVersion ?? s.form_version,
-    s.scored_at,
-    s.created_at,
-    s.updated_at,
-    searchText ?? '',
-  );
-  countInFunnel(db, environment, s, 1);
+export function insertSubmissionRow(db: Database.Database, record: SubmissionRecord): void {
+  statement(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`).run(...insertedValues(record));
+  countInFunnel(db, record.environment, record.submission, 1);
   // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
-  statement(db, indexSubmissionEmailsSql('s.id = ?')).run(s.id);
+  statement(db, indexSubmissionEmailsSql('s.id = ?')).run(record.submission.id);
 }
 
-const inclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: true });
-const exclusive = (value: unknown) => (value === undefined ? undefined : { value, inclusive: false });
 type SourceRow = { source: string; started: number; completed: number };
 
 const getRow = (db: Database.Database, id: string) =>
@@ -223,10 +201,7 @@ export function sqliteSubmissions(db: Database.Database): SubmissionStore {
       // Bounds on the order's column go to the keyset page as an index range. A range on the other column would
       // tempt the planner into reading that range and sorting it, which costs every match however deep the
       // page; `+` keeps it a check on the ordered scan.
-      const bounds: KeyBounds =
-        order.key === 'created_at'
-          ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
-          : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
+      const bounds = orderBounds(order.key, filter);
       if (filter.status !== undefined) add('s.status = ?', filter.status);
       if (order.key !== 'created_at') {
         if (filter.createdGte !== undefined) add('+s.created_at >= ?', filter.createdGte);
