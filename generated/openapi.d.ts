@@ -1890,9 +1890,14 @@ export interface components {
             /** Format: int32 */
             points: number;
         };
+        /**
+         * @description A grade's label, as the form's scoring names it. Printable text with at least one non-space character.
+         * @example hot
+         */
+        GradeLabel: string;
         /** @description A lead grade; a lead gets the highest grade whose `min_score` its score reaches. */
         Grade: {
-            label: string;
+            label: components["schemas"]["GradeLabel"];
             /** Format: int32 */
             min_score: number;
         };
@@ -4500,7 +4505,7 @@ export interface components {
          *       "warm"
          *     ]
          */
-        SubmissionGrade: string[];
+        SubmissionGrade: components["schemas"]["GradeLabel"][];
         /** @description Only submissions whose `score` is at least this. */
         SubmissionMinScore: components["schemas"]["ScoreBound"];
         /** @description Only submissions whose `score` is at most this. With `min_score`, it must not be below it (400 `invalid_parameters`); equal bounds select one score. */

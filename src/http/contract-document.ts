@@ -133,7 +133,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
 }
 
 /** Follows a local `$ref` (`#/components/...`) of the bundled document. */
-function resolve(document: OpenApiDocument, node: unknown): Record<string, unknown> {
+export function resolve(document: OpenApiDocument, node: unknown): Record<string, unknown> {
   let current = node as Record<string, unknown>;
   while (typeof current?.$ref === 'string') {
     current = (current.$ref as string)

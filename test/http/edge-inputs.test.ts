@@ -9,7 +9,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { checkWebhookUrl } from '../../src/domain/integrations/webhook-url.js';
-import { loadContract } from '../../src/http/contract-document.js';
+import { loadContract, type Operation, resolve as resolveReference } from '../../src/http/contract-document.js';
 import { maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
 import { formBody } from '../support/factories.js';
 import { absentId, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
@@ -96,6 +96,65 @@ describe('numeric query and path parameters are plain decimals', () => {
 
   it('when limit is a plain decimal, then it is accepted', async () => {
     expect((await api.call('get', '/v1/forms?limit=7')).status).toBe(200);
+  });
+});
+
+/** The query and path parameters whose values are text (alone or as the items of a repeated parameter), per operation. */
+function textParameters(): Array<{ operation: Operation; name: string; in: 'query' | 'path' }> {
+  const { document, operations } = loadContract();
+  const resolve = (node: unknown) => resolveReference(document, node);
+  return operations.flatMap((operation) => {
+    const item = document.paths[operation.path] as { parameters?: unknown[] } & Record<string, { parameters?: unknown[] }>;
+    const declared = [...(item.parameters ?? []), ...(item[operation.method]!.parameters ?? [])].map(resolve);
+    return declared.flatMap((parameter) => {
+      let schema = resolve(parameter.schema);
+      if (schema.type === 'array') schema = resolve(schema.items);
+      const location = parameter.in;
+      return schema.type === 'string' && (location === 'query' || location === 'path')
+        ? [{ operation, name: parameter.name as string, in: location }]
+        : [];
+    });
+  });
+}
+
+/**
+ * Text that SQLite would store and PostgreSQL refuses (NUL), or that a log or a terminal would act on (other
+ * control characters), must stop at the validator whatever parameter carries it: every text parameter's schema
+ * says which text it takes (a pattern, an enum or a date format), so the mock refuses it as the server does.
+ */
+describe('text query and path parameters are text', () => {
+  const parameters = textParameters();
+
+  it('when the contract is read, then ids, filters, cursors and dates are among the text parameters to check', () => {
+    expect(parameters.length).toBeGreaterThanOrEqual(40);
+    expect(parameters.map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining(['id', 'grade', 'q', 'utm_source', 'created_gte', 'starting_after']),
+    );
+  });
+
+  it.each([
+    { what: 'NUL alone', value: '\u0000' },
+    { what: 'NUL after text', value: 'a\u0000' },
+    { what: 'an ANSI escape', value: '\u001b[31m' },
+    { what: 'DEL', value: 'x\u007f' },
+    { what: 'a C1 control (NEL)', value: '\u0085' },
+  ])('when $what is sent in any text parameter of any operation, then 400 invalid_parameters with its pointer', async ({ value }) => {
+    for (const parameter of parameters) {
+      const { operation } = parameter;
+      let path = `/v1${operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => (name === parameter.name ? encodeURIComponent(value) : 'x'))}`;
+      if (parameter.in === 'query') path += `?${parameter.name}=${encodeURIComponent(value)}`;
+      const request = api.call(operation.method, path);
+      // A body the operation takes, so the answer is about the parameter and not a missing media type.
+      const res = await (operation.requestMediaType === 'application/json' ? request.send({}) : request);
+      expect({ operation: operation.operationId, parameter: parameter.name, status: res.status, code: res.body.code }).toEqual({
+        operation: operation.operationId,
+        parameter: parameter.name,
+        status: 400,
+        code: 'invalid_parameters',
+      });
+      const pointers = res.body.details.errors.map((issue: { location: string; pointer: string }) => `${issue.location} ${issue.pointer}`);
+      expect(pointers.some((pointer: string) => pointer.startsWith(`${parameter.in} /${parameter.name}`))).toBe(true);
+    }
   });
 });
 
