@@ -3,7 +3,7 @@
  * configuration they print, and a port that is taken.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,13 +106,15 @@ describe.concurrent('npm run admin', () => {
 describe('npm start', () => {
   it('when `npm start -- --help` is run, then the configuration is listed without building the docs', async () => {
     const docs = join(root, 'dist/docs/index.html');
-    const builtBefore = statSync(docs).mtimeMs;
+    // Built or not (the docs project's setup builds them; this file alone does not), they are left as they were.
+    const builtAt = () => (existsSync(docs) ? statSync(docs).mtimeMs : 'absent');
+    const builtBefore = builtAt();
     const outcome = await run('npm', ['start', '--silent', '--', '--help']);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toMatch(/^Form-Funnel reference server\n/);
     expect(outcome.stdout).toContain('PORT');
     expect(outcome.stdout).not.toMatch(/bundl|redocly/i);
-    expect(statSync(docs).mtimeMs).toBe(builtBefore);
+    expect(builtAt()).toBe(builtBefore);
   });
 
   it('when the PORT is already taken, then one line names PORT and the process exits 1', async () => {
