@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Store } from '../types.js';
 import { sqliteApiKeys } from './api-keys.js';
 import { insertAuditEvent, sqliteAuditEvents } from './audit-events.js';
+import { checkpointInBackground } from './checkpointer.js';
 import { openDatabase } from './database.js';
 import { sqliteEvents } from './events.js';
 import { sqliteFolders } from './folders.js';
@@ -37,6 +38,8 @@ export const testDataTables: Array<{
 
 export function createSqliteStore(fileOrDb: string | Database.Database): Store & { db: Database.Database } {
   const db = typeof fileOrDb === 'string' ? openDatabase(fileOrDb) : fileOrDb;
+  // A database this store opened on a file is checkpointed in the background; one handed in is the caller's.
+  const checkpointer = typeof fileOrDb === 'string' && fileOrDb !== ':memory:' ? checkpointInBackground(db) : undefined;
   return {
     db,
     workspaces: sqliteWorkspaces(db),
@@ -67,6 +70,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
         .immediate();
     },
     async close() {
+      await checkpointer?.close();
       db.close();
     },
   };

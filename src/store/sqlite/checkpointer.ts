@@ -1,0 +1,70 @@
+/**
+ * WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside the commit that crosses its
+ * threshold (1,000 pages): that request, and every request queued behind it on the loop, waits while pages
+ * are copied from the WAL into the database file. Here the server's connection never checkpoints; a worker
+ * thread with a connection of its own runs a PASSIVE checkpoint every `intervalMs`, which neither blocks the
+ * writer nor waits for readers, and the writer starts the WAL over once a checkpoint has copied all of it.
+ * Checkpointing often also copies each hot page (an index's last leaf) once per interval rather than once per
+ * thousand pages written.
+ *
+ * If the worker cannot start or fails, the connection goes back to automatic checkpoints, so the WAL stays
+ * bounded either way. `journal_size_limit` truncates a WAL that a burst made large once it is started over.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+
+export const checkpointIntervalMs = 500;
+/** SQLite's default threshold, restored when the worker is gone. */
+const automaticCheckpointPages = 1000;
+const walSizeLimitBytes = 64 * 1024 * 1024;
+
+// Plain JavaScript evaluated in the worker, so it runs the same under tsx and compiled.
+const workerSource = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const timer = setInterval(() => db.pragma('wal_checkpoint(PASSIVE)'), workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export interface Checkpointer {
+  /** Stops the worker and waits for it; the connection's own close then checkpoints what is left. */
+  close(): Promise<void>;
+}
+
+export interface CheckpointOptions {
+  intervalMs?: number;
+  /** The module the worker opens its connection with (tests name one that fails). */
+  driver?: string;
+}
+
+export function checkpointInBackground(db: Database.Database, options: CheckpointOptions = {}): Checkpointer {
+  const { intervalMs = checkpointIntervalMs, driver = createRequire(import.meta.url).resolve('better-sqlite3') } = options;
+  db.pragma(`journal_size_limit = ${walSizeLimitBytes}`);
+  db.pragma('wal_autocheckpoint = 0');
+  const worker = new Worker(workerSource, { eval: true, workerData: { file: db.name, driver, intervalMs } });
+  // A server that exits without closing the store must not be kept alive by its checkpointer.
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let closing = false;
+  const fallBack = () => {
+    if (!closing && db.open) db.pragma(`wal_autocheckpoint = ${automaticCheckpointPages}`);
+  };
+  worker.once('error', fallBack);
+  worker.once('exit', fallBack);
+  return {
+    async close() {
+      closing = true;
+      // Referenced again, so the process waits for the worker's exit instead of leaving with nothing to do.
+      worker.ref();
+      worker.postMessage('close');
+      await exited;
+    },
+  };
+}

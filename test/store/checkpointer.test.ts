@@ -1,0 +1,87 @@
+/**
+ * WAL checkpoints in a worker thread (src/store/sqlite/checkpointer.ts): the server's connection never stops to
+ * checkpoint inside a commit, the WAL is still copied into the database file, and a checkpointer that cannot
+ * run hands checkpoints back to SQLite.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkpointInBackground } from '../../src/store/sqlite/checkpointer.js';
+import { openDatabase } from '../../src/store/sqlite/database.js';
+import { createSqliteStore } from '../../src/store/sqlite/index.js';
+
+const execute = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'form-funnel-checkpoint-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const waitFor = async (condition: () => boolean, what: string) => {
+  for (let waited = 0; waited < 5000; waited += 20) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+};
+const fill = (db: Database.Database, rows: number) => {
+  db.exec('CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO filler (text) VALUES (?)');
+  db.transaction(() => {
+    for (let index = 0; index < rows; index++) insert.run('x'.repeat(1000));
+  })();
+};
+
+describe('WAL checkpoints in the background', () => {
+  it('when the connection commits, then it never checkpoints itself, and the worker copies the WAL into the file', async () => {
+    const file = join(dir, 'copied.db');
+    const db = openDatabase(file);
+    const checkpointer = checkpointInBackground(db, { intervalMs: 20 });
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const before = statSync(file).size;
+    fill(db, 2000); // about 2 MB, twice SQLite's automatic threshold
+    // Only a checkpoint writes pages into the database file itself.
+    await waitFor(() => statSync(file).size > before + 1_000_000, 'the database file holds the rows');
+    await checkpointer.close();
+    db.close();
+  });
+
+  it('when the worker cannot open its connection, then the connection goes back to automatic checkpoints', async () => {
+    const db = openDatabase(join(dir, 'fallback.db'));
+    const checkpointer = checkpointInBackground(db, { intervalMs: 20, driver: join(dir, 'no-such-driver.js') });
+    await waitFor(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1000, 'automatic checkpoints are back');
+    await checkpointer.close();
+    db.close();
+  });
+
+  it('when a store on a file is closed, then its worker has stopped and the WAL is folded into the file', async () => {
+    const file = join(dir, 'store.db');
+    const store = createSqliteStore(file);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    fill(store.db, 500);
+    await store.close();
+    // The last connection to close checkpoints and removes the WAL: the worker's connection was closed first.
+    expect(() => statSync(`${file}-wal`)).toThrow(/ENOENT/);
+  });
+
+  it('when a process with nothing else to do closes its store, then it waits for the worker and exits 0', async () => {
+    // The admin command's shape: open, write, close at the top level. An unreferenced worker left the close
+    // awaiting an exit the loop no longer waited for, and Node ended the process with status 13.
+    const source = `const { createSqliteStore } = await import(${JSON.stringify(new URL('../../src/store/sqlite/index.ts', import.meta.url).href)});
+       const store = createSqliteStore(${JSON.stringify(join(dir, 'process.db'))});
+       store.db.exec('CREATE TABLE t (x)');
+       await store.close();
+       console.log('closed');`;
+    const { stdout } = await execute(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], {
+      cwd: join(import.meta.dirname, '../..'),
+    });
+    expect(stdout.trim()).toBe('closed');
+  });
+
+  it('when a store is in memory, then there is nothing to checkpoint and no worker', async () => {
+    const store = createSqliteStore(':memory:');
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await store.close();
+  });
+});

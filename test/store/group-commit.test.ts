@@ -1,0 +1,99 @@
+/**
+ * Group commit (src/store/sqlite/group-commit.ts): changes queued in one turn of the event loop share a
+ * transaction, and each still succeeds or fails on its own.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type GroupCommit, groupCommit, maxGroupSize } from '../../src/store/sqlite/group-commit.js';
+
+let db: Database.Database;
+let grouped: GroupCommit;
+const insert = (id: number, note = 'x') => db.prepare('INSERT INTO item (id, note) VALUES (?, ?)').run(id, note);
+const ids = () => (db.prepare('SELECT id FROM item ORDER BY id').all() as Array<{ id: number }>).map((row) => row.id);
+
+beforeEach(() => {
+  db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  db.exec(`CREATE TABLE item (id INTEGER PRIMARY KEY, note TEXT NOT NULL);
+           CREATE TABLE child (id INTEGER PRIMARY KEY, item_id INTEGER REFERENCES item(id) DEFERRABLE INITIALLY DEFERRED)`);
+  grouped = groupCommit(db);
+});
+
+describe('group commit', () => {
+  it('when changes are queued together, then they commit in one transaction and each gets its own result', async () => {
+    // A second connection to the same file sees only committed rows: while the third change runs, none.
+    const dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
+    db = new Database(join(dir, 'items.db'));
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE item (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
+    grouped = groupCommit(db);
+    const reader = new Database(join(dir, 'items.db'), { readonly: true });
+    const committedRows = () => (reader.prepare('SELECT count(*) AS n FROM item').get() as { n: number }).n;
+    const seenByReader: number[] = [];
+    const change = (id: number) => () => {
+      insert(id);
+      seenByReader.push(committedRows());
+      return id * 10;
+    };
+    const results = await Promise.all([1, 2, 3].map((id) => grouped(change(id))));
+    expect(results).toEqual([10, 20, 30]);
+    expect(seenByReader).toEqual([0, 0, 0]);
+    expect(committedRows()).toBe(3);
+    reader.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when one change throws after writing, then its writes are undone, it alone rejects, and the others commit', async () => {
+    const outcomes = await Promise.allSettled([
+      grouped(() => insert(1)),
+      grouped(() => {
+        insert(2, 'written before the failure');
+        insert(1); // the first change's row
+      }),
+      grouped(() => insert(3)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
+    expect(ids()).toEqual([1, 3]);
+  });
+
+  it('when the commit itself fails, then every change of the group rejects with its error and none is kept', async () => {
+    // A deferred foreign key is checked at COMMIT, after every change of the group has run.
+    const outcomes = await Promise.allSettled([
+      grouped(() => insert(1)),
+      grouped(() => db.prepare('INSERT INTO child (id, item_id) VALUES (1, 99)').run()),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    for (const outcome of outcomes) expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY constraint failed/);
+    expect(ids()).toEqual([]);
+    expect(db.inTransaction).toBe(false);
+    // The next group commits normally.
+    await grouped(() => insert(5));
+    expect(ids()).toEqual([5]);
+  });
+
+  it(`when more than ${maxGroupSize} changes are queued, then the loop turns between groups of at most ${maxGroupSize}`, async () => {
+    const order: Array<number | 'turn'> = [];
+    const all = Array.from({ length: maxGroupSize * 2 + 5 }, (_, index) =>
+      grouped(() => {
+        insert(index);
+        order.push(index);
+      }),
+    );
+    setImmediate(() => order.push('turn'));
+    await Promise.all(all);
+    expect(order.indexOf('turn')).toBe(maxGroupSize);
+    expect(ids()).toHaveLength(maxGroupSize * 2 + 5);
+  });
+
+  it('when a change is queued alone, then it is committed by the next turn of the loop', async () => {
+    const committed = grouped(() => insert(7));
+    expect(ids()).toEqual([]);
+    await committed;
+    expect(ids()).toEqual([7]);
+  });
+});
