@@ -129,7 +129,7 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
   }
   const config = loadConfig();
   const { database, base } = whereabouts(config);
-  const store = await openStore(config);
+  const store = await openStore(config, { shortLived: true });
   try {
     const result = await bootstrapWorkspace(
       { store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() },
@@ -160,7 +160,7 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
 /** Runs an OAuth command against the server's database (DATABASE_URL, else the SQLite file in DATA_DIR); a refused request prints why and exits 1. */
 async function withServices(run: (services: Services, config: Config) => Promise<void>): Promise<number> {
   const config = loadConfig();
-  const store = await openStore(config);
+  const store = await openStore(config, { shortLived: true });
   try {
     await run({ store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() }, config);
     return 0;

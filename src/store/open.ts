@@ -9,8 +9,11 @@ export interface StoreLocation {
   dataDir: string;
 }
 
-/** The store the server and the admin commands share, chosen by configuration (`DATABASE_URL`, `DATA_DIR`). */
-export async function openStore(location: StoreLocation): Promise<Store> {
+/**
+ * The store the server and the admin commands share, chosen by configuration (`DATABASE_URL`, `DATA_DIR`).
+ * `shortLived`: a command that opens, writes and closes, for which a background checkpointer is not worth starting.
+ */
+export async function openStore(location: StoreLocation, { shortLived = false } = {}): Promise<Store> {
   if (location.databaseUrl !== null) return createPostgresStore(location.databaseUrl);
-  return createSqliteStore(join(location.dataDir, 'form-funnel.db'));
+  return createSqliteStore(join(location.dataDir, 'form-funnel.db'), { backgroundCheckpoints: !shortLived });
 }

@@ -38,7 +38,7 @@ describe('group commit', () => {
       seenByReader.push(committedRows());
       return id * 10;
     };
-    const results = await Promise.all([1, 2, 3].map((id) => grouped(change(id))));
+    const results = await Promise.all([1, 2, 3].map((id) => grouped.run(change(id))));
     expect(results).toEqual([10, 20, 30]);
     expect(seenByReader).toEqual([0, 0, 0]);
     expect(committedRows()).toBe(3);
@@ -49,12 +49,12 @@ describe('group commit', () => {
 
   it('when one change throws after writing, then its writes are undone, it alone rejects, and the others commit', async () => {
     const outcomes = await Promise.allSettled([
-      grouped(() => insert(1)),
-      grouped(() => {
+      grouped.run(() => insert(1)),
+      grouped.run(() => {
         insert(2, 'written before the failure');
         insert(1); // the first change's row
       }),
-      grouped(() => insert(3)),
+      grouped.run(() => insert(3)),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
@@ -64,22 +64,46 @@ describe('group commit', () => {
   it('when the commit itself fails, then every change of the group rejects with its error and none is kept', async () => {
     // A deferred foreign key is checked at COMMIT, after every change of the group has run.
     const outcomes = await Promise.allSettled([
-      grouped(() => insert(1)),
-      grouped(() => db.prepare('INSERT INTO child (id, item_id) VALUES (1, 99)').run()),
+      grouped.run(() => insert(1)),
+      grouped.run(() => db.prepare('INSERT INTO child (id, item_id) VALUES (1, 99)').run()),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     for (const outcome of outcomes) expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY constraint failed/);
     expect(ids()).toEqual([]);
     expect(db.inTransaction).toBe(false);
     // The next group commits normally.
-    await grouped(() => insert(5));
+    await grouped.run(() => insert(5));
     expect(ids()).toEqual([5]);
+  });
+
+  it('when a change makes SQLite roll back the whole transaction, then the group is abandoned and nothing of it is kept', async () => {
+    // RAISE(ROLLBACK) ends the transaction, as a full disk or an I/O error does, not only the change's savepoint:
+    // the changes after it must not go on to commit one by one while the group reports failure.
+    db.exec(`CREATE TRIGGER abort_all BEFORE INSERT ON item WHEN NEW.note = 'abort' BEGIN SELECT RAISE(ROLLBACK, 'aborted'); END`);
+    const outcomes = await Promise.allSettled([
+      grouped.run(() => insert(1)),
+      grouped.run(() => insert(2, 'abort')),
+      grouped.run(() => insert(3)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/aborted/);
+    expect(ids()).toEqual([]);
+    expect(db.inTransaction).toBe(false);
+    await grouped.run(() => insert(4));
+    expect(ids()).toEqual([4]);
+  });
+
+  it('when the queue is flushed (the store closing), then every queued change commits at once', async () => {
+    const queued = [grouped.run(() => insert(1)), grouped.run(() => insert(2))];
+    grouped.flush();
+    expect(ids()).toEqual([1, 2]);
+    await expect(Promise.all(queued)).resolves.toHaveLength(2);
   });
 
   it(`when more than ${maxGroupSize} changes are queued, then the loop turns between groups of at most ${maxGroupSize}`, async () => {
     const order: Array<number | 'turn'> = [];
     const all = Array.from({ length: maxGroupSize * 2 + 5 }, (_, index) =>
-      grouped(() => {
+      grouped.run(() => {
         insert(index);
         order.push(index);
       }),
@@ -91,7 +115,7 @@ describe('group commit', () => {
   });
 
   it('when a change is queued alone, then it is committed by the next turn of the loop', async () => {
-    const committed = grouped(() => insert(7));
+    const committed = grouped.run(() => insert(7));
     expect(ids()).toEqual([]);
     await committed;
     expect(ids()).toEqual([7]);

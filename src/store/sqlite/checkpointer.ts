@@ -46,9 +46,15 @@ export interface CheckpointOptions {
 
 export function checkpointInBackground(db: Database.Database, options: CheckpointOptions = {}): Checkpointer {
   const { intervalMs = checkpointIntervalMs, driver = createRequire(import.meta.url).resolve('better-sqlite3') } = options;
+  let worker: Worker;
+  try {
+    worker = new Worker(workerSource, { eval: true, workerData: { file: db.name, driver, intervalMs } });
+  } catch {
+    // No worker (threads unavailable): SQLite's automatic checkpoints stay as they are.
+    return { close: async () => {} };
+  }
   db.pragma(`journal_size_limit = ${walSizeLimitBytes}`);
   db.pragma('wal_autocheckpoint = 0');
-  const worker = new Worker(workerSource, { eval: true, workerData: { file: db.name, driver, intervalMs } });
   // A server that exits without closing the store must not be kept alive by its checkpointer.
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -22,7 +22,12 @@ interface Pending {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-export type GroupCommit = <R>(change: () => R) => Promise<R>;
+export interface GroupCommit {
+  /** Queues the change; resolves with its result once the group holding it has committed. */
+  run<R>(change: () => R): Promise<R>;
+  /** Commits every queued change now (before the connection closes). */
+  flush(): void;
+}
 
 export function groupCommit(db: Database.Database): GroupCommit {
   let queue: Pending[] = [];
@@ -31,8 +36,7 @@ export function groupCommit(db: Database.Database): GroupCommit {
   const commit = () => {
     const group = queue.slice(0, maxGroupSize);
     queue = queue.slice(group.length);
-    scheduled = false;
-    if (queue.length > 0) schedule();
+    if (group.length === 0) return;
     const outcomes: Outcome[] = [];
     try {
       db.transaction(() => {
@@ -41,6 +45,9 @@ export function groupCommit(db: Database.Database): GroupCommit {
             // Nested in the group's transaction, better-sqlite3 runs it in a savepoint, rolled back if it throws.
             outcomes.push({ ok: true, value: db.transaction(change)() });
           } catch (error) {
+            // Some errors (a full disk, an I/O error) make SQLite roll back the whole transaction, not the
+            // savepoint: the changes before this one are gone too, and the rest would each commit on their own.
+            if (!db.inTransaction) throw error;
             outcomes.push({ ok: false, error });
           }
         }
@@ -55,15 +62,25 @@ export function groupCommit(db: Database.Database): GroupCommit {
       else pending.reject(outcome.error);
     });
   };
+  const next = () => {
+    scheduled = false;
+    commit();
+    if (queue.length > 0) schedule();
+  };
   const schedule = () => {
     scheduled = true;
     // After the I/O callbacks of this loop turn: the requests that arrived together are committed together.
-    setImmediate(commit);
+    setImmediate(next);
   };
 
-  return <R>(change: () => R) =>
-    new Promise<R>((resolve, reject) => {
-      queue.push({ change, resolve: resolve as (value: unknown) => void, reject });
-      if (!scheduled) schedule();
-    });
+  return {
+    run: <R>(change: () => R) =>
+      new Promise<R>((resolve, reject) => {
+        queue.push({ change, resolve: resolve as (value: unknown) => void, reject });
+        if (!scheduled) schedule();
+      }),
+    flush() {
+      while (queue.length > 0) commit();
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { openDatabase } from './database.js';
 import { sqliteEvents } from './events.js';
 import { sqliteFolders } from './folders.js';
 import { sqliteForms } from './forms.js';
+import { groupCommit } from './group-commit.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
@@ -36,10 +37,23 @@ export const testDataTables: Array<{
   { counts: 'folders', sql: `DELETE FROM folders WHERE workspace_id = ? AND environment = 'test'` },
 ];
 
-export function createSqliteStore(fileOrDb: string | Database.Database): Store & { db: Database.Database } {
+export interface SqliteStoreOptions {
+  /**
+   * Checkpoint the WAL in a worker thread (checkpointer.ts) rather than in commits; default true for a file this
+   * store opens. A short-lived process (the admin command) leaves it to SQLite.
+   */
+  backgroundCheckpoints?: boolean;
+}
+
+export function createSqliteStore(
+  fileOrDb: string | Database.Database,
+  { backgroundCheckpoints = true }: SqliteStoreOptions = {},
+): Store & { db: Database.Database } {
   const db = typeof fileOrDb === 'string' ? openDatabase(fileOrDb) : fileOrDb;
   // A database this store opened on a file is checkpointed in the background; one handed in is the caller's.
-  const checkpointer = typeof fileOrDb === 'string' && fileOrDb !== ':memory:' ? checkpointInBackground(db) : undefined;
+  const checkpointer =
+    backgroundCheckpoints && typeof fileOrDb === 'string' && fileOrDb !== ':memory:' ? checkpointInBackground(db) : undefined;
+  const grouped = groupCommit(db);
   return {
     db,
     workspaces: sqliteWorkspaces(db),
@@ -50,7 +64,7 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
     auditEvents: sqliteAuditEvents(db),
     idempotency: sqliteIdempotency(db),
     team: sqliteTeam(db),
-    submissions: sqliteSubmissions(db),
+    submissions: sqliteSubmissions(db, grouped),
     integrations: sqliteIntegrations(db),
     events: sqliteEvents(db),
     oauth: sqliteOAuth(db),
@@ -70,6 +84,8 @@ export function createSqliteStore(fileOrDb: string | Database.Database): Store &
         .immediate();
     },
     async close() {
+      // Creates still queued commit first: their requests are waiting for the answer.
+      grouped.flush();
       await checkpointer?.close();
       db.close();
     },
