@@ -100,7 +100,7 @@ describe('numeric query and path parameters are plain decimals', () => {
 });
 
 /** The query and path parameters whose values are text (alone or as the items of a repeated parameter), per operation. */
-function textParameters(): Array<{ operation: Operation; name: string; in: 'query' | 'path' }> {
+function textParameters(): Array<{ operation: Operation; name: string; in: 'query' | 'path'; format: unknown }> {
   const { document, operations } = loadContract();
   const resolve = (node: unknown) => resolveReference(document, node);
   return operations.flatMap((operation) => {
@@ -111,11 +111,60 @@ function textParameters(): Array<{ operation: Operation; name: string; in: 'quer
       if (schema.type === 'array') schema = resolve(schema.items);
       const location = parameter.in;
       return schema.type === 'string' && (location === 'query' || location === 'path')
-        ? [{ operation, name: parameter.name as string, in: location }]
+        ? [{ operation, name: parameter.name as string, in: location, format: schema.format }]
         : [];
     });
   });
 }
+
+/**
+ * A date-time's offset can carry a valid text past the years UTC text covers: `9999-12-31T23:59:59-14:00` is in
+ * year 10000, which JavaScript writes `+010000-…`, a text no schema of the API accepts (a key that expired then
+ * was stored, then failed its own response: 500). Every timestamp a client sends is read by one function
+ * (src/domain/client-timestamps.ts), which refuses instants outside years 0000 to 9999.
+ */
+describe('timestamps beyond the years the API writes', () => {
+  const dateTimeParameters = textParameters().filter((parameter) => parameter.format === 'date-time');
+  const beyond = ['9999-12-31T23:59:59-14:00', '0000-01-01T00:00:00+14:00'];
+
+  it('when the contract is read, then the list filters and the export cursor are the date-time parameters to check', () => {
+    expect(new Set(dateTimeParameters.map((parameter) => parameter.name))).toEqual(
+      new Set(['created_gte', 'created_lt', 'updated_gte', 'starting_after_created_at']),
+    );
+  });
+
+  it.each(beyond)('when a date-time query parameter names %s, then 400 invalid_parameters pointing at it', async (value) => {
+    for (const { operation, name } of dateTimeParameters) {
+      const companion = name.startsWith('starting_after_') ? `&starting_after=${absentId('sub')}` : '';
+      const res = await api.call(operation.method, `/v1${operation.path}?${name}=${encodeURIComponent(value)}${companion}`);
+      expect({ operation: operation.operationId, name, status: res.status, code: res.body.code }).toEqual({
+        operation: operation.operationId,
+        name,
+        status: 400,
+        code: 'invalid_parameters',
+      });
+      expect(issuesOf(res)).toContain(`query /${name} format`);
+    }
+  });
+
+  it.each(beyond)('when a key would expire at %s, then 422 pointing at expires_at and no key is made', async (value) => {
+    const res = await api.call('post', '/v1/api_keys').send({ name: 'beyond', environment: 'live', scope: 'read', expires_at: value });
+    expect(res.status).toBe(422);
+    expect(issuesOf(res)).toContain('body /expires_at format');
+    const keys = await api.call('get', '/v1/api_keys?limit=100');
+    expect(keys.body.data.map((key: { name: string }) => key.name)).not.toContain('beyond');
+  });
+
+  it('when a key expires at the last millisecond of year 9999, then it is made and read back as given', async () => {
+    const res = await api
+      .call('post', '/v1/api_keys')
+      .send({ name: 'last', environment: 'live', scope: 'read', expires_at: '9999-12-31T23:59:59.999Z' });
+    expect(res.status).toBe(201);
+    const read = await api.call('get', `/v1/api_keys/${res.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.expires_at).toBe('9999-12-31T23:59:59.999Z');
+  });
+});
 
 /**
  * Text that SQLite would store and PostgreSQL refuses (NUL), or that a log or a terminal would act on (other

@@ -11,8 +11,8 @@ import type { EventRecord } from '../../store/outbox.js';
 import type { PageRequest } from '../../store/page.js';
 import type { Principal } from '../access.js';
 import { inBatches } from '../batches.js';
+import { normalisedTimestamp } from '../client-timestamps.js';
 import { forbidden, notFound } from '../errors.js';
-import { normalisedTimestamp } from '../query-timestamps.js';
 import type { Services } from '../services.js';
 
 type Event = Schema<'Event'>;

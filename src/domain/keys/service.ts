@@ -8,6 +8,7 @@ import { newId } from '../../ids.js';
 import type { PageRequest } from '../../store/page.js';
 import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
 import { inBatches } from '../batches.js';
+import { instantOf, unusableTimestampMessage } from '../client-timestamps.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
@@ -46,10 +47,9 @@ export async function createApiKey(
   }
   const issues: ValidationIssue[] = [];
   const now = timestamp(services);
-  const expiresAt = input.expires_at === undefined ? undefined : Date.parse(input.expires_at);
+  const expiresAt = input.expires_at === undefined ? undefined : instantOf(input.expires_at);
   if (expiresAt !== undefined && Number.isNaN(expiresAt)) {
-    // RFC 3339 allows a leap second (`23:59:60`), which no JavaScript date holds.
-    issues.push({ location: 'body', pointer: '/expires_at', code: 'format', message: 'must be a date-time without a leap second' });
+    issues.push({ location: 'body', pointer: '/expires_at', code: 'format', message: unusableTimestampMessage });
   } else if (expiresAt !== undefined && expiresAt <= Date.parse(now)) {
     issues.push({ location: 'body', pointer: '/expires_at', code: 'in_the_past', message: 'must be in the future' });
   }

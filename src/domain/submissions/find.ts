@@ -3,8 +3,8 @@
  * normalised, score bounds checked against each other, the search text lower-cased as the stored one is.
  */
 import type { SubmissionFilter, SubmissionOrder } from '../../store/submission-store.js';
+import { normalisedTimestamp } from '../client-timestamps.js';
 import { badRequest } from '../errors.js';
-import { normalisedTimestamp } from '../query-timestamps.js';
 import type { FieldType, FormDefinition } from '../schema-types.js';
 
 /** The field types whose answers `q` searches (the document's `q` parameter names the same four). */
