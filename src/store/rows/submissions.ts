@@ -88,6 +88,17 @@ export const orderBounds = (key: 'created_at' | 'score', filter: SubmissionFilte
     ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
     : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
 
+/** `status` to `score_breakdown`: the run of columns an insert and a resume both write, in this order. */
+const answeredAndScored = (s: Submission): unknown[] => [
+  s.status,
+  JSON.stringify(s.answers),
+  JSON.stringify(s.hidden),
+  JSON.stringify(s.visited_steps),
+  s.score,
+  s.grade,
+  JSON.stringify(s.score_breakdown),
+];
+
 /**
  * The columns of a submission row as an insert writes them, and their values in the same order (both stores
  * bind them positionally).
@@ -107,13 +118,7 @@ export const insertedValues = ({
   environment,
   s.form_id,
   s.form_version,
-  s.status,
-  JSON.stringify(s.answers),
-  JSON.stringify(s.hidden),
-  JSON.stringify(s.visited_steps),
-  s.score,
-  s.grade,
-  JSON.stringify(s.score_breakdown),
+  ...answeredAndScored(s),
   JSON.stringify(s.metadata),
   s.metadata.utm.source,
   startedFormVersion ?? s.form_version,
@@ -124,18 +129,7 @@ export const insertedValues = ({
 ];
 
 /** The columns a resume rewrites, in this order (both stores bind them positionally). */
-export const resumedColumns = (s: Submission): unknown[] => [
-  s.status,
-  JSON.stringify(s.answers),
-  JSON.stringify(s.hidden),
-  JSON.stringify(s.visited_steps),
-  s.score,
-  s.grade,
-  JSON.stringify(s.score_breakdown),
-  s.form_version,
-  s.scored_at,
-  s.updated_at,
-];
+export const resumedColumns = (s: Submission): unknown[] => [...answeredAndScored(s), s.form_version, s.scored_at, s.updated_at];
 
 /** What the aggregates count of one submission. */
 export type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at' | 'metadata'>;

@@ -22,7 +22,7 @@ import {
 import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
 import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
-import { type GroupCommit, groupCommit } from './group-commit.js';
+import type { GroupCommit } from './group-commit.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
@@ -175,7 +175,7 @@ function changedSinceFew(
   return changed <= changedSinceSortCap;
 }
 
-export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit = groupCommit(db)): SubmissionStore {
+export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): SubmissionStore {
   return {
     // The hot write path (public forms submit here): creates that arrive together commit together.
     async insert(record, outbox) {
