@@ -1,5 +1,6 @@
 import type { Environment, Schema } from '../../contract.js';
 import type { FormRecord } from '../types.js';
+import { deepFreeze } from './deep-freeze.js';
 
 type Form = Schema<'Form'>;
 type Definition = Pick<Form, 'steps' | 'logic' | 'scoring'>;
@@ -51,14 +52,6 @@ export const toSummary = (row: FormSummaryRow): Schema<'FormSummary'> => ({
  */
 const parsedDefinitions = new Map<string, { text: string; definition: Definition }>();
 const maxParsedDefinitions = 1000;
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 function definitionOfRow(row: FormRow): Definition {
   const key = `${row.id}@${row.version}`;

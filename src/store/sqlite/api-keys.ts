@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
 import { type ApiKeyRow, attachmentIdOf, credentialQuery, toApiKey, toApiKeyCredential, toApiKeyRecord } from '../rows/api-keys.js';
-import type { ApiKeyStore, AuditEventInput } from '../types.js';
+import { deepFreeze } from '../rows/deep-freeze.js';
+import type { ApiKeyCredential, ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
+import { rowCaches } from './row-cache.js';
 import { statement } from './statements.js';
 
 type ApiKey = Schema<'ApiKey'>;
@@ -35,7 +37,12 @@ export function selectApiKeyRow(db: Database.Database, id: string): ApiKeyRow | 
   return statement(db, 'SELECT * FROM api_keys WHERE id = ?').get(id) as ApiKeyRow | undefined;
 }
 
+/** How many keys' credentials are kept in memory (row-cache.ts); a key past that is read from the table again. */
+const cachedCredentials = 10_000;
+
 export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
+  // Every authenticated request reads its key; the credential changes only when its key or workspace row does.
+  const credentials = rowCaches(db).create<ApiKeyCredential>(['api_keys', 'workspaces'], cachedCredentials);
   return {
     async create({ key, workspaceId, secretHash }, audit, outbox) {
       withOutbox(db, outbox, () => {
@@ -62,8 +69,10 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
       });
     },
     async findBySecretHash(hash) {
-      const row = statement(db, credentialSql).get(hash) as ApiKeyRow | undefined;
-      return row && toApiKeyCredential(row);
+      return credentials.get(hash.toString('base64'), () => {
+        const row = statement(db, credentialSql).get(hash) as ApiKeyRow | undefined;
+        return row && deepFreeze(toApiKeyCredential(row));
+      });
     },
     async get(workspaceId, id) {
       const row = statement(db, 'SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as ApiKeyRow | undefined;

@@ -4,6 +4,7 @@ import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
 import { type ApiKeyRow, toApiKey } from '../rows/api-keys.js';
+import { deepFreeze } from '../rows/deep-freeze.js';
 import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
   definitionOf,
@@ -17,12 +18,13 @@ import {
   toVersion,
   toVersionSummary,
 } from '../rows/forms.js';
-import type { AuditEventInput, FormStore } from '../types.js';
+import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
 import { revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
+import { rowCaches } from './row-cache.js';
 import { statement } from './statements.js';
 import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
 
@@ -35,7 +37,12 @@ export function slugTaken(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('forms.slug');
 }
 
+/** How many forms are kept in memory (row-cache.ts); their definitions are shared with the parsed-definition cache. */
+const cachedForms = 1_000;
+
 export function sqliteForms(db: Database.Database): FormStore {
+  // Every submission and every form read reads its form; the record changes only when its row does.
+  const records = rowCaches(db).create<FormRecord>(['forms'], cachedForms);
   const insertSnapshot = (form: Form, definition: string): void => {
     const counts = snapshotCounts(form, definition);
     statement(
@@ -97,8 +104,10 @@ export function sqliteForms(db: Database.Database): FormStore {
       return { data: result.data.map(toSummary), hasMore: result.hasMore };
     },
     async get(workspaceId, id) {
-      const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
-      return row && toFormRecord(row);
+      return records.get(`${workspaceId} ${id}`, () => {
+        const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
+        return row && deepFreeze(toFormRecord(row));
+      });
     },
     async create({ form, workspaceId, environment }, outbox) {
       const definition = definitionOf(form);

@@ -1,0 +1,112 @@
+/**
+ * Rows nearly every request reads, kept in memory without ever answering stale: the API key behind the
+ * `Authorization` header (with its workspace) and the form a request names. On SQLite the cost of such a read is
+ * mostly not the lookup but the read transaction around it (two lock system calls on the WAL's shared memory), so
+ * a request that reads both pays for two; with these caches it pays for one `PRAGMA data_version`, or none.
+ *
+ * A cached row can go stale in two ways, and both are caught before the cache answers:
+ * - This connection writes one of the tables the cache reads (any INSERT, UPDATE or DELETE, whichever code path
+ *   makes it: a revocation, a transfer, a workspace's new limits, a cascade). Temporary triggers on those tables
+ *   call back into this module inside the writing statement, and the cache is emptied there and then.
+ * - Another connection commits (the admin command, another process on the same file). SQLite then changes
+ *   `PRAGMA data_version`, which is read before the cache answers, and a change empties every cache of the
+ *   connection. The checkpointer's connection commits nothing, and its passive checkpoints leave the value alone.
+ *
+ * One `data_version` read serves the rest of the event-loop turn it was made in: the requests still being handled
+ * in that turn were all received before it was made (sockets are only read between turns), so answering them
+ * from a state checked after they arrived is answering them as if they had run at that instant. A commit made
+ * in another process is therefore seen by every request that follows it. (Only a second connection in this same
+ * process committing within one turn would be seen a turn late; the server has none that writes.)
+ *
+ * Only committed rows are remembered: inside a transaction of this connection the cache is passed by, since what
+ * that transaction wrote may still be rolled back. Absent rows are never remembered. Each cache holds a bounded
+ * number of rows and forgets the oldest first. The PostgreSQL store has no such cache: there every process would
+ * need a signal from the others before each answer, which costs what the lookup costs.
+ */
+import type Database from 'better-sqlite3';
+
+export interface RowCache<T> {
+  /** The row under `key`, from memory when it is known to be current, otherwise from `load` (remembered if found). */
+  get(key: string, load: () => T | undefined): T | undefined;
+}
+
+interface ConnectionCaches {
+  create<T>(tables: readonly string[], maxRows: number): RowCache<T>;
+}
+
+const connections = new WeakMap<Database.Database, ConnectionCaches>();
+/** The SQL function the triggers call; the name is this module's, so it cannot meet an application's. */
+const changedFunction = 'form_funnel_cached_rows_changed';
+
+/** The caches of one connection: one set of triggers, one `data_version` reading, however many stores share it. */
+export function rowCaches(db: Database.Database): ConnectionCaches {
+  let caches = connections.get(db);
+  if (!caches) {
+    caches = connectionCaches(db);
+    connections.set(db, caches);
+  }
+  return caches;
+}
+
+function connectionCaches(db: Database.Database): ConnectionCaches {
+  const byTable = new Map<string, Array<Map<string, unknown>>>();
+  const all: Array<Map<string, unknown>> = [];
+  db.function(changedFunction, { deterministic: false, varargs: false }, (table: unknown) => {
+    for (const rows of byTable.get(String(table)) ?? []) rows.clear();
+    return null;
+  });
+
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seenVersion: unknown = dataVersion.get();
+  let checkedThisTurn = false;
+  const endTurn = () => {
+    checkedThisTurn = false;
+  };
+  /** Empties every cache if another connection has committed since the last check. */
+  const catchUp = () => {
+    if (checkedThisTurn) return;
+    const version = dataVersion.get();
+    if (version !== seenVersion) {
+      seenVersion = version;
+      for (const rows of all) rows.clear();
+    }
+    checkedThisTurn = true;
+    // A tick queued from a promise continuation runs once the microtask queue is empty, so the check serves the
+    // rest of this turn's continuations and no later turn.
+    process.nextTick(endTurn);
+  };
+
+  const watch = (table: string, rows: Map<string, unknown>) => {
+    if (!byTable.has(table)) {
+      byTable.set(table, []);
+      for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+        db.exec(
+          `CREATE TEMP TRIGGER IF NOT EXISTS form_funnel_cache_${table}_${event.toLowerCase()} AFTER ${event} ON main.${table}
+           BEGIN SELECT ${changedFunction}('${table}'); END`,
+        );
+      }
+    }
+    byTable.get(table)!.push(rows);
+  };
+
+  return {
+    create<T>(tables: readonly string[], maxRows: number): RowCache<T> {
+      const rows = new Map<string, T>();
+      all.push(rows);
+      for (const table of tables) watch(table, rows);
+      return {
+        get(key, load) {
+          if (db.inTransaction) return load();
+          catchUp();
+          const known = rows.get(key);
+          if (known !== undefined) return known;
+          const loaded = load();
+          if (loaded === undefined) return undefined;
+          if (rows.size >= maxRows) rows.delete(rows.keys().next().value!);
+          rows.set(key, loaded);
+          return loaded;
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Cached rows (src/store/sqlite/row-cache.ts): the API key and form every request reads come from memory, and
+ * never stale, whoever changed the row.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/domain/keys/secret.js';
+import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { buildApp } from '../../src/http/app.js';
+import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { rowCaches } from '../../src/store/sqlite/row-cache.js';
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('a row cache', () => {
+  let db: Database.Database;
+  let loads: number;
+  const noteOf = (id: number) => () => {
+    loads++;
+    return (db.prepare('SELECT note FROM item WHERE id = ?').get(id) as { note: string } | undefined)?.note;
+  };
+  beforeEach(() => {
+    db = new Database(join(mkdtempSync(join(tmpdir(), 'row-cache-')), 'items.db'));
+    db.pragma('journal_mode = WAL');
+    db.exec(`CREATE TABLE item (id INTEGER PRIMARY KEY, note TEXT NOT NULL);
+             CREATE TABLE other (id INTEGER PRIMARY KEY);
+             INSERT INTO item (id, note) VALUES (1, 'first'), (2, 'second'), (3, 'third')`);
+    loads = 0;
+  });
+
+  it('when a row is read again, then it comes from memory', async () => {
+    const notes = rowCaches(db).create<string>(['item'], 10);
+    expect(notes.get('1', noteOf(1))).toBe('first');
+    await nextTurn();
+    expect(notes.get('1', noteOf(1))).toBe('first');
+    expect(loads).toBe(1);
+  });
+
+  it('when this connection inserts, updates or deletes in a watched table, then the next read loads again, in the same turn', () => {
+    const notes = rowCaches(db).create<string>(['item'], 10);
+    for (const [change, expected] of [
+      ["UPDATE item SET note = 'changed' WHERE id = 1", 'changed'],
+      ["INSERT OR REPLACE INTO item (id, note) VALUES (1, 'replaced')", 'replaced'],
+      ['DELETE FROM item WHERE id = 1', undefined],
+    ] as const) {
+      notes.get('1', noteOf(1));
+      db.exec(change);
+      expect(notes.get('1', noteOf(1)), change).toBe(expected);
+    }
+  });
+
+  it('when a table it does not watch changes, then its rows stay in memory', () => {
+    const notes = rowCaches(db).create<string>(['item'], 10);
+    notes.get('1', noteOf(1));
+    db.exec('INSERT INTO other (id) VALUES (1)');
+    notes.get('1', noteOf(1));
+    expect(loads).toBe(1);
+  });
+
+  it('when another connection commits, then the next turn reads the row again', async () => {
+    const notes = rowCaches(db).create<string>(['item'], 10);
+    notes.get('1', noteOf(1));
+    await nextTurn();
+    new Database(db.name).prepare("UPDATE item SET note = 'elsewhere' WHERE id = 1").run();
+    await nextTurn();
+    expect(notes.get('1', noteOf(1))).toBe('elsewhere');
+  });
+
+  it('when a row is absent, then nothing is remembered and a row added later is found', () => {
+    const notes = rowCaches(db).create<string>(['other'], 10);
+    expect(notes.get('9', noteOf(9))).toBeUndefined();
+    new Database(db.name).prepare("INSERT INTO item (id, note) VALUES (9, 'late')").run();
+    expect(notes.get('9', noteOf(9))).toBe('late');
+  });
+
+  it('when a transaction of this connection is open, then reads pass the cache by and nothing it wrote is remembered', () => {
+    const notes = rowCaches(db).create<string>(['item'], 10);
+    notes.get('1', noteOf(1));
+    expect(() =>
+      db.transaction(() => {
+        db.exec("UPDATE item SET note = 'uncommitted' WHERE id = 1");
+        expect(notes.get('1', noteOf(1))).toBe('uncommitted');
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(notes.get('1', noteOf(1))).toBe('first');
+  });
+
+  it('when it is full, then the oldest row is forgotten first', () => {
+    const notes = rowCaches(db).create<string>(['item'], 2);
+    for (const id of [1, 2, 3]) notes.get(String(id), noteOf(id));
+    loads = 0;
+    notes.get('3', noteOf(3));
+    notes.get('2', noteOf(2));
+    expect(loads).toBe(0);
+    notes.get('1', noteOf(1));
+    expect(loads).toBe(1);
+  });
+
+  it('when two caches of one connection watch a table, then a change empties both', () => {
+    const first = rowCaches(db).create<string>(['item'], 10);
+    const second = rowCaches(db).create<string>(['item', 'other'], 10);
+    first.get('1', noteOf(1));
+    second.get('1', noteOf(1));
+    db.exec("UPDATE item SET note = 'both' WHERE id = 1");
+    expect([first.get('1', noteOf(1)), second.get('1', noteOf(1))]).toEqual(['both', 'both']);
+  });
+});
+
+describe('the SQLite store, reading keys and forms from memory', () => {
+  const require = createRequire(import.meta.url);
+
+  async function storeWithKey() {
+    const file = join(mkdtempSync(join(tmpdir(), 'row-cache-store-')), 'store.db');
+    const store = createSqliteStore(file, { backgroundCheckpoints: false });
+    const { services } = buildApp({ store });
+    const workspace = await bootstrapWorkspace(services, { name: 'Cache', plan: 'business' });
+    return { file, store, hash: hashSecret(workspace.live_admin_key) };
+  }
+
+  it('when a key is revoked by another process, then the next request after it finds the key revoked', async () => {
+    const { file, store, hash } = await storeWithKey();
+    expect((await store.apiKeys.findBySecretHash(hash))?.key.status).toBe('active');
+    // As the admin command would: its own process, its own connection, committed before it exits.
+    await promisify(execFile)(process.execPath, [
+      '-e',
+      `new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)})
+         .prepare("UPDATE api_keys SET status = 'revoked', revocation_cause = 'revoked', revoked_at = '2026-01-01T00:00:00.000Z'").run()`,
+    ]);
+    expect((await store.apiKeys.findBySecretHash(hash))?.key.status).toBe('revoked');
+    await store.close();
+  });
+
+  it("when a key's workspace changes through this store, then the key's next lookup carries the change", async () => {
+    const { store, hash } = await storeWithKey();
+    const before = (await store.apiKeys.findBySecretHash(hash))!;
+    expect(before.workspace.rateLimits).toBeNull();
+    store.db.prepare('UPDATE workspaces SET rate_limit_per_key_per_second = 7, rate_limit_per_workspace_per_minute = 70').run();
+    expect((await store.apiKeys.findBySecretHash(hash))!.workspace.rateLimits).toEqual({ perKeyPerSecond: 7, perWorkspacePerMinute: 70 });
+    await store.close();
+  });
+
+  it('when a cached record is handed out, then no caller can change the copy the next caller gets', async () => {
+    const { store, hash } = await storeWithKey();
+    const credential = (await store.apiKeys.findBySecretHash(hash))!;
+    expect(() => {
+      (credential.key as { scope: string }).scope = 'read';
+    }).toThrow(TypeError);
+    expect((await store.apiKeys.findBySecretHash(hash))!.key.scope).toBe(credential.key.scope);
+    await store.close();
+  });
+});
