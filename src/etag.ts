@@ -66,8 +66,15 @@ function canonicalJson(value: unknown): string | undefined {
   return text;
 }
 
+/** Tags of representations whose canonical text is remembered (frozen all the way down): they cannot change either. */
+const frozenTags = new WeakMap<object, string>();
+
 /** The quoted strong tag, as the `ETag` header carries it: `"<22 base64url characters>"`. */
 export function entityTagOf(representation: object): string {
+  const remembered = frozenTags.get(representation);
+  if (remembered !== undefined) return remembered;
   const digest = createHash('sha256').update(canonicalJson(representation)!).digest('base64url');
-  return `"${digest.slice(0, 22)}"`;
+  const tag = `"${digest.slice(0, 22)}"`;
+  if (frozenTexts.has(representation)) frozenTags.set(representation, tag);
+  return tag;
 }

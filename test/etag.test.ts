@@ -62,6 +62,23 @@ describe('entityTagOf', () => {
     shallow.inner.a = 2;
     expect(entityTagOf({ shallow })).not.toBe(before);
     expect(entityTagOf({ shallow })).toBe(referenceTag({ shallow }));
+    // The same when the representation itself is the shallowly frozen object, asked for again.
+    const top = Object.freeze({ inner: { a: 1 } });
+    const topBefore = entityTagOf(top);
+    top.inner.a = 2;
+    expect(entityTagOf(top)).not.toBe(topBefore);
+    expect(entityTagOf(top)).toBe(referenceTag(top));
+  });
+
+  it('when a representation is frozen all the way down, then asking again gives the same tag', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (value) => {
+        const frozen = Object.freeze(structuredClone(value));
+        for (const child of Object.values(frozen)) if (child !== null && typeof child === 'object') Object.freeze(child);
+        expect([entityTagOf(frozen), entityTagOf(frozen)]).toEqual([referenceTag(value), referenceTag(value)]);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('when two representations differ only in key order, then they have the same tag', () => {

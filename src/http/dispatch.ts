@@ -25,6 +25,7 @@ type AnyResult = { status: number; body: unknown; headers?: Record<string, strin
 type AnyHandler = (input: HandlerInput<OperationId>) => Promise<AnyResult>;
 
 import { idempotencyTtlSeconds } from './documented-limits.js';
+import { withRequestId } from './frozen-bodies.js';
 import { stateOf } from './locals.js';
 import { problemBody } from './problem.js';
 import { idempotencyKeyHash, openResponse, type ReplayableResponse, sealResponse } from './sealed-response.js';
@@ -60,7 +61,7 @@ function outcomeOf(result: AnyResult): Outcome {
 function send(res: Response, outcome: Outcome, requestId: string): void {
   res.status(outcome.status).set(outcome.headers);
   if (outcome.status >= 400) res.type('application/problem+json');
-  res.json({ ...outcome.body, request_id: requestId });
+  res.json(withRequestId(outcome.body, requestId));
 }
 
 /**

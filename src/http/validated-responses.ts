@@ -12,6 +12,7 @@
  * one that passed (`RequestId`'s pattern).
  */
 import type { RequestHandler, Response } from 'express';
+import { bodyTextWithRequestId } from './frozen-bodies.js';
 import { stateOf } from './locals.js';
 
 /** How much serialised text is remembered at most (characters); the oldest entries go first. */
@@ -51,7 +52,8 @@ export function rememberValidatedReads(): RequestHandler {
       if (res.statusCode < 200 || res.statusCode >= 300 || typeof requestId !== 'string') {
         return validated(body);
       }
-      const text = JSON.stringify({ ...(body as object), request_id: idStandIn });
+      // A body made from a record the store shares (frozen) has its text computed once: frozen-bodies.ts.
+      const text = bodyTextWithRequestId(body, idStandIn) ?? JSON.stringify({ ...(body as object), request_id: idStandIn });
       // The last key, as dispatch appends it: then the text's end is the top-level request_id, never data.
       if (!text.endsWith(idStandInJson)) return validated(body);
       const context = `${operation.operationId} ${res.statusCode} ${res.get('Content-Type') ?? ''}`;

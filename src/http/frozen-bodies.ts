@@ -1,0 +1,51 @@
+/**
+ * Response bodies built on records the store shares between requests. The SQLite store hands out cached records
+ * deeply frozen (src/store/sqlite/row-cache.ts); a form read returns one as its body. Such a record cannot change,
+ * so its JSON text is computed once per record instead of once per request, and being the same string every time,
+ * it is hashed once where the validated-reads memory looks it up.
+ *
+ * The dispatcher adds `request_id` by copying the body (`withRequestId`), which loses the record's identity; the
+ * copy remembers its source here, and `bodyTextWithRequestId` rebuilds the copy's text from the source's.
+ */
+
+/** A copy made by `withRequestId` and the frozen record it copied. */
+const sources = new WeakMap<object, object>();
+/** Texts of deeply frozen plain records, each with `suffix` as its last member; undefined when a record is not one. */
+const texts = new WeakMap<object, string | undefined>();
+
+/** The body as sent: the handler's members, then `request_id`. */
+export function withRequestId(body: object, requestId: string): Record<string, unknown> {
+  const copy = { ...body, request_id: requestId };
+  if (Object.isFrozen(body) && !Object.hasOwn(body, 'request_id')) sources.set(copy, body);
+  return copy;
+}
+
+const isPlainData = (value: object) => {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null || Array.isArray(value);
+};
+
+/** Plain objects and arrays, frozen, all the way down: JSON.stringify of such a value gives the same text forever. */
+function isDeeplyFrozenData(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return typeof value !== 'function' && typeof value !== 'symbol';
+  if (!Object.isFrozen(value) || !isPlainData(value) || 'toJSON' in value) return false;
+  return Object.values(value).every(isDeeplyFrozenData);
+}
+
+/**
+ * The text `JSON.stringify({ ...body, request_id: requestId })` gives, where `body` is a copy `withRequestId`
+ * made of a deeply frozen record: the same string object on every call for that record and `requestId`. Undefined
+ * for any other body, which the caller serialises itself.
+ */
+export function bodyTextWithRequestId(body: unknown, requestId: string): string | undefined {
+  const source = body !== null && typeof body === 'object' ? sources.get(body) : undefined;
+  if (source === undefined) return undefined;
+  const member = `"request_id":${JSON.stringify(requestId)}}`;
+  let text = texts.get(source);
+  if (text === undefined && !texts.has(source)) {
+    const own = isDeeplyFrozenData(source) ? JSON.stringify(source) : undefined;
+    text = own === undefined ? undefined : own === '{}' ? `{${member}` : `${own.slice(0, -1)},${member}`;
+    texts.set(source, text);
+  }
+  return text?.endsWith(member) ? text : undefined;
+}

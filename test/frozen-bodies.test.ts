@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bodyTextWithRequestId, withRequestId } from '../src/http/frozen-bodies.js';
+import { deepFreeze } from '../src/store/rows/deep-freeze.js';
+
+const expectedText = (body: object, requestId: string) => JSON.stringify({ ...body, request_id: requestId });
+
+describe('bodies built on frozen records', () => {
+  it('when a record is frozen all the way down, then its text is the one JSON.stringify gives, the same string each time', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (value) => {
+        const record = deepFreeze(structuredClone(value));
+        const first = bodyTextWithRequestId(withRequestId(record, 'req'), 'req');
+        expect(first).toBe(expectedText(record, 'req'));
+        expect(bodyTextWithRequestId(withRequestId(record, 'req'), 'req')).toBe(first);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('when a record is not frozen all the way down, then no text is given and the caller serialises it afresh', () => {
+    const shallow = Object.freeze({ inner: { a: 1 } });
+    expect(bodyTextWithRequestId(withRequestId(shallow, 'req'), 'req')).toBeUndefined();
+    shallow.inner.a = 2;
+    expect(bodyTextWithRequestId(withRequestId(shallow, 'req'), 'req')).toBeUndefined();
+    expect(bodyTextWithRequestId(withRequestId({ a: 1 }, 'req'), 'req')).toBeUndefined();
+    const withMethod = deepFreeze({ at: new Date(0) });
+    expect(bodyTextWithRequestId(withRequestId(withMethod, 'req'), 'req')).toBeUndefined();
+  });
+
+  it('when a record has its own request_id, or the body is not a copy made here, then no text is given', () => {
+    const record = deepFreeze({ request_id: 'old', a: 1 });
+    const body = withRequestId(record, 'req');
+    expect(body).toEqual({ request_id: 'req', a: 1 });
+    expect(bodyTextWithRequestId(body, 'req')).toBeUndefined();
+    expect(bodyTextWithRequestId({ ...deepFreeze({ a: 1 }), request_id: 'req' }, 'req')).toBeUndefined();
+  });
+
+  it('when the record is empty, then the text is the request id alone', () => {
+    expect(bodyTextWithRequestId(withRequestId(Object.freeze({}), 'req'), 'req')).toBe('{"request_id":"req"}');
+  });
+});
