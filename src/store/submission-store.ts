@@ -25,6 +25,12 @@ export interface SubmissionRecord {
    * `searchTextOf` in the domain). Absent: nothing is searchable.
    */
   searchText?: string | undefined;
+  /**
+   * The string answers to its form version's `email` fields, as given (see `emailAnswersOf` in the domain); the
+   * store normalises them into the erasure's address index. Absent: the store derives them from the stored
+   * answers and the version's definition, as it does whenever answers change.
+   */
+  emailAnswers?: readonly string[] | undefined;
 }
 
 /** One environment of one workspace: live and test submissions never meet in a query. */

@@ -6,9 +6,26 @@
 import type { Schema } from '../../contract.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { outboxOf } from '../outbox.js';
+import type { FormDefinition } from '../schema-types.js';
 import { type Services, timestamp } from '../services.js';
 
 type SubmissionErasure = Omit<Schema<'SubmissionErasure'>, 'request_id'>;
+
+/**
+ * The answers an erasure can find a person by: each string answer to an `email` field of the definition, as
+ * given (the store normalises them). The stores derive the same list in SQL from stored answers
+ * (`indexSubmissionEmailsSql`); a new submission hands it over instead, which spares parsing the definition again.
+ */
+export function emailAnswersOf(definition: Pick<FormDefinition, 'steps'>, answers: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  for (const step of definition.steps) {
+    for (const field of step.fields) {
+      const answer = answers[field.ref];
+      if (field.type === 'email' && typeof answer === 'string') found.push(answer);
+    }
+  }
+  return found;
+}
 
 export async function eraseSubmissions(services: Services, principal: Principal, email: string): Promise<SubmissionErasure> {
   // An erasure reaches every form; a key that sees only some of them cannot promise the person is forgotten.

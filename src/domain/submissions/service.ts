@@ -20,6 +20,7 @@ import { outboxOf } from '../outbox.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
+import { emailAnswersOf } from './erase.js';
 import { type FindQuery, filterOf, orderOf, searchTextOf } from './find.js';
 import { assertResumable, resumedSubmission, type SubmissionUpdate } from './resume.js';
 import { assertValidAnswers } from './validate-answers.js';
@@ -75,7 +76,12 @@ export async function createSubmission(services: Services, principal: Principal,
     updated_at: now,
   };
   await services.store.submissions.insert(
-    { submission, ...partitionOf(principal), searchText: searchTextOf(form, input.answers) },
+    {
+      submission,
+      ...partitionOf(principal),
+      searchText: searchTextOf(form, input.answers),
+      emailAnswers: emailAnswersOf(form, input.answers),
+    },
     outboxOf(services, () => ({
       events: [
         submissionEvent(principal, submission, 'submission.created', { object: submission }),

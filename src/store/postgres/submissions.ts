@@ -117,7 +117,19 @@ export async function insertSubmissionRow(db: Queryable, record: SubmissionRecor
   await run(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`, insertedValues(record));
   await countInFunnel(db, record.environment, record.submission, 1);
   // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
-  await run(db, indexSubmissionEmailsSql('s.id = $1'), [record.submission.id]);
+  if (record.emailAnswers === undefined) {
+    await run(db, indexSubmissionEmailsSql('s.id = $1'), [record.submission.id]);
+    return;
+  }
+  if (record.emailAnswers.length === 0) return;
+  const { workspaceId, environment, submission } = record;
+  await run(
+    db,
+    `INSERT INTO submission_emails (workspace_id, environment, email, submission_id, form_id)
+     SELECT $1, $2, ${normalisedEmail('answer')}, $4, $5 FROM unnest($3::text[]) AS answer
+     ON CONFLICT DO NOTHING`,
+    [workspaceId, environment, [...record.emailAnswers], submission.id, submission.form_id],
+  );
 }
 
 /** The submission, locked until the transaction ends, so a concurrent delete or rescore waits and then sees it gone or changed. */

@@ -143,8 +143,19 @@ export function insertSubmissionRow(db: Database.Database, record: SubmissionRec
   statement(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`).run(...insertedValues(record));
   countInFunnel(db, record.environment, record.submission, 1);
   // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
-  statement(db, indexSubmissionEmailsSql('s.id = ?')).run(record.submission.id);
+  if (record.emailAnswers === undefined) {
+    statement(db, indexSubmissionEmailsSql('s.id = ?')).run(record.submission.id);
+    return;
+  }
+  const { workspaceId, environment, submission } = record;
+  for (const answer of record.emailAnswers) {
+    statement(db, insertEmailSql).run(workspaceId, environment, answer, submission.id, submission.form_id);
+  }
 }
+
+/** One entry of the address index, normalised as `indexSubmissionEmailsSql` normalises. */
+const insertEmailSql = `INSERT OR IGNORE INTO submission_emails (workspace_id, environment, email, submission_id, form_id)
+  VALUES (?, ?, ${normalisedEmail('?')}, ?, ?)`;
 
 type SourceRow = { source: string; started: number; completed: number };
 

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../src/contract.js';
+import { emailAnswersOf } from '../../../src/domain/submissions/erase.js';
 import { newId } from '../../../src/ids.js';
 import { indexSubmissionEmails as indexPostgres } from '../../../src/store/postgres/submission-emails.js';
 import type { RescoreJobRecord } from '../../../src/store/rescore-job-store.js';
@@ -88,6 +89,34 @@ describe.each(storeKinds)('the %s store', (kind) => {
       expect((await store.submissions.erase({ workspaceId, environment: 'live' }, 'dee@example.com', eraseAudit)).deletedSubmissions).toBe(
         1,
       );
+    });
+
+    it('when a new submission names its email answers, then its entries are the ones derived from its stored answers and form version', async () => {
+      const record = {
+        ...form(`emails-${newId('form').slice(-6).toLowerCase()}`),
+        ...definition([
+          { id: 'first', title: 'First', fields: [email('work_email'), shortText('nickname')] },
+          { id: 'second', title: 'Second', fields: [email('backup_email'), email('unanswered')] },
+        ]),
+      };
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      const answerSets: Array<Record<string, unknown>> = [
+        { work_email: ' Ana@Example.COM\t', nickname: 'nick@example.com', backup_email: 'ana@example.com' },
+        { work_email: 'ÉMILE@Example.com\r\n', backup_email: 42, stray: 'stray@example.com' },
+        { nickname: 'only-text@example.com' },
+      ];
+      for (const [index, answers] of answerSets.entries()) {
+        const entries = async (emailAnswers: string[] | undefined) => {
+          const written = { ...submission(record.id, at(20 + index)), answers: answers as Record<string, string> };
+          await store.submissions.insert({ submission: written, workspaceId, environment: 'live', emailAnswers });
+          return storedRows(store, 'SELECT email, form_id FROM submission_emails WHERE submission_id = ? ORDER BY email', written.id);
+        };
+        expect(await entries(emailAnswersOf(record, answers)), JSON.stringify(answers)).toEqual(await entries(undefined));
+      }
+      expect(await storedRows(store, 'SELECT DISTINCT email FROM submission_emails WHERE form_id = ? ORDER BY email', record.id)).toEqual([
+        { email: 'ana@example.com' },
+        { email: 'Émile@example.com' },
+      ]);
     });
   });
 
