@@ -26,6 +26,7 @@ import { scoreSubmission } from '../../src/domain/scoring/score-submission.js';
 import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
+import { loadOrBundleContract } from '../../src/http/contract-document.js';
 import { newId } from '../../src/ids.js';
 import { completeMetadata } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
@@ -50,7 +51,8 @@ const db = openDatabase(join(dir, 'bench.db'));
 db.pragma('cache_size = -262144');
 const store = createSqliteStore(db);
 const highLimits = { perKeyPerSecond: 1_000_000, perWorkspacePerMinute: 100_000_000, failedAuthPerAddressPerMinute: 1_000_000 };
-const built = buildApp({ store, rateLimits: highLimits, logger: pino({ level: 'silent' }) });
+// The bundled document when `npm run bundle` has written it; otherwise bundled here, so a fresh checkout runs too.
+const built = buildApp({ contract: await loadOrBundleContract(), store, rateLimits: highLimits, logger: pino({ level: 'silent' }) });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const server = https.createServer({ key: pems.private, cert: pems.cert }, built.app);
 // Seeding keeps the client's connection idle for minutes; it must still be open for the probe.

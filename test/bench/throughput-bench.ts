@@ -31,6 +31,7 @@ import selfsigned from 'selfsigned';
 import { parse } from 'yaml';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
+import { loadOrBundleContract } from '../../src/http/contract-document.js';
 import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
@@ -51,7 +52,8 @@ const store = createSqliteStore(join(dir, 'bench.db'));
 // The request log is on and built as the server builds it; it goes to a file so the figures do not depend on a terminal.
 const logger = createLogger({ logLevel: 'info' }, join(dir, 'requests.log'));
 const highLimits = { perKeyPerSecond: 1_000_000, perWorkspacePerMinute: 100_000_000, failedAuthPerAddressPerMinute: 1_000_000 };
-const built = buildApp({ store, logger, rateLimits: highLimits, validateResponses: true });
+// The bundled document when `npm run bundle` has written it; otherwise bundled here, so a fresh checkout runs too.
+const built = buildApp({ contract: await loadOrBundleContract(), store, logger, rateLimits: highLimits, validateResponses: true });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const tls = { key: pems.private, cert: pems.cert };
 const listen = async (handler: express.Express) => {
