@@ -36,6 +36,12 @@ describe('bodies built on frozen records', () => {
     expect(bodyTextWithRequestId({ ...deepFreeze({ a: 1 }), request_id: 'req' }, 'req')).toBeUndefined();
   });
 
+  it('when the frozen body is an array, then no text is given (its copy is an object keyed by index)', () => {
+    for (const array of [[1, 2], []]) {
+      expect(bodyTextWithRequestId(withRequestId(deepFreeze(array), 'req'), 'req')).toBeUndefined();
+    }
+  });
+
   it('when the record is empty, then the text is the request id alone', () => {
     expect(bodyTextWithRequestId(withRequestId(Object.freeze({}), 'req'), 'req')).toBe('{"request_id":"req"}');
   });

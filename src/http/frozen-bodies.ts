@@ -16,7 +16,8 @@ const texts = new WeakMap<object, string | undefined>();
 /** The body as sent: the handler's members, then `request_id`. */
 export function withRequestId(body: object, requestId: string): Record<string, unknown> {
   const copy = { ...body, request_id: requestId };
-  if (Object.isFrozen(body) && !Object.hasOwn(body, 'request_id')) sources.set(copy, body);
+  // An array spread into an object is not an array's text with a member added: only objects are remembered.
+  if (Object.isFrozen(body) && !Array.isArray(body) && !Object.hasOwn(body, 'request_id')) sources.set(copy, body);
   return copy;
 }
 

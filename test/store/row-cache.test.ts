@@ -35,7 +35,7 @@ describe('a row cache', () => {
   });
 
   it('when a row is read again, then it comes from memory', async () => {
-    const notes = rowCaches(db).create<string>(['item'], 10);
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10 });
     expect(notes.get('1', noteOf(1))).toBe('first');
     await nextTurn();
     expect(notes.get('1', noteOf(1))).toBe('first');
@@ -43,7 +43,7 @@ describe('a row cache', () => {
   });
 
   it('when this connection inserts, updates or deletes in a watched table, then the next read loads again, in the same turn', () => {
-    const notes = rowCaches(db).create<string>(['item'], 10);
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10 });
     for (const [change, expected] of [
       ["UPDATE item SET note = 'changed' WHERE id = 1", 'changed'],
       ["INSERT OR REPLACE INTO item (id, note) VALUES (1, 'replaced')", 'replaced'],
@@ -56,7 +56,7 @@ describe('a row cache', () => {
   });
 
   it('when a table it does not watch changes, then its rows stay in memory', () => {
-    const notes = rowCaches(db).create<string>(['item'], 10);
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10 });
     notes.get('1', noteOf(1));
     db.exec('INSERT INTO other (id) VALUES (1)');
     notes.get('1', noteOf(1));
@@ -64,7 +64,7 @@ describe('a row cache', () => {
   });
 
   it('when another connection commits, then the next turn reads the row again', async () => {
-    const notes = rowCaches(db).create<string>(['item'], 10);
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10 });
     notes.get('1', noteOf(1));
     await nextTurn();
     new Database(db.name).prepare("UPDATE item SET note = 'elsewhere' WHERE id = 1").run();
@@ -73,14 +73,14 @@ describe('a row cache', () => {
   });
 
   it('when a row is absent, then nothing is remembered and a row added later is found', () => {
-    const notes = rowCaches(db).create<string>(['other'], 10);
+    const notes = rowCaches(db).create<string>(['other'], { rows: 10 });
     expect(notes.get('9', noteOf(9))).toBeUndefined();
     new Database(db.name).prepare("INSERT INTO item (id, note) VALUES (9, 'late')").run();
     expect(notes.get('9', noteOf(9))).toBe('late');
   });
 
   it('when a transaction of this connection is open, then reads pass the cache by and nothing it wrote is remembered', () => {
-    const notes = rowCaches(db).create<string>(['item'], 10);
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10 });
     notes.get('1', noteOf(1));
     expect(() =>
       db.transaction(() => {
@@ -93,7 +93,7 @@ describe('a row cache', () => {
   });
 
   it('when it is full, then the oldest row is forgotten first', () => {
-    const notes = rowCaches(db).create<string>(['item'], 2);
+    const notes = rowCaches(db).create<string>(['item'], { rows: 2 });
     for (const id of [1, 2, 3]) notes.get(String(id), noteOf(id));
     loads = 0;
     notes.get('3', noteOf(3));
@@ -103,9 +103,24 @@ describe('a row cache', () => {
     expect(loads).toBe(1);
   });
 
+  it('when rows are weighed, then together they stay within the budget, oldest forgotten first, and one heavier than it is not kept', () => {
+    db.exec("INSERT INTO item (id, note) VALUES (4, 'a note far longer than the whole budget')");
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10, weigh: (note) => note.length, weight: 12 });
+    for (const id of [1, 2]) notes.get(String(id), noteOf(id)); // 5 + 6 characters
+    loads = 0;
+    notes.get('3', noteOf(3)); // 5 more: 'first' goes
+    notes.get('2', noteOf(2));
+    expect(loads).toBe(1);
+    notes.get('1', noteOf(1));
+    expect(loads).toBe(2);
+    notes.get('4', noteOf(4));
+    notes.get('4', noteOf(4));
+    expect(loads).toBe(4);
+  });
+
   it('when two caches of one connection watch a table, then a change empties both', () => {
-    const first = rowCaches(db).create<string>(['item'], 10);
-    const second = rowCaches(db).create<string>(['item', 'other'], 10);
+    const first = rowCaches(db).create<string>(['item'], { rows: 10 });
+    const second = rowCaches(db).create<string>(['item', 'other'], { rows: 10 });
     first.get('1', noteOf(1));
     second.get('1', noteOf(1));
     db.exec("UPDATE item SET note = 'both' WHERE id = 1");

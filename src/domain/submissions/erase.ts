@@ -3,8 +3,10 @@
  * in every form of the workspace, erased in one transaction (see the store's `erase` for what goes with them).
  * The address is used for the lookup and forgotten: the audit event and the response hold only counts.
  */
+
 import type { Schema } from '../../contract.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
+import { readAnswer } from '../answers.js';
 import { outboxOf } from '../outbox.js';
 import type { FormDefinition } from '../schema-types.js';
 import { type Services, timestamp } from '../services.js';
@@ -20,7 +22,7 @@ export function emailAnswersOf(definition: Pick<FormDefinition, 'steps'>, answer
   const found: string[] = [];
   for (const step of definition.steps) {
     for (const field of step.fields) {
-      const answer = answers[field.ref];
+      const answer = readAnswer(answers, field.ref);
       if (field.type === 'email' && typeof answer === 'string') found.push(answer);
     }
   }

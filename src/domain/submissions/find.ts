@@ -2,7 +2,9 @@
  * What the submissions list and export filter and sort on, brought to the form the store compares: timestamps
  * normalised, score bounds checked against each other, the search text lower-cased as the stored one is.
  */
+
 import type { SubmissionFilter, SubmissionOrder } from '../../store/submission-store.js';
+import { readAnswer } from '../answers.js';
 import { normalisedTimestamp } from '../client-timestamps.js';
 import { badRequest } from '../errors.js';
 import type { FieldType, FormDefinition } from '../schema-types.js';
@@ -21,7 +23,7 @@ export function searchTextOf(definition: Pick<FormDefinition, 'steps'>, answers:
   const texts: string[] = [];
   for (const step of definition.steps) {
     for (const field of step.fields) {
-      const answer = answers[field.ref];
+      const answer = readAnswer(answers, field.ref);
       if (searchableTypes.has(field.type) && typeof answer === 'string') texts.push(foldCase(answer));
     }
   }

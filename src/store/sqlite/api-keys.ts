@@ -42,7 +42,7 @@ const cachedCredentials = 10_000;
 
 export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
   // Every authenticated request reads its key; the credential changes only when its key or workspace row does.
-  const credentials = rowCaches(db).create<ApiKeyCredential>(['api_keys', 'workspaces'], cachedCredentials);
+  const credentials = rowCaches(db).create<ApiKeyCredential>(['api_keys', 'workspaces'], { rows: cachedCredentials });
   return {
     async create({ key, workspaceId, secretHash }, audit, outbox) {
       withOutbox(db, outbox, () => {

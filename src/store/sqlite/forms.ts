@@ -37,12 +37,18 @@ export function slugTaken(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('forms.slug');
 }
 
-/** How many forms are kept in memory (row-cache.ts); their definitions are shared with the parsed-definition cache. */
-const cachedForms = 1_000;
+/**
+ * How many forms are kept in memory (row-cache.ts), and how much definition text they may hold together: a
+ * definition may be 256 KiB, and a cached form's response text and tag text are kept beside it while it is cached.
+ */
+const cachedForms = { rows: 1_000, weight: 16 * 1024 * 1024 };
 
 export function sqliteForms(db: Database.Database): FormStore {
   // Every submission and every form read reads its form; the record changes only when its row does.
-  const records = rowCaches(db).create<FormRecord>(['forms'], cachedForms);
+  const records = rowCaches(db).create<{ record: FormRecord; definitionLength: number }>(['forms'], {
+    ...cachedForms,
+    weigh: (cached) => cached.definitionLength,
+  });
   const insertSnapshot = (form: Form, definition: string): void => {
     const counts = snapshotCounts(form, definition);
     statement(
@@ -106,8 +112,8 @@ export function sqliteForms(db: Database.Database): FormStore {
     async get(workspaceId, id) {
       return records.get(`${workspaceId} ${id}`, () => {
         const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
-        return row && deepFreeze(toFormRecord(row));
-      });
+        return row && { record: deepFreeze(toFormRecord(row)), definitionLength: row.definition.length };
+      })?.record;
     },
     async create({ form, workspaceId, environment }, outbox) {
       const definition = definitionOf(form);

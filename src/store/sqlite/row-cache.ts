@@ -30,8 +30,38 @@ export interface RowCache<T> {
   get(key: string, load: () => T | undefined): T | undefined;
 }
 
+/** How much one cache holds: at most `rows` rows, and when `weigh` is given, rows weighing at most `weight` together. */
+export interface RowCacheLimits<T> {
+  rows: number;
+  weigh?: (row: T) => number;
+  weight?: number;
+}
+
 interface ConnectionCaches {
-  create<T>(tables: readonly string[], maxRows: number): RowCache<T>;
+  create<T>(tables: readonly string[], limits: RowCacheLimits<T>): RowCache<T>;
+}
+
+/** One cache's rows, with their weights and the total. */
+class Rows<T> {
+  readonly entries = new Map<string, { row: T; weight: number }>();
+  weight = 0;
+  clear(): void {
+    this.entries.clear();
+    this.weight = 0;
+  }
+  /** Adds a row, forgetting the oldest until both limits hold; a row heavier than the whole budget is not kept. */
+  add(key: string, row: T, limits: RowCacheLimits<T>): void {
+    const weight = limits.weigh?.(row) ?? 0;
+    const budget = limits.weight ?? Number.POSITIVE_INFINITY;
+    if (weight > budget) return;
+    while (this.entries.size > 0 && (this.entries.size >= limits.rows || this.weight + weight > budget)) {
+      const [oldestKey, oldest] = this.entries.entries().next().value!;
+      this.entries.delete(oldestKey);
+      this.weight -= oldest.weight;
+    }
+    this.entries.set(key, { row, weight });
+    this.weight += weight;
+  }
 }
 
 const connections = new WeakMap<Database.Database, ConnectionCaches>();
@@ -49,8 +79,8 @@ export function rowCaches(db: Database.Database): ConnectionCaches {
 }
 
 function connectionCaches(db: Database.Database): ConnectionCaches {
-  const byTable = new Map<string, Array<Map<string, unknown>>>();
-  const all: Array<Map<string, unknown>> = [];
+  const byTable = new Map<string, Array<Rows<unknown>>>();
+  const all: Array<Rows<unknown>> = [];
   db.function(changedFunction, { deterministic: false, varargs: false }, (table: unknown) => {
     for (const rows of byTable.get(String(table)) ?? []) rows.clear();
     return null;
@@ -76,7 +106,7 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
     process.nextTick(endTurn);
   };
 
-  const watch = (table: string, rows: Map<string, unknown>) => {
+  const watch = (table: string, rows: Rows<unknown>) => {
     if (!byTable.has(table)) {
       byTable.set(table, []);
       for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
@@ -90,20 +120,18 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
   };
 
   return {
-    create<T>(tables: readonly string[], maxRows: number): RowCache<T> {
-      const rows = new Map<string, T>();
-      all.push(rows);
-      for (const table of tables) watch(table, rows);
+    create<T>(tables: readonly string[], limits: RowCacheLimits<T>): RowCache<T> {
+      const rows = new Rows<T>();
+      all.push(rows as Rows<unknown>);
+      for (const table of tables) watch(table, rows as Rows<unknown>);
       return {
         get(key, load) {
           if (db.inTransaction) return load();
           catchUp();
-          const known = rows.get(key);
-          if (known !== undefined) return known;
+          const known = rows.entries.get(key);
+          if (known !== undefined) return known.row;
           const loaded = load();
-          if (loaded === undefined) return undefined;
-          if (rows.size >= maxRows) rows.delete(rows.keys().next().value!);
-          rows.set(key, loaded);
+          if (loaded !== undefined) rows.add(key, loaded, limits);
           return loaded;
         },
       };
