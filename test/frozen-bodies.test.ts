@@ -34,6 +34,10 @@ describe('bodies built on frozen records', () => {
     expect(body).toEqual({ request_id: 'req', a: 1 });
     expect(bodyTextWithRequestId(body, 'req')).toBeUndefined();
     expect(bodyTextWithRequestId({ ...deepFreeze({ a: 1 }), request_id: 'req' }, 'req')).toBeUndefined();
+    // A copy of a copy, with another member, is not the record's text either.
+    const copied = withRequestId(deepFreeze({ a: 1 }), 'req');
+    expect(bodyTextWithRequestId({ ...copied, b: 2 }, 'req')).toBeUndefined();
+    expect(Object.keys(copied)).toEqual(['a', 'request_id']);
   });
 
   it('when the frozen body is an array, then no text is given (its copy is an object keyed by index)', () => {

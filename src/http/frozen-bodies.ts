@@ -8,8 +8,12 @@
  * copy remembers its source here, and `bodyTextWithRequestId` rebuilds the copy's text from the source's.
  */
 
-/** A copy made by `withRequestId` and the frozen record it copied. */
-const sources = new WeakMap<object, object>();
+/**
+ * On a copy made by `withRequestId`, the frozen record it copied: a non-enumerable symbol property, which
+ * JSON.stringify, the validator's schema checks and a spread copy all pass over (a copy of the copy with other
+ * members must not claim the record's text), and cheaper to set than a WeakMap entry per response.
+ */
+const source = Symbol('frozen source');
 /** Texts of deeply frozen plain records, each with `suffix` as its last member; undefined when a record is not one. */
 const texts = new WeakMap<object, string | undefined>();
 
@@ -17,7 +21,9 @@ const texts = new WeakMap<object, string | undefined>();
 export function withRequestId(body: object, requestId: string): Record<string, unknown> {
   const copy = { ...body, request_id: requestId };
   // An array spread into an object is not an array's text with a member added: only objects are remembered.
-  if (Object.isFrozen(body) && !Array.isArray(body) && !Object.hasOwn(body, 'request_id')) sources.set(copy, body);
+  if (Object.isFrozen(body) && !Array.isArray(body) && !Object.hasOwn(body, 'request_id')) {
+    Object.defineProperty(copy, source, { value: body });
+  }
   return copy;
 }
 
@@ -39,14 +45,15 @@ function isDeeplyFrozenData(value: unknown): boolean {
  * for any other body, which the caller serialises itself.
  */
 export function bodyTextWithRequestId(body: unknown, requestId: string): string | undefined {
-  const source = body !== null && typeof body === 'object' ? sources.get(body) : undefined;
-  if (source === undefined) return undefined;
+  const record = body !== null && typeof body === 'object' ? (body as Record<symbol, unknown>)[source] : undefined;
+  if (record === undefined || !Object.hasOwn(body as object, source)) return undefined;
   const member = `"request_id":${JSON.stringify(requestId)}}`;
-  let text = texts.get(source);
-  if (text === undefined && !texts.has(source)) {
-    const own = isDeeplyFrozenData(source) ? JSON.stringify(source) : undefined;
+  const frozen = record as object;
+  let text = texts.get(frozen);
+  if (text === undefined && !texts.has(frozen)) {
+    const own = isDeeplyFrozenData(frozen) ? JSON.stringify(frozen) : undefined;
     text = own === undefined ? undefined : own === '{}' ? `{${member}` : `${own.slice(0, -1)},${member}`;
-    texts.set(source, text);
+    texts.set(frozen, text);
   }
   return text?.endsWith(member) ? text : undefined;
 }
