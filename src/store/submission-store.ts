@@ -82,7 +82,30 @@ export interface RescoreResult {
  * answers are merged, never overwritten), with what `q` searches in it (see `SubmissionRecord.searchText`). It may
  * throw to refuse; nothing is then written.
  */
-export type SubmissionChange = (current: Submission) => { submission: Submission; searchText: string };
+export type SubmissionChange = (current: Submission) => {
+  submission: Submission;
+  searchText: string;
+  /** As `SubmissionRecord.emailAnswers`, for the changed answers. */
+  emailAnswers?: readonly string[] | undefined;
+};
+
+/** A submission's email answers with where its index entries go (the stores' `insertSubmissionEmails`). */
+export interface ListedEmailAnswers {
+  workspaceId: string;
+  environment: Environment;
+  formId: string;
+  answers: readonly string[];
+}
+
+/** The listed answers of a submission in its partition and form; undefined when none were named. */
+export function listedEmailAnswers(
+  where: { workspaceId: string; environment: Environment; submission: Pick<Submission, 'form_id'> },
+  answers: readonly string[] | undefined,
+): ListedEmailAnswers | undefined {
+  return answers === undefined
+    ? undefined
+    : { workspaceId: where.workspaceId, environment: where.environment, formId: where.submission.form_id, answers };
+}
 
 export interface ResumeResult {
   submission: Submission;

@@ -207,7 +207,11 @@ export async function updateSubmission(
       id,
       (current) => {
         const submission = resumedSubmission(current, update, version, at);
-        return { submission, searchText: searchTextOf(version, submission.answers) };
+        return {
+          submission,
+          searchText: searchTextOf(version, submission.answers),
+          emailAnswers: emailAnswersOf(version, submission.answers),
+        };
       },
       outboxOf(services, ({ submission, previous }: ResumeResult) => ({
         events: completionEvents(principal, previous, submission),

@@ -20,13 +20,13 @@ import {
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
-import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
+import { type FunnelTotals, listedEmailAnswers, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
-import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
-import { indexSubmissionEmails } from './submission-emails.js';
+import { normalisedEmail } from './schema/submission-emails.js';
+import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
 import { countSubmission } from './usage.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
@@ -116,20 +116,7 @@ const insertedPlaceholders = insertedColumns
 export async function insertSubmissionRow(db: Queryable, record: SubmissionRecord): Promise<void> {
   await run(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`, insertedValues(record));
   await countInFunnel(db, record.environment, record.submission, 1);
-  // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
-  if (record.emailAnswers === undefined) {
-    await run(db, indexSubmissionEmailsSql('s.id = $1'), [record.submission.id]);
-    return;
-  }
-  if (record.emailAnswers.length === 0) return;
-  const { workspaceId, environment, submission } = record;
-  await run(
-    db,
-    `INSERT INTO submission_emails (workspace_id, environment, email, submission_id, form_id)
-     SELECT $1, $2, ${normalisedEmail('answer')}, $4, $5 FROM unnest($3::text[]) AS answer
-     ON CONFLICT DO NOTHING`,
-    [workspaceId, environment, [...record.emailAnswers], submission.id, submission.form_id],
-  );
+  await insertSubmissionEmails(db, record.submission.id, listedEmailAnswers(record, record.emailAnswers));
 }
 
 /** The submission, locked until the transaction ends, so a concurrent delete or rescore waits and then sees it gone or changed. */
@@ -267,14 +254,18 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         const row = await lockRow(client, id);
         if (!row) throw new RecordNotFound('submission', id);
         const previous = toSubmission(row);
-        const { submission: next, searchText } = change(previous);
+        const { submission: next, searchText, emailAnswers } = change(previous);
         const updated = await one<SubmissionRow>(
           client,
           `UPDATE submissions SET status = $1, answers = $2, hidden = $3, visited_steps = $4, score = $5, grade = $6, score_breakdown = $7,
              form_version = $8, scored_at = $9, updated_at = $10, search_text = $11 WHERE id = $12 RETURNING *`,
           [...resumedColumns(next), searchText, id],
         );
-        await indexSubmissionEmails(client, id);
+        await indexSubmissionEmails(
+          client,
+          id,
+          listedEmailAnswers({ workspaceId: row.workspace_id, environment: row.environment, submission: previous }, emailAnswers),
+        );
         await countInFunnel(client, row.environment, previous, -1);
         await countInFunnel(client, row.environment, next, 1);
         return { submission: toSubmission(updated!), previous };

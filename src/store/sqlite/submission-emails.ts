@@ -6,11 +6,33 @@
  * whoever changes `answers` calls `indexSubmissionEmails` in the same transaction.
  */
 import type Database from 'better-sqlite3';
-import { indexSubmissionEmailsSql } from './schema/submission-emails.js';
+import type { ListedEmailAnswers } from '../submission-store.js';
+import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
 
-/** Recomputes one submission's index entries from its stored answers; the caller provides the transaction. */
-export function indexSubmissionEmails(db: Database.Database, submissionId: string): void {
+/** One entry of the index, normalised as `indexSubmissionEmailsSql` normalises. */
+const insertEntrySql = `INSERT OR IGNORE INTO submission_emails (workspace_id, environment, email, submission_id, form_id)
+  VALUES (?, ?, ${normalisedEmail('?')}, ?, ?)`;
+
+/**
+ * Recomputes one submission's index entries, from the answers the caller names (`emailAnswersOf`) or else from
+ * its stored answers and form version; the caller provides the transaction.
+ */
+export function indexSubmissionEmails(db: Database.Database, submissionId: string, listed?: ListedEmailAnswers): void {
   statement(db, 'DELETE FROM submission_emails WHERE submission_id = ?').run(submissionId);
-  statement(db, indexSubmissionEmailsSql('s.id = ?')).run(submissionId);
+  insertSubmissionEmails(db, submissionId, listed);
+}
+
+/**
+ * The entries of a submission that has none yet. Named answers cost an insert each; deriving them in SQL reads
+ * the whole definition for every answer, which a form of the maximum size makes last seconds.
+ */
+export function insertSubmissionEmails(db: Database.Database, submissionId: string, listed?: ListedEmailAnswers): void {
+  if (listed === undefined) {
+    statement(db, indexSubmissionEmailsSql('s.id = ?')).run(submissionId);
+    return;
+  }
+  for (const answer of listed.answers) {
+    statement(db, insertEntrySql).run(listed.workspaceId, listed.environment, answer, submissionId, listed.formId);
+  }
 }

@@ -20,14 +20,14 @@ import {
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
-import { type FunnelTotals, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
+import { type FunnelTotals, listedEmailAnswers, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import type { GroupCommit } from './group-commit.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
-import { indexSubmissionEmailsSql, normalisedEmail } from './schema/submission-emails.js';
+import { normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
-import { indexSubmissionEmails } from './submission-emails.js';
+import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
 import { countSubmission } from './usage.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
@@ -142,20 +142,8 @@ const insertedPlaceholders = insertedColumns
 export function insertSubmissionRow(db: Database.Database, record: SubmissionRecord): void {
   statement(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`).run(...insertedValues(record));
   countInFunnel(db, record.environment, record.submission, 1);
-  // A new submission has no entries yet: only the insert half of `indexSubmissionEmails`.
-  if (record.emailAnswers === undefined) {
-    statement(db, indexSubmissionEmailsSql('s.id = ?')).run(record.submission.id);
-    return;
-  }
-  const { workspaceId, environment, submission } = record;
-  for (const answer of record.emailAnswers) {
-    statement(db, insertEmailSql).run(workspaceId, environment, answer, submission.id, submission.form_id);
-  }
+  insertSubmissionEmails(db, record.submission.id, listedEmailAnswers(record, record.emailAnswers));
 }
-
-/** One entry of the address index, normalised as `indexSubmissionEmailsSql` normalises. */
-const insertEmailSql = `INSERT OR IGNORE INTO submission_emails (workspace_id, environment, email, submission_id, form_id)
-  VALUES (?, ?, ${normalisedEmail('?')}, ?, ?)`;
 
 type SourceRow = { source: string; started: number; completed: number };
 
@@ -325,13 +313,17 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         const row = getRow(db, id);
         if (!row) throw new RecordNotFound('submission', id);
         const previous = toSubmission(row);
-        const { submission: next, searchText } = change(previous);
+        const { submission: next, searchText, emailAnswers } = change(previous);
         statement(
           db,
           `UPDATE submissions SET status = ?, answers = ?, hidden = ?, visited_steps = ?, score = ?, grade = ?, score_breakdown = ?,
             form_version = ?, scored_at = ?, updated_at = ?, search_text = ? WHERE id = ?`,
         ).run(...resumedColumns(next), searchText, id);
-        indexSubmissionEmails(db, id);
+        indexSubmissionEmails(
+          db,
+          id,
+          listedEmailAnswers({ workspaceId: row.workspace_id, environment: row.environment, submission: previous }, emailAnswers),
+        );
         countInFunnel(db, row.environment, previous, -1);
         countInFunnel(db, row.environment, next, 1);
         return { submission: toSubmission(getRow(db, id)!), previous };

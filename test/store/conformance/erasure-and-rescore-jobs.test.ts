@@ -91,7 +91,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       );
     });
 
-    it('when a new submission names its email answers, then its entries are the ones derived from its stored answers and form version', async () => {
+    it('when a new or resumed submission names its email answers, then its entries are the ones derived from its stored answers and form version', async () => {
       const record = {
         ...form(`emails-${newId('form').slice(-6).toLowerCase()}`),
         ...definition([
@@ -105,13 +105,27 @@ describe.each(storeKinds)('the %s store', (kind) => {
         { work_email: 'ÉMILE@Example.com\r\n', backup_email: 42, stray: 'stray@example.com' },
         { nickname: 'only-text@example.com' },
       ];
+      const entriesOf = (id: string) =>
+        storedRows(store, 'SELECT email, form_id FROM submission_emails WHERE submission_id = ? ORDER BY email', id);
       for (const [index, answers] of answerSets.entries()) {
-        const entries = async (emailAnswers: string[] | undefined) => {
+        const inserted = async (emailAnswers: string[] | undefined) => {
           const written = { ...submission(record.id, at(20 + index)), answers: answers as Record<string, string> };
           await store.submissions.insert({ submission: written, workspaceId, environment: 'live', emailAnswers });
-          return storedRows(store, 'SELECT email, form_id FROM submission_emails WHERE submission_id = ? ORDER BY email', written.id);
+          return entriesOf(written.id);
         };
-        expect(await entries(emailAnswersOf(record, answers)), JSON.stringify(answers)).toEqual(await entries(undefined));
+        expect(await inserted(emailAnswersOf(record, answers)), JSON.stringify(answers)).toEqual(await inserted(undefined));
+        // A resume replaces the entries: each lead starts with another address, then takes these answers.
+        const resumed = async (named: boolean) => {
+          const lead = { ...submission(record.id, at(30 + index), 'partial'), answers: { work_email: 'before@example.com' } };
+          await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
+          await store.submissions.resume(lead.id, (current) => ({
+            submission: { ...current, answers: answers as Record<string, string> },
+            searchText: '',
+            emailAnswers: named ? emailAnswersOf(record, answers) : undefined,
+          }));
+          return entriesOf(lead.id);
+        };
+        expect(await resumed(true), JSON.stringify(answers)).toEqual(await resumed(false));
       }
       expect(await storedRows(store, 'SELECT DISTINCT email FROM submission_emails WHERE form_id = ? ORDER BY email', record.id)).toEqual([
         { email: 'ana@example.com' },
