@@ -1,9 +1,11 @@
 /**
  * The normalised-address index of submissions (table `submission_emails`, see ./schema/submission-emails.ts).
  *
- * The index is derived from the stored answers and the definition of the submission's form version, in SQL, so
- * the same statement serves a new submission, the migration's backfill and any change of a submission's answers:
- * whoever changes `answers` calls `indexSubmissionEmails` in the same transaction.
+ * A submission's entries are its string answers to the `email` fields of its form version, normalised in SQL.
+ * Whoever writes `answers` writes the entries in the same transaction: a create or a resume names the answers
+ * (`emailAnswersOf` in the domain, which holds the parsed version), since finding them in SQL joins every answer
+ * with every field of the definition and takes most of a second on a form of the maximum size. The SQL
+ * derivation (`indexSubmissionEmailsSql`) remains for the migration's backfill and for records that name none.
  */
 import type Database from 'better-sqlite3';
 import type { ListedEmailAnswers } from '../submission-store.js';

@@ -5,7 +5,7 @@
  * spaces, tabs and line breaks removed, ASCII letters lower-cased: `normalisedEmail`). An erasure looks the
  * address up in its workspace and environment by the primary key instead of reading every submission's answers.
  * Rows go with their submission (delete, erasure, form cascade, test-data reset) and move with its form
- * (transfer). Existing submissions are indexed here from their answers and form version, as every new one is.
+ * (transfer). Existing submissions are indexed here from their answers and form version; new ones name theirs.
  *
  * `events.submission_id` names the submission a `submission.*` event carries, so an erasure finds the stored
  * events (and their pending attempts) of the submissions it deletes by index. It is computed from the stored
@@ -40,8 +40,8 @@ export const indexSubmissionEmailsSql = (where: string): string => `
     ON json_extract(field.value, '$.type') = 'email' AND json_extract(field.value, '$.ref') = answer.key
   WHERE ${where}`;
 
-// The backfill is the statement every new submission runs; if the normalisation ever changes, a new migration
-// re-indexes with the new one.
+// The backfill derives entries in SQL; new and resumed submissions name theirs and are normalised by the same
+// expression. If the normalisation ever changes, a new migration re-indexes with the new one.
 export const submissionEmailsSchema = `
   CREATE TABLE submission_emails (
     workspace_id TEXT NOT NULL,
