@@ -9,6 +9,7 @@
  * atomic step. 132 bits of SHA-256 make a collision between two states of one resource out of reach.
  */
 import { createHash } from 'node:crypto';
+import { isPlainData } from './plain-data.js';
 
 /** Array-index keys (`"0"` to `"4294967294"`), which every JavaScript object lists first, in numeric order. */
 const isIndexKey = (key: string) => /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
@@ -29,11 +30,6 @@ function canonicalKeyOrder(object: object): string[] {
 const frozenTexts = new WeakMap<object, string>();
 /** Set while writing a subtree when something in it is not frozen (or not plain data): then it is not remembered. */
 let sawMutable = false;
-
-const isPlainData = (value: object) => {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null || Array.isArray(value);
-};
 
 /**
  * The text `JSON.stringify(value, replacer)` gives when the replacer hands back a copy of every object with its

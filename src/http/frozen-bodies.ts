@@ -7,6 +7,7 @@
  * The dispatcher adds `request_id` by copying the body (`withRequestId`), which loses the record's identity; the
  * copy remembers its source here, and `bodyTextWithRequestId` rebuilds the copy's text from the source's.
  */
+import { isPlainData } from '../plain-data.js';
 
 /**
  * On a copy made by `withRequestId`, the frozen record it copied: a non-enumerable symbol property, which
@@ -26,11 +27,6 @@ export function withRequestId(body: object, requestId: string): Record<string, u
   }
   return copy;
 }
-
-const isPlainData = (value: object) => {
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null || Array.isArray(value);
-};
 
 /** Plain objects and arrays, frozen, all the way down: JSON.stringify of such a value gives the same text forever. */
 function isDeeplyFrozenData(value: unknown): boolean {

@@ -27,8 +27,8 @@ export interface SubmissionRecord {
   searchText?: string | undefined;
   /**
    * The string answers to its form version's `email` fields, as given (see `emailAnswersOf` in the domain); the
-   * store normalises them into the erasure's address index. Absent: the store derives them from the stored
-   * answers and the version's definition, as it does whenever answers change.
+   * store normalises them into the erasure's address index. Absent: the store derives them in SQL from the
+   * stored answers and the version's definition, which on a large form takes most of a second.
    */
   emailAnswers?: readonly string[] | undefined;
 }

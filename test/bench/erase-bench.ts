@@ -21,6 +21,7 @@ import { insertEvent } from '../../src/store/sqlite/outbox.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
 import { demoForm } from '../http/submissions-support.js';
 import { createTestApi } from '../support/harness.js';
+import { highLimits } from './bench-app.js';
 import { scoredTemplates } from './submission-templates.js';
 
 const SIZES = (process.env.ERASE_ROWS ?? '1000,10000').split(',').map(Number);
@@ -29,7 +30,6 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const dir = mkdtempSync(join(tmpdir(), 'form-funnel-erase-bench-'));
 const db = openDatabase(join(dir, 'bench.db'));
-const highLimits = { perKeyPerSecond: 1_000_000, perWorkspacePerMinute: 100_000_000, failedAuthPerAddressPerMinute: 1_000_000 };
 // The tests' harness: the real app over TLS on a temp-file SQLite database.
 const api = await createTestApi({ store: createSqliteStore(db), rateLimits: highLimits, logger: pino({ level: 'silent' }) });
 const workspace = api.workspace;

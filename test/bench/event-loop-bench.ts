@@ -20,14 +20,12 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pino from 'pino';
 import selfsigned from 'selfsigned';
 import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
-import { buildApp } from '../../src/http/app.js';
-import { loadOrBundleContract } from '../../src/http/contract-document.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { maxSizeFormBody, maxSizeFormParts } from '../support/max-size-form.js';
+import { benchApp } from './bench-app.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const TARGET_MS = 50;
@@ -37,15 +35,7 @@ const round = (value: number, decimals = 1) => Math.round(value * 10 ** decimals
 
 const dir = mkdtempSync(join(tmpdir(), 'form-funnel-loop-bench-'));
 const store = createSqliteStore(join(dir, 'bench.db'));
-const highLimits = { perKeyPerSecond: 1_000_000, perWorkspacePerMinute: 100_000_000, failedAuthPerAddressPerMinute: 1_000_000 };
-// The bundled document when `npm run bundle` has written it; otherwise bundled here, so a fresh checkout runs too.
-const built = buildApp({
-  contract: await loadOrBundleContract(),
-  store,
-  rateLimits: highLimits,
-  logger: pino({ level: 'silent' }),
-  validateResponses: true,
-});
+const built = await benchApp({ store, validateResponses: true });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const server = https.createServer({ key: pems.private, cert: pems.cert }, built.app);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

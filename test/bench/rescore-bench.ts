@@ -18,21 +18,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import selfsigned from 'selfsigned';
 import type { Schema } from '../../src/contract.js';
 import { defaultRescoreBatchSize, runRescoreJobs } from '../../src/domain/rescore-jobs/worker.js';
 import { scoreSubmission } from '../../src/domain/scoring/score-submission.js';
 import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
-import { buildApp } from '../../src/http/app.js';
-import { loadOrBundleContract } from '../../src/http/contract-document.js';
 import { newId } from '../../src/ids.js';
 import { completeMetadata } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
 import { anaAnswers, anaHidden, budgetAnswers, demoForm, noBudgetAnswers } from '../http/submissions-support.js';
+import { benchApp } from './bench-app.js';
 
 const TOTAL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SWEEP_ROWS = Math.min(Number(process.env.BENCH_SWEEP_ROWS ?? 50_000), TOTAL_ROWS);
@@ -50,9 +48,7 @@ const dir = mkdtempSync(join(tmpdir(), 'form-funnel-rescore-bench-'));
 const db = openDatabase(join(dir, 'bench.db'));
 db.pragma('cache_size = -262144');
 const store = createSqliteStore(db);
-const highLimits = { perKeyPerSecond: 1_000_000, perWorkspacePerMinute: 100_000_000, failedAuthPerAddressPerMinute: 1_000_000 };
-// The bundled document when `npm run bundle` has written it; otherwise bundled here, so a fresh checkout runs too.
-const built = buildApp({ contract: await loadOrBundleContract(), store, rateLimits: highLimits, logger: pino({ level: 'silent' }) });
+const built = await benchApp({ store });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const server = https.createServer({ key: pems.private, cert: pems.cert }, built.app);
 // Seeding keeps the client's connection idle for minutes; it must still be open for the probe.

@@ -27,20 +27,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import express from 'express';
-import pino from 'pino';
 import selfsigned from 'selfsigned';
 import type { Schema } from '../../src/contract.js';
 import { authenticate } from '../../src/domain/keys/authenticate.js';
 import { rescoreSubmission } from '../../src/domain/submissions/service.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
-import { buildApp } from '../../src/http/app.js';
-import { loadOrBundleContract } from '../../src/http/contract-document.js';
 import { newId } from '../../src/ids.js';
 import { completeMetadata } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
 import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
+import { benchApp } from './bench-app.js';
 import { scoredTemplates } from './submission-templates.js';
 
 const TOTAL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -60,15 +58,7 @@ const dir = mkdtempSync(join(tmpdir(), 'form-funnel-bench-'));
 const db = openDatabase(join(dir, 'bench.db'));
 db.pragma('cache_size = -262144'); // 256 MiB page cache: a million rows and their indexes mostly in memory
 const store = createSqliteStore(db);
-const highLimits = { perKeyPerSecond: 1_000_000, perWorkspacePerMinute: 100_000_000, failedAuthPerAddressPerMinute: 1_000_000 };
-// The bundled document when `npm run bundle` has written it; otherwise bundled here, so a fresh checkout runs too.
-const built = buildApp({
-  contract: await loadOrBundleContract(),
-  store,
-  rateLimits: highLimits,
-  logger: pino({ level: 'silent' }),
-  validateResponses: true,
-});
+const built = await benchApp({ store, validateResponses: true });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const tls = { key: pems.private, cert: pems.cert };
 const listen = async (handler: express.Express) => {

@@ -30,11 +30,10 @@ import express from 'express';
 import selfsigned from 'selfsigned';
 import { parse } from 'yaml';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
-import { buildApp } from '../../src/http/app.js';
-import { loadOrBundleContract } from '../../src/http/contract-document.js';
 import { newId } from '../../src/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
+import { benchApp } from './bench-app.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -51,9 +50,7 @@ const dir = mkdtempSync(join(tmpdir(), 'form-funnel-throughput-'));
 const store = createSqliteStore(join(dir, 'bench.db'));
 // The request log is on and built as the server builds it; it goes to a file so the figures do not depend on a terminal.
 const logger = createLogger({ logLevel: 'info' }, join(dir, 'requests.log'));
-const highLimits = { perKeyPerSecond: 1_000_000, perWorkspacePerMinute: 100_000_000, failedAuthPerAddressPerMinute: 1_000_000 };
-// The bundled document when `npm run bundle` has written it; otherwise bundled here, so a fresh checkout runs too.
-const built = buildApp({ contract: await loadOrBundleContract(), store, logger, rateLimits: highLimits, validateResponses: true });
+const built = await benchApp({ store, logger, validateResponses: true });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const tls = { key: pems.private, cert: pems.cert };
 const listen = async (handler: express.Express) => {
