@@ -31,6 +31,7 @@ import {
   deprecationHeaders,
   identifyConnection,
   reportAddressLimits,
+  reportAddressLimitsOnProblem,
   requireHttps,
   requireScope,
   routeOperation,
@@ -90,35 +91,31 @@ export function buildApp(options: AppOptions): App {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(
-    inSequence([
-      assignRequestId(),
-      requestLog(log),
-      identifyConnection(options.trustedProxies ?? []),
-      reportAddressLimits(limits),
-      requireHttps(),
-    ]),
-  );
+  app.use(inSequence([assignRequestId(), requestLog(log), identifyConnection(options.trustedProxies ?? []), requireHttps()]));
 
   // The published contract and its docs: public, like the docs site.
   const documentJson = JSON.stringify(contract.document);
   const documentYaml = stringifyYaml(contract.document, { lineWidth: 0 });
-  app.get('/openapi.json', (_req, res) => void res.type('application/json').send(documentJson));
-  app.get('/openapi.yaml', (_req, res) => void res.type('application/yaml').send(documentYaml));
+  const addressLimits = reportAddressLimits(limits);
+  app.get('/openapi.json', addressLimits, (_req, res) => void res.type('application/json').send(documentJson));
+  app.get('/openapi.yaml', addressLimits, (_req, res) => void res.type('application/yaml').send(documentYaml));
   const servesDocs = existsSync(`${distDir}docs/index.html`);
-  if (servesDocs) app.get(['/docs', '/docs/'], (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
+  if (servesDocs) app.get(['/docs', '/docs/'], addressLimits, (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
 
   // The pipeline, in order. Each stage may end the request with a problem; `errorHandler` is the only place
   // that turns one into a response.
-  // - Before anything else: the request id (every log line and problem carries it), the client address and
-  //   protocol (which the failed-authentication budget and the HTTPS check need), and the rate-limit headers
-  //   every response carries; plain HTTP is refused before the path is even looked at.
+  // - Before anything else: the request id (every log line and problem carries it) and the client address and
+  //   protocol (which the failed-authentication budget and the HTTPS check need); plain HTTP is refused before
+  //   the path is even looked at.
+  // - Rate-limit headers go on every response: the key's windows once it is admitted, otherwise the address's
+  //   failed-authentication budget, looked up only for answers no key's window is reported on (the public
+  //   documents above, operations without a key, and problems, in `reportAddressLimitsOnProblem`).
   // - The route comes before authentication, so an unknown path is 404 and a wrong method 405 without a key.
   // - Authentication comes before every limit: a failure counts against the address's failed-authentication
   //   budget and, past it, is answered 429, but a valid key is never refused for what other clients behind the
   //   same address did. The per-key (per grant for OAuth) and per-workspace limits are counted once the key,
   //   and so its workspace, is known. The token endpoint's rejections are counted by
-  //   `countFailedAuthentication`, the error stage just before `errorHandler`.
+  //   `countFailedAuthentication`, the first error stage.
   // - The scope is checked before the body is read: a key that may not call the operation never gets its body
   //   parsed. Bodies are parsed only for operations that take one, up to 1 MiB, and refused there if they do
   //   not decode or are not text (request-body.ts); a depth bound before the validator keeps its recursion safe.
@@ -144,6 +141,6 @@ export function buildApp(options: AppOptions): App {
     ]),
   );
   app.use(unknownPath);
-  app.use(countFailedAuthentication(limits), errorHandler(log));
+  app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log));
   return { app, services, flushLastUsed: () => lastUsed.flush(), flushUsage: () => apiRequests.flush(), servesDocs };
 }

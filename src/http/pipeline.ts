@@ -32,13 +32,28 @@ export function identifyConnection(trustedProxies: readonly string[]): RequestHa
 }
 
 /**
- * Rate-limit headers go on every response. Until a key is known (unknown path, plain HTTP, 401) they
- * report the caller's address budget for failed authentications.
+ * Rate-limit headers go on every response. A request that presents a key reports its key's and workspace's windows
+ * (`consumeRequest`), or its address's failed-authentication budget once the key is refused (`recordFailedAuth`).
+ * Every other answer reports the address's budget without counting anything: the public documents, the operations
+ * that take no key, and problems answered before or apart from authentication (unknown path, plain HTTP, an address
+ * outside a key's allowlist). The budget is looked up only for those: an authenticated request would overwrite it,
+ * and with the limits on Redis each lookup is a round trip on the request's path.
  */
 export function reportAddressLimits(limits: RateLimitPolicy): RequestHandler {
   return async (_req, res, next) => {
     await peekFailedAuthBudget(limits, res, stateOf(res).clientIp);
     next();
+  };
+}
+
+/** The error stage's part of `reportAddressLimits`: a problem that no window has been reported for yet gets the address's. */
+export function reportAddressLimitsOnProblem(limits: RateLimitPolicy): ErrorRequestHandler {
+  return async (error: unknown, _req, res, next) => {
+    if (!res.headersSent && !res.hasHeader('X-RateLimit-Limit')) {
+      // The headers are the problem's company, not its cause: a lookup that fails leaves the problem to be answered.
+      await peekFailedAuthBudget(limits, res, stateOf(res).clientIp).catch(() => undefined);
+    }
+    next(error);
   };
 }
 
@@ -82,8 +97,12 @@ export function authenticateCaller(services: Services, limits: RateLimitPolicy, 
   return async (req, res, next) => {
     const state = stateOf(res);
     // Operations without a key (the OAuth token endpoint) authenticate with what the body carries; their
-    // rejections are counted by `countFailedAuthentication` once the handler has decided.
-    if (!state.operation?.authenticated) return next();
+    // rejections are counted by `countFailedAuthentication` once the handler has decided. Until then their
+    // answers report the address's budget.
+    if (!state.operation?.authenticated) {
+      await peekFailedAuthBudget(limits, res, state.clientIp);
+      return next();
+    }
     try {
       state.principal = await authenticate(services, req.get('authorization'), state.clientIp, lastUsed);
     } catch (error) {

@@ -4,7 +4,7 @@
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Response } from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formBody } from '../support/factories.js';
 import { expectEnvelopeHeaders, expectProblem, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
@@ -190,6 +190,53 @@ describe('failed authentications per client address', () => {
     expectProblem(res, 404, 'not_found', 'route_not_found');
     expect(header(res, 'x-ratelimit-limit')).toBe(7);
     expect(header(res, 'x-ratelimit-remaining')).toBe(7);
+  });
+
+  it('when the answer is not about a key (a public document, the token endpoint, an address outside the allowlist), then the headers report the address budget', async () => {
+    const api = await startApi({
+      trustedProxies: ['127.0.0.1'],
+      rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 10_000, failedAuthPerAddressPerMinute: 9 },
+    });
+    const allowlisted = await api.createKey({ environment: 'live', scope: 'read', ip_allowlist: ['192.0.2.1'] });
+    const answers: Array<[string, Response]> = [
+      ['openapi.json', await api.call('get', '/openapi.json', null)],
+      ['openapi.yaml', await api.call('get', '/openapi.yaml', null)],
+      // A wrong grant is counted against the address (8 left), as a wrong key is.
+      ['token', await api.call('post', '/v1/oauth/token', null).type('form').send('grant_type=refresh_token&refresh_token=x&client_id=y')],
+      ['ip_not_allowed', await api.call('get', '/v1/me', allowlisted.secret).set('X-Forwarded-For', '198.51.100.40')],
+    ];
+    expect(answers.map(([label, res]) => `${label} ${res.status}`)).toEqual([
+      'openapi.json 200',
+      'openapi.yaml 200',
+      'token 400',
+      'ip_not_allowed 403',
+    ]);
+    for (const [label, res] of answers) {
+      expect(header(res, 'x-ratelimit-limit'), label).toBe(9);
+      expect(res.headers['x-ratelimit-reset'], label).toMatch(/^[1-9][0-9]{9}$/);
+    }
+    expect(answers.map(([, res]) => header(res, 'x-ratelimit-remaining'))).toEqual([9, 9, 8, 9]);
+  });
+
+  it('when a key is admitted, then the address budget is not looked up (its headers would be replaced by the key windows)', async () => {
+    const failedAuthPerAddress = new RateLimiterMemory({ keyPrefix: 'auth', points: 100, duration: 60 });
+    const lookups = vi.spyOn(failedAuthPerAddress, 'get');
+    const api = await startApi({
+      rateLimits: {
+        perKey: new RateLimiterMemory({ keyPrefix: 'key', points: 1000, duration: 1 }),
+        perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 10_000, duration: 60 }),
+        failedAuthPerAddress,
+      },
+    });
+    const before = lookups.mock.calls.length;
+    for (const res of [await api.call('get', '/v1/me'), await api.call('post', '/v1/folders').send({ name: 'Looked up' })]) {
+      expect(res.status).toBeLessThan(300);
+      expect(header(res, 'x-ratelimit-limit')).toBe(1000);
+    }
+    expect(lookups.mock.calls.length - before).toBe(0);
+    // A problem with no key's window to report still gets the address's.
+    expect(header(await api.call('get', '/v1/nowhere', null), 'x-ratelimit-limit')).toBe(100);
+    expect(lookups.mock.calls.length - before).toBe(1);
   });
 });
 
