@@ -7,7 +7,8 @@
  * the same request with the least work possible: the same JSON from memory for the reads, the same INSERT for
  * the create. autocannon runs in a child process, so the load generator never shares the server's event loop.
  * The two variants alternate, round after round, so a change in machine load hits both; the ratio of the medians
- * is the figure to read, and the load average says how quiet the machine was.
+ * is the figure to read, the spread of the rounds' own ratios says how far it can move on this machine (on 2 shared
+ * cores, about ±0.05), and the load average says how quiet the machine was.
  *
  * Then a CPU profile of each full-stack scenario, taken in-process with the inspector, splits the server's busy
  * time into pipeline stages by the module each sampled function belongs to: microseconds per request per stage.
@@ -293,7 +294,7 @@ log(`Throughput: full stack against plain Express over TLS, ${ROUNDS} alternatin
 const figures: Record<string, unknown> = {};
 // The CPU ratio (plain Express's CPU per request over the full stack's) is what the throughput ratio tends to
 // on a quiet machine, where the server is CPU-bound; it moves less than throughput when others load the cores.
-const table: string[][] = [['scenario', 'full stack', 'plain Express', 'ratio', 'CPU us/request', 'CPU ratio', 'target']];
+const table: string[][] = [['scenario', 'full stack', 'plain Express', 'ratio', 'rounds', 'CPU us/request', 'CPU ratio', 'target']];
 for (const scenario of scenarios) {
   await autocannon(api.url, scenario, 2);
   await autocannon(plain.url, scenario, 2);
@@ -308,6 +309,10 @@ for (const scenario of scenarios) {
   const failed = sum(full.map((r) => r.failed)) + sum(base.map((r) => r.failed));
   if (failed > 0) throw new Error(`${scenario.name}: ${failed} requests failed`);
   const ratio = round(fullRps / baseRps, 2);
+  // Each round's own ratio (its full-stack run against the plain run next to it): how far one figure can move on
+  // this machine, so a difference smaller than this spread is not read as a change.
+  const roundRatios = full.map((run, index) => round(run.requests_per_second / base[index]!.requests_per_second, 2));
+  const spread = `${Math.min(...roundRatios)}-${Math.max(...roundRatios)}x`;
   const fullCpu = median(full.map((r) => r.cpu_us_per_request));
   const baseCpu = median(base.map((r) => r.cpu_us_per_request));
   const cpuRatio = round(baseCpu / fullCpu, 2);
@@ -317,6 +322,7 @@ for (const scenario of scenarios) {
     full_median_rps: fullRps,
     plain_median_rps: baseRps,
     ratio,
+    round_ratios: roundRatios,
     full_median_cpu_us_per_request: fullCpu,
     plain_median_cpu_us_per_request: baseCpu,
     cpu_ratio: cpuRatio,
@@ -327,11 +333,14 @@ for (const scenario of scenarios) {
     `${fullRps.toLocaleString('en')} req/s`,
     `${baseRps.toLocaleString('en')} req/s`,
     `${ratio}x`,
+    spread,
     `${fullCpu} vs ${baseCpu}`,
     `${cpuRatio}x`,
     `>= ${scenario.target}x`,
   ]);
-  log(`  ${scenario.name}: ${fullRps} vs ${baseRps} req/s (${ratio}x); CPU ${fullCpu} vs ${baseCpu} us/request (${cpuRatio}x)`);
+  log(
+    `  ${scenario.name}: ${fullRps} vs ${baseRps} req/s (${ratio}x, rounds ${spread}); CPU ${fullCpu} vs ${baseCpu} us/request (${cpuRatio}x)`,
+  );
 }
 
 log('Profiling the full stack (microseconds of server CPU per request, by stage)...');
