@@ -16,6 +16,7 @@ import {
   sourceGroups,
   sourceKey,
   stepTotals,
+  submissionRowColumns,
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
@@ -176,7 +177,7 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         });
       };
       if (filter.search === undefined) {
-        const result = await read<SubmissionRow>('s.*', page);
+        const result = await read<SubmissionRow>(submissionRowColumns('s'), page);
         return { data: result.data.map(toSubmission), hasMore: result.hasMore };
       }
       // The search text is compared in JS, literally (as strpos would), on windows of the list without it.
@@ -187,15 +188,17 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         (request) => read<SearchCandidate>(`s.id AS id, s.${order.key} AS key, s.search_text AS search_text`, request),
         async (id) => (await one<{ search_text: string }>(pool, 'SELECT search_text FROM submissions WHERE id = $1', [id]))?.search_text,
       );
-      const rows = await all<SubmissionRow>(pool, 'SELECT * FROM submissions WHERE id = ANY($1::text[])', [found.data]);
+      const rows = await all<SubmissionRow>(pool, `SELECT ${submissionRowColumns()} FROM submissions WHERE id = ANY($1::text[])`, [
+        found.data,
+      ]);
       return { data: inOrderOf(found.data, rows).map(toSubmission), hasMore: found.hasMore };
     },
     async get({ workspaceId, environment }, id) {
-      const row = await one<SubmissionRow>(pool, 'SELECT * FROM submissions WHERE id = $1 AND workspace_id = $2 AND environment = $3', [
-        id,
-        workspaceId,
-        environment,
-      ]);
+      const row = await one<SubmissionRow>(
+        pool,
+        `SELECT ${submissionRowColumns()} FROM submissions WHERE id = $1 AND workspace_id = $2 AND environment = $3`,
+        [id, workspaceId, environment],
+      );
       return row && toSubmissionRecord(row);
     },
     async delete(id) {

@@ -16,6 +16,7 @@ import {
   sourceGroups,
   sourceKey,
   stepTotals,
+  submissionRowColumns,
   toSubmission,
   toSubmissionRecord,
 } from '../rows/submissions.js';
@@ -239,7 +240,7 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
           bounds,
         });
       if (filter.search === undefined) {
-        const result = read<SubmissionRow>('s.*', page);
+        const result = read<SubmissionRow>(submissionRowColumns('s'), page);
         return { data: result.data.map(toSubmission), hasMore: result.hasMore };
       }
       // The search text is compared in JS, literally (as instr would), on windows of the list without it.
@@ -251,17 +252,16 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         async (id) =>
           (statement(db, 'SELECT search_text FROM submissions WHERE id = ?').get(id) as { search_text: string } | undefined)?.search_text,
       );
-      const rows = statement(db, 'SELECT * FROM submissions WHERE id IN (SELECT value FROM json_each(?))').all(
+      const rows = statement(db, `SELECT ${submissionRowColumns()} FROM submissions WHERE id IN (SELECT value FROM json_each(?))`).all(
         JSON.stringify(found.data),
       ) as SubmissionRow[];
       return { data: inOrderOf(found.data, rows).map(toSubmission), hasMore: found.hasMore };
     },
     async get({ workspaceId, environment }, id) {
-      const row = statement(db, 'SELECT * FROM submissions WHERE id = ? AND workspace_id = ? AND environment = ?').get(
-        id,
-        workspaceId,
-        environment,
-      ) as SubmissionRow | undefined;
+      const row = statement(
+        db,
+        `SELECT ${submissionRowColumns()} FROM submissions WHERE id = ? AND workspace_id = ? AND environment = ?`,
+      ).get(id, workspaceId, environment) as SubmissionRow | undefined;
       return row && toSubmissionRecord(row);
     },
     async delete(id) {
