@@ -49,9 +49,13 @@ export function reportAddressLimits(limits: RateLimitPolicy): RequestHandler {
 /** The error stage's part of `reportAddressLimits`: a problem that no window has been reported for yet gets the address's. */
 export function reportAddressLimitsOnProblem(limits: RateLimitPolicy): ErrorRequestHandler {
   return async (error: unknown, _req, res, next) => {
-    if (!res.headersSent && !res.hasHeader('X-RateLimit-Limit')) {
-      // The headers are the problem's company, not its cause: a lookup that fails leaves the problem to be answered.
-      await peekFailedAuthBudget(limits, res, stateOf(res).clientIp).catch(() => undefined);
+    const { clientIp } = stateOf(res);
+    // Unknown only if a stage before `identifyConnection` failed: no address, no budget to report.
+    if (!res.headersSent && !res.hasHeader('X-RateLimit-Limit') && clientIp !== undefined) {
+      // The problem is the answer and the headers its company: a lookup that fails (a limiter store without an
+      // insurance limiter) must not replace the problem with its own error. On a success path the same failure
+      // is the request's error, as it always was.
+      await peekFailedAuthBudget(limits, res, clientIp).catch(() => undefined);
     }
     next(error);
   };

@@ -238,6 +238,23 @@ describe('failed authentications per client address', () => {
     expect(header(await api.call('get', '/v1/nowhere', null), 'x-ratelimit-limit')).toBe(100);
     expect(lookups.mock.calls.length - before).toBe(1);
   });
+
+  it('when the address budget cannot be looked up for a problem, then the problem is still the answer', async () => {
+    const failedAuthPerAddress = new RateLimiterMemory({ keyPrefix: 'auth', points: 100, duration: 60 });
+    const api = await startApi({
+      rateLimits: {
+        perKey: new RateLimiterMemory({ keyPrefix: 'key', points: 1000, duration: 1 }),
+        perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 10_000, duration: 60 }),
+        failedAuthPerAddress,
+      },
+    });
+    vi.spyOn(failedAuthPerAddress, 'get').mockRejectedValue(new Error('limiter store unreachable'));
+    const res = await api.call('get', '/v1/nowhere', null);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'route_not_found' });
+    expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    // An admitted key reports its own windows, which need no lookup of the address.
+    expect(header(await api.call('get', '/v1/me'), 'x-ratelimit-limit')).toBe(1000);
+  });
 });
 
 describe('default limits', () => {

@@ -27,31 +27,34 @@ export interface SubmissionRow {
 }
 
 /**
- * The columns a `SubmissionRow` is read from, each prefixed with `alias.` when one is given. Lists and reads name
- * them rather than `*`: the table also holds the search text (every answer again, as one string), which only the
- * search reads, and decoding it for each row of a page is most of what reading the page costs.
+ * The columns a `SubmissionRow` is read from, each prefixed with `alias.` when one is given. The list, the search's
+ * final read and a submission's read name them rather than `*`: the table also holds the search text (every answer
+ * again, as one string), which only the search reads, and decoding it for each row of a page of long submissions is
+ * most of what reading the page costs. (The writes, which read one row, still read `*`.)
  */
 export const submissionRowColumns = (alias?: string): string =>
-  [
-    'id',
-    'workspace_id',
-    'environment',
-    'form_id',
-    'form_version',
-    'status',
-    'answers',
-    'hidden',
-    'visited_steps',
-    'score',
-    'grade',
-    'score_breakdown',
-    'metadata',
-    'utm_source',
-    'started_form_version',
-    'scored_at',
-    'created_at',
-    'updated_at',
-  ]
+  (
+    [
+      'id',
+      'workspace_id',
+      'environment',
+      'form_id',
+      'form_version',
+      'status',
+      'answers',
+      'hidden',
+      'visited_steps',
+      'score',
+      'grade',
+      'score_breakdown',
+      'metadata',
+      'utm_source',
+      'started_form_version',
+      'scored_at',
+      'created_at',
+      'updated_at',
+    ] satisfies ReadonlyArray<keyof SubmissionRow>
+  )
     .map((column) => (alias ? `${alias}.${column}` : column))
     .join(', ');
 
