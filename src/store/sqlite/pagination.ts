@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { InvalidCursor } from '../errors.js';
 import { type KeyBounds, type KeysetPosition, type Page, type PageRequest, withinBound } from '../page.js';
-import { statement } from './statements.js';
+import { allRows, statement } from './statements.js';
 
 export interface KeysetQuery {
   /** Table (or join) holding the key column and `id` under `alias`. */
@@ -53,10 +53,11 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
   });
   if (cursorId === undefined && page.after === undefined && page.before === undefined) {
     const list = conditions([...bound('min'), ...bound('max')]);
-    const rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${list.sql} ${orderBy(direction === 'DESC')} LIMIT ?`).all(
+    const rows = allRows<Row>(
+      statement(db, `SELECT ${select} FROM ${from} WHERE ${list.sql} ${orderBy(direction === 'DESC')} LIMIT ?`),
       ...list.values,
       take,
-    ) as Row[];
+    );
     return { data: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
   }
   const given = page.after ?? page.before;
@@ -74,11 +75,12 @@ export function keysetPage<Row>(db: Database.Database, query: KeysetQuery): Page
     ...(keepNear ? bound(near) : []),
     [`(${key}, ${id}) ${descending ? '<' : '>'} (?, ?)`, cursor.key],
   ]);
-  const rows = statement(db, `SELECT ${select} FROM ${from} WHERE ${after.sql} ${orderBy(descending)} LIMIT ?`).all(
+  const rows = allRows<Row>(
+    statement(db, `SELECT ${select} FROM ${from} WHERE ${after.sql} ${orderBy(descending)} LIMIT ?`),
     ...after.values,
     cursor.id,
     take,
-  ) as Row[];
+  );
   const data = rows.slice(0, page.limit);
   return { data: forwards ? data : data.reverse(), hasMore: rows.length > page.limit };
 }

@@ -16,3 +16,32 @@ export function statement(db: Database.Database, sql: string): Database.Statemen
   }
   return prepared;
 }
+
+const columnNames = new WeakMap<Database.Statement, readonly string[]>();
+
+/**
+ * Every row of a reading statement, as plain objects keyed by column name, as `all` returns them. better-sqlite3
+ * builds its row objects through V8's API one property at a time; a page of 101 submissions (18 columns) took
+ * 520 us that way and 320 us when read as arrays and assembled here, where V8 reuses one object shape for every
+ * row. For the reads that return many rows (the lists); a single row gains nothing worth the indirection.
+ * As with `all`, a later column of the same name replaces an earlier one.
+ */
+export function allRows<Row>(prepared: Database.Statement, ...params: unknown[]): Row[] {
+  let names = columnNames.get(prepared);
+  if (!names) {
+    names = prepared.columns().map((column) => column.name);
+    columnNames.set(prepared, names);
+  }
+  // Raw mode is a setting of the prepared statement, which the cache shares: it is put back at once.
+  let values: unknown[][];
+  try {
+    values = prepared.raw(true).all(...params) as unknown[][];
+  } finally {
+    prepared.raw(false);
+  }
+  return values.map((row) => {
+    const object: Record<string, unknown> = {};
+    for (let index = 0; index < names.length; index++) object[names[index]!] = row[index];
+    return object as Row;
+  });
+}
