@@ -26,37 +26,37 @@ export interface SubmissionRow {
   updated_at: string;
 }
 
+/** The columns a `SubmissionRow` is read from. */
+const submissionRowColumnNames = [
+  'id',
+  'workspace_id',
+  'environment',
+  'form_id',
+  'form_version',
+  'status',
+  'answers',
+  'hidden',
+  'visited_steps',
+  'score',
+  'grade',
+  'score_breakdown',
+  'metadata',
+  'utm_source',
+  'started_form_version',
+  'scored_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof SubmissionRow>;
+const unqualifiedColumns = submissionRowColumnNames.join(', ');
+
 /**
- * The columns a `SubmissionRow` is read from, each prefixed with `alias.` when one is given. The list, the search's
- * final read and a submission's read name them rather than `*`: the table also holds the search text (every answer
- * again, as one string), which only the search reads, and decoding it for each row of a page of long submissions is
- * most of what reading the page costs. (The writes, which read one row, still read `*`.)
+ * `submissionRowColumnNames` for a SELECT, each prefixed with `alias.` when one is given. The list, the search's final
+ * read and a submission's read name them rather than `*`: the table also holds the search text (every answer again,
+ * as one string), which only the search reads, and decoding it for each row of a page of long submissions is most
+ * of what reading the page costs. (The writes, which read one row, still read `*`.)
  */
 export const submissionRowColumns = (alias?: string): string =>
-  (
-    [
-      'id',
-      'workspace_id',
-      'environment',
-      'form_id',
-      'form_version',
-      'status',
-      'answers',
-      'hidden',
-      'visited_steps',
-      'score',
-      'grade',
-      'score_breakdown',
-      'metadata',
-      'utm_source',
-      'started_form_version',
-      'scored_at',
-      'created_at',
-      'updated_at',
-    ] satisfies ReadonlyArray<keyof SubmissionRow>
-  )
-    .map((column) => (alias ? `${alias}.${column}` : column))
-    .join(', ');
+  alias ? submissionRowColumnNames.map((column) => `${alias}.${column}`).join(', ') : unqualifiedColumns;
 
 export const toSubmission = (row: SubmissionRow): Submission => ({
   id: row.id,
