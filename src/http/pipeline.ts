@@ -9,7 +9,7 @@ import { authenticate, type LastUsedRecorder } from '../domain/keys/authenticate
 import type { Services } from '../domain/services.js';
 import { newId } from '../ids.js';
 import { connectionInfo } from './client-address.js';
-import { type Contract, matchOperation } from './contract-document.js';
+import { type Contract, operationRouter } from './contract-document.js';
 import { stateOf } from './locals.js';
 import { consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
 
@@ -78,8 +78,9 @@ export function deprecationHeaders(deprecation: { at: string; sunset: string; su
 }
 
 export function routeOperation(contract: Contract): RequestHandler {
+  const route = operationRouter(contract.operations);
   return (req, res, next) => {
-    const match = matchOperation(contract.operations, req.method, req.path);
+    const match = route(req.method, req.path);
     if (!match) throw routeNotFound(req.path);
     if ('allowed' in match) {
       res.setHeader('Allow', match.allowed.join(', '));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { takesIdempotencyKey } from '../../src/client/idempotency-key.js';
 import type { Scope } from '../../src/contract.js';
-import { loadContract, loadOrBundleContract } from '../../src/http/contract-document.js';
+import { loadContract, loadOrBundleContract, matchOperation, type Operation, operationRouter } from '../../src/http/contract-document.js';
 import type { OperationId } from '../../src/http/handlers/types.js';
 
 const contract = loadContract();
@@ -124,5 +124,71 @@ describe('what the server reads from the document', () => {
     const bundled = await loadOrBundleContract('/nonexistent/openapi.json');
     expect(bundled.document).toEqual(contract.document);
     expect(bundled.operations.map((entry) => entry.operationId)).toEqual(contract.operations.map((entry) => entry.operationId));
+  });
+});
+
+describe('finding the operation of a request', () => {
+  const methods = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'];
+  const values = ['frm_1', '7', 'export', 'erase', 'forms', '%41b', '%E0%A4%A', 'a.b'];
+  /** Every template filled with each value, and the near misses around it: a segment more or less, a trailing slash, another first segment. */
+  const pathsAround = (templates: readonly string[]) => [
+    ...new Set([
+      '',
+      '/',
+      '//',
+      '/nothing',
+      ...templates.flatMap((template) =>
+        values.flatMap((value) => {
+          const path = template.replace(/\{[^}]+\}/g, value);
+          const [, first = '', ...rest] = path.split('/');
+          return [
+            path,
+            `${path}/`,
+            `${path}/x`,
+            path.slice(0, path.lastIndexOf('/')),
+            `/${first.toUpperCase()}/${rest.join('/')}`,
+            `/x${path}`,
+          ];
+        }),
+      ),
+    ]),
+  ];
+  const expectSameAnswers = (operations: readonly Operation[]) => {
+    const route = operationRouter(operations);
+    const paths = pathsAround(operations.map((candidate) => candidate.path));
+    for (const path of paths) {
+      for (const method of methods) expect(route(method, path), `${method} ${path}`).toEqual(matchOperation(operations, method, path));
+    }
+    return paths.length;
+  };
+  const operationAt = (method: Operation['method'], path: string, operationId: string) =>
+    ({
+      operationId,
+      method,
+      path,
+      pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+      pathParamNames: [...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!),
+    }) as unknown as Operation;
+
+  it('when the router looks only where a path could match, then it answers every path as trying every operation does', () => {
+    expect(expectSameAnswers(contract.operations)).toBeGreaterThan(500);
+  });
+
+  it('when a path starts with a template or an unusual literal, then its operations are still found, in the document order', () => {
+    const operations = [
+      operationAt('get', '/{tenant}/forms', 'tenantForms'),
+      operationAt('get', '/forms/{id}', 'getForm'),
+      operationAt('post', '/{tenant}/{id}', 'tenantPost'),
+      operationAt('delete', '/forms/{id}', 'deleteForm'),
+      operationAt('get', '/a.b/{id}', 'dotted'),
+      operationAt('patch', '/{tenant}/forms', 'tenantFormsPatch'),
+    ];
+    expectSameAnswers(operations);
+    const route = operationRouter(operations);
+    expect(route('GET', '/acme/forms')).toMatchObject({ operation: { operationId: 'tenantForms' }, params: ['acme'] });
+    expect(route('POST', '/acme/forms')).toEqual({ allowed: ['GET', 'PATCH'] });
+    expect(route('GET', '/axb/7')).toMatchObject({ operation: { operationId: 'dotted' } });
+    // Both match with one template each: the earlier in the document wins, as it does when every operation is tried.
+    expect(route('GET', '/forms/forms')).toMatchObject({ operation: { operationId: 'tenantForms' } });
   });
 });
