@@ -111,38 +111,59 @@ function coercedPathParams(operation: Operation, raw: Record<string, string>): R
   );
 }
 
+/**
+ * What the handler is called with. `seal`: how this request's response is stored for replay, when it holds a claimed
+ * Idempotency-Key. Methods and a returned function rather than named closures: see `Walk` in in-sequence.ts for
+ * what each named closure costs per request under tsx.
+ */
+function handlerInput(
+  req: Request,
+  res: Response,
+  services: Services,
+  seal?: (outcome: Outcome) => IdempotentResponse,
+): HandlerInput<OperationId> {
+  const state = stateOf(res);
+  return {
+    params: coercedPathParams(state.operation!, state.pathParams ?? {}) as never,
+    query: req.query as never,
+    body: req.body as never,
+    principal: state.principal!,
+    requestId: state.requestId,
+    clientIp: state.clientIp,
+    accepts(types) {
+      return req.accepts([...types]);
+    },
+    header(name) {
+      return req.get(name);
+    },
+    services,
+    replayable: replayableWith(services, seal) as HandlerInput<OperationId>['replayable'],
+  };
+}
+
+function replayableWith(services: Services, seal?: (outcome: Outcome) => IdempotentResponse) {
+  return async <R>(useCase: (services: Services) => Promise<R>, respond: (result: R) => HandlerResult<OperationId>) => {
+    const scoped: Services = seal
+      ? {
+          ...services,
+          idempotentResponse(returned) {
+            return seal(outcomeOf(respond(returned as R)));
+          },
+        }
+      : services;
+    return respond(await useCase(scoped));
+  };
+}
+
 export function dispatch(handlers: Handlers, services: Services): RequestHandler {
   return async (req, res) => {
     const state = stateOf(res);
     const operation = state.operation!;
     const handler = handlers[operation.operationId] as unknown as AnyHandler;
-    /** `seal`: how this request's response is stored for replay, when it holds a claimed Idempotency-Key. */
-    const call = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<AnyResult> => {
-      const replayable = async <R>(useCase: (services: Services) => Promise<R>, respond: (result: R) => HandlerResult<OperationId>) => {
-        const scoped: Services = seal
-          ? { ...services, idempotentResponse: (returned) => seal(outcomeOf(respond(returned as R))) }
-          : services;
-        return respond(await useCase(scoped));
-      };
-      const result = await handler({
-        params: coercedPathParams(operation, state.pathParams ?? {}) as never,
-        query: req.query as never,
-        body: req.body as never,
-        principal: state.principal!,
-        requestId: state.requestId,
-        clientIp: state.clientIp,
-        accepts: (types) => req.accepts([...types]),
-        header: (name) => req.get(name),
-        services,
-        replayable: replayable as HandlerInput<OperationId>['replayable'],
-      });
-      return result;
-    };
-    const run = async (seal?: (outcome: Outcome) => IdempotentResponse): Promise<Outcome> => outcomeOf(await call(seal));
 
     const idempotencyKey = operation.acceptsIdempotencyKey ? req.get('idempotency-key') : undefined;
     if (idempotencyKey === undefined || !state.principal) {
-      const result = await call();
+      const result = await handler(handlerInput(req, res, services));
       return 'stream' in result ? streamed(res, result) : send(res, outcomeOf(result), state.requestId);
     }
 
@@ -173,7 +194,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     }
     let outcome: Outcome;
     try {
-      outcome = await run(sealed);
+      outcome = outcomeOf(await handler(handlerInput(req, res, services, sealed)));
     } catch (error) {
       // This request was taken for abandoned and another one now answers the key: its change was not made, and the
       // key is not this request's to release.

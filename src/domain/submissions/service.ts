@@ -10,7 +10,7 @@ import { SearchTooBroad } from '../../store/errors.js';
 import type { PageRequest } from '../../store/page.js';
 import { completeMetadata } from '../../store/rows/submissions.js';
 import { defaultSearchScan } from '../../store/search-scan.js';
-import type { RescoreResult, ResumeResult, SubmissionFilter, SubmissionRecord } from '../../store/submission-store.js';
+import type { RescoreResult, ResumeResult, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord } from '../../store/types.js';
 import { assertFormVisible, type Principal } from '../access.js';
 import { conflict, forbidden, notFound, unprocessable } from '../errors.js';
