@@ -93,15 +93,6 @@ export function buildApp(options: AppOptions): App {
   app.disable('etag');
   app.use(inSequence([assignRequestId(), requestLog(log), identifyConnection(options.trustedProxies ?? []), requireHttps()]));
 
-  // The published contract and its docs: public, like the docs site.
-  const documentJson = JSON.stringify(contract.document);
-  const documentYaml = stringifyYaml(contract.document, { lineWidth: 0 });
-  const addressLimits = reportAddressLimits(limits);
-  app.get('/openapi.json', addressLimits, (_req, res) => void res.type('application/json').send(documentJson));
-  app.get('/openapi.yaml', addressLimits, (_req, res) => void res.type('application/yaml').send(documentYaml));
-  const servesDocs = existsSync(`${distDir}docs/index.html`);
-  if (servesDocs) app.get(['/docs', '/docs/'], addressLimits, (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
-
   // The pipeline, in order. Each stage may end the request with a problem; `errorHandler` is the only place
   // that turns one into a response.
   // - Before anything else: the request id (every log line and problem carries it) and the client address and
@@ -109,7 +100,7 @@ export function buildApp(options: AppOptions): App {
   //   the path is even looked at.
   // - Rate-limit headers go on every response: the key's windows once it is admitted, otherwise the address's
   //   failed-authentication budget, looked up only for answers no key's window is reported on (the public
-  //   documents above, operations without a key, and problems, in `reportAddressLimitsOnProblem`).
+  //   documents below, operations without a key, and problems, in `reportAddressLimitsOnProblem`).
   // - The route comes before authentication, so an unknown path is 404 and a wrong method 405 without a key.
   // - Authentication comes before every limit: a failure counts against the address's failed-authentication
   //   budget and, past it, is answered 429, but a valid key is never refused for what other clients behind the
@@ -140,6 +131,16 @@ export function buildApp(options: AppOptions): App {
       dispatch(options.handlers ?? defaultHandlers, services),
     ]),
   );
+  // The published contract and its docs: public, like the docs site. After the API's mount, so an API request is not
+  // tried against their routes first (each route an app passes over costs a match).
+  const documentJson = JSON.stringify(contract.document);
+  const documentYaml = stringifyYaml(contract.document, { lineWidth: 0 });
+  const addressLimits = reportAddressLimits(limits);
+  app.get('/openapi.json', addressLimits, (_req, res) => void res.type('application/json').send(documentJson));
+  app.get('/openapi.yaml', addressLimits, (_req, res) => void res.type('application/yaml').send(documentYaml));
+  const servesDocs = existsSync(`${distDir}docs/index.html`);
+  if (servesDocs) app.get(['/docs', '/docs/'], addressLimits, (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
+
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log));
   return { app, services, flushLastUsed: () => lastUsed.flush(), flushUsage: () => apiRequests.flush(), servesDocs };

@@ -15,7 +15,9 @@ import { withoutRepeatedRouting } from './validator-stages.js';
 export function openApiValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
   // The validator finds the base path in `servers`; the published servers are absolute URLs (production,
   // mock), so the server validates against a copy whose only server is its own mount point.
-  const apiSpec = forAjvDiscriminators(withBodyDiscriminatorsNested(structuredClone({ ...document, servers: [{ url: '/v1' }] })));
+  const apiSpec = forAjvDiscriminators(
+    withBodyDiscriminatorsNested(withoutAnnotations({ ...document, servers: [{ url: '/v1' }] }) as OpenApiDocument),
+  );
   const validator = withoutRepeatedRouting(
     OpenApiValidator.middleware({
       apiSpec: apiSpec as never,
@@ -99,6 +101,53 @@ const invalidParameters = (issues: ValidationIssue[]): AppError => {
   const plural = issues.length === 1 ? '1 invalid value' : `${issues.length} invalid values`;
   return badRequest('invalid_parameters', `The request has ${plural}; see details.errors.`, issues);
 };
+
+/** Keys that only document: no schema keyword reads them, and the validator neither. */
+const annotations = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'headers', 'links']);
+/** Keys whose value maps names (properties, paths, status codes, media types) to objects: a name there is never an annotation. */
+const nameMaps = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'paths',
+  'webhooks',
+  'responses',
+  'content',
+  'headers',
+  'encoding',
+  'links',
+  'callbacks',
+  'variables',
+  'schemas',
+  'parameters',
+  'requestBodies',
+  'securitySchemes',
+  'pathItems',
+  'scopes',
+]);
+/** Keys whose value is data, kept exactly as written (a default is written into request bodies). */
+const literals = new Set(['default', 'const', 'enum']);
+
+/**
+ * A copy of the document without what only documents it: descriptions, examples, code samples and the other `x-`
+ * extensions (the validator's own `x-eov-` ones are kept). Ajv walks the whole document each time it compiles a
+ * schema, and the validator compiles one per operation and response status, each with the whole document attached:
+ * the annotations were most of the document's size (375 of 148 KB kept) and most of that walking.
+ */
+function withoutAnnotations(node: unknown, namesHere = false): unknown {
+  if (Array.isArray(node)) return node.map((item) => withoutAnnotations(item));
+  if (node === null || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (namesHere) copy[key] = withoutAnnotations(value);
+    else if (annotations.has(key) || (key.startsWith('x-') && !key.startsWith('x-eov-'))) continue;
+    else if (literals.has(key)) copy[key] = structuredClone(value);
+    else copy[key] = withoutAnnotations(value, nameMaps.has(key));
+  }
+  return copy;
+}
 
 /**
  * A discriminator at the top of a request body (the OAuth token request) is validated by the validator itself,
