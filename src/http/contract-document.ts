@@ -116,7 +116,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
         operationId: operation.operationId,
         method,
         path,
-        pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+        pattern: pathPattern(path),
         pathParamNames: [...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!),
         minScope: minimumScope(operation.operationId, security),
         authenticated: security.length > 0,
@@ -130,6 +130,17 @@ function readOperations(document: OpenApiDocument): Operation[] {
     }
   }
   return operations;
+}
+
+/**
+ * The pattern a path template matches: each `{name}` one non-empty segment, every other character itself (a `.` in a
+ * literal is a dot, never any character, so a pattern matches only paths with as many segments as its template).
+ */
+export function pathPattern(template: string): RegExp {
+  const parts = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${parts.join('')}$`);
 }
 
 /** Follows a local `$ref` (`#/components/...`) of the bundled document. */
@@ -192,9 +203,9 @@ function minimumScope(operationId: string, security: Array<Record<string, string
 type OperationMatch = { operation: Operation; params: string[] } | { allowed: Array<Uppercase<Operation['method']>> } | undefined;
 
 /**
- * `matchOperation` over only the operations a path could match, found in a map built once. A template segment
- * matches exactly one non-empty segment, so a path can only match templates with as many segments; and one whose
- * first segment is a literal only paths that start with it. Trying every operation's pattern was the largest
+ * `matchOperation` over only the operations a path could match, found in a map built once. A pattern matches only
+ * paths with as many segments as its template (`pathPattern`); and one whose first segment is a literal only paths
+ * that start with it. Trying every operation's pattern was the largest
  * share of the pipeline's own time on a read. Each bucket keeps the document's order, so the answer, 405s
  * included, is the one `matchOperation` gives over every operation.
  */
@@ -203,8 +214,8 @@ export function operationRouter(operations: readonly Operation[]): (method: stri
   const bucketOf = (segments: number, first: string) => `${segments} ${first}`;
   for (const operation of operations) {
     const [, first = '', ...rest] = operation.path.split('/');
-    // Only a plain literal is compared as text; anything a pattern could read otherwise goes to the shared bucket.
-    const key = bucketOf(rest.length + 1, /^[A-Za-z0-9_-]+$/.test(first) ? first : '*');
+    // A first segment with a template in it matches more than one text: such operations go to the shared bucket.
+    const key = bucketOf(rest.length + 1, first.includes('{') ? '*' : first);
     buckets.set(key, [...(buckets.get(key) ?? []), operation]);
   }
   const order = new Map(operations.map((operation, index) => [operation, index]));

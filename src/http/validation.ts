@@ -139,14 +139,15 @@ const literals = new Set(['default', 'const', 'enum']);
 function withoutAnnotations(node: unknown, namesHere = false): unknown {
   if (Array.isArray(node)) return node.map((item) => withoutAnnotations(item));
   if (node === null || typeof node !== 'object') return node;
-  const copy: Record<string, unknown> = {};
+  const kept: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(node)) {
-    if (namesHere) copy[key] = withoutAnnotations(value);
+    if (namesHere) kept.push([key, withoutAnnotations(value)]);
     else if (annotations.has(key) || (key.startsWith('x-') && !key.startsWith('x-eov-'))) continue;
-    else if (literals.has(key)) copy[key] = structuredClone(value);
-    else copy[key] = withoutAnnotations(value, nameMaps.has(key));
+    else if (literals.has(key)) kept.push([key, structuredClone(value)]);
+    else kept.push([key, withoutAnnotations(value, nameMaps.has(key))]);
   }
-  return copy;
+  // Built from entries, so a member named `__proto__` stays a member rather than setting the copy's prototype.
+  return Object.fromEntries(kept);
 }
 
 /**

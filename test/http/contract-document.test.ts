@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { takesIdempotencyKey } from '../../src/client/idempotency-key.js';
 import type { Scope } from '../../src/contract.js';
-import { loadContract, loadOrBundleContract, matchOperation, type Operation, operationRouter } from '../../src/http/contract-document.js';
+import {
+  loadContract,
+  loadOrBundleContract,
+  matchOperation,
+  type Operation,
+  operationRouter,
+  pathPattern,
+} from '../../src/http/contract-document.js';
 import type { OperationId } from '../../src/http/handlers/types.js';
 
 const contract = loadContract();
@@ -166,12 +173,24 @@ describe('finding the operation of a request', () => {
       operationId,
       method,
       path,
-      pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+      pattern: pathPattern(path),
       pathParamNames: [...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!),
     }) as unknown as Operation;
 
   it('when the router looks only where a path could match, then it answers every path as trying every operation does', () => {
     expect(expectSameAnswers(contract.operations)).toBeGreaterThan(500);
+  });
+
+  it('when a literal and a template both match, then the literal wins; a known path with another method is 405', () => {
+    const route = operationRouter(contract.operations);
+    expect(route('GET', '/submissions/export')).toMatchObject({ operation: { operationId: 'exportSubmissions' }, params: [] });
+    expect(route('GET', '/submissions/sub_1')).toMatchObject({ operation: { operationId: 'getSubmission' }, params: ['sub_1'] });
+    expect(route('DELETE', '/submissions/export')).toEqual({ allowed: ['GET'] });
+    expect(route('GET', '/forms/frm_1/versions/3')).toMatchObject({ operation: { operationId: 'getFormVersion' }, params: ['frm_1', '3'] });
+    expect(route('GET', '/forms/frm%5F1')).toMatchObject({ operation: { operationId: 'getForm' }, params: ['frm_1'] });
+    expect(route('GET', '/forms/%E0%A4%A')).toMatchObject({ operation: { operationId: 'getForm' }, params: ['%E0%A4%A'] });
+    expect(route('GET', '/forms/frm_1/')).toBeUndefined();
+    expect(route('GET', '/nothing')).toBeUndefined();
   });
 
   it('when a path starts with a template or an unusual literal, then its operations are still found, in the document order', () => {
@@ -182,12 +201,18 @@ describe('finding the operation of a request', () => {
       operationAt('delete', '/forms/{id}', 'deleteForm'),
       operationAt('get', '/a.b/{id}', 'dotted'),
       operationAt('patch', '/{tenant}/forms', 'tenantFormsPatch'),
+      operationAt('get', '/v{version}/x', 'versioned'),
     ];
     expectSameAnswers(operations);
     const route = operationRouter(operations);
     expect(route('GET', '/acme/forms')).toMatchObject({ operation: { operationId: 'tenantForms' }, params: ['acme'] });
     expect(route('POST', '/acme/forms')).toEqual({ allowed: ['GET', 'PATCH'] });
-    expect(route('GET', '/axb/7')).toMatchObject({ operation: { operationId: 'dotted' } });
+    // A dot in a literal is a dot: it neither stands for another character nor spans a slash.
+    expect(route('GET', '/a.b/7')).toMatchObject({ operation: { operationId: 'dotted' }, params: ['7'] });
+    // (Two segments: only the template-first POST matches, so GET is told its methods.)
+    expect(route('GET', '/axb/7')).toEqual({ allowed: ['POST'] });
+    expect(route('GET', '/a/b/7')).toBeUndefined();
+    expect(route('GET', '/v2/x')).toMatchObject({ operation: { operationId: 'versioned' }, params: ['2'] });
     // Both match with one template each: the earlier in the document wins, as it does when every operation is tried.
     expect(route('GET', '/forms/forms')).toMatchObject({ operation: { operationId: 'tenantForms' } });
   });

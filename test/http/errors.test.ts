@@ -63,6 +63,23 @@ describe('request bodies', () => {
     expect(issuesOf(res)).toContain('body /steps/1/fields/0/ref pattern');
   });
 
+  it('when a property is named like an annotation (a title, a description), then the schema still judges it', async () => {
+    // The validator compiles a copy of the document without its annotations (validation.ts): a member of that name
+    // under `properties` is data, not an annotation, and must keep its schema.
+    const body = formBody('Annotation names');
+    const steps = body.steps as Array<{ title: unknown; fields: Array<Record<string, unknown>> }>;
+    steps[0]!.title = '';
+    steps[1]!.fields[0]!.description = 'x'.repeat(2001);
+    const res = await api.call('post', '/v1/forms').send(body);
+    expectProblem(res, 400, 'validation_error', 'invalid_parameters');
+    expect(issuesOf(res)).toEqual(
+      expect.arrayContaining(['body /steps/0/title min_length', 'body /steps/1/fields/0/description max_length']),
+    );
+    steps[0]!.title = 'Contact';
+    steps[1]!.fields[0]!.description = 'x'.repeat(2000);
+    expect((await api.call('post', '/v1/forms').send(body)).status).toBe(201);
+  });
+
   it('when a required JSON body is empty, then 400', async () => {
     const res = await api.call('post', '/v1/forms').set('Content-Type', 'application/json');
     expectProblem(res, 400, 'validation_error', 'invalid_parameters');
