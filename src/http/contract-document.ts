@@ -42,6 +42,8 @@ export interface Operation {
   integerPathParams: ReadonlySet<string>;
   /** Query and path parameters whose schema is a number or an integer: their text must be plain decimal. */
   numericParams: readonly NumericParameter[];
+  /** No body and no query, header or cookie parameters: what a request may carry is its path, and that is all. */
+  takesOnlyPathParameters: boolean;
 }
 
 export interface NumericParameter {
@@ -112,6 +114,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
       if (!operation) continue;
       if (method === 'put') throw new Error(`${path}: PUT is not used by this API: updates are PATCH, and a PUT gets 405.`);
       const security = operation.security ?? (document.security as Array<Record<string, string[]>>);
+      const parameters = [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])];
       operations.push({
         operationId: operation.operationId,
         method,
@@ -121,11 +124,11 @@ function readOperations(document: OpenApiDocument): Operation[] {
         minScope: minimumScope(operation.operationId, security),
         authenticated: security.length > 0,
         requestMediaType: requestMediaType(document, path, operation.requestBody),
-        acceptsIdempotencyKey:
-          method === 'post' ||
-          declaresHeader(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])], 'idempotency-key'),
-        integerPathParams: integerPathParams(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])]),
-        numericParams: numericParams(document, [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])]),
+        acceptsIdempotencyKey: method === 'post' || declaresHeader(document, parameters, 'idempotency-key'),
+        integerPathParams: integerPathParams(document, parameters),
+        numericParams: numericParams(document, parameters),
+        takesOnlyPathParameters:
+          operation.requestBody === undefined && parameters.every((parameter) => resolve(document, parameter).in === 'path'),
       });
     }
   }

@@ -8,6 +8,11 @@
  *   pipeline has found the operation. Its answer for an operation is the same for every request but for the
  *   path parameters, so it is asked once per operation; later requests get that answer with the pipeline's
  *   parameters. A path with percent-encoding is always left to the validator, which refuses malformed ones.
+ * - `requestMiddleware` checks the request against the operation's parameters and body. For an operation whose
+ *   requests carry nothing but their path (`takesOnlyPathParameters`) and a request without a query string, its
+ *   verdict depends on the path parameters alone, and it changes nothing the handler reads; so a verdict of "valid"
+ *   is remembered for those values, and the same values are not checked again. Refusals are never remembered, and
+ *   the remembered values are bounded in number, oldest forgotten first.
  * A stage with another name (a later version of the library) is kept as it is.
  */
 import type { RequestHandler } from 'express';
@@ -22,7 +27,32 @@ const unused = new Set(['pathParamsMiddleware', 'securityMiddleware']);
 export function withoutRepeatedRouting(stages: RequestHandler[]): RequestHandler[] {
   return stages
     .filter((stage) => !unused.has(stage.name))
-    .map((stage) => (stage.name === 'metadataMiddleware' ? oncePerOperation(stage) : stage));
+    .map((stage) =>
+      stage.name === 'metadataMiddleware' ? oncePerOperation(stage) : stage.name === 'requestMiddleware' ? oncePerPath(stage) : stage,
+    );
+}
+
+/** How many passed operation-and-path-parameter pairs are remembered. */
+const rememberedPaths = 10_000;
+
+function oncePerPath(validate: RequestHandler): RequestHandler {
+  const passed = new Set<string>();
+  return (req, res, next) => {
+    const { operation, pathParams } = stateOf(res);
+    // The parameters as one unambiguous text (a value may hold any character once percent-decoded).
+    const key =
+      operation?.takesOnlyPathParameters && !req.originalUrl.includes('?')
+        ? JSON.stringify([operation.operationId, ...Object.values(pathParams ?? {})])
+        : undefined;
+    if (key !== undefined && passed.has(key)) return next();
+    validate(req, res, (error?: unknown) => {
+      if (error === undefined && key !== undefined) {
+        if (passed.size >= rememberedPaths) passed.delete(passed.values().next().value!);
+        passed.add(key);
+      }
+      next(error);
+    });
+  };
 }
 
 function oncePerOperation(metadata: RequestHandler): RequestHandler {

@@ -117,6 +117,15 @@ describe('what the server reads from the document', () => {
     }
   });
 
+  it('when an operation takes nothing but its path, then it is marked so (its passed checks are remembered)', () => {
+    expect(operation('getForm').takesOnlyPathParameters).toBe(true);
+    expect(operation('getFormVersion').takesOnlyPathParameters).toBe(true);
+    expect(operation('deleteForm').takesOnlyPathParameters).toBe(false); // If-Match
+    expect(operation('listForms').takesOnlyPathParameters).toBe(false); // query parameters
+    expect(operation('createForm').takesOnlyPathParameters).toBe(false); // a body
+    expect(operation('restoreFormVersion').takesOnlyPathParameters).toBe(false); // Idempotency-Key
+  });
+
   it('when scopes are compared, then their order is the Scope enum of the document', () => {
     expect(contract.scopeOrder).toEqual(['read', 'read_write', 'admin']);
   });

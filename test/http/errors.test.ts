@@ -185,6 +185,23 @@ describe('query parameters', () => {
 });
 
 describe('paths and methods', () => {
+  it('when the same path parameters come again, then a pass is remembered but a refusal never is, and a query is always checked', async () => {
+    // The validator's verdict on an operation that takes only its path is remembered once it passed (validator-stages.ts).
+    for (let round = 0; round < 2; round++) {
+      expect((await api.call('get', `/v1/forms/${formId}`)).status).toBe(200);
+      expectProblem(await api.call('get', '/v1/forms/form_tooShort'), 400, 'validation_error', 'invalid_parameters');
+      const withQuery = await api.call('get', `/v1/forms/${formId}?expand=steps`);
+      expectProblem(withQuery, 400, 'validation_error', 'invalid_parameters');
+      expect(issuesOf(withQuery)).toEqual(['query /expand additional_property']);
+      // Two parameters: the pair is what passed, not either value alone.
+      expect((await api.call('get', `/v1/forms/${formId}/versions/1`)).status).toBe(200);
+      const version = await api.call('get', `/v1/forms/${formId}/versions/0`);
+      expectProblem(version, 400, 'validation_error', 'invalid_parameters');
+      expect(issuesOf(version)).toEqual(['path /version minimum']);
+      expectProblem(await api.call('get', `/v1/forms/${formId}/versions/1e0`), 400, 'validation_error', 'invalid_parameters');
+    }
+  });
+
   it.each([
     ['/v1/forms/not-an-id', '/id'],
     ['/v1/forms/form_tooShort', '/id'],
