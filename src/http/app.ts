@@ -91,6 +91,9 @@ export function buildApp(options: AppOptions): App {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
+  // Paths are case-sensitive, as the pipeline's router matches them; the validator reads this setting for its own
+  // route lookup, which must find the same operation (`/submissions/EXPORT` is an id, not the export).
+  app.enable('case sensitive routing');
   app.use(inSequence([assignRequestId(), requestLog(log), identifyConnection(options.trustedProxies ?? []), requireHttps()]));
 
   // The pipeline, in order. Each stage may end the request with a problem; `errorHandler` is the only place

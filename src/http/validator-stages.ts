@@ -12,7 +12,7 @@
  *   requests carry nothing but their path (`takesOnlyPathParameters`) and a request without a query string, its
  *   verdict depends on the path parameters alone, and it changes nothing the handler reads; so a verdict of "valid"
  *   is remembered for those values, and the same values are not checked again. Refusals are never remembered, and
- *   the remembered values are bounded in number, oldest forgotten first.
+ *   the remembered values are bounded in number and length, oldest forgotten first.
  * A stage with another name (a later version of the library) is kept as it is.
  */
 import type { RequestHandler } from 'express';
@@ -32,8 +32,13 @@ export function withoutRepeatedRouting(stages: RequestHandler[]): RequestHandler
     );
 }
 
-/** How many passed operation-and-path-parameter pairs are remembered. */
+/** Whether the validator's metadata describes this operation. */
+const validatedAs = (request: WithMetadata, operationId: string): boolean =>
+  (request.openapi?.schema as { operationId?: unknown } | undefined)?.operationId === operationId;
+
+/** How many passed operation-and-path-parameter pairs are remembered, and the longest key that is. */
 const rememberedPaths = 10_000;
+const longestRememberedKey = 256;
 
 function oncePerPath(validate: RequestHandler): RequestHandler {
   const passed = new Set<string>();
@@ -46,7 +51,16 @@ function oncePerPath(validate: RequestHandler): RequestHandler {
         : undefined;
     if (key !== undefined && passed.has(key)) return next();
     validate(req, res, (error?: unknown) => {
-      if (error === undefined && key !== undefined) {
+      // Remembered: a pass against this very operation, of values the pipeline has no issue with either (`1e0` for
+      // a version passes the validator and is refused after it), short enough that the bound bounds memory too (an
+      // integer may be written with thousands of leading zeros).
+      const remember =
+        error === undefined &&
+        key !== undefined &&
+        key.length <= longestRememberedKey &&
+        !stateOf(res).parameterIssues?.length &&
+        validatedAs(req as unknown as WithMetadata, operation!.operationId);
+      if (remember) {
         if (passed.size >= rememberedPaths) passed.delete(passed.values().next().value!);
         passed.add(key);
       }
@@ -67,7 +81,10 @@ function oncePerOperation(metadata: RequestHandler): RequestHandler {
       return next();
     }
     metadata(req, res, (error?: unknown) => {
-      if (error === undefined && operation && request.openapi) byOperation.set(operation.operationId, { ...request.openapi });
+      // Only an answer for the pipeline's own operation is kept: were the two ever to disagree on a path, the
+      // validator's choice must not become every later request's.
+      if (error === undefined && operation && validatedAs(request, operation.operationId))
+        byOperation.set(operation.operationId, { ...request.openapi! });
       next(error);
     });
   };

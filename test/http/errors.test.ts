@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { forbidden } from '../../src/domain/errors.js';
 import { handlers } from '../../src/http/handlers/index.js';
 import { formBody } from '../support/factories.js';
+import { createTestApi } from '../support/harness.js';
 import {
   absentId,
   expectEnvelopeHeaders,
@@ -185,6 +186,22 @@ describe('query parameters', () => {
 });
 
 describe('paths and methods', () => {
+  it('when a path differs from a route only in case, then it is not that route, for the validator either', async () => {
+    // A new app: the first request of an operation is the one whose route the validator looks up itself.
+    const fresh = await createTestApi({ rateLimits: generousLimits });
+    try {
+      const upper = await fresh.call('get', '/v1/submissions/EXPORT');
+      expectProblem(upper, 400, 'validation_error', 'invalid_parameters');
+      expect(issuesOf(upper)).toContain('path /id pattern');
+      // Later requests of the operation are checked against its own parameters, not the export's.
+      expect(issuesOf(await fresh.call('get', '/v1/submissions/not-an-id'))).toContain('path /id pattern');
+      expectProblem(await fresh.call('get', '/v1/FORMS'), 404, 'not_found', 'route_not_found');
+      expectProblem(await fresh.call('get', '/V1/forms'), 404, 'not_found', 'route_not_found');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('when the same path parameters come again, then a pass is remembered but a refusal never is, and a query is always checked', async () => {
     // The validator's verdict on an operation that takes only its path is remembered once it passed (validator-stages.ts).
     for (let round = 0; round < 2; round++) {
