@@ -97,6 +97,43 @@ describe('coalescedLastUsed', () => {
     expect(writes).toEqual([['key_1', '2026-01-01T00:00:00.000Z']]);
   });
 
+  it('when an immediate write is still on its way, then the flush resolves only once it is written', async () => {
+    const writes: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const store = {
+      touch: async (_id: string, at: string) => {
+        await gate;
+        writes.push(at);
+      },
+    } as Pick<ApiKeyStore, 'touch'> as ApiKeyStore;
+    const recorder = coalescedLastUsed(store, 60_000);
+    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
+    let flushed = false;
+    const flush = recorder.flush().then(() => {
+      flushed = true;
+    });
+    await settle();
+    expect(flushed).toBe(false);
+    release();
+    await flush;
+    expect(writes).toEqual(['2026-01-01T00:00:00.000Z']);
+  });
+
+  it('when an immediate write fails after a newer use was recorded, then the newer time is the one kept', async () => {
+    let failing = true;
+    const { store, writes } = recordingStore(() => failing);
+    const recorder = coalescedLastUsed(store, 60_000);
+    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
+    recorder.record('key_1', '2026-01-01T00:00:30.000Z');
+    await settle();
+    failing = false;
+    await recorder.flush();
+    expect(writes).toEqual([['key_1', '2026-01-01T00:00:30.000Z']]);
+  });
+
   it('when a flush fails, then the use stays pending for the next flush', async () => {
     let failing = false;
     const { store, writes } = recordingStore(() => failing);
