@@ -104,7 +104,10 @@ const invalidParameters = (issues: ValidationIssue[]): AppError => {
 
 /** Keys that only document: no schema keyword reads them, and the validator neither. */
 const annotations = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs', 'headers', 'links']);
-/** Keys whose value maps names (properties, paths, status codes, media types) to objects: a name there is never an annotation. */
+/**
+ * Keys whose value maps names (properties, paths, status codes, media types) to objects: a name there is never an
+ * annotation. (`headers` and `links` maps are dropped whole, as annotations.)
+ */
 const nameMaps = new Set([
   'properties',
   'patternProperties',
@@ -115,9 +118,7 @@ const nameMaps = new Set([
   'webhooks',
   'responses',
   'content',
-  'headers',
   'encoding',
-  'links',
   'callbacks',
   'variables',
   'schemas',
