@@ -29,5 +29,28 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix = 'ws' | 'form' | 'fv' | 'fld' | 'sub' | 'key' | 'int' | 'evt' | 'dlv' | 'mem' | 'inv' | 'aud' | 'req' | 'xfr' | 'rsj';
 
-/** Identifiers are a type prefix and 24 random base62 characters (about 143 bits): never a sequence. */
-export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;
+/**
+ * Identifiers are a type prefix and 24 base62 characters: the creation time in milliseconds (8 characters, most
+ * significant first, so they sort as the times do) and 16 random characters (about 95 bits). Never a sequence
+ * number: ids made in the same millisecond differ by their random part, and nothing can be guessed from one id
+ * about another.
+ *
+ * Why the time first: every table keeps its rows' ids in a B-tree index (and events, submissions and the score
+ * orders break ties by id). Uniformly random keys put each new entry on a random leaf page, so a transaction
+ * rewrites one page per index entry; time-first keys put new entries on the last few leaves, which the rows
+ * written together then share. On SQLite that halves the pages a submission writes to the WAL (and the
+ * checkpointer copies back), and PostgreSQL's indexes and WAL gain the same way. The time an id reveals is its
+ * object's `created_at`, which the API shows anyway.
+ */
+export const newId = (prefix: IdPrefix): string => `${prefix}_${timeKey(Date.now())}${randomBase62(16)}`;
+
+/** The 8 base62 characters of `ms` (up to 62^8 ms, the year 8888), in the alphabet's order, which is ASCII's. */
+export function timeKey(ms: number): string {
+  let rest = Math.max(0, Math.floor(ms));
+  let out = '';
+  for (let index = 0; index < 8; index++) {
+    out = alphabet[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
