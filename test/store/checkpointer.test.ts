@@ -47,6 +47,35 @@ describe('WAL checkpoints in the background', () => {
     db.close();
   });
 
+  it('when commits never stop, then the worker still starts the WAL over, so it stays near its limit', async () => {
+    // A passive checkpoint copies what was there when it began; with a commit every few milliseconds the writer
+    // never finds the WAL fully copied, so without the worker's RESTART it grows for as long as the stream lasts.
+    const file = join(dir, 'stream.db');
+    const db = openDatabase(file);
+    const limit = 1_000_000;
+    const checkpointer = checkpointInBackground(db, { intervalMs: 20, restartBytes: limit });
+    db.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+    const insert = db.prepare('INSERT INTO filler (text) VALUES (?)');
+    const commit = db.transaction(() => {
+      for (let index = 0; index < 8; index++) insert.run('x'.repeat(1000));
+    });
+    let largest = 0;
+    let written = 0;
+    const until = Date.now() + 2000;
+    while (Date.now() < until) {
+      commit();
+      written += 8 * 1000;
+      largest = Math.max(largest, statSync(`${file}-wal`).size);
+      // A gap between commits, as between a server's groups: the RESTART needs the write lock for a moment.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(written).toBeGreaterThan(8 * limit);
+    // The limit, what the stream commits while the worker waits for its next turn, and the file's own growth.
+    expect(largest).toBeLessThan(2.5 * limit);
+    await checkpointer.close();
+    db.close();
+  });
+
   it('when the worker cannot open its connection, then the connection goes back to automatic checkpoints', async () => {
     const db = openDatabase(join(dir, 'fallback.db'));
     const checkpointer = checkpointInBackground(db, { intervalMs: 20, driver: join(dir, 'no-such-driver.js') });
