@@ -13,9 +13,11 @@
  * second, by 1.4 GB in 20 s), and with it the disk, the copying and the frames a read has to look through. So once
  * the WAL holds more than `walSizeLimitBytes`, the worker copies it twice passively (the first pass copies the
  * bulk, the second what was committed meanwhile) and then runs a RESTART checkpoint, which holds the write lock
- * while it copies the few frames left and starts the WAL over. A commit arriving in that moment waits in
- * SQLite's busy handler for a few milliseconds, once per `walSizeLimitBytes` written. The first commit after the
- * restart truncates the file to `journal_size_limit`.
+ * while it syncs and copies the frames left and starts the WAL over. A commit arriving in that moment waits in
+ * SQLite's busy handler until the lock is free: two syncs, rounded up to the handler's steps (1, 2, 5, 10, 15,
+ * 20 ms...). Measured with a commit every 2 ms, the slowest commit in a thousand took 78 ms instead of 9-12 ms,
+ * once per `walSizeLimitBytes` written, against a WAL that otherwise grew by a gigabyte in 15 s. The first commit
+ * after the restart truncates the file to `journal_size_limit`.
  *
  * If the worker cannot start or fails, the connection goes back to automatic checkpoints, so the WAL stays
  * bounded either way.
