@@ -13,11 +13,18 @@
  * second, by 1.4 GB in 20 s), and with it the disk, the copying and the frames a read has to look through. So once
  * the WAL holds more than `walSizeLimitBytes`, the worker copies it twice passively (the first pass copies the
  * bulk, the second what was committed meanwhile) and then runs a RESTART checkpoint, which holds the write lock
- * while it syncs and copies the frames left and starts the WAL over. A commit arriving in that moment waits in
- * SQLite's busy handler until the lock is free: two syncs, rounded up to the handler's steps (1, 2, 5, 10, 15,
- * 20 ms...). Measured with a commit every 2 ms, the slowest commit in a thousand took 78 ms instead of 9-12 ms,
- * once per `walSizeLimitBytes` written, against a WAL that otherwise grew by a gigabyte in 15 s. The first commit
- * after the restart truncates the file to `journal_size_limit`.
+ * while it syncs and copies the frames left, waits for readers of the old frames to finish, and starts the WAL
+ * over. A commit arriving in that moment waits in SQLite's busy handler, synchronously, and the event loop with
+ * it: two syncs, rounded up to the handler's steps (1, 2, 5, 10, 15, 20 ms...). Measured with a commit every 2 ms,
+ * the slowest commit in a thousand took 78 ms instead of 9-12 ms, once per `walSizeLimitBytes` written, against a
+ * WAL that otherwise grew by a gigabyte in 15 s. The first commit after the restart truncates the file to
+ * `journal_size_limit`.
+ *
+ * The wait for readers is what could make that moment long: another connection's read transaction (`npm run
+ * admin`, a backup, a shell on the file) keeps the old frames in use, and the RESTART would hold the write lock
+ * for as long as the busy timeout allows. So it runs with a busy timeout of `restartWaitMs`; when it gives up
+ * (busy), the checkpoint still copied what it could, and the RESTART is tried again after 1, 2, 4 ... up to 64
+ * intervals, so a reader that stays open costs the writer at most one short wait per back-off.
  *
  * If the worker cannot start or fails, the connection goes back to automatic checkpoints, so the WAL stays
  * bounded either way.
@@ -30,6 +37,8 @@ export const checkpointIntervalMs = 500;
 /** SQLite's default threshold, restored when the worker is gone. */
 const automaticCheckpointPages = 1000;
 const walSizeLimitBytes = 64 * 1024 * 1024;
+/** How long a RESTART checkpoint waits for the write lock and for readers before it gives up for now. */
+const restartWaitMs = 20;
 
 // Plain JavaScript evaluated in the worker, so it runs the same under tsx and compiled.
 const workerSource = `
@@ -39,10 +48,18 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const restartFrames = Math.ceil(workerData.restartBytes / db.pragma('page_size', { simple: true }));
 const passive = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
+let tick = 0;
+let nextRestart = 0;
+let backOff = 1;
 const timer = setInterval(() => {
-  if (passive().log < restartFrames) return;
+  tick++;
+  if (passive().log < restartFrames || tick < nextRestart) return;
   passive();
-  db.pragma('wal_checkpoint(RESTART)');
+  db.pragma(\`busy_timeout = \${workerData.restartWaitMs}\`);
+  const { busy } = db.pragma('wal_checkpoint(RESTART)')[0];
+  db.pragma('busy_timeout = 5000');
+  nextRestart = busy ? tick + backOff : 0;
+  backOff = busy ? Math.min(backOff * 2, 64) : 1;
 }, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
@@ -72,7 +89,7 @@ export function checkpointInBackground(db: Database.Database, options: Checkpoin
   } = options;
   let worker: Worker;
   try {
-    worker = new Worker(workerSource, { eval: true, workerData: { file: db.name, driver, intervalMs, restartBytes } });
+    worker = new Worker(workerSource, { eval: true, workerData: { file: db.name, driver, intervalMs, restartBytes, restartWaitMs } });
   } catch {
     // No worker (threads unavailable): SQLite's automatic checkpoints stay as they are.
     return { close: async () => {} };
