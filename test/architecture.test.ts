@@ -75,3 +75,27 @@ describe('layering', () => {
     ]);
   });
 });
+
+/**
+ * Locks taken in id order on PostgreSQL, in a form the scan can read: `ORDER BY <alias.>id FOR UPDATE`. Without
+ * `COLLATE "C"` the order is the database's collation (en_US sorts `sub_b` before `sub_C`), while code that sorts ids
+ * in JavaScript before locking them (a rescore batch) uses the bytes' order: two transactions would then lock the
+ * same rows in different orders and could deadlock.
+ */
+function lockOrderViolations(file: string, source: string): string[] {
+  return [...source.matchAll(/ORDER BY\s+((?:\w+\.)?id)\s+FOR UPDATE/g)].map((match) => `${file}: ORDER BY ${match[1]} FOR UPDATE`);
+}
+
+describe('PostgreSQL lock order', () => {
+  it('when the PostgreSQL store is scanned, then every lock taken in id order uses the bytes order (COLLATE "C")', () => {
+    const violations = sourceFiles('src/store/postgres').flatMap((file) =>
+      lockOrderViolations(file, readFileSync(join(root, file), 'utf8')),
+    );
+    expect(violations).toEqual([]);
+  });
+
+  it('when a query locks in id order under the database collation, then the scan names it', () => {
+    expect(lockOrderViolations('x.ts', 'SELECT * FROM t ORDER BY s.id FOR UPDATE')).toEqual(['x.ts: ORDER BY s.id FOR UPDATE']);
+    expect(lockOrderViolations('x.ts', 'SELECT * FROM t ORDER BY s.id COLLATE "C" FOR UPDATE')).toEqual([]);
+  });
+});

@@ -37,7 +37,7 @@ export async function revokeKeyRow(
 export const attachedKeys = (db: Queryable, type: 'form' | 'folder', id: string): Promise<ApiKeyRow[]> =>
   all<ApiKeyRow>(
     db,
-    `SELECT * FROM api_keys WHERE attachment_type = $1 AND attachment_id = $2 AND status = 'active' ORDER BY id FOR UPDATE`,
+    `SELECT * FROM api_keys WHERE attachment_type = $1 AND attachment_id = $2 AND status = 'active' ORDER BY id COLLATE "C" FOR UPDATE`,
     [type, id],
   );
 

@@ -211,12 +211,14 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
     async erase({ workspaceId, environment }, email, audit, outbox) {
       return withOutbox(pool, outbox, async (client) => {
         // Locked in id order, so an erasure and a concurrent delete or rescore wait for each other, never deadlock.
+        // The order is the bytes' (COLLATE "C"), the one a rescore batch sorts by in JavaScript: under the database's
+        // own collation (en_US sorts `sub_b` before `sub_C`) the two would lock in different orders.
         const rows = await all<SubmissionRow>(
           client,
           `SELECT s.* FROM submissions s WHERE s.id IN (
              SELECT e.submission_id FROM submission_emails e
              WHERE e.workspace_id = $1 AND e.environment = $2 AND e.email = ${normalisedEmail('$3::text')})
-           ORDER BY s.id FOR UPDATE`,
+           ORDER BY s.id COLLATE "C" FOR UPDATE`,
           [workspaceId, environment, email],
         );
         let canceledDeliveries = 0;

@@ -48,7 +48,7 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
         // deadlock: of two admins removed at once, the second sees the first gone and is refused.
         const locked = await all<MemberRow>(
           client,
-          `SELECT * FROM members WHERE workspace_id = $1 AND (role = 'admin' OR id = $2) ORDER BY id FOR UPDATE`,
+          `SELECT * FROM members WHERE workspace_id = $1 AND (role = 'admin' OR id = $2) ORDER BY id COLLATE "C" FOR UPDATE`,
           [workspaceId, id],
         );
         const member = locked.find((row) => row.id === id);
