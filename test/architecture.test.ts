@@ -83,7 +83,8 @@ describe('layering', () => {
  * same rows in different orders and could deadlock.
  */
 function lockOrderViolations(file: string, source: string): string[] {
-  return [...source.matchAll(/ORDER BY\s+((?:\w+\.)?id)\s+FOR UPDATE/g)].map((match) => `${file}: ORDER BY ${match[1]} FOR UPDATE`);
+  const locks = /ORDER BY\s+((?:\w+\.)?id)\b(?!\s+COLLATE\s+"C")[^`]*?\bFOR\s+(?:NO KEY\s+)?(?:UPDATE|SHARE|KEY SHARE)/gi;
+  return [...source.matchAll(locks)].map((match) => `${file}: ORDER BY ${match[1]} … FOR UPDATE/SHARE`);
 }
 
 describe('PostgreSQL lock order', () => {
@@ -95,7 +96,14 @@ describe('PostgreSQL lock order', () => {
   });
 
   it('when a query locks in id order under the database collation, then the scan names it', () => {
-    expect(lockOrderViolations('x.ts', 'SELECT * FROM t ORDER BY s.id FOR UPDATE')).toEqual(['x.ts: ORDER BY s.id FOR UPDATE']);
-    expect(lockOrderViolations('x.ts', 'SELECT * FROM t ORDER BY s.id COLLATE "C" FOR UPDATE')).toEqual([]);
+    for (const query of [
+      'SELECT * FROM t s ORDER BY s.id FOR UPDATE',
+      'select * from t order by id asc limit 10 for update skip locked',
+      'SELECT * FROM t ORDER BY id\n   FOR NO KEY UPDATE',
+      'SELECT * FROM t ORDER BY id DESC FOR SHARE',
+    ])
+      expect(lockOrderViolations('x.ts', query), query).toHaveLength(1);
+    expect(lockOrderViolations('x.ts', 'SELECT * FROM t s ORDER BY s.id COLLATE "C" FOR UPDATE')).toEqual([]);
+    expect(lockOrderViolations('x.ts', 'SELECT * FROM t ORDER BY identity FOR UPDATE')).toEqual([]);
   });
 });

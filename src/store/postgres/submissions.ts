@@ -210,9 +210,11 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
     },
     async erase({ workspaceId, environment }, email, audit, outbox) {
       return withOutbox(pool, outbox, async (client) => {
-        // Locked in id order, so an erasure and a concurrent delete or rescore wait for each other, never deadlock.
-        // The order is the bytes' (COLLATE "C"), the one a rescore batch sorts by in JavaScript: under the database's
-        // own collation (en_US sorts `sub_b` before `sub_C`) the two would lock in different orders.
+        // Locked in id order, so an erasure and a concurrent delete or rescore meet on their first common row rather
+        // than each holding a row the other wants. The order is the bytes' (COLLATE "C"), the one a rescore batch
+        // sorts by in JavaScript: under the database's own collation (en_US sorts `sub_b` before `sub_C`) the two
+        // would lock in different orders. (The aggregate rows both update afterwards can still meet in a cycle;
+        // PostgreSQL then aborts one, and `inTransaction` runs it again.)
         const rows = await all<SubmissionRow>(
           client,
           `SELECT s.* FROM submissions s WHERE s.id IN (

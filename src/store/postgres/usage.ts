@@ -34,8 +34,10 @@ export function postgresUsage(pool: pg.Pool): UsageStore {
     async addApiRequests(counts) {
       if (counts.length === 0) return;
       await inTransaction(pool, async (client) => {
-        // In a fixed order, so that two servers flushing the same workspaces never wait on each other in a cycle.
-        const ordered = [...counts].sort((a, b) => `${a.workspaceId}${a.month}`.localeCompare(`${b.workspaceId}${b.month}`));
+        // In a fixed order, so that two servers flushing the same workspaces never wait on each other in a cycle. The
+        // bytes' order, not `localeCompare`'s: that one follows each server's locale, and two servers could differ.
+        const key = (entry: { workspaceId: string; month: string }) => `${entry.workspaceId} ${entry.month}`;
+        const ordered = [...counts].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
         for (const { workspaceId, month, count } of ordered) {
           await run(
             client,
