@@ -45,7 +45,9 @@ const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('busy_timeout = 5000');
+// The server's connection's busy timeout (database.ts), except while a RESTART waits.
+const busyTimeout = () => db.pragma(\`busy_timeout = \${workerData.busyTimeoutMs}\`);
+busyTimeout();
 const restartFrames = Math.ceil(workerData.restartBytes / db.pragma('page_size', { simple: true }));
 const passive = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
 let tick = 0;
@@ -57,7 +59,7 @@ const timer = setInterval(() => {
   passive();
   db.pragma(\`busy_timeout = \${workerData.restartWaitMs}\`);
   const { busy } = db.pragma('wal_checkpoint(RESTART)')[0];
-  db.pragma('busy_timeout = 5000');
+  busyTimeout();
   nextRestart = busy ? tick + backOff : 0;
   backOff = busy ? Math.min(backOff * 2, 64) : 1;
 }, workerData.intervalMs);
@@ -89,7 +91,17 @@ export function checkpointInBackground(db: Database.Database, options: Checkpoin
   } = options;
   let worker: Worker;
   try {
-    worker = new Worker(workerSource, { eval: true, workerData: { file: db.name, driver, intervalMs, restartBytes, restartWaitMs } });
+    worker = new Worker(workerSource, {
+      eval: true,
+      workerData: {
+        file: db.name,
+        driver,
+        intervalMs,
+        restartBytes,
+        restartWaitMs,
+        busyTimeoutMs: db.pragma('busy_timeout', { simple: true }),
+      },
+    });
   } catch {
     // No worker (threads unavailable): SQLite's automatic checkpoints stay as they are.
     return { close: async () => {} };
