@@ -1,15 +1,14 @@
 // The breaking-change gate (`npm run breaking`) on purpose-made changes: each test changes a copy of the committed
 // v1 baseline (the bundled document as released), runs the gate on it against the baseline, and checks the
 // verdict and that the gate names the change. Starting from the baseline rather than from today's document keeps
-// each test to the one change it makes: the document's own drift is `npm run breaking`'s business.
-import { spawn } from 'node:child_process';
+// each test to the one change it makes: the document's own drift is breaking-current.test.ts's business.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import YAML from 'yaml';
 import type { Acknowledgement } from '../../src/cli/security-changes.js';
+import { runBreakingGate } from '../support/breaking-gate.js';
 
 // The document is plain YAML data here: the tests reach into it by name (`at`) and change it.
 type Doc = Record<string, unknown>;
@@ -59,24 +58,12 @@ async function runGate(head: Doc, acknowledged?: Acknowledgement[]): Promise<{ c
   const run = path.join(workDir, `run-${++runs}`);
   await mkdir(run);
   await writeFile(path.join(run, 'openapi.yaml'), YAML.stringify(head));
-  const args = ['--import', 'tsx', 'src/cli/breaking.ts', '--head', path.join(run, 'openapi.yaml'), '--work-dir', run];
+  const args = ['--head', path.join(run, 'openapi.yaml'), '--work-dir', run];
   if (acknowledged) {
     await writeFile(path.join(run, 'security-changes.yaml'), YAML.stringify({ acknowledged }));
     args.push('--security-changes', path.join(run, 'security-changes.yaml'));
   }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0' },
-      // Stop the gate (and the Optic it runs) before the test times out.
-      timeout: gateTimeout - 5_000,
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output: stripVTControlCharacters(output) }));
-  });
+  return runBreakingGate(args, gateTimeout - 5_000);
 }
 
 interface BreakingCase {

@@ -2,6 +2,7 @@
 // (dist/openapi.yaml) and the docs page built from it (dist/docs/index.html).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { bundledThisRun } from './bundle.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -11,4 +12,6 @@ export default function buildDocs(): void {
   if (result.status !== 0) {
     throw new Error(`npm run docs failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
+  // `npm run docs` bundles the document first: the API projects' setup need not do it again.
+  process.env[bundledThisRun] = '1';
 }
