@@ -120,4 +120,59 @@ describe('group commit', () => {
     await committed;
     expect(ids()).toEqual([7]);
   });
+
+  describe('when the group cannot begin because another connection holds the write lock', () => {
+    /** A file database whose connection gives up on a lock at once, as SQLite sometimes does despite a busy timeout. */
+    function lockedFile() {
+      const dir = mkdtempSync(join(tmpdir(), 'group-commit-busy-'));
+      db = new Database(join(dir, 'items.db'));
+      db.pragma('journal_mode = WAL');
+      db.exec('CREATE TABLE item (id INTEGER PRIMARY KEY, note TEXT NOT NULL)');
+      db.pragma('busy_timeout = 0');
+      const other = new Database(join(dir, 'items.db'));
+      other.exec('BEGIN IMMEDIATE');
+      const cleanUp = () => {
+        if (other.inTransaction) other.exec('ROLLBACK');
+        other.close();
+        db.close();
+        rmSync(dir, { recursive: true, force: true });
+      };
+      return { other, cleanUp };
+    }
+
+    it('then it is tried again without holding the event loop, and commits once the lock is released', async () => {
+      const { other, cleanUp } = lockedFile();
+      grouped = groupCommit(db, { busyRetryMs: 5_000 });
+      const timersMeanwhile: number[] = [];
+      const committed = Promise.all([grouped.run(() => insert(1)), grouped.run(() => insert(2))]);
+      let settled = false;
+      void committed.finally(() => (settled = true));
+      for (let turn = 0; turn < 5; turn++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        timersMeanwhile.push(turn);
+      }
+      expect(settled).toBe(false);
+      other.exec('COMMIT');
+      await committed;
+      expect(timersMeanwhile).toEqual([0, 1, 2, 3, 4]);
+      expect(ids()).toEqual([1, 2]);
+      cleanUp();
+    });
+
+    it('then a lock held past the retry window rejects the group, and later changes commit', async () => {
+      const { other, cleanUp } = lockedFile();
+      grouped = groupCommit(db, { busyRetryMs: 50 });
+      const refused = await grouped
+        .run(() => insert(1))
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect((refused as { code?: string }).code).toBe('SQLITE_BUSY');
+      other.exec('ROLLBACK');
+      await grouped.run(() => insert(2));
+      expect(ids()).toEqual([2]);
+      cleanUp();
+    });
+  });
 });

@@ -8,17 +8,31 @@
  * still succeeds or fails alone: its savepoint is rolled back when it throws, and its promise rejects with that
  * error, while the others commit. A promise resolves only after the commit, so an answer never reports a change
  * that could still be lost. When the commit itself fails, every change in the group rejects with its error.
+ *
+ * When the group cannot even begin (SQLITE_BUSY on BEGIN IMMEDIATE: nothing of it has run), it is tried again a few
+ * milliseconds later, without holding the event loop, for as long as the connection's busy timeout. SQLite's own
+ * busy handler usually does that waiting inside BEGIN, but not always: under load, with the checkpointer restarting
+ * the WAL, eight submissions of one group once got 500 from a BEGIN that failed within 40 ms of a 5 s busy
+ * timeout. A lock that stays taken past the timeout still rejects the group.
  */
 import type Database from 'better-sqlite3';
 
 /** The most changes one transaction holds: it runs synchronously, so its size bounds how long it blocks the loop. */
 export const maxGroupSize = 64;
 
+/** How long a group that could not begin waits before it is tried again. */
+export const busyRetryDelayMs = 5;
+
 interface Pending {
   change: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** Until when the change may wait for a group that could not begin (performance.now() milliseconds). */
+  retryUntil: number;
 }
+
+const isBusy = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -29,17 +43,22 @@ export interface GroupCommit {
   flush(): void;
 }
 
-export function groupCommit(db: Database.Database): GroupCommit {
+export function groupCommit(db: Database.Database, options: { busyRetryMs?: number } = {}): GroupCommit {
+  // As long as the connection's busy timeout (the wait SQLite itself would allow).
+  const busyRetryMs = options.busyRetryMs ?? (db.pragma('busy_timeout', { simple: true }) as number);
   let queue: Pending[] = [];
   let scheduled = false;
 
-  const commit = () => {
+  /** Commits the next group; 'busy' when it could not begin and is back at the head of the queue. */
+  const commit = (mayRetry: boolean): 'busy' | undefined => {
     const group = queue.slice(0, maxGroupSize);
     queue = queue.slice(group.length);
     if (group.length === 0) return;
     const outcomes: Outcome[] = [];
+    let begun = false;
     try {
       db.transaction(() => {
+        begun = true;
         for (const { change } of group) {
           try {
             // Nested in the group's transaction, better-sqlite3 runs it in a savepoint, rolled back if it throws.
@@ -53,6 +72,10 @@ export function groupCommit(db: Database.Database): GroupCommit {
         }
       }).immediate();
     } catch (error) {
+      if (!begun && mayRetry && isBusy(error) && performance.now() < group[0]!.retryUntil) {
+        queue = [...group, ...queue];
+        return 'busy';
+      }
       for (const pending of group) pending.reject(error);
       return;
     }
@@ -64,8 +87,10 @@ export function groupCommit(db: Database.Database): GroupCommit {
   };
   const next = () => {
     scheduled = false;
-    commit();
-    if (queue.length > 0) schedule();
+    if (commit(true) === 'busy') {
+      scheduled = true;
+      setTimeout(next, busyRetryDelayMs);
+    } else if (queue.length > 0) schedule();
   };
   const schedule = () => {
     scheduled = true;
@@ -76,11 +101,12 @@ export function groupCommit(db: Database.Database): GroupCommit {
   return {
     run: <R>(change: () => R) =>
       new Promise<R>((resolve, reject) => {
-        queue.push({ change, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({ change, resolve: resolve as (value: unknown) => void, reject, retryUntil: performance.now() + busyRetryMs });
         if (!scheduled) schedule();
       }),
     flush() {
-      while (queue.length > 0) commit();
+      // Synchronous (the connection closes next): SQLite's busy handler is the only wait.
+      while (queue.length > 0) commit(false);
     },
   };
 }
