@@ -121,6 +121,36 @@ describe('group commit', () => {
     expect(ids()).toEqual([7]);
   });
 
+  it("when changes succeed or fail, then only the kept ones are recorded for the group's end, which writes once before the commit", async () => {
+    const recorded: number[] = [];
+    const ends: string[] = [];
+    grouped.atEndOfGroup({
+      write: () => {
+        ends.push(`write ${recorded.join(',')} (rows ${ids().join(',')})`);
+        recorded.length = 0;
+      },
+      discard: () => ends.push('discard'),
+    });
+    const keep = (id: number) => () => recorded.push(id);
+    const outcomes = await Promise.allSettled([
+      grouped.run(() => insert(1), keep(1)),
+      grouped.run(() => insert(1), keep(2)), // the same id: fails, not kept
+      grouped.run(() => insert(3), keep(3)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(ends).toEqual(['write 1,3 (rows 1,3)']);
+
+    // A group that does not commit: its end is discarded and nothing of it is kept.
+    ends.length = 0;
+    const failing = grouped.run(() => {
+      insert(4);
+      db.exec('ROLLBACK'); // as SQLite does on a full disk: the whole transaction is gone
+    }, keep(4));
+    await expect(failing).rejects.toThrow();
+    expect(ends).toEqual(['discard']);
+    expect(ids()).toEqual([1, 3]);
+  });
+
   describe('when the group cannot begin because another connection holds the write lock', () => {
     /** A file database whose connection gives up on a lock at once, as SQLite sometimes does despite a busy timeout. */
     function lockedFile() {

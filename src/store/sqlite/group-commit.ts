@@ -25,6 +25,7 @@ export const busyRetryDelayMs = 5;
 
 interface Pending {
   change: () => unknown;
+  kept: ((value: unknown) => void) | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   /** Until when the change may wait for a group that could not begin (performance.now() milliseconds). */
@@ -36,9 +37,24 @@ const isBusy = (error: unknown): boolean =>
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/**
+ * Work a group's changes leave for its end (sums of additions, see funnel-tally.ts): written in the group's
+ * transaction after its last change, before COMMIT, or discarded when the group does not commit.
+ */
+export interface EndOfGroup {
+  write(): void;
+  discard(): void;
+}
+
 export interface GroupCommit {
-  /** Queues the change; resolves with its result once the group holding it has committed. */
-  run<R>(change: () => R): Promise<R>;
+  /**
+   * Queues the change; resolves with its result once the group holding it has committed. `kept` runs with the
+   * result once the change's savepoint is released (the change is part of the group), in the group's transaction:
+   * it may only record what the group's end writes, and must not throw.
+   */
+  run<R>(change: () => R, kept?: (result: R) => void): Promise<R>;
+  /** Adds work to the end of every group. */
+  atEndOfGroup(work: EndOfGroup): void;
   /** Commits every queued change now (before the connection closes). */
   flush(): void;
 }
@@ -48,6 +64,7 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
   const busyRetryMs = options.busyRetryMs ?? (db.pragma('busy_timeout', { simple: true }) as number);
   let queue: Pending[] = [];
   let scheduled = false;
+  const endOfGroup: EndOfGroup[] = [];
 
   /** Commits the next group; 'busy' when it could not begin and is back at the head of the queue. */
   const commit = (mayRetry: boolean): 'busy' | undefined => {
@@ -59,10 +76,12 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
     try {
       db.transaction(() => {
         begun = true;
-        for (const { change } of group) {
+        for (const { change, kept } of group) {
           try {
             // Nested in the group's transaction, better-sqlite3 runs it in a savepoint, rolled back if it throws.
-            outcomes.push({ ok: true, value: db.transaction(change)() });
+            const value = db.transaction(change)();
+            kept?.(value);
+            outcomes.push({ ok: true, value });
           } catch (error) {
             // Some errors (a full disk, an I/O error) make SQLite roll back the whole transaction, not the
             // savepoint: the changes before this one are gone too, and the rest would each commit on their own.
@@ -70,8 +89,10 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
             outcomes.push({ ok: false, error });
           }
         }
+        for (const work of endOfGroup) work.write();
       }).immediate();
     } catch (error) {
+      for (const work of endOfGroup) work.discard();
       if (!begun && mayRetry && isBusy(error) && performance.now() < group[0]!.retryUntil) {
         queue = [...group, ...queue];
         return 'busy';
@@ -99,11 +120,20 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
   };
 
   return {
-    run: <R>(change: () => R) =>
+    run: <R>(change: () => R, kept?: (result: R) => void) =>
       new Promise<R>((resolve, reject) => {
-        queue.push({ change, resolve: resolve as (value: unknown) => void, reject, retryUntil: performance.now() + busyRetryMs });
+        queue.push({
+          change,
+          kept: kept as ((value: unknown) => void) | undefined,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          retryUntil: performance.now() + busyRetryMs,
+        });
         if (!scheduled) schedule();
       }),
+    atEndOfGroup(work) {
+      endOfGroup.push(work);
+    },
     flush() {
       // Synchronous (the connection closes next): SQLite's busy handler is the only wait.
       while (queue.length > 0) commit(false);

@@ -23,13 +23,13 @@ import {
 import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
 import { type FunnelTotals, listedEmailAnswers, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
+import { FunnelTally } from './funnel-tally.js';
 import type { GroupCommit } from './group-commit.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
 import { statement } from './statements.js';
 import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
-import { countSubmission } from './usage.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -63,33 +63,9 @@ export const submissionTestData: Array<{ counts: 'submissions' | null; sql: stri
   { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = ? AND environment = 'test'` },
 ];
 
-/** Adds (sign 1) or removes (sign -1) one submission from its form's aggregates. */
+/** Adds (sign 1) or removes (sign -1) one submission from its form's aggregates, now. */
 function countInFunnel(db: Database.Database, environment: Environment, facts: FunnelFacts, sign: 1 | -1): void {
-  const day = dayOf(facts.created_at);
-  const completed = facts.status === 'completed' ? 1 : 0;
-  statement(
-    db,
-    `INSERT INTO submission_days (form_id, environment, day, started, completed, score_sum, score_count) VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed,
-      score_sum = score_sum + excluded.score_sum, score_count = score_count + excluded.score_count`,
-  ).run(facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed);
-  const steps = stepTotals(facts, sign);
-  if (steps.length > 0) {
-    // Every step row in one statement (the JSON array is [step id, reached, dropped off] per step); `WHERE true`
-    // tells SQLite's parser that ON CONFLICT belongs to the INSERT, not to a join.
-    statement(
-      db,
-      `INSERT INTO submission_step_days (form_id, environment, day, step_id, reached, dropped_off)
-      SELECT ?, ?, ?, value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
-      ON CONFLICT DO UPDATE SET reached = reached + excluded.reached, dropped_off = dropped_off + excluded.dropped_off`,
-    ).run(facts.form_id, environment, day, JSON.stringify(steps.map((step) => [step.stepId, step.reached, step.droppedOff])));
-  }
-  statement(
-    db,
-    `INSERT INTO submission_source_days (form_id, environment, day, utm_source, started, completed) VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed`,
-  ).run(facts.form_id, environment, day, sourceKey(facts.metadata), sign, sign * completed);
-  if (completed) countGrade(db, environment, facts, facts.grade, sign);
+  new FunnelTally().count(environment, facts, sign).write(db);
 }
 
 /** Moves a completed submission's aggregates from its stored score and grade to new ones (a rescore). */
@@ -124,11 +100,7 @@ function countGrade(
   grade: string | null,
   sign: 1 | -1,
 ): void {
-  statement(
-    db,
-    `INSERT INTO submission_grade_days (form_id, environment, day, grade, completed) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT DO UPDATE SET completed = completed + excluded.completed`,
-  ).run(facts.form_id, environment, dayOf(facts.created_at), gradeKey(grade), sign);
+  new FunnelTally().countGrade(environment, facts, grade, sign).write(db);
 }
 
 const insertedPlaceholders = insertedColumns
@@ -141,8 +113,13 @@ const insertedPlaceholders = insertedColumns
  * (the benchmark seeds a million rows in batches of one transaction each).
  */
 export function insertSubmissionRow(db: Database.Database, record: SubmissionRecord): void {
-  statement(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`).run(...insertedValues(record));
+  insertSubmissionRowOnly(db, record);
   countInFunnel(db, record.environment, record.submission, 1);
+}
+
+/** The row and its email index entries, without the aggregates. */
+function insertSubmissionRowOnly(db: Database.Database, record: SubmissionRecord): void {
+  statement(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`).run(...insertedValues(record));
   insertSubmissionEmails(db, record.submission.id, listedEmailAnswers(record, record.emailAnswers));
 }
 
@@ -176,14 +153,19 @@ function changedSinceFew(
 }
 
 export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): SubmissionStore {
+  // The aggregates and usage counts of a group of creates, written once per row at the end of the group.
+  const tally = new FunnelTally();
+  grouped.atEndOfGroup({ write: () => tally.write(db), discard: () => tally.discard() });
   return {
     // The hot write path (public forms submit here): creates that arrive together commit together.
     async insert(record, outbox) {
-      await grouped.run(() =>
-        withOutbox(db, outbox, () => {
-          insertSubmissionRow(db, record);
-          if (record.environment === 'live') countSubmission(db, record.workspaceId, record.submission.created_at.slice(0, 7));
-        }),
+      await grouped.run(
+        () => withOutbox(db, outbox, () => insertSubmissionRowOnly(db, record)),
+        // Counted once the create is part of the group: a create that fails counts nothing.
+        () => {
+          tally.count(record.environment, record.submission, 1);
+          if (record.environment === 'live') tally.countUsage(record.workspaceId, record.submission.created_at.slice(0, 7));
+        },
       );
     },
     async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst, scan = defaultSearchScan) {

@@ -3,18 +3,6 @@ import type { UsageStore } from '../usage-store.js';
 import { statement } from './statements.js';
 
 /**
- * Counts one live submission into its workspace's month; the caller's transaction is the submission's insert, so
- * the count commits with it, and deleting or erasing the row later leaves the month as it was.
- */
-export function countSubmission(db: Database.Database, workspaceId: string, month: string): void {
-  statement(
-    db,
-    `INSERT INTO usage_counters (workspace_id, month, submissions) VALUES (?, ?, 1)
-     ON CONFLICT (workspace_id, month) DO UPDATE SET submissions = submissions + 1`,
-  ).run(workspaceId, month);
-}
-
-/**
  * Counts a delivery attempt just recorded, if it was to a live integration, into the month it was due; the
  * caller's transaction is the one recording it, so deleting the integration (and its log) later changes nothing.
  */

@@ -390,6 +390,79 @@ describe.each(storeKinds)('the %s store', (kind) => {
     });
   });
 
+  describe('creates made together', () => {
+    const january = { month: '2031-01', start: '2031-01-01T00:00:00.000Z', end: '2031-02-01T00:00:00.000Z' };
+    const range = (formId: string, environment: Environment) => ({
+      formId,
+      environment,
+      from: '2031-01-01',
+      to: '2031-01-31',
+      topSources: 20,
+    });
+
+    it('when submissions are created at once and one of them fails, then the aggregates and the month count the others, as if made one by one', async () => {
+      const record = form('together');
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      // Days, statuses, grades, scores, steps, sources and both environments vary, so that sums meet and part.
+      const variants = Array.from({ length: 12 }, (_, index) => {
+        const lead = submission(
+          record.id,
+          new Date(Date.UTC(2031, 0, 1 + (index % 3), 0, 0, index)).toISOString(),
+          index % 4 === 1 ? 'partial' : 'completed',
+        );
+        const source = ['newsletter', 'ads', null][index % 3] ?? null;
+        return {
+          submission: {
+            ...lead,
+            score: 10 * index,
+            grade: lead.status === 'completed' ? (['A', 'B', null][index % 3] ?? null) : null,
+            visited_steps: lead.status === 'completed' ? ['start', index % 2 ? 'middle' : 'other', 'end'] : ['start', 'middle'],
+            metadata: { ...lead.metadata, utm: { ...lead.metadata.utm, source } },
+          },
+          workspaceId,
+          environment: (index % 5 === 4 ? 'test' : 'live') as Environment,
+        };
+      });
+      const failing = 6;
+      // In one turn of the event loop: on SQLite, one group commit, whose aggregates are summed before they are written.
+      const outcomes = await Promise.allSettled(
+        variants.map((lead, index) =>
+          store.submissions.insert(
+            lead,
+            index === failing
+              ? () => {
+                  throw new Error('refused after the row was written');
+                }
+              : undefined,
+          ),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(variants.map((_, index) => (index === failing ? 'rejected' : 'fulfilled')));
+
+      const oneByOne = await createTestStore(kind);
+      try {
+        const otherWorkspace = await workspace(oneByOne);
+        await oneByOne.forms.create({ form: record, workspaceId: otherWorkspace, environment: 'live' });
+        for (const [index, lead] of variants.entries()) {
+          if (index !== failing) await oneByOne.submissions.insert({ ...lead, workspaceId: otherWorkspace });
+        }
+        for (const environment of ['live', 'test'] as const) {
+          expect(await store.submissions.funnel(range(record.id, environment))).toEqual(
+            await oneByOne.submissions.funnel(range(record.id, environment)),
+          );
+        }
+        const counted = await store.usage.figures(workspaceId, january);
+        expect(counted).toEqual(await oneByOne.usage.figures(otherWorkspace, january));
+        expect(counted.submissions).toBe(variants.filter((lead, index) => index !== failing && lead.environment === 'live').length);
+      } finally {
+        await oneByOne.close();
+      }
+      expect(
+        await store.submissions.get({ workspaceId, environment: variants[failing]!.environment }, variants[failing]!.submission.id),
+      ).toBeUndefined();
+    });
+  });
+
   describe('idempotency purge', () => {
     it('when keys are purged in batches, then each batch deletes at most its limit, oldest first, and keeps the fresh ones', async () => {
       for (const [hash, minute] of [
