@@ -114,6 +114,18 @@ describe('the validator patch: one shared document per Ajv instance', () => {
     expect(body({ body: { tag: 'x' } })).toBe(false);
   });
 
+  it('when properties are named like keywords (default, enum), then their schemas and references still apply', () => {
+    const doc = document();
+    const ajv = createResponseAjv(doc, { allErrors: true, ajvFormats: { mode: 'full' }, formats: {}, strict: false });
+    // A pointer into a component (not a component itself) resolves only through the shared copy.
+    const email = { $ref: '#/components/schemas/Lead/properties/email' };
+    const properties = { default: email, enum: email };
+    const validate = useAjvCache(ajv, responseSchema(doc, { type: 'object', properties }), 'GET-/named-200');
+    expect(validate({ response: { default: 'a@b.test', enum: 'c@d.test' } })).toBe(true);
+    expect(validate({ response: { default: 'not an email', enum: 'c@d.test' } })).toBe(false);
+    expect(validate({ response: { enum: 'not an email' } })).toBe(false);
+  });
+
   it('when a schema carries no document, then it is compiled as given', () => {
     const ajv = createResponseAjv(document(), { formats: {}, strict: false });
     const plain = useAjvCache(ajv, { type: 'object', required: ['id'] }, 'plain');

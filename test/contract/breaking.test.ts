@@ -237,6 +237,13 @@ describe.concurrent('breaking-change gate', () => {
       const index = together.findIndex((other) => other.when === breaking.when);
       const names = [...breaking.names, ...((computed[index] as string[] | undefined) ?? [])];
       for (const name of names) expect(output).toContain(name);
+      // The run fails because of the other changes too: this change must be one of its errors (Optic marks a failed
+      // check `x [rule] message`), not a message printed beside them.
+      const errors = output.split('\n').filter((line) => line.trim().startsWith('x ['));
+      expect(
+        names.some((name) => errors.some((line) => line.includes(name))),
+        output,
+      ).toBe(true);
       expect(output).toContain('Breaking change against the v1 baseline');
     },
   );

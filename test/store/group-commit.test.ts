@@ -189,6 +189,24 @@ describe('group commit', () => {
       cleanUp();
     });
 
+    it('then each change waits for its own window: one queued later still commits after the first gives up', async () => {
+      const { other, cleanUp } = lockedFile();
+      grouped = groupCommit(db, { busyRetryMs: 100 });
+      const first = grouped
+        .run(() => insert(1))
+        .then(
+          () => 'committed',
+          (error: { code?: string }) => error.code,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const second = grouped.run(() => insert(2));
+      expect(await first).toBe('SQLITE_BUSY');
+      other.exec('ROLLBACK');
+      await second;
+      expect(ids()).toEqual([2]);
+      cleanUp();
+    });
+
     it('then a lock held past the retry window rejects the group, and later changes commit', async () => {
       const { other, cleanUp } = lockedFile();
       grouped = groupCommit(db, { busyRetryMs: 50 });

@@ -93,9 +93,13 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
       }).immediate();
     } catch (error) {
       for (const work of endOfGroup) work.discard();
-      if (!begun && mayRetry && isBusy(error) && performance.now() < group[0]!.retryUntil) {
-        queue = [...group, ...queue];
-        return 'busy';
+      if (!begun && mayRetry && isBusy(error)) {
+        // Each change waits for as long as its own window: those past it reject, the others go back to the head.
+        const now = performance.now();
+        const waiting = group.filter((pending) => now < pending.retryUntil);
+        for (const pending of group) if (now >= pending.retryUntil) pending.reject(error);
+        queue = [...waiting, ...queue];
+        return waiting.length > 0 ? 'busy' : undefined;
       }
       for (const pending of group) pending.reject(error);
       return;
