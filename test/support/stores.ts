@@ -13,7 +13,12 @@ import { createTestDatabase } from './postgres.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 export const storeKinds: readonly StoreKind[] = ['sqlite', 'postgres'];
-export const testStoreKind: StoreKind = process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+/**
+ * The kind the running project asks for, read at each call: the API projects run their files in one module graph
+ * per worker (vitest.config.ts), so a value kept from when this module was first loaded could belong to another
+ * project.
+ */
+export const testStoreKind = (): StoreKind => (process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite');
 
 /** Connections per test store: enough for concurrent requests, few enough for many files in parallel. */
 const poolSize = 4;
@@ -26,7 +31,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createStoreDatabase(kind: StoreKind = testStoreKind): Promise<TestDatabase> {
+export async function createStoreDatabase(kind: StoreKind = testStoreKind()): Promise<TestDatabase> {
   if (kind === 'postgres') {
     const database = await createTestDatabase();
     return { open: () => createPostgresStore(database.url, { max: poolSize }), env: { DATABASE_URL: database.url }, drop: database.drop };
@@ -40,7 +45,7 @@ export async function createStoreDatabase(kind: StoreKind = testStoreKind): Prom
 }
 
 /** A fresh, empty store; closing it removes its database. */
-export async function createTestStore(kind: StoreKind = testStoreKind): Promise<Store> {
+export async function createTestStore(kind: StoreKind = testStoreKind()): Promise<Store> {
   if (kind === 'sqlite') return createSqliteStore(':memory:');
   const database = await createTestDatabase();
   const store = await createPostgresStore(database.url, { max: poolSize });
