@@ -49,9 +49,12 @@ export default defineConfig({
           include: ['test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           // A worker runs its files one after another in one module graph instead of a fresh one each: importing
           // the app (Express, the validator, Ajv, pino, both stores) took about 130 s of the run's CPU. Each file
-          // builds its own app and store (useWatchedApi), so no test state is shared; a file must not rely on a
-          // module's state being fresh (none does: `vi.spyOn` on the file's own objects only, no `vi.mock`).
+          // builds its own app and store (useWatchedApi), so no test state is shared. Between files vitest restores
+          // spies, and here stubbed globals and environment variables too; module mocks and fake timers would leak
+          // into the next file, so test/architecture.test.ts keeps them out of these directories.
           isolate: false,
+          unstubEnvs: true,
+          unstubGlobals: true,
           globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
         },
       },
@@ -62,9 +65,11 @@ export default defineConfig({
         test: {
           name: 'api-postgres',
           include: ['test/http/**/*.test.ts'],
-          // As in `api`: one module graph per worker (test/support/stores.ts reads TEST_STORE at each call, and
-          // test/http/store-kind.test.ts checks that each project's APIs stand on its store).
+          // As in `api`: one module graph per worker (vitest keeps a worker to one project; store-kind.test.ts checks
+          // that each project's APIs stand on its store).
           isolate: false,
+          unstubEnvs: true,
+          unstubGlobals: true,
           env: { TEST_STORE: 'postgres' },
           globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
         },

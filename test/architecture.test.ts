@@ -107,3 +107,26 @@ describe('PostgreSQL lock order', () => {
     expect(lockOrderViolations('x.ts', 'SELECT * FROM t ORDER BY identity FOR UPDATE')).toEqual([]);
   });
 });
+
+/**
+ * The API projects run their files in one module graph per worker (vitest.config.ts `isolate: false`). Vitest
+ * restores spies, stubbed globals and environment variables between files, but not module mocks (a `vi.mock` of a
+ * module another file loaded first would silently not apply) nor fake timers.
+ */
+const leakingBetweenFiles = /\bvi\.(mock|doMock|unmock|doUnmock|useFakeTimers)\s*\(/g;
+const sharedGraphDirectories = ['test/http', 'test/contract', 'test/e2e'];
+
+describe('tests that share a module graph', () => {
+  it('when the API projects are scanned, then no file mocks a module or fakes timers', () => {
+    const found = sharedGraphDirectories
+      .flatMap(sourceFiles)
+      .flatMap((file) => [...readFileSync(join(root, file), 'utf8').matchAll(leakingBetweenFiles)].map((match) => `${file}: ${match[0]}`));
+    expect(found).toEqual([]);
+  });
+
+  it('when a file mocks a module or fakes timers, then the scan names it', () => {
+    for (const line of ["vi.mock('../x.js')", 'vi.doMock("y")', 'vi.useFakeTimers()', 'vi.unmock ("z")'])
+      expect([...line.matchAll(leakingBetweenFiles)], line).toHaveLength(1);
+    expect([...'vi.spyOn(limiter, "get")'.matchAll(leakingBetweenFiles)]).toEqual([]);
+  });
+});

@@ -432,6 +432,8 @@ describe('stopping', () => {
     const integration = await createIntegration(api, { url: receiver.url, events: ['form.created'] });
     await createForm(api, { name: 'In flight' });
     const worker = startDeliveryWorker(api.services, { transport: httpsTransport({ extraCa: receiver.cert }), pollIntervalMs: 10 });
+    // Stopped again by the cleanup should the poll fail: its interval would otherwise outlive the file in the worker.
+    cleanup.push(() => worker.stop());
     await expect.poll(() => receiver.received.length, { timeout: 5_000, interval: 10 }).toBe(1);
     await worker.stop();
     expect(await logsOf(api, integration.id)).toEqual([expect.objectContaining({ status: 'succeeded', response_status: 200 })]);

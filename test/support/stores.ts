@@ -14,9 +14,8 @@ import { createTestDatabase } from './postgres.js';
 export type StoreKind = 'sqlite' | 'postgres';
 export const storeKinds: readonly StoreKind[] = ['sqlite', 'postgres'];
 /**
- * The kind the running project asks for, read at each call: the API projects run their files in one module graph
- * per worker (vitest.config.ts), so a value kept from when this module was first loaded could belong to another
- * project.
+ * The kind the running project asks for, read at each call. The API projects run their files in one module graph
+ * per worker (vitest.config.ts); vitest keeps such a worker to one project, and nothing here depends on that.
  */
 export const testStoreKind = (): StoreKind => (process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite');
 
