@@ -17,6 +17,9 @@ const { createRequestAjv, createResponseAjv } = require('express-openapi-validat
   createResponseAjv(document: object, options: object): Ajv;
 };
 
+/** As the validator configures Ajv: no extra formats, and keywords it does not know (the document's) allowed. */
+const ajvOptions = { formats: {}, strict: false };
+
 const document = () => ({
   openapi: '3.1.0',
   info: { title: 'shared', version: '1' },
@@ -52,7 +55,7 @@ const sharedDocuments = (ajv: Ajv) =>
 describe('the validator patch: one shared document per Ajv instance', () => {
   it('when schemas refer to components, including nested and recursive ones, then they validate as the attached document did', () => {
     const doc = document();
-    const ajv = createResponseAjv(doc, { allErrors: true, ajvFormats: { mode: 'full' }, formats: {}, strict: false });
+    const ajv = createResponseAjv(doc, { ...ajvOptions, allErrors: true, ajvFormats: { mode: 'full' } });
     const lead = useAjvCache(ajv, responseSchema(doc, { $ref: '#/components/schemas/Lead' }), 'GET-/leads-200');
     const tree = useAjvCache(ajv, responseSchema(doc, { $ref: '#/components/schemas/Node' }), 'GET-/tree-200');
 
@@ -69,7 +72,7 @@ describe('the validator patch: one shared document per Ajv instance', () => {
 
   it('when many schemas are compiled against one document, then the document is added to Ajv once and each component compiled once', () => {
     const doc = document();
-    const ajv = createResponseAjv(doc, { formats: {}, strict: false });
+    const ajv = createResponseAjv(doc, ajvOptions);
     for (const status of [200, 400, 404])
       useAjvCache(ajv, responseSchema(doc, { $ref: '#/components/schemas/Lead' }), `GET-/leads-${status}`);
     useAjvCache(ajv, responseSchema(doc, { type: 'array', items: { $ref: '#/components/schemas/Lead' } }), 'GET-/leads/list-200');
@@ -87,7 +90,7 @@ describe('the validator patch: one shared document per Ajv instance', () => {
 
   it('when a default, const or enum holds a member named $ref, then it stays data', () => {
     const doc = document();
-    const ajv = createRequestAjv(doc, { useDefaults: true, allErrors: true, formats: {}, strict: false });
+    const ajv = createRequestAjv(doc, { ...ajvOptions, useDefaults: true, allErrors: true });
     const body = useAjvCache(
       ajv,
       {
@@ -116,7 +119,7 @@ describe('the validator patch: one shared document per Ajv instance', () => {
 
   it('when properties are named like keywords (default, enum), then their schemas and references still apply', () => {
     const doc = document();
-    const ajv = createResponseAjv(doc, { allErrors: true, ajvFormats: { mode: 'full' }, formats: {}, strict: false });
+    const ajv = createResponseAjv(doc, { ...ajvOptions, allErrors: true, ajvFormats: { mode: 'full' } });
     // A pointer into a component (not a component itself) resolves only through the shared copy.
     const email = { $ref: '#/components/schemas/Lead/properties/email' };
     const properties = { default: email, enum: email };
@@ -127,7 +130,7 @@ describe('the validator patch: one shared document per Ajv instance', () => {
   });
 
   it('when a schema carries no document, then it is compiled as given', () => {
-    const ajv = createResponseAjv(document(), { formats: {}, strict: false });
+    const ajv = createResponseAjv(document(), ajvOptions);
     const plain = useAjvCache(ajv, { type: 'object', required: ['id'] }, 'plain');
     expect(plain({ id: 1 })).toBe(true);
     expect(plain({})).toBe(false);

@@ -108,10 +108,6 @@ export class FunnelTally {
     return this;
   }
 
-  get empty(): boolean {
-    return this.days.size + this.steps.size + this.sources.size + this.grades.size + this.usage.size === 0;
-  }
-
   /** Writes the sums in the caller's transaction, one statement per row (one per day for the steps), and starts over. */
   write(db: Database.Database): void {
     for (const sum of this.days.values()) {
