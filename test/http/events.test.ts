@@ -8,13 +8,13 @@ import { createFormFunnelClient, paginate, unwrap } from '../../src/client/index
 import { EVENT_RETENTION_DAYS, purgeExpiredEvents } from '../../src/domain/event-feed/service.js';
 import { fetchTrusting } from '../e2e/support/fetch-trusting.js';
 import { createFolder, createForm, createIntegration, logsOf, PUBLIC_URL } from '../support/factories.js';
-import { absentId, expectProblem, useWatchedApi } from '../support/http-checks.js';
+import { absentId, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 import { schemaErrors, testClock, testWebhookUrls } from './integrations-support.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const clock = testClock('2026-11-04T10:00:00.000Z');
-const api = useWatchedApi(() => ({ webhookUrls: testWebhookUrls(), now: clock.now }));
+const api = useWatchedApi(() => ({ webhookUrls: testWebhookUrls(), now: clock.now, rateLimits: generousLimits }));
 
 interface FeedEvent {
   id: string;

@@ -10,12 +10,12 @@ import { purgeExpiredSigningSecrets } from '../../src/domain/integrations/servic
 import { createDeliveryWorker } from '../../src/domain/integrations/worker.js';
 import { webhookSignatureHex } from '../../src/webhook-signature.js';
 import { createForm, createIntegration } from '../support/factories.js';
-import { expectProblem, useWatchedApi } from '../support/http-checks.js';
+import { expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 import { type ReceivedRequest, startReceiver, testClock, testWebhookUrls } from './integrations-support.js';
 
 const clock = testClock('2026-11-04T10:00:00.000Z');
 // Loopback is allowed, as the operator's ALLOW_PRIVATE_WEBHOOK_URLS does for local testing.
-const api = useWatchedApi(() => ({ webhookUrls: testWebhookUrls(true), now: clock.now }));
+const api = useWatchedApi(() => ({ webhookUrls: testWebhookUrls(true), now: clock.now, rateLimits: generousLimits }));
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {

@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { createForm, createIntegration, logsOf, PUBLIC_URL } from '../support/factories.js';
 import { createTestApi } from '../support/harness.js';
-import { useWatchedApi } from '../support/http-checks.js';
+import { generousLimits, useWatchedApi } from '../support/http-checks.js';
 import { testWebhookUrls } from './integrations-support.js';
 
-const api = useWatchedApi(() => ({ webhookUrls: testWebhookUrls() }));
+const api = useWatchedApi(() => ({ webhookUrls: testWebhookUrls(), rateLimits: generousLimits }));
 
 const issuesOf = (body: { details?: { errors?: Array<{ pointer: string; code: string }> } }) =>
   (body.details?.errors ?? []).map(({ pointer, code }) => ({ pointer, code }));
