@@ -7,7 +7,7 @@ import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { rowCaches } from './row-cache.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 
 type ApiKey = Schema<'ApiKey'>;
 
@@ -89,7 +89,7 @@ export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
       return { data: result.data.map(toApiKey), hasMore: result.hasMore };
     },
     async revoke(id, revocation, audit) {
-      db.transaction(() => revokeKeyRow(db, id, revocation, audit))();
+      transaction(db, 'deferred', () => revokeKeyRow(db, id, revocation, audit));
       const row = selectApiKeyRow(db, id);
       return row && toApiKey(row);
     },

@@ -6,7 +6,7 @@ import { migrate } from './migrations.js';
 /**
  * Opens the SQLite database with the settings the service relies on: WAL so readers never wait for the
  * writer, foreign keys for cascades, a busy timeout so a second process (the admin command) can write
- * while the server runs. `:memory:` gives a private database for tests.
+ * while the server runs, temporary storage in memory for the savepoints of the write path. `:memory:` gives a private database for tests.
  */
 export function openDatabase(file: string): Database.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -16,6 +16,13 @@ export function openDatabase(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // Temporary storage in memory. The write path runs each create of a group in its own savepoint, and SQLite keeps
+  // the original of every page a savepoint changes until it is released; on the default setting those copies
+  // spill to a temporary file past 64 KiB, about twenty pages, which one submission's rows and index entries
+  // exceed: each create then wrote and read a file. The cost: a sort too big for the page cache (an index build
+  // in a migration) is held in memory rather than spilled. Set before anything creates a TEMP object, since
+  // changing it later drops them (the row caches' triggers).
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;
 }

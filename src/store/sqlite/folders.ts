@@ -8,7 +8,7 @@ import { revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 
 // A live folder may also hold the sandbox's test-only forms; its count is of its own environment's forms.
 const select = 'd.*, (SELECT COUNT(*) FROM forms f WHERE f.folder_id = d.id AND f.environment = d.environment) AS form_count';
@@ -45,7 +45,7 @@ export function sqliteFolders(db: Database.Database): FolderStore {
       });
     },
     async delete(id, at, audit) {
-      return db.transaction(() => {
+      return transaction(db, 'deferred', () => {
         const folder = statement(db, 'SELECT environment FROM folders WHERE id = ?').get(id) as { environment: Environment } | undefined;
         if (!folder) return;
         const forms = statement(db, 'SELECT COUNT(*) AS n FROM forms WHERE folder_id = ? AND environment = ?').get(
@@ -63,7 +63,7 @@ export function sqliteFolders(db: Database.Database): FolderStore {
           revokeKeyRow(db, row.id, { at, reason: null, cause: 'folder_deleted' }, audit.revokedKey(toApiKey(row)));
         statement(db, 'DELETE FROM folders WHERE id = ?').run(id);
         insertAuditEvent(db, audit.folder);
-      })();
+      });
     },
   };
 }

@@ -16,6 +16,7 @@
  * timeout. A lock that stays taken past the timeout still rejects the group.
  */
 import type Database from 'better-sqlite3';
+import { transaction } from './statements.js';
 
 /** The most changes one transaction holds: it runs synchronously, so its size bounds how long it blocks the loop. */
 export const maxGroupSize = 64;
@@ -74,12 +75,12 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
     const outcomes: Outcome[] = [];
     let begun = false;
     try {
-      db.transaction(() => {
+      transaction(db, 'immediate', () => {
         begun = true;
         for (const { change, kept } of group) {
           try {
             // Nested in the group's transaction, better-sqlite3 runs it in a savepoint, rolled back if it throws.
-            const value = db.transaction(change)();
+            const value = transaction(db, 'deferred', change);
             kept?.(value);
             outcomes.push({ ok: true, value });
           } catch (error) {
@@ -90,7 +91,7 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
           }
         }
         for (const work of endOfGroup) work.write();
-      }).immediate();
+      });
     } catch (error) {
       for (const work of endOfGroup) work.discard();
       if (!begun && mayRetry && isBusy(error)) {

@@ -12,7 +12,7 @@ import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqliteRescoreJobs } from './rescore-jobs.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
 import { sqliteTransfers } from './transfers.js';
@@ -71,17 +71,15 @@ export function createSqliteStore(
     rescoreJobs: sqliteRescoreJobs(db),
     usage: sqliteUsage(db),
     async resetTestData(workspaceId, audit) {
-      return db
-        .transaction(() => {
-          const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };
-          for (const { counts, sql } of testDataTables) {
-            const changes = statement(db, sql).run(workspaceId).changes;
-            if (counts) deleted[counts] += changes;
-          }
-          insertAuditEvent(db, audit);
-          return deleted;
-        })
-        .immediate();
+      return transaction(db, 'immediate', () => {
+        const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };
+        for (const { counts, sql } of testDataTables) {
+          const changes = statement(db, sql).run(workspaceId).changes;
+          if (counts) deleted[counts] += changes;
+        }
+        insertAuditEvent(db, audit);
+        return deleted;
+      });
     },
     async close() {
       // Creates still queued commit first: their requests are waiting for the answer.

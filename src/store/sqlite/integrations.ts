@@ -17,7 +17,7 @@ import {
 import { insertAuditEvent } from './audit-events.js';
 import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 import { countDeliveryAttempt } from './usage.js';
 
 /**
@@ -139,7 +139,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
     },
 
     async update({ integration: i }, options = {}) {
-      db.transaction(() => {
+      transaction(db, 'deferred', () => {
         if (options.expectedTag !== undefined) {
           const row = statement(db, 'SELECT * FROM integrations WHERE id = ?').get(i.id) as IntegrationRow | undefined;
           assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id: i.id });
@@ -165,15 +165,15 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
             i.id,
           );
         if (options.audit) insertAuditEvent(db, options.audit);
-      })();
+      });
     },
 
     async delete(id, audit) {
-      db.transaction(() => {
+      transaction(db, 'deferred', () => {
         statement(db, 'DELETE FROM deliveries WHERE integration_id = ?').run(id);
         statement(db, 'DELETE FROM integrations WHERE id = ?').run(id);
         insertAuditEvent(db, audit);
-      })();
+      });
     },
 
     async rotateSecret(id, { secret, hint, previousExpiresAt, at }, audit, outbox) {
@@ -202,7 +202,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
     },
 
     async publish(event, subscribers) {
-      return db.transaction(() => insertEventForSubscribers(db, event, subscribers)).immediate();
+      return transaction(db, 'immediate', () => insertEventForSubscribers(db, event, subscribers));
     },
 
     async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {
@@ -239,15 +239,14 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
     },
 
     async claimDue({ now, leaseUntil, limit, perIntegration, perWorkspace }) {
-      return db
-        .transaction(() => {
-          // In flight = leased and not yet recorded, by any worker. Candidates are numbered per integration (its
-          // earliest first) and kept within the integration's free slots (one while its breaker probes), then
-          // numbered per workspace and kept within the workspace's; ordering by that number lets workspaces take
-          // turns, so a backlog in one never sits in front of another's first attempt.
-          const rows = statement(
-            db,
-            `WITH busy AS (
+      return transaction(db, 'immediate', () => {
+        // In flight = leased and not yet recorded, by any worker. Candidates are numbered per integration (its
+        // earliest first) and kept within the integration's free slots (one while its breaker probes), then
+        // numbered per workspace and kept within the workspace's; ordering by that number lets workspaces take
+        // turns, so a backlog in one never sits in front of another's first attempt.
+        const rows = statement(
+          db,
+          `WITH busy AS (
                SELECT integration_id, workspace_id, COUNT(*) AS n FROM deliveries
                WHERE status = 'pending' AND lease_until > :now GROUP BY integration_id, workspace_id
              ),
@@ -275,29 +274,26 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
              WHERE w.workspace_turn + COALESCE(bw.n, 0) <= :perWorkspace
              ORDER BY w.workspace_turn, w.due_at, w.id
              LIMIT :limit`,
-          ).all({ now, perIntegration, perWorkspace, limit }) as DueDeliveryRow[];
-          const lease = statement(db, 'UPDATE deliveries SET lease_until = ? WHERE id = ?');
-          for (const row of rows) lease.run(leaseUntil, row.id);
-          return rows.map(toDueDelivery);
-        })
-        .immediate();
+        ).all({ now, perIntegration, perWorkspace, limit }) as DueDeliveryRow[];
+        const lease = statement(db, 'UPDATE deliveries SET lease_until = ? WHERE id = ?');
+        for (const row of rows) lease.run(leaseUntil, row.id);
+        return rows.map(toDueDelivery);
+      });
     },
 
     async recordAttempt(id, result, circuit) {
-      return db
-        .transaction((): CircuitMove | null => {
-          const changed = statement(
-            db,
-            `UPDATE deliveries SET status = ?, url = ?, response_status = ?, duration_ms = ?, error = ?, next_attempt_at = ?, lease_until = NULL
+      return transaction(db, 'immediate', (): CircuitMove | null => {
+        const changed = statement(
+          db,
+          `UPDATE deliveries SET status = ?, url = ?, response_status = ?, duration_ms = ?, error = ?, next_attempt_at = ?, lease_until = NULL
              WHERE id = ? AND status = 'pending'`,
-          ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
-          if (changed === 0) return null;
-          countDeliveryAttempt(db, id);
-          const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
-          if (result.nextAttemptAt !== null) queueRetry(row, result.nextAttemptAt);
-          return circuit ? moveCircuit(row.integration_id, circuit) : null;
-        })
-        .immediate();
+        ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
+        if (changed === 0) return null;
+        countDeliveryAttempt(db, id);
+        const row = statement(db, 'SELECT * FROM deliveries WHERE id = ?').get(id) as DeliveryRow;
+        if (result.nextAttemptAt !== null) queueRetry(row, result.nextAttemptAt);
+        return circuit ? moveCircuit(row.integration_id, circuit) : null;
+      });
     },
   };
 }

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { StoreConflict } from '../errors.js';
 import type { OAuthStore, TokenPair } from '../oauth-store.js';
 import { type ClientRow, type GrantColumns, toClient, toGrant } from '../rows/oauth.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 
 /** Selected with every code or token, so the caller sees the grant as it was inside the same statement. */
 const grantColumns = `g.id AS grant_id, g.client_id, g.workspace_id, g.scopes, g.created_at AS grant_created_at,
@@ -45,7 +45,7 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     },
 
     async createGrant(grant, code) {
-      db.transaction(() => {
+      transaction(db, 'deferred', () => {
         statement(db, 'INSERT INTO oauth_grants (id, client_id, workspace_id, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
           grant.id,
           grant.clientId,
@@ -58,40 +58,36 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
           `INSERT INTO oauth_authorization_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at, created_at)
            VALUES (?, ?, ?, ?, ?, ?)`,
         ).run(code.hash, grant.id, code.redirectUri, code.codeChallenge, code.expiresAt, grant.createdAt);
-      })();
+      });
     },
 
     async redeemCode(hash, at) {
-      return db
-        .transaction(() => {
-          const row = statement(
-            db,
-            `SELECT c.redirect_uri, c.code_challenge, c.expires_at, c.redeemed_at, ${grantColumns}
+      return transaction(db, 'immediate', () => {
+        const row = statement(
+          db,
+          `SELECT c.redirect_uri, c.code_challenge, c.expires_at, c.redeemed_at, ${grantColumns}
            FROM oauth_authorization_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
-          ).get(hash) as
-            | (GrantColumns & { redirect_uri: string; code_challenge: string; expires_at: string; redeemed_at: string | null })
-            | undefined;
-          if (!row) return undefined;
-          if (row.redeemed_at === null)
-            statement(db, 'UPDATE oauth_authorization_codes SET redeemed_at = ? WHERE code_hash = ?').run(at, hash);
-          return {
-            grant: toGrant(row),
-            redirectUri: row.redirect_uri,
-            codeChallenge: row.code_challenge,
-            expiresAt: row.expires_at,
-            previouslyRedeemedAt: row.redeemed_at,
-          };
-        })
-        .immediate();
+        ).get(hash) as
+          | (GrantColumns & { redirect_uri: string; code_challenge: string; expires_at: string; redeemed_at: string | null })
+          | undefined;
+        if (!row) return undefined;
+        if (row.redeemed_at === null)
+          statement(db, 'UPDATE oauth_authorization_codes SET redeemed_at = ? WHERE code_hash = ?').run(at, hash);
+        return {
+          grant: toGrant(row),
+          redirectUri: row.redirect_uri,
+          codeChallenge: row.code_challenge,
+          expiresAt: row.expires_at,
+          previouslyRedeemedAt: row.redeemed_at,
+        };
+      });
     },
 
     async issueTokens(grantId, tokens) {
-      return db
-        .transaction(() => {
-          if (!grantIsActive(db, grantId)) throw new StoreConflict('grant_revoked');
-          insertTokens(db, grantId, tokens);
-        })
-        .immediate();
+      return transaction(db, 'immediate', () => {
+        if (!grantIsActive(db, grantId)) throw new StoreConflict('grant_revoked');
+        insertTokens(db, grantId, tokens);
+      });
     },
 
     async findRefreshToken(hash) {
@@ -115,19 +111,17 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     },
 
     async rotateRefreshToken(id, tokens) {
-      return db
-        .transaction(() => {
-          const rotated = statement(
-            db,
-            `UPDATE oauth_refresh_tokens SET rotated_at = ?
+      return transaction(db, 'immediate', () => {
+        const rotated = statement(
+          db,
+          `UPDATE oauth_refresh_tokens SET rotated_at = ?
            WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL
              AND grant_id IN (SELECT id FROM oauth_grants WHERE revoked_at IS NULL)
            RETURNING grant_id`,
-          ).get(tokens.issuedAt, id) as { grant_id: string } | undefined;
-          if (!rotated) throw new StoreConflict('token_spent');
-          insertTokens(db, rotated.grant_id, tokens);
-        })
-        .immediate();
+        ).get(tokens.issuedAt, id) as { grant_id: string } | undefined;
+        if (!rotated) throw new StoreConflict('token_spent');
+        insertTokens(db, rotated.grant_id, tokens);
+      });
     },
 
     async findAccessToken(hash) {
@@ -152,7 +146,7 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     },
 
     async revokeGrant(grantId, at, reason) {
-      db.transaction(() => {
+      transaction(db, 'immediate', () => {
         statement(db, 'UPDATE oauth_grants SET revoked_at = ?, revocation_reason = ? WHERE id = ? AND revoked_at IS NULL').run(
           at,
           reason,
@@ -160,7 +154,7 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
         );
         statement(db, 'UPDATE oauth_access_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL').run(at, grantId);
         statement(db, 'UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL').run(at, grantId);
-      }).immediate();
+      });
     },
   };
 }

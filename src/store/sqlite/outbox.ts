@@ -9,20 +9,18 @@ import { StoreConflict } from '../errors.js';
 import type { EventRecord, Outbox, OutboxEntries, Subscribers } from '../outbox.js';
 import { type DeliveryRow, firstAttempt } from '../rows/integrations.js';
 import { completeClaim } from './idempotency.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 
 /**
  * Runs the change and writes its outbox in one IMMEDIATE transaction (a savepoint when the caller already holds
  * one), so that the change, its events and its request's response commit together or not at all.
  */
 export function withOutbox<R>(db: Database.Database, outbox: Outbox<R> | undefined, change: () => R): R {
-  return db
-    .transaction(() => {
-      const result = change();
-      if (outbox) writeOutbox(db, outbox(result));
-      return result;
-    })
-    .immediate();
+  return transaction(db, 'immediate', () => {
+    const result = change();
+    if (outbox) writeOutbox(db, outbox(result));
+    return result;
+  });
 }
 
 export function writeOutbox(db: Database.Database, { events = [], response }: OutboxEntries): void {

@@ -10,7 +10,7 @@ import {
   toRescoreJob,
 } from '../rows/rescore-jobs.js';
 import { withOutbox } from './outbox.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 import { moveScore } from './submissions.js';
 
 /**
@@ -51,20 +51,18 @@ export function sqliteRescoreJobs(db: Database.Database): RescoreJobStore {
       return row && toRescoreJob(row);
     },
     async claim(owner, now, leaseUntil) {
-      return db
-        .transaction(() => {
-          const row = statement(
-            db,
-            `SELECT id FROM rescore_jobs WHERE status = 'queued' OR (status = 'running' AND lease_until < ?) ORDER BY created_at LIMIT 1`,
-          ).get(now) as { id: string } | undefined;
-          if (!row) return undefined;
-          statement(
-            db,
-            `UPDATE rescore_jobs SET status = 'running', lease_owner = ?, lease_until = ?, started_at = COALESCE(started_at, ?) WHERE id = ?`,
-          ).run(owner, leaseUntil, now, row.id);
-          return toClaimedRescoreJob(statement(db, 'SELECT * FROM rescore_jobs WHERE id = ?').get(row.id) as RescoreJobRow);
-        })
-        .immediate();
+      return transaction(db, 'immediate', () => {
+        const row = statement(
+          db,
+          `SELECT id FROM rescore_jobs WHERE status = 'queued' OR (status = 'running' AND lease_until < ?) ORDER BY created_at LIMIT 1`,
+        ).get(now) as { id: string } | undefined;
+        if (!row) return undefined;
+        statement(
+          db,
+          `UPDATE rescore_jobs SET status = 'running', lease_owner = ?, lease_until = ?, started_at = COALESCE(started_at, ?) WHERE id = ?`,
+        ).run(owner, leaseUntil, now, row.id);
+        return toClaimedRescoreJob(statement(db, 'SELECT * FROM rescore_jobs WHERE id = ?').get(row.id) as RescoreJobRow);
+      });
     },
     async candidates({ job, environment }, cursor, limit) {
       // Newest first on the form's list index, from the cursor down; nothing created after the job. `created_at <= ?`
@@ -85,42 +83,40 @@ export function sqliteRescoreJobs(db: Database.Database): RescoreJobStore {
       return rows.map(toRescoreCandidate);
     },
     async applyBatch(jobId, owner, { updates, cursor }, leaseUntil) {
-      return db
-        .transaction(() => {
-          const job = statement(db, `SELECT environment FROM rescore_jobs WHERE id = ? AND status = 'running' AND lease_owner = ?`).get(
-            jobId,
-            owner,
-          ) as { environment: RescoreJobRow['environment'] } | undefined;
-          if (!job) return false;
-          let changed = 0;
-          for (const { candidate, rescore } of updates) {
-            // A submission changed since the batch read it (deleted, rescored, answered) keeps what it has now.
-            const applied = statement(
-              db,
-              `UPDATE submissions SET score = ?, grade = ?, score_breakdown = ?, form_version = ?, scored_at = ?, updated_at = ?
-               WHERE id = ? AND updated_at = ?`,
-            ).run(
-              rescore.score,
-              rescore.grade,
-              JSON.stringify(rescore.scoreBreakdown),
-              rescore.formVersion,
-              rescore.at,
-              rescore.at,
-              candidate.id,
-              candidate.updated_at,
-            ).changes;
-            if (applied === 0 || !scoreChanged(candidate, rescore)) continue;
-            moveScore(db, job.environment, candidate, rescore);
-            changed++;
-          }
-          statement(
+      return transaction(db, 'immediate', () => {
+        const job = statement(db, `SELECT environment FROM rescore_jobs WHERE id = ? AND status = 'running' AND lease_owner = ?`).get(
+          jobId,
+          owner,
+        ) as { environment: RescoreJobRow['environment'] } | undefined;
+        if (!job) return false;
+        let changed = 0;
+        for (const { candidate, rescore } of updates) {
+          // A submission changed since the batch read it (deleted, rescored, answered) keeps what it has now.
+          const applied = statement(
             db,
-            `UPDATE rescore_jobs SET processed = processed + ?, changed = changed + ?, cursor_created_at = ?, cursor_id = ?, lease_until = ?
+            `UPDATE submissions SET score = ?, grade = ?, score_breakdown = ?, form_version = ?, scored_at = ?, updated_at = ?
+               WHERE id = ? AND updated_at = ?`,
+          ).run(
+            rescore.score,
+            rescore.grade,
+            JSON.stringify(rescore.scoreBreakdown),
+            rescore.formVersion,
+            rescore.at,
+            rescore.at,
+            candidate.id,
+            candidate.updated_at,
+          ).changes;
+          if (applied === 0 || !scoreChanged(candidate, rescore)) continue;
+          moveScore(db, job.environment, candidate, rescore);
+          changed++;
+        }
+        statement(
+          db,
+          `UPDATE rescore_jobs SET processed = processed + ?, changed = changed + ?, cursor_created_at = ?, cursor_id = ?, lease_until = ?
              WHERE id = ?`,
-          ).run(updates.length, changed, cursor.createdAt, cursor.id, leaseUntil, jobId);
-          return true;
-        })
-        .immediate();
+        ).run(updates.length, changed, cursor.createdAt, cursor.id, leaseUntil, jobId);
+        return true;
+      });
     },
     async finish(jobId, owner, { status, at, failureMessage }) {
       statement(

@@ -5,7 +5,6 @@ import type { PageRequest } from '../page.js';
 import {
   dayOf,
   type FunnelFacts,
-  gradeKey,
   gradeOfKey,
   insertedColumns,
   insertedValues,
@@ -14,8 +13,6 @@ import {
   type SubmissionRow,
   sourceBreakdown,
   sourceGroups,
-  sourceKey,
-  stepTotals,
   submissionRowColumns,
   toSubmission,
   toSubmissionRecord,
@@ -28,7 +25,7 @@ import type { GroupCommit } from './group-commit.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
@@ -247,11 +244,11 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
       return row && toSubmissionRecord(row);
     },
     async delete(id) {
-      return db.transaction(() => {
+      return transaction(db, 'deferred', () => {
         const row = getRow(db, id);
         if (!row) throw new RecordNotFound('submission', id);
         deleteSubmissionRow(db, row);
-      })();
+      });
     },
     async erase({ workspaceId, environment }, email, audit, outbox) {
       return withOutbox(db, outbox, () => {
@@ -315,7 +312,9 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
       const range = [formId, environment, from, to];
       const inRange = 'form_id = ? AND environment = ? AND day >= ? AND day <= ?';
       // One read transaction: the three tables are read at the same snapshot.
-      return db.transaction(
+      return transaction(
+        db,
+        'deferred',
         (): FunnelTotals => ({
           days: statement(
             db,
@@ -342,7 +341,7 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
             ).get(...range) as { sources: number; started: number; completed: number },
           ),
         }),
-      )();
+      );
     },
   };
 }

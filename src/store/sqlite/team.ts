@@ -5,7 +5,7 @@ import type { TeamStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 
 export function sqliteTeam(db: Database.Database): TeamStore {
   // Invites past their expiry are reported as expired; the row is brought up to date when read.
@@ -42,22 +42,18 @@ export function sqliteTeam(db: Database.Database): TeamStore {
       );
     },
     async removeMember(workspaceId, id, audit) {
-      return db
-        .transaction(() => {
-          const row = statement(db, 'SELECT * FROM members WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
-            | MemberRow
-            | undefined;
-          if (!row) throw new RecordNotFound('member', id);
-          if (row.role === 'admin') {
-            const admins = statement(db, `SELECT COUNT(*) AS n FROM members WHERE workspace_id = ? AND role = 'admin'`).get(
-              workspaceId,
-            ) as { n: number };
-            if (admins.n <= 1) throw new StoreConflict('last_admin');
-          }
-          statement(db, 'DELETE FROM members WHERE id = ?').run(id);
-          insertAuditEvent(db, audit);
-        })
-        .immediate();
+      return transaction(db, 'immediate', () => {
+        const row = statement(db, 'SELECT * FROM members WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as MemberRow | undefined;
+        if (!row) throw new RecordNotFound('member', id);
+        if (row.role === 'admin') {
+          const admins = statement(db, `SELECT COUNT(*) AS n FROM members WHERE workspace_id = ? AND role = 'admin'`).get(workspaceId) as {
+            n: number;
+          };
+          if (admins.n <= 1) throw new StoreConflict('last_admin');
+        }
+        statement(db, 'DELETE FROM members WHERE id = ?').run(id);
+        insertAuditEvent(db, audit);
+      });
     },
     async listInvites(workspaceId, filter, page) {
       expireInvites(workspaceId);
@@ -93,19 +89,15 @@ export function sqliteTeam(db: Database.Database): TeamStore {
       });
     },
     async revokeInvite(workspaceId, id, at, audit) {
-      return db
-        .transaction(() => {
-          const changed = statement(
-            db,
-            `UPDATE invites SET status = 'revoked', revoked_at = ? WHERE id = ? AND workspace_id = ? AND status = 'pending'`,
-          ).run(at, id, workspaceId).changes;
-          if (changed === 1) insertAuditEvent(db, audit);
-          const row = statement(db, 'SELECT * FROM invites WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as
-            | InviteRow
-            | undefined;
-          return row && toInvite(row);
-        })
-        .immediate();
+      return transaction(db, 'immediate', () => {
+        const changed = statement(
+          db,
+          `UPDATE invites SET status = 'revoked', revoked_at = ? WHERE id = ? AND workspace_id = ? AND status = 'pending'`,
+        ).run(at, id, workspaceId).changes;
+        if (changed === 1) insertAuditEvent(db, audit);
+        const row = statement(db, 'SELECT * FROM invites WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as InviteRow | undefined;
+        return row && toInvite(row);
+      });
     },
   };
 }

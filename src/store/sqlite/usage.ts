@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { UsageStore } from '../usage-store.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 
 /**
  * Counts a delivery attempt just recorded, if it was to a live integration, into the month it was due; the
@@ -18,7 +18,7 @@ export function countDeliveryAttempt(db: Database.Database, deliveryId: string):
 export function sqliteUsage(db: Database.Database): UsageStore {
   return {
     async addApiRequests(counts) {
-      db.transaction(() => {
+      transaction(db, 'deferred', () => {
         for (const { workspaceId, month, count } of counts) {
           statement(
             db,
@@ -26,7 +26,7 @@ export function sqliteUsage(db: Database.Database): UsageStore {
              ON CONFLICT (workspace_id, month) DO UPDATE SET api_requests = api_requests + excluded.api_requests`,
           ).run(workspaceId, month, count);
         }
-      })();
+      });
     },
     async figures(workspaceId, { month }) {
       const row = statement(

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { toWorkspace, type WorkspaceRow } from '../rows/workspaces.js';
 import type { WorkspaceStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
-import { statement } from './statements.js';
+import { statement, transaction } from './statements.js';
 
 export function sqliteWorkspaces(db: Database.Database): WorkspaceStore {
   const get = (id: string) => {
@@ -22,7 +22,7 @@ export function sqliteWorkspaces(db: Database.Database): WorkspaceStore {
       return get(id);
     },
     async setRateLimits(id, limits, audit) {
-      return db.transaction(() => {
+      return transaction(db, 'deferred', () => {
         const changed = statement(
           db,
           'UPDATE workspaces SET rate_limit_per_key_per_second = ?, rate_limit_per_workspace_per_minute = ? WHERE id = ?',
@@ -30,7 +30,7 @@ export function sqliteWorkspaces(db: Database.Database): WorkspaceStore {
         if (changed === 0) return undefined;
         insertAuditEvent(db, audit);
         return get(id);
-      })();
+      });
     },
   };
 }
