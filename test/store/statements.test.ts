@@ -66,7 +66,11 @@ describe('transaction', () => {
   const insert = (id: string) => statement(db, 'INSERT INTO t (id) VALUES (?)').run(id);
 
   it('when the change returns, then its writes are committed and its value returned', () => {
-    expect(transaction(db, 'deferred', () => (insert('c'), 'done'))).toBe('done');
+    const value = transaction(db, 'deferred', () => {
+      insert('c');
+      return 'done';
+    });
+    expect(value).toBe('done');
     expect(db.inTransaction).toBe(false);
     expect(ids()).toBe('a,b,c');
   });
