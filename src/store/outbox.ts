@@ -44,6 +44,18 @@ export interface OutboxEvent {
   subscribers: Subscribers;
 }
 
+/** An enabled integration of the workspace and environments, as the stores read it to match a change's events. */
+export interface EnabledIntegration {
+  id: string;
+  url: string;
+  events: readonly string[];
+  formId: string | null;
+}
+
+/** Whether the integration receives the event: it subscribes to the type, for every form or for the event's. */
+export const subscribesTo = (integration: EnabledIntegration, event: Pick<EventRecord, 'type' | 'formId'>): boolean =>
+  integration.events.includes(event.type) && (integration.formId === null || integration.formId === event.formId);
+
 /**
  * A claimed key's response, sealed by the caller. Written only while the claim is still in progress: if another
  * request completed it meanwhile (this one was taken for abandoned), the change is refused rather than made twice.

@@ -285,6 +285,52 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       expect(await count('events')).toBe(1);
     });
 
+    it('when a change emits several events, then each gets an attempt for exactly the integrations that subscribe to its type and form', async () => {
+      await store.forms.create({ form: form('form_2', 'second'), workspaceId: 'ws_1', environment: 'live' });
+      const integration = (
+        id: string,
+        events: Array<Schema<'EventType'>>,
+        options: { formId?: string; environment?: 'live' | 'test' } = {},
+      ) =>
+        store.integrations.create(
+          {
+            integration: {
+              id,
+              object: 'integration',
+              type: 'webhook',
+              url: `https://hooks.example.com/${id}`,
+              events,
+              enabled: true,
+              disabled_at: null,
+              disabled_reason: null,
+              description: null,
+              form_id: options.formId ?? null,
+              secret_hint: 'whsec_…abcd',
+              previous_secret_expires_at: null,
+              test: options.environment === 'test',
+              created_at: at,
+              updated_at: at,
+            },
+            workspaceId: 'ws_1',
+            environment: options.environment ?? 'live',
+            signingSecret: 'whsec_secret',
+          },
+          audit('integration.created'),
+        );
+      await integration('int_form_1', ['submission.completed'], { formId: 'form_1' });
+      await integration('int_form_2', ['submission.created', 'submission.completed'], { formId: 'form_2' });
+      await integration('int_test', ['submission.created', 'submission.completed'], { environment: 'test' });
+      await integration('int_off', ['submission.created', 'submission.completed']);
+      await storedRows(store, `UPDATE integrations SET enabled = FALSE WHERE id = 'int_off'`);
+      const outbox = await claimedOutbox('h5', [eventOf('evt_5', 'submission.created'), eventOf('evt_6', 'submission.completed')]);
+      await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox);
+      expect(await storedRows(store, 'SELECT id FROM events ORDER BY id')).toEqual([{ id: 'evt_5' }, { id: 'evt_6' }]);
+      expect(await storedRows(store, 'SELECT event_id, integration_id FROM deliveries ORDER BY event_id, integration_id')).toEqual([
+        { event_id: 'evt_5', integration_id: 'int_1' },
+        { event_id: 'evt_6', integration_id: 'int_form_1' },
+      ]);
+    });
+
     it('when no integration subscribes to the event, then the change and the event are stored (the feed lists it) and no attempt is queued', async () => {
       await storedRows(store, 'UPDATE integrations SET enabled = FALSE');
       const outbox = await claimedOutbox('h3', [eventOf('evt_4', 'submission.created')]);

@@ -17,7 +17,7 @@ import {
 import { advisoryLocks } from './advisory-locks.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
-import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
+import { insertDelivery, insertEvent, insertEventsForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { countDeliveryAttempt } from './usage.js';
 
@@ -178,7 +178,7 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
     },
 
     async publish(event, subscribers) {
-      return inTransaction(pool, (client) => insertEventForSubscribers(client, event, subscribers));
+      return inTransaction(pool, (client) => insertEventsForSubscribers(client, [{ event, subscribers }]));
     },
 
     async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {

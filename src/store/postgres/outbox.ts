@@ -7,7 +7,15 @@ import type pg from 'pg';
 import type { Environment } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
-import type { EventRecord, IdempotentResponse, Outbox, OutboxEntries, Subscribers } from '../outbox.js';
+import {
+  type EnabledIntegration,
+  type EventRecord,
+  type IdempotentResponse,
+  type Outbox,
+  type OutboxEntries,
+  type OutboxEvent,
+  subscribesTo,
+} from '../outbox.js';
 import { type DeliveryRow, firstAttempt } from '../rows/integrations.js';
 import { all, inTransaction, type Queryable, run } from './database.js';
 
@@ -21,7 +29,7 @@ export function withOutbox<R>(pool: pg.Pool, outbox: Outbox<R> | undefined, chan
 }
 
 export async function writeOutbox(db: Queryable, { events = [], response }: OutboxEntries): Promise<void> {
-  for (const { event, subscribers } of events) await insertEventForSubscribers(db, event, subscribers);
+  await insertEventsForSubscribers(db, events);
   if (response && !(await completeClaim(db, response))) {
     // Another request holds or has answered this key (ours was taken over as abandoned): making the change too
     // would make it twice. Throwing rolls it back; the client's retry gets the other request's response.
@@ -39,28 +47,42 @@ export async function completeClaim(db: Queryable, { ownerId, keyHash, sealedRes
   return changed === 1;
 }
 
-export const enabledSubscribers = (
+/** The enabled integrations of a workspace in these environments, whatever they subscribe to. */
+const enabledIntegrations = async (
   db: Queryable,
   workspaceId: string,
   environments: readonly Environment[],
-  type: string,
-  formId: string | null,
-) =>
-  all<{ id: string; url: string }>(
-    db,
-    `SELECT id, url FROM integrations
-     WHERE workspace_id = $1 AND environment = ANY($2::text[]) AND enabled
-       AND events @> to_jsonb($3::text) AND (form_id IS NULL OR form_id = $4)`,
-    [workspaceId, environments, type, formId],
-  );
+): Promise<EnabledIntegration[]> =>
+  (
+    await all<{ id: string; url: string; events: string[]; form_id: string | null }>(
+      db,
+      'SELECT id, url, events, form_id FROM integrations WHERE workspace_id = $1 AND environment = ANY($2::text[]) AND enabled',
+      [workspaceId, environments],
+    )
+  ).map((row) => ({ id: row.id, url: row.url, events: row.events, formId: row.form_id }));
 
-/** Stores the event with a first attempt per subscribed integration; returns how many were queued. */
-export async function insertEventForSubscribers(db: Queryable, event: EventRecord, subscribers: Subscribers): Promise<number> {
-  // Stored whether or not an integration subscribes: the events feed lists every event (see the SQLite store).
-  await insertEvent(db, event);
-  const integrations = await enabledSubscribers(db, event.workspaceId, subscribers.environments, event.type, event.formId);
-  for (const integration of integrations) await queueFirstAttempt(db, integration, event, event.createdAt, subscribers.mock, false);
-  return integrations.length;
+/**
+ * Stores each event with a first attempt per subscribed integration; returns how many were queued. As in the
+ * SQLite store: every event is stored, and the integrations are read once per workspace and environments.
+ */
+export async function insertEventsForSubscribers(db: Queryable, entries: readonly OutboxEvent[]): Promise<number> {
+  const enabled = new Map<string, EnabledIntegration[]>();
+  let queued = 0;
+  for (const { event, subscribers } of entries) {
+    await insertEvent(db, event);
+    const key = `${event.workspaceId} ${subscribers.environments.join(' ')}`;
+    let integrations = enabled.get(key);
+    if (!integrations) {
+      integrations = await enabledIntegrations(db, event.workspaceId, subscribers.environments);
+      enabled.set(key, integrations);
+    }
+    for (const integration of integrations) {
+      if (!subscribesTo(integration, event)) continue;
+      await queueFirstAttempt(db, integration, event, event.createdAt, subscribers.mock, false);
+      queued++;
+    }
+  }
+  return queued;
 }
 
 export const insertEvent = (db: Queryable, event: EventRecord) =>

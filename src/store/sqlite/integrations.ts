@@ -15,7 +15,7 @@ import {
   toLog,
 } from '../rows/integrations.js';
 import { insertAuditEvent } from './audit-events.js';
-import { insertDelivery, insertEvent, insertEventForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
+import { insertDelivery, insertEvent, insertEventsForSubscribers, queueFirstAttempt, withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { statement, transaction } from './statements.js';
 import { countDeliveryAttempt } from './usage.js';
@@ -202,7 +202,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
     },
 
     async publish(event, subscribers) {
-      return transaction(db, 'immediate', () => insertEventForSubscribers(db, event, subscribers));
+      return transaction(db, 'immediate', () => insertEventsForSubscribers(db, [{ event, subscribers }]));
     },
 
     async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { Environment } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { StoreConflict } from '../errors.js';
-import type { EventRecord, Outbox, OutboxEntries, Subscribers } from '../outbox.js';
+import { type EnabledIntegration, type EventRecord, type Outbox, type OutboxEntries, type OutboxEvent, subscribesTo } from '../outbox.js';
 import { type DeliveryRow, firstAttempt } from '../rows/integrations.js';
 import { completeClaim } from './idempotency.js';
 import { statement, transaction } from './statements.js';
@@ -24,7 +24,7 @@ export function withOutbox<R>(db: Database.Database, outbox: Outbox<R> | undefin
 }
 
 export function writeOutbox(db: Database.Database, { events = [], response }: OutboxEntries): void {
-  for (const { event, subscribers } of events) insertEventForSubscribers(db, event, subscribers);
+  insertEventsForSubscribers(db, events);
   if (response && !completeClaim(db, response)) {
     // Another request holds or has answered this key (ours was taken over as abandoned): making the change too
     // would make it twice. Throwing rolls it back; the client's retry gets the other request's response.
@@ -34,30 +34,39 @@ export function writeOutbox(db: Database.Database, { events = [], response }: Ou
 
 const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
-export function enabledSubscribers(
-  db: Database.Database,
-  workspaceId: string,
-  environments: readonly Environment[],
-  type: string,
-  formId: string | null,
-): Array<{ id: string; url: string }> {
-  return statement(
+/** The enabled integrations of a workspace in these environments, whatever they subscribe to. */
+function enabledIntegrations(db: Database.Database, workspaceId: string, environments: readonly Environment[]): EnabledIntegration[] {
+  const rows = statement(
     db,
-    `SELECT id, url FROM integrations
-     WHERE workspace_id = ? AND environment IN (${placeholders(environments)}) AND enabled = 1
-       AND EXISTS (SELECT 1 FROM json_each(integrations.events) WHERE json_each.value = ?)
-       AND (form_id IS NULL OR form_id = ?)`,
-  ).all(workspaceId, ...environments, type, formId) as Array<{ id: string; url: string }>;
+    `SELECT id, url, events, form_id FROM integrations WHERE workspace_id = ? AND environment IN (${placeholders(environments)}) AND enabled = 1`,
+  ).all(workspaceId, ...environments) as Array<{ id: string; url: string; events: string; form_id: string | null }>;
+  return rows.map((row) => ({ id: row.id, url: row.url, events: JSON.parse(row.events) as string[], formId: row.form_id }));
 }
 
-/** Stores the event with a first attempt per subscribed integration; returns how many were queued. */
-export function insertEventForSubscribers(db: Database.Database, event: EventRecord, subscribers: Subscribers): number {
-  // Stored whether or not an integration subscribes: the events feed lists every event (a partner reconciles
-  // from it and replays what it missed), at the cost of one more row on each change that emits one.
-  insertEvent(db, event);
-  const integrations = enabledSubscribers(db, event.workspaceId, subscribers.environments, event.type, event.formId);
-  for (const integration of integrations) queueFirstAttempt(db, integration, event, event.createdAt, subscribers.mock, false);
-  return integrations.length;
+/**
+ * Stores each event with a first attempt per subscribed integration; returns how many were queued. Every event is
+ * stored whether or not an integration subscribes: the events feed lists every event (a partner reconciles from it
+ * and replays what it missed), at the cost of one more row on each change that emits one. The integrations are
+ * read once per workspace and environments, however many events the change has (a created submission has two).
+ */
+export function insertEventsForSubscribers(db: Database.Database, entries: readonly OutboxEvent[]): number {
+  const enabled = new Map<string, EnabledIntegration[]>();
+  let queued = 0;
+  for (const { event, subscribers } of entries) {
+    insertEvent(db, event);
+    const key = `${event.workspaceId} ${subscribers.environments.join(' ')}`;
+    let integrations = enabled.get(key);
+    if (!integrations) {
+      integrations = enabledIntegrations(db, event.workspaceId, subscribers.environments);
+      enabled.set(key, integrations);
+    }
+    for (const integration of integrations) {
+      if (!subscribesTo(integration, event)) continue;
+      queueFirstAttempt(db, integration, event, event.createdAt, subscribers.mock, false);
+      queued++;
+    }
+  }
+  return queued;
 }
 
 export function insertEvent(db: Database.Database, event: EventRecord): void {

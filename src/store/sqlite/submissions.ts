@@ -22,7 +22,7 @@ import { type FunnelTotals, listedEmailAnswers, newestFirst, type SubmissionReco
 import { insertAuditEvent } from './audit-events.js';
 import { FunnelTally } from './funnel-tally.js';
 import type { GroupCommit } from './group-commit.js';
-import { withOutbox } from './outbox.js';
+import { withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
 import { statement, transaction } from './statements.js';
@@ -157,7 +157,12 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
     // The hot write path (public forms submit here): creates that arrive together commit together.
     async insert(record, outbox) {
       await grouped.run(
-        () => withOutbox(db, outbox, () => insertSubmissionRowOnly(db, record)),
+        // The group runs each change in its own savepoint, so the row, its events and the response commit together
+        // or not at all without another savepoint of withOutbox's.
+        () => {
+          insertSubmissionRowOnly(db, record);
+          if (outbox) writeOutbox(db, outbox());
+        },
         // Counted once the create is part of the group: a create that fails counts nothing.
         () => {
           tally.count(record.environment, record.submission, 1);
