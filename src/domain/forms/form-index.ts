@@ -26,6 +26,7 @@ function keptFor<T>(kept: WeakMap<readonly Step[], T>, steps: readonly Step[], b
 
 const stepIndexes = new WeakMap<readonly Step[], ReadonlyMap<string, number>>();
 const fieldLocations = new WeakMap<readonly Step[], ReadonlyMap<string, FieldLocation>>();
+const fieldsByRef = new WeakMap<readonly Step[], ReadonlyMap<string, Field>>();
 
 export const indexStepsById = (steps: readonly Step[]): ReadonlyMap<string, number> => keptFor(stepIndexes, steps, buildStepIndex);
 
@@ -51,6 +52,6 @@ function buildFieldLocations(steps: readonly Step[]): Map<string, FieldLocation>
   return byRef;
 }
 
-export function indexFieldsByRef(steps: readonly Step[]): Map<string, Field> {
-  return new Map([...locateFields(steps)].map(([ref, location]) => [ref, location.field]));
-}
+/** Every field by ref, in form order. */
+export const indexFieldsByRef = (steps: readonly Step[]): ReadonlyMap<string, Field> =>
+  keptFor(fieldsByRef, steps, (list) => new Map([...locateFields(list)].map(([ref, location]) => [ref, location.field])));

@@ -48,7 +48,20 @@ export function walkStepIndices(definition: FormDefinition, answers: Answers, hi
   return path;
 }
 
-function groupRulesByStep(logic: readonly LogicRule[]): Map<string, LogicRule[]> {
+const rulesByStep = new WeakMap<readonly LogicRule[], ReadonlyMap<string, LogicRule[]>>();
+
+/** The rules of each step, in list order; kept beside a frozen rule list (a stored version's), built afresh otherwise. */
+function groupRulesByStep(logic: readonly LogicRule[]): ReadonlyMap<string, LogicRule[]> {
+  if (!Object.isFrozen(logic)) return buildRulesByStep(logic);
+  let byStep = rulesByStep.get(logic);
+  if (!byStep) {
+    byStep = buildRulesByStep(logic);
+    rulesByStep.set(logic, byStep);
+  }
+  return byStep;
+}
+
+function buildRulesByStep(logic: readonly LogicRule[]): Map<string, LogicRule[]> {
   const byStep = new Map<string, LogicRule[]>();
   for (const rule of logic) {
     const rules = byStep.get(rule.from_step);

@@ -1,0 +1,52 @@
+/**
+ * The lookups over a form's steps are kept beside a frozen step list (a stored version's, shared by every
+ * submission to it) and built afresh for one that can still change; either way they answer the same.
+ */
+import { describe, expect, it } from 'vitest';
+import { indexFieldsByRef, indexStepsById, locateFields } from '../../src/domain/forms/form-index.js';
+import { walkPath } from '../../src/domain/logic/walk-path.js';
+import type { FormDefinition, Step } from '../../src/domain/schema-types.js';
+import { deepFreeze } from '../../src/store/rows/deep-freeze.js';
+
+const steps = (): Step[] =>
+  [
+    { id: 'one', title: 'One', fields: [{ ref: 'name', type: 'short_text', label: 'Name', required: true }] },
+    { id: 'two', title: 'Two', fields: [{ ref: 'name', type: 'email', label: 'Later duplicate', required: false }] },
+  ] as unknown as Step[];
+
+describe('form lookups', () => {
+  it('when the step list is frozen, then each lookup is built once and shared', () => {
+    const frozen = deepFreeze(steps());
+    expect(indexFieldsByRef(frozen)).toBe(indexFieldsByRef(frozen));
+    expect(indexStepsById(frozen)).toBe(indexStepsById(frozen));
+    expect(locateFields(frozen)).toBe(locateFields(frozen));
+  });
+
+  it('when the step list can still change, then each lookup is built afresh and sees the change', () => {
+    const open = steps();
+    const before = indexFieldsByRef(open);
+    expect(indexFieldsByRef(open)).not.toBe(before);
+    open[0]!.fields[0]!.ref = 'renamed';
+    expect([...indexFieldsByRef(open).keys()]).toEqual(['renamed', 'name']);
+  });
+
+  it('when a ref repeats, then the first field wins, frozen or not', () => {
+    for (const list of [steps(), deepFreeze(steps())]) expect(indexFieldsByRef(list).get('name')?.type).toBe('short_text');
+  });
+
+  it('when the rules are frozen, then the path is the one an unfrozen copy of the definition gives, however often it is walked', () => {
+    const definition = {
+      steps: steps(),
+      logic: [
+        { id: 'r1', from_step: 'one', when: { field: 'name', op: 'equals', value: 'skip' }, then: { action: 'end_form' } },
+        { id: 'r2', from_step: 'one', when: { field: 'name', op: 'equals', value: 'also' }, then: { action: 'end_form' } },
+      ],
+    } as unknown as FormDefinition;
+    const frozen = deepFreeze(structuredClone(definition));
+    for (const name of ['skip', 'also', 'walk', 'skip']) {
+      expect(walkPath(frozen, { name })).toEqual(walkPath(definition, { name }));
+    }
+    expect(walkPath(frozen, { name: 'skip' })).toEqual(['one']);
+    expect(walkPath(frozen, { name: 'walk' })).toEqual(['one', 'two']);
+  });
+});
