@@ -61,6 +61,48 @@ describe('group commit', () => {
     expect(ids()).toEqual([1, 3]);
   });
 
+  it('when every change of a group succeeds, then each runs once; when one fails, the group runs again change by change and the others commit', async () => {
+    const runs = new Map<number, number>();
+    const counted = (id: number, write: () => unknown) => () => {
+      runs.set(id, (runs.get(id) ?? 0) + 1);
+      write();
+      return id;
+    };
+    await Promise.all([1, 2, 3].map((id) => grouped.run(counted(id, () => insert(id)))));
+    expect([...runs]).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ]);
+
+    runs.clear();
+    const kept: number[] = [];
+    const outcomes = await Promise.allSettled([
+      grouped.run(
+        counted(4, () => insert(4)),
+        (id) => kept.push(id),
+      ),
+      grouped.run(
+        counted(5, () => insert(1)),
+        (id) => kept.push(id),
+      ), // an existing id
+      grouped.run(
+        counted(6, () => insert(6)),
+        (id) => kept.push(id),
+      ),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // The group's run together stopped at the failure and was undone whole (the change after it had not run);
+    // then each ran in its own savepoint.
+    expect([...runs]).toEqual([
+      [4, 2],
+      [5, 2],
+      [6, 1],
+    ]);
+    expect(kept).toEqual([4, 6]);
+    expect(ids()).toEqual([1, 2, 3, 4, 6]);
+  });
+
   it('when the commit itself fails, then every change of the group rejects with its error and none is kept', async () => {
     // A deferred foreign key is checked at COMMIT, after every change of the group has run.
     const outcomes = await Promise.allSettled([

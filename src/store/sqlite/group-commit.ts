@@ -1,12 +1,14 @@
 /**
  * Group commit for SQLite: changes queued while the event loop handles one round of I/O are written in a single
- * transaction, each in its own savepoint.
+ * transaction.
  *
  * A commit in WAL mode writes every page the transaction changed. A submission touches about thirty B-tree
  * pages (the row and its indexes, its events, its aggregates), most of them the same pages the next submission
  * touches: committed one by one, each rewrites them; committed together, they are written once. Each change
- * still succeeds or fails alone: its savepoint is rolled back when it throws, and its promise rejects with that
- * error, while the others commit. A promise resolves only after the commit, so an answer never reports a change
+ * still succeeds or fails alone. The group's changes first run together in one savepoint; when one throws, that
+ * savepoint is rolled back and they run again, each in a savepoint of its own: the one that throws is rolled back
+ * and its promise rejects with that error, while the others commit. (So a change may run twice, and must not act
+ * outside the database; a failing change costs its group a second run.) A promise resolves only after the commit, so an answer never reports a change
  * that could still be lost. When the commit itself fails, every change in the group rejects with its error.
  *
  * When the group cannot even begin (SQLITE_BUSY on BEGIN IMMEDIATE: nothing of it has run), it is tried again a few
@@ -50,7 +52,7 @@ export interface EndOfGroup {
 export interface GroupCommit {
   /**
    * Queues the change; resolves with its result once the group holding it has committed. `kept` runs with the
-   * result once the change's savepoint is released (the change is part of the group), in the group's transaction:
+   * result once the change is part of the group (its savepoint, or the group's, is released), in the group's transaction:
    * it may only record what the group's end writes, and must not throw.
    */
   run<R>(change: () => R, kept?: (result: R) => void): Promise<R>;
@@ -67,6 +69,22 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
   let scheduled = false;
   const endOfGroup: EndOfGroup[] = [];
 
+  /**
+   * The group's changes in one savepoint: their results, or undefined when one threw and the savepoint was rolled
+   * back (then each runs again in a savepoint of its own). A savepoint makes SQLite keep the original of each page
+   * it changes: one for the group keeps each page once, one per change kept the pages every change shares (the
+   * indexes' last leaves) once per change. In a trace of 3,000 creates from 16 connections (groups of about 8), the
+   * SQL per create went from 388 to 329-336 us, about what it is with no savepoint at all.
+   */
+  const allTogether = (group: Pending[]): unknown[] | undefined => {
+    try {
+      return transaction(db, 'deferred', () => group.map(({ change }) => change()));
+    } catch (error) {
+      if (!db.inTransaction) throw error;
+      return undefined;
+    }
+  };
+
   /** Commits the next group; 'busy' when it could not begin and is back at the head of the queue. */
   const commit = (mayRetry: boolean): 'busy' | undefined => {
     const group = queue.slice(0, maxGroupSize);
@@ -77,17 +95,26 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
     try {
       transaction(db, 'immediate', () => {
         begun = true;
-        for (const { change, kept } of group) {
-          try {
-            // Nested in the group's transaction, better-sqlite3 runs it in a savepoint, rolled back if it throws.
-            const value = transaction(db, 'deferred', change);
-            kept?.(value);
+        // A change alone gains nothing from the shared savepoint, and would run twice when it fails.
+        const values = group.length > 1 ? allTogether(group) : undefined;
+        if (values) {
+          values.forEach((value, index) => {
+            group[index]!.kept?.(value);
             outcomes.push({ ok: true, value });
-          } catch (error) {
-            // Some errors (a full disk, an I/O error) make SQLite roll back the whole transaction, not the
-            // savepoint: the changes before this one are gone too, and the rest would each commit on their own.
-            if (!db.inTransaction) throw error;
-            outcomes.push({ ok: false, error });
+          });
+        } else {
+          for (const { change, kept } of group) {
+            try {
+              // Nested in the group's transaction, better-sqlite3 runs it in a savepoint, rolled back if it throws.
+              const value = transaction(db, 'deferred', change);
+              kept?.(value);
+              outcomes.push({ ok: true, value });
+            } catch (error) {
+              // Some errors (a full disk, an I/O error) make SQLite roll back the whole transaction, not the
+              // savepoint: the changes before this one are gone too, and the rest would each commit on their own.
+              if (!db.inTransaction) throw error;
+              outcomes.push({ ok: false, error });
+            }
           }
         }
         for (const work of endOfGroup) work.write();
