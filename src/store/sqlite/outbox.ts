@@ -34,12 +34,25 @@ export function writeOutbox(db: Database.Database, { events = [], response }: Ou
 
 const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
+/** The statement reading the enabled integrations of a workspace in `count` environments, built once per count. */
+const enabledIntegrationsSql = new Map<number, string>();
+const enabledIntegrationsIn = (count: number): string => {
+  let sql = enabledIntegrationsSql.get(count);
+  if (sql === undefined) {
+    sql = `SELECT id, url, events, form_id FROM integrations WHERE workspace_id = ? AND environment IN (${placeholders(Array.from({ length: count }))}) AND enabled = 1`;
+    enabledIntegrationsSql.set(count, sql);
+  }
+  return sql;
+};
+
 /** The enabled integrations of a workspace in these environments, whatever they subscribe to. */
 function enabledIntegrations(db: Database.Database, workspaceId: string, environments: readonly Environment[]): EnabledIntegration[] {
-  const rows = statement(
-    db,
-    `SELECT id, url, events, form_id FROM integrations WHERE workspace_id = ? AND environment IN (${placeholders(environments)}) AND enabled = 1`,
-  ).all(workspaceId, ...environments) as Array<{ id: string; url: string; events: string; form_id: string | null }>;
+  const rows = statement(db, enabledIntegrationsIn(environments.length)).all(workspaceId, ...environments) as Array<{
+    id: string;
+    url: string;
+    events: string;
+    form_id: string | null;
+  }>;
   return rows.map((row) => ({ id: row.id, url: row.url, events: JSON.parse(row.events) as string[], formId: row.form_id }));
 }
 

@@ -100,10 +100,10 @@ function countGrade(
   new FunnelTally().countGrade(environment, facts, grade, sign).write(db);
 }
 
-const insertedPlaceholders = insertedColumns
+const insertSubmissionSql = `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedColumns
   .split(', ')
   .map(() => '?')
-  .join(', ');
+  .join(', ')})`;
 
 /**
  * Inserts one submission with its aggregates; the caller provides the transaction. Exported for bulk loads
@@ -116,7 +116,7 @@ export function insertSubmissionRow(db: Database.Database, record: SubmissionRec
 
 /** The row and its email index entries, without the aggregates. */
 function insertSubmissionRowOnly(db: Database.Database, record: SubmissionRecord): void {
-  statement(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`).run(...insertedValues(record));
+  statement(db, insertSubmissionSql).run(...insertedValues(record));
   insertSubmissionEmails(db, record.submission.id, listedEmailAnswers(record, record.emailAnswers));
 }
 
