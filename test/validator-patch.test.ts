@@ -1,8 +1,8 @@
 /**
- * The shared-document change carried in patches/express-openapi-validator+5.6.2.patch: the validator compiles each
- * operation's schemas against one copy of the document per Ajv instance instead of attaching the whole document to
- * each of them. Exercised through the validator's own cache and Ajv factories, as its request and response
- * validators call them.
+ * Changes of our own carried in patches/express-openapi-validator+5.6.2.patch. The shared document: the validator
+ * compiles each operation's schemas against one copy of the document per Ajv instance instead of attaching the
+ * whole document to each of them; exercised through the validator's own cache and Ajv factories, as its request and
+ * response validators call them. The media types: each distinct Content-Type text is parsed once.
  */
 import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
@@ -135,5 +135,39 @@ describe('the validator patch: one shared document per Ajv instance', () => {
     expect(plain({ id: 1 })).toBe(true);
     expect(plain({})).toBe(false);
     expect(sharedDocuments(ajv)).toHaveLength(0);
+  });
+});
+
+describe('the validator patch: media types parsed once per text', () => {
+  const { ContentType } = require('express-openapi-validator/dist/middlewares/util.js') as {
+    ContentType: {
+      new (text?: string): { mediaType: string | null; parameters: Record<string, string>; isWildCard?: boolean; normalize(): string };
+      from(req: { headers: Record<string, string | undefined> }): InstanceType<typeof ContentType>;
+      fromString(text?: string): InstanceType<typeof ContentType>;
+    };
+  };
+  const fields = (parsed: InstanceType<typeof ContentType>) => ({ ...parsed, normalized: parsed.normalize() });
+
+  it('when a text is parsed again, then the same frozen parse is given, equal to a fresh one', () => {
+    for (const text of ['application/json', 'Application/JSON; Charset=UTF-8', 'text/*', 'multipart/form-data; boundary=x; a=b']) {
+      const first = ContentType.fromString(text);
+      expect(ContentType.fromString(text)).toBe(first);
+      expect(ContentType.from({ headers: { 'content-type': text } })).toBe(first);
+      expect(fields(first)).toEqual(fields(new ContentType(text)));
+      expect(Object.isFrozen(first) && Object.isFrozen(first.parameters)).toBe(true);
+    }
+  });
+
+  it('when there is no text, or a very long one, then it is parsed every time and nothing is kept', () => {
+    expect(ContentType.from({ headers: {} })).not.toBe(ContentType.from({ headers: {} }));
+    const long = `application/json; x=${'y'.repeat(300)}`;
+    expect(ContentType.fromString(long)).not.toBe(ContentType.fromString(long));
+    expect(ContentType.fromString(long).mediaType).toBe('application/json');
+  });
+
+  it('when many texts are parsed, then at most 256 are kept and the oldest is parsed again', () => {
+    const first = ContentType.fromString('application/x-first');
+    for (let index = 0; index < 256; index++) ContentType.fromString(`application/x-${index}`);
+    expect(ContentType.fromString('application/x-first')).not.toBe(first);
   });
 });
