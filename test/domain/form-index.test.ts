@@ -34,19 +34,25 @@ describe('form lookups', () => {
     for (const list of [steps(), deepFreeze(steps())]) expect(indexFieldsByRef(list).get('name')?.type).toBe('short_text');
   });
 
-  it('when the rules are frozen, then the path is the one an unfrozen copy of the definition gives, however often it is walked', () => {
-    const definition = {
-      steps: steps(),
-      logic: [
-        { id: 'r1', from_step: 'one', when: { field: 'name', op: 'equals', value: 'skip' }, then: { action: 'end_form' } },
-        { id: 'r2', from_step: 'one', when: { field: 'name', op: 'equals', value: 'also' }, then: { action: 'end_form' } },
-      ],
-    } as unknown as FormDefinition;
-    const frozen = deepFreeze(structuredClone(definition));
-    for (const name of ['skip', 'also', 'walk', 'skip']) {
-      expect(walkPath(frozen, { name })).toEqual(walkPath(definition, { name }));
+  it('when the rules are frozen, then each definition walks its own rules, the first that holds deciding', () => {
+    const three = [...steps(), { id: 'three', title: 'Three', fields: [] }] as unknown as Step[];
+    const jump = {
+      id: 'jump',
+      from_step: 'one',
+      when: { field: 'name', op: 'equals', value: 'x' },
+      then: { action: 'jump_to_step', step: 'three' },
+    };
+    const end = { id: 'end', from_step: 'one', when: { field: 'name', op: 'equals', value: 'x' }, then: { action: 'end_form' } };
+    const jumpFirst = { steps: three, logic: [jump, end] } as unknown as FormDefinition;
+    const endFirst = { steps: three, logic: [end, jump] } as unknown as FormDefinition;
+    const frozenJumpFirst = deepFreeze(structuredClone(jumpFirst));
+    const frozenEndFirst = deepFreeze(structuredClone(endFirst));
+    for (let round = 0; round < 2; round++) {
+      expect(walkPath(frozenJumpFirst, { name: 'x' })).toEqual(['one', 'three']);
+      expect(walkPath(frozenEndFirst, { name: 'x' })).toEqual(['one']);
+      expect(walkPath(frozenJumpFirst, { name: 'y' })).toEqual(['one', 'two', 'three']);
     }
-    expect(walkPath(frozen, { name: 'skip' })).toEqual(['one']);
-    expect(walkPath(frozen, { name: 'walk' })).toEqual(['one', 'two']);
+    expect(walkPath(jumpFirst, { name: 'x' })).toEqual(['one', 'three']);
+    expect(walkPath(endFirst, { name: 'x' })).toEqual(['one']);
   });
 });

@@ -35,7 +35,7 @@ beforeAll(async () => {
   enterprise = JSON.parse((await admin('bootstrap', '--workspace', 'Big Co', '--plan', 'enterprise', '--json')).stdout).workspace_id;
   business = JSON.parse((await admin('bootstrap', '--workspace', 'Small Co', '--plan', 'business', '--json')).stdout).workspace_id;
   const registered = await admin('oauth-client', '--name', 'Partner', '--redirect-uri', redirectUri);
-  expect(registered.code).toBe(0);
+  expect(registered.code, registered.stderr).toBe(0);
   clientId = /client_id (\S+)/.exec(registered.stdout)![1]!;
 });
 afterAll(() => database.drop());
@@ -59,7 +59,7 @@ describe('npm run admin -- oauth-client / oauth-authorize', () => {
       '--state',
       's1',
     );
-    expect(authorized.code).toBe(0);
+    expect(authorized.code, authorized.stderr).toBe(0);
     const redirect = new URL(authorized.stdout.trim());
     expect(redirect.searchParams.get('state')).toBe('s1');
 
@@ -104,13 +104,13 @@ describe('npm run admin -- oauth-client / oauth-authorize', () => {
       '--code-challenge',
       'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
     );
-    expect(refused.code).toBe(1);
+    expect(refused.code, refused.stderr).toBe(1);
     expect(refused.stderr).toMatch(/enterprise plan only; workspace ws_\w+ is on the business plan/);
   });
 
   it('when a required option is missing, then the usage is printed with exit code 2', async () => {
     const refused = await admin('oauth-client', '--name', 'No redirect');
-    expect(refused.code).toBe(2);
+    expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toMatch(/--redirect-uri/);
   });
 });

@@ -103,6 +103,29 @@ describe('group commit', () => {
     expect(ids()).toEqual([1, 2, 3, 4, 6]);
   });
 
+  it('when a change queued alone fails, then it runs once; a change that returns a promise is refused in a group as alone', async () => {
+    let runs = 0;
+    await expect(
+      grouped.run(() => {
+        runs++;
+        insert(1);
+        insert(1);
+      }),
+    ).rejects.toThrow(/UNIQUE constraint failed/);
+    expect(runs).toBe(1);
+
+    const asynchronous = () => {
+      insert(7);
+      return Promise.resolve(7);
+    };
+    const alone = await Promise.allSettled([grouped.run(asynchronous)]);
+    const together = await Promise.allSettled([grouped.run(() => insert(8)), grouped.run(asynchronous)]);
+    expect(alone.map((outcome) => outcome.status)).toEqual(['rejected']);
+    expect(together.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect(String((together[1] as PromiseRejectedResult).reason)).toMatch(/promise/);
+    expect(ids()).toEqual([8]);
+  });
+
   it('when the commit itself fails, then every change of the group rejects with its error and none is kept', async () => {
     // A deferred foreign key is checked at COMMIT, after every change of the group has run.
     const outcomes = await Promise.allSettled([

@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../../contract.js';
 import { randomBase62 } from '../../ids.js';
 
@@ -10,9 +10,8 @@ export const generateSecret = (environment: Environment): string => `svc_${envir
 /**
  * Secrets are random with far more entropy than any guessing budget, so a single SHA-256 is the right
  * hash (a slow password hash would only slow every request). Only the hash is stored; lookups are by hash.
- * `crypto.hash` is the one-shot form of createHash/update/digest (the same digest; no Hash object per request).
  */
-export const hashSecret = (secret: string): Buffer => hash('sha256', secret, 'buffer');
+export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
 
 /** Constant-time comparison of two hashes, whatever their contents. */
 export const hashesMatch = (a: Buffer, b: Buffer): boolean => a.length === b.length && timingSafeEqual(a, b);

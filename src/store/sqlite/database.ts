@@ -16,10 +16,10 @@ export function openDatabase(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  // Temporary storage in memory. The write path runs each create of a group in its own savepoint, and SQLite keeps
-  // the original of every page a savepoint changes until it is released; on the default setting those copies
-  // spill to a temporary file past 64 KiB, about twenty pages, which one submission's rows and index entries
-  // exceed: each create then wrote and read a file. The cost: a sort too big for the page cache (an index build
+  // Temporary storage in memory. The write path runs creates in savepoints (group-commit.ts), and SQLite keeps the
+  // original of every page a savepoint changes until it is released; on the default setting those copies spill to
+  // a temporary file past 64 KiB, sixteen pages, which a group's rows and index entries exceed: each group then
+  // wrote and read a file. The cost: a sort too big for the page cache (an index build
   // in a migration) is held in memory rather than spilled. Set before anything creates a TEMP object, since
   // changing it later drops them (the row caches' triggers).
   db.pragma('temp_store = MEMORY');

@@ -78,7 +78,15 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
    */
   const allTogether = (group: Pending[]): unknown[] | undefined => {
     try {
-      return transaction(db, 'deferred', () => group.map(({ change }) => change()));
+      return transaction(db, 'deferred', () =>
+        group.map(({ change }) => {
+          const value = change();
+          // As better-sqlite3 refuses for a change run alone: its writes would commit before its promise settles.
+          if (typeof (value as { then?: unknown } | null)?.then === 'function')
+            throw new TypeError('A grouped change cannot return a promise');
+          return value;
+        }),
+      );
     } catch (error) {
       if (!db.inTransaction) throw error;
       return undefined;

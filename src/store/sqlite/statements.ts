@@ -63,7 +63,7 @@ function runner(db: Database.Database): Runner {
  * Runs `change` in a transaction (`BEGIN`, or `BEGIN IMMEDIATE` when it will write after reading), or in a savepoint
  * when the connection is already in one: committed or released when it returns, rolled back when it throws, as
  * `db.transaction(change)()` does. That call builds four wrapper functions and their properties each time, about
- * 10 us; the write path runs two per submission.
+ * 10 us; every write runs at least one.
  */
 export function transaction<R>(db: Database.Database, mode: 'deferred' | 'immediate', change: () => R): R {
   const run = runner(db);

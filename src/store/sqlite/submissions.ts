@@ -157,8 +157,8 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
     // The hot write path (public forms submit here): creates that arrive together commit together.
     async insert(record, outbox) {
       await grouped.run(
-        // The group runs each change in its own savepoint, so the row, its events and the response commit together
-        // or not at all without another savepoint of withOutbox's.
+        // The group runs its changes in a savepoint (rolled back, and each change run again alone, when one fails),
+        // so the row, its events and the response commit together or not at all without one of withOutbox's.
         () => {
           insertSubmissionRowOnly(db, record);
           if (outbox) writeOutbox(db, outbox());
