@@ -154,10 +154,25 @@ describe('authorization code exchange', () => {
     expectOAuthProblem(await exchange(code, verifier, { client_id: other.id }), 400, 'invalid_grant');
   });
 
-  it('when two exchanges of the same code race, then exactly one gets tokens', async () => {
-    const { code, verifier } = await authorize();
-    const statuses = (await Promise.all([exchange(code, verifier), exchange(code, verifier)])).map((res) => res.status);
-    expect(statuses.sort()).toEqual([200, 400]);
+  it('when two exchanges of the same code race, then at most one gets tokens, and those are revoked if the reuse came first', async () => {
+    // The second redemption of a code revokes the grant (RFC 6749 section 4.1.2). When it lands after the first
+    // exchange's tokens, they are revoked; when it lands between the first's redemption and its tokens, the first
+    // is refused too. Either way the code never yields two sets of tokens, nor a usable one after its reuse.
+    for (let race = 0; race < 5; race++) {
+      const { code, verifier } = await authorize();
+      const responses = await Promise.all([exchange(code, verifier), exchange(code, verifier)]);
+      const statuses = responses.map((res) => res.status).sort();
+      expect([
+        [200, 400],
+        [400, 400],
+      ]).toContainEqual(statuses);
+      for (const refused of responses.filter((res) => res.status === 400)) expectOAuthProblem(refused, 400, 'invalid_grant');
+      const issued = responses.find((res) => res.status === 200);
+      if (issued) {
+        const token = (issued.body as { access_token: string }).access_token;
+        expect((await api.call('get', '/v1/forms', null).set('Authorization', `Bearer ${token}`)).status).toBe(401);
+      }
+    }
   });
 
   it('when the code was never issued, then 400 invalid_grant', async () => {
