@@ -14,12 +14,13 @@ export interface FieldLocation {
   fieldIndex: number;
 }
 
-function keptFor<T>(kept: WeakMap<readonly Step[], T>, steps: readonly Step[], build: (steps: readonly Step[]) => T): T {
-  if (!Object.isFrozen(steps)) return build(steps);
-  let index = kept.get(steps);
+/** What `build` makes of a part of a definition: kept beside it when it is frozen, built afresh when it can change. */
+export function keptFor<K extends object, T>(kept: WeakMap<K, T>, part: K, build: (part: K) => T): T {
+  if (!Object.isFrozen(part)) return build(part);
+  let index = kept.get(part);
   if (index === undefined) {
-    index = build(steps);
-    kept.set(steps, index);
+    index = build(part);
+    kept.set(part, index);
   }
   return index;
 }

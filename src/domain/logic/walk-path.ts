@@ -6,7 +6,7 @@
  * Rules only see what the respondent could have entered by then: hidden values from the start, and the
  * answers of the steps visited so far. An answer to a skipped step therefore never changes the path.
  */
-import { indexFieldsByRef, indexStepsById } from '../forms/form-index.js';
+import { indexFieldsByRef, indexStepsById, keptFor } from '../forms/form-index.js';
 import type { Answers, FormDefinition, LogicRule } from '../schema-types.js';
 import { addStepAnswers, hiddenValuesOf } from './condition-values.js';
 import { evaluateCondition } from './evaluate-condition.js';
@@ -51,15 +51,7 @@ export function walkStepIndices(definition: FormDefinition, answers: Answers, hi
 const rulesByStep = new WeakMap<readonly LogicRule[], ReadonlyMap<string, LogicRule[]>>();
 
 /** The rules of each step, in list order; kept beside a frozen rule list (a stored version's), built afresh otherwise. */
-function groupRulesByStep(logic: readonly LogicRule[]): ReadonlyMap<string, LogicRule[]> {
-  if (!Object.isFrozen(logic)) return buildRulesByStep(logic);
-  let byStep = rulesByStep.get(logic);
-  if (!byStep) {
-    byStep = buildRulesByStep(logic);
-    rulesByStep.set(logic, byStep);
-  }
-  return byStep;
-}
+const groupRulesByStep = (logic: readonly LogicRule[]): ReadonlyMap<string, LogicRule[]> => keptFor(rulesByStep, logic, buildRulesByStep);
 
 function buildRulesByStep(logic: readonly LogicRule[]): Map<string, LogicRule[]> {
   const byStep = new Map<string, LogicRule[]>();

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { StoreConflict } from '../errors.js';
 import type { OAuthStore, TokenPair } from '../oauth-store.js';
-import { type ClientRow, type GrantColumns, toClient, toGrant } from '../rows/oauth.js';
+import { type ClientRow, type CodeRow, type GrantColumns, toClient, toGrant, toRedeemedCode } from '../rows/oauth.js';
 import { inTransaction, one, type Queryable, run } from './database.js';
 
 /** Selected with every code or token, so the caller sees the grant as it was inside the same statement. */
@@ -69,9 +69,7 @@ export function postgresOAuth(pool: pg.Pool): OAuthStore {
     async redeemCode(hash, at) {
       return inTransaction(pool, async (client) => {
         // The row lock makes concurrent exchanges of one code take turns: exactly one sees it unredeemed.
-        const row = await one<
-          GrantColumns & { redirect_uri: string; code_challenge: string; expires_at: string; redeemed_at: string | null }
-        >(
+        const row = await one<CodeRow>(
           client,
           `SELECT c.redirect_uri, c.code_challenge, c.expires_at, c.redeemed_at, ${grantColumns}
            FROM oauth_authorization_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = $1 FOR UPDATE OF c`,
@@ -80,13 +78,7 @@ export function postgresOAuth(pool: pg.Pool): OAuthStore {
         if (!row) return undefined;
         if (row.redeemed_at === null)
           await run(client, 'UPDATE oauth_authorization_codes SET redeemed_at = $1 WHERE code_hash = $2', [at, hash]);
-        return {
-          grant: toGrant(row),
-          redirectUri: row.redirect_uri,
-          codeChallenge: row.code_challenge,
-          expiresAt: row.expires_at,
-          previouslyRedeemedAt: row.redeemed_at,
-        };
+        return toRedeemedCode(row);
       });
     },
 

@@ -1,5 +1,5 @@
 import type { Scope } from '../../contract.js';
-import type { OAuthClient, OAuthGrant } from '../oauth-store.js';
+import type { OAuthClient, OAuthGrant, RedeemedCode } from '../oauth-store.js';
 import { fromJson } from './json.js';
 
 export interface ClientRow {
@@ -34,4 +34,16 @@ export const toGrant = (row: GrantColumns): OAuthGrant => ({
   scopes: typeof row.scopes === 'string' ? (row.scopes.split(' ') as Scope[]) : row.scopes,
   createdAt: row.grant_created_at,
   revokedAt: row.grant_revoked_at,
+});
+
+/** An authorization code's columns with its grant's, as both stores select them to redeem it. */
+export type CodeRow = GrantColumns & { redirect_uri: string; code_challenge: string; expires_at: string; redeemed_at: string | null };
+
+/** The code as it was before this redemption (`previouslyRedeemedAt` null when this one is the first). */
+export const toRedeemedCode = (row: CodeRow): RedeemedCode => ({
+  grant: toGrant(row),
+  redirectUri: row.redirect_uri,
+  codeChallenge: row.code_challenge,
+  expiresAt: row.expires_at,
+  previouslyRedeemedAt: row.redeemed_at,
 });

@@ -8,8 +8,8 @@
  * still succeeds or fails alone. The group's changes first run together in one savepoint; when one throws, that
  * savepoint is rolled back and they run again, each in a savepoint of its own: the one that throws is rolled back
  * and its promise rejects with that error, while the others commit. (So a change may run twice, and must not act
- * outside the database; a failing change costs its group a second run.) A promise resolves only after the commit, so an answer never reports a change
- * that could still be lost. When the commit itself fails, every change in the group rejects with its error.
+ * outside the database; a failing change costs its group a second run.) A promise resolves only after the commit,
+ * so an answer never reports a change that could still be lost. When the commit itself fails, every change in the group rejects with its error.
  *
  * When the group cannot even begin (SQLITE_BUSY on BEGIN IMMEDIATE: nothing of it has run), it is tried again a few
  * milliseconds later, without holding the event loop, for as long as the connection's busy timeout. SQLite's own
@@ -52,8 +52,8 @@ export interface EndOfGroup {
 export interface GroupCommit {
   /**
    * Queues the change; resolves with its result once the group holding it has committed. `kept` runs with the
-   * result once the change is part of the group (its savepoint, or the group's, is released), in the group's transaction:
-   * it may only record what the group's end writes, and must not throw.
+   * result once the change is part of the group (its savepoint, or the group's, is released), in the group's
+   * transaction: it may only record what the group's end writes, and must not throw.
    */
   run<R>(change: () => R, kept?: (result: R) => void): Promise<R>;
   /** Adds work to the end of every group. */

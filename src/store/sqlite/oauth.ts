@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { StoreConflict } from '../errors.js';
 import type { OAuthStore, TokenPair } from '../oauth-store.js';
-import { type ClientRow, type GrantColumns, toClient, toGrant } from '../rows/oauth.js';
+import { type ClientRow, type CodeRow, type GrantColumns, toClient, toGrant, toRedeemedCode } from '../rows/oauth.js';
 import { statement, transaction } from './statements.js';
 
 /** Selected with every code or token, so the caller sees the grant as it was inside the same statement. */
@@ -67,19 +67,11 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
           db,
           `SELECT c.redirect_uri, c.code_challenge, c.expires_at, c.redeemed_at, ${grantColumns}
            FROM oauth_authorization_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
-        ).get(hash) as
-          | (GrantColumns & { redirect_uri: string; code_challenge: string; expires_at: string; redeemed_at: string | null })
-          | undefined;
+        ).get(hash) as CodeRow | undefined;
         if (!row) return undefined;
         if (row.redeemed_at === null)
           statement(db, 'UPDATE oauth_authorization_codes SET redeemed_at = ? WHERE code_hash = ?').run(at, hash);
-        return {
-          grant: toGrant(row),
-          redirectUri: row.redirect_uri,
-          codeChallenge: row.code_challenge,
-          expiresAt: row.expires_at,
-          previouslyRedeemedAt: row.redeemed_at,
-        };
+        return toRedeemedCode(row);
       });
     },
 
