@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bodyTextWithRequestId, withRequestId } from '../src/http/frozen-bodies.js';
+import { bodyTextWithRequestId, composedText, withRequestId } from '../src/http/frozen-bodies.js';
 import { deepFreeze } from '../src/store/rows/deep-freeze.js';
 
 const expectedText = (body: object, requestId: string) => JSON.stringify({ ...body, request_id: requestId });
@@ -48,5 +48,67 @@ describe('bodies built on frozen records', () => {
 
   it('when the record is empty, then the text is the request id alone', () => {
     expect(bodyTextWithRequestId(withRequestId(Object.freeze({}), 'req'), 'req')).toBe('{"request_id":"req"}');
+  });
+});
+
+describe('a page of frozen records', () => {
+  const page = (records: unknown[]) => ({ object: 'list', data: records, has_more: false, request_id: 'req' });
+
+  it('when plain data holds frozen records, then its text is the one JSON.stringify gives', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), fc.array(fc.jsonValue()), (frozen, loose) => {
+        // Frozen and unfrozen records side by side, the frozen ones read twice (the second from their kept text).
+        const records = [...frozen.map((value) => deepFreeze(value)), ...loose];
+        const body = page([...records, ...records]);
+        expect(composedText(body)).toBe(JSON.stringify(body));
+      }),
+    );
+  });
+
+  it('when a frozen record is read again, then its text is the one kept from the first read', () => {
+    const record = deepFreeze({ id: 'sub_1', answers: { email: 'a@example.com' } });
+    const first = composedText(page([record]));
+    expect(composedText(page([record]))).toBe(first);
+    // Its kept text is its own, not a body's with a request id appended (bodyTextWithRequestId keeps those).
+    expect(bodyTextWithRequestId(withRequestId(record, 'req'), 'req')).toBe(JSON.stringify({ ...record, request_id: 'req' }));
+    expect(composedText(page([record]))).toBe(JSON.stringify(page([record])));
+  });
+
+  it('when anything in it is not plain data, then no text is given and the caller serialises it', () => {
+    class Lead {
+      id = 'sub_1';
+    }
+    for (const [what, value] of [
+      ['an undefined member', { a: undefined }],
+      ['a hole', [1, , 3]],
+      ['a toJSON', { toJSON: () => 'x' }],
+      ['a date', new Date(0)],
+      ['a class instance', new Lead()],
+      ['a big integer', 1n],
+      ['a function', () => 1],
+    ] as const) {
+      expect(composedText(page([value])), what).toBeUndefined();
+    }
+  });
+
+  it('when a frozen record holds what is not plain data, then no text is kept for it, but for an undefined member, which JSON.stringify leaves out', () => {
+    class Lead {
+      id = 'sub_1';
+    }
+    for (const [what, value] of [
+      ['a toJSON', { toJSON: () => 'x' }],
+      ['a date', new Date(0)],
+      ['a class instance', new Lead()],
+      ['a big integer', 1n],
+      ['a function', () => 1],
+    ] as const) {
+      expect(composedText(page([deepFreeze({ inside: value })])), what).toBeUndefined();
+    }
+    const withUndefined = page([deepFreeze({ kept: 1, inside: undefined })]);
+    expect(composedText(withUndefined)).toBe(JSON.stringify(withUndefined));
+  });
+
+  it('when a number is not finite, then it is written as null, as JSON.stringify writes it', () => {
+    expect(composedText({ a: Number.NaN, b: [Number.POSITIVE_INFINITY] })).toBe('{"a":null,"b":[null]}');
   });
 });

@@ -17,6 +17,8 @@ import { isPlainData } from '../plain-data.js';
 const source = Symbol('frozen source');
 /** Texts of deeply frozen plain records, each with `suffix` as its last member; undefined when a record is not one. */
 const texts = new WeakMap<object, string | undefined>();
+/** Texts of deeply frozen plain values as they are; undefined when a value is not one. */
+const ownTexts = new WeakMap<object, string | undefined>();
 
 /** The body as sent: the handler's members, then `request_id`. */
 export function withRequestId(body: object, requestId: string): Record<string, unknown> {
@@ -28,9 +30,20 @@ export function withRequestId(body: object, requestId: string): Record<string, u
   return copy;
 }
 
+/** The text of a deeply frozen plain value, computed once; undefined for any other value. */
+function frozenText(frozen: object): string | undefined {
+  let text = ownTexts.get(frozen);
+  if (text === undefined && !ownTexts.has(frozen)) {
+    text = isDeeplyFrozenData(frozen) ? JSON.stringify(frozen) : undefined;
+    ownTexts.set(frozen, text);
+  }
+  return text;
+}
+
 /** Plain objects and arrays, frozen, all the way down: JSON.stringify of such a value gives the same text forever. */
 function isDeeplyFrozenData(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return typeof value !== 'function' && typeof value !== 'symbol';
+  if (value === null || typeof value !== 'object')
+    return typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
   if (!Object.isFrozen(value) || !isPlainData(value) || 'toJSON' in value) return false;
   return Object.values(value).every(isDeeplyFrozenData);
 }
@@ -52,4 +65,45 @@ export function bodyTextWithRequestId(body: unknown, requestId: string): string 
     texts.set(frozen, text);
   }
   return text?.endsWith(member) ? text : undefined;
+}
+
+/**
+ * `JSON.stringify(value)` for plain data that holds deeply frozen records (a page of a list, whose envelope is
+ * built per request around records the store shares): each record's text is computed once and joined into the
+ * rest. Undefined when anything in the value is not plain data whose text this gives exactly as JSON.stringify
+ * would (an `undefined` member, a `toJSON`, a class instance, a big integer); the caller serialises it itself.
+ */
+export function composedText(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return 'null';
+  if (Object.isFrozen(value)) {
+    const kept = frozenText(value);
+    if (kept !== undefined) return kept;
+  }
+  if (!isPlainData(value) || 'toJSON' in value) return undefined;
+  const parts: string[] = [];
+  if (Array.isArray(value)) {
+    // Every index, holes included (JSON.stringify writes a hole as null; here it gives up).
+    for (let index = 0; index < value.length; index++) {
+      const part = composedText(value[index]);
+      if (part === undefined) return undefined;
+      parts.push(part);
+    }
+    return `[${parts.join(',')}]`;
+  }
+  for (const key of Object.keys(value)) {
+    const part = composedText((value as Record<string, unknown>)[key]);
+    if (part === undefined) return undefined;
+    parts.push(`${JSON.stringify(key)}:${part}`);
+  }
+  return `{${parts.join(',')}}`;
 }

@@ -12,7 +12,7 @@
  * one that passed (`RequestId`'s pattern).
  */
 import type { RequestHandler, Response } from 'express';
-import { bodyTextWithRequestId } from './frozen-bodies.js';
+import { bodyTextWithRequestId, composedText } from './frozen-bodies.js';
 import { stateOf } from './locals.js';
 
 /** How much serialised text is remembered at most (characters); the oldest entries go first. */
@@ -22,6 +22,12 @@ const maxBodyChars = 1024 * 1024;
 /** Stands in for the request id in the remembered text, which then ends with `idStandInJson`. */
 const idStandIn = 'req';
 const idStandInJson = `"request_id":"${idStandIn}"}`;
+
+/** The body's text with the stand-in for its request id. */
+function textWithStandIn(body: object): string {
+  const copy = { ...body, request_id: idStandIn };
+  return composedText(copy) ?? JSON.stringify(copy);
+}
 
 export function rememberValidatedReads(): RequestHandler {
   // Keyed by the serialised body itself, which JSON.stringify returns as one flat string: V8 hashes it where it
@@ -53,8 +59,9 @@ export function rememberValidatedReads(): RequestHandler {
       if (res.statusCode < 200 || res.statusCode >= 300 || typeof requestId !== 'string') {
         return validated(body);
       }
-      // A body made from a record the store shares (frozen) has its text computed once: frozen-bodies.ts.
-      const text = bodyTextWithRequestId(body, idStandIn) ?? JSON.stringify({ ...(body as object), request_id: idStandIn });
+      // A body made from a record the store shares (frozen) has its text computed once, and a page of such records
+      // is the join of their texts: frozen-bodies.ts.
+      const text = bodyTextWithRequestId(body, idStandIn) ?? textWithStandIn(body as object);
       // The last key, as dispatch appends it: then the text's end is the top-level request_id, never data.
       if (!text.endsWith(idStandInJson)) return validated(body);
       const context = `${operation.operationId} ${res.statusCode} ${res.get('Content-Type') ?? ''}`;

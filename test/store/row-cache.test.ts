@@ -128,6 +128,107 @@ describe('a row cache', () => {
   });
 });
 
+describe('a cache of rows by id', () => {
+  let db: Database.Database;
+  let loaded: string[][];
+  const notesOf = (missing: string[]) => {
+    loaded.push(missing);
+    const rows = db
+      .prepare('SELECT id, note FROM item WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(missing.map(Number))) as Array<{
+      id: number;
+      note: string;
+    }>;
+    return new Map(rows.map((row) => [String(row.id), row.note]));
+  };
+  beforeEach(() => {
+    db = new Database(join(mkdtempSync(join(tmpdir(), 'row-cache-by-id-')), 'items.db'));
+    db.pragma('journal_mode = WAL');
+    db.exec(`CREATE TABLE item (id INTEGER PRIMARY KEY, note TEXT NOT NULL);
+             INSERT INTO item (id, note) VALUES (1, 'first'), (2, 'second'), (3, 'third')`);
+    loaded = [];
+  });
+
+  it('when rows are read again, then they come from memory, in the order asked, and only the missing ones are loaded', async () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 10 });
+    expect(notes.getMany(['2', '1'], notesOf)).toEqual(['second', 'first']);
+    await nextTurn();
+    expect(notes.getMany(['1', '3', '2'], notesOf)).toEqual(['first', 'third', 'second']);
+    expect(loaded).toEqual([['2', '1'], ['3']]);
+  });
+
+  it('when one row is inserted, updated, replaced or deleted, then that row is loaded again and the others stay in memory', () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 10 });
+    for (const [change, expected] of [
+      ["UPDATE item SET note = 'changed' WHERE id = 1", ['changed', 'second']],
+      ["INSERT OR REPLACE INTO item (id, note) VALUES (1, 'replaced')", ['replaced', 'second']],
+      ['DELETE FROM item WHERE id = 1', ['second']],
+      ["INSERT INTO item (id, note) VALUES (1, 'again')", ['again', 'second']],
+    ] as const) {
+      notes.getMany(['1', '2'], notesOf);
+      loaded = [];
+      db.exec(change);
+      expect(notes.getMany(['1', '2'], notesOf), change).toEqual(expected);
+      expect(loaded, change).toEqual([['1']]);
+    }
+  });
+
+  it('when another connection commits, then the next turn loads every row again', async () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 10 });
+    notes.getMany(['1', '2'], notesOf);
+    await nextTurn();
+    new Database(db.name).prepare("UPDATE item SET note = 'elsewhere' WHERE id = 2").run();
+    await nextTurn();
+    expect(notes.getMany(['1', '2'], notesOf)).toEqual(['first', 'elsewhere']);
+    expect(loaded).toEqual([
+      ['1', '2'],
+      ['1', '2'],
+    ]);
+  });
+
+  it('when a transaction of this connection is open, then reads pass the cache by and nothing it wrote is remembered', () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 10 });
+    notes.getMany(['1'], notesOf);
+    expect(() =>
+      db.transaction(() => {
+        db.exec("UPDATE item SET note = 'uncommitted' WHERE id = 1");
+        expect(notes.getMany(['1', '2'], notesOf)).toEqual(['uncommitted', 'second']);
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    loaded = [];
+    expect(notes.getMany(['1', '2'], notesOf)).toEqual(['first', 'second']);
+    expect(loaded).toEqual([['1', '2']]);
+  });
+
+  it('when a page holds more rows than the cache, then every row known before the page is read is still in it', () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 2 });
+    notes.getMany(['1', '2'], notesOf);
+    // Adding 3 forgets 1, which this very page also asks for.
+    expect(notes.getMany(['1', '2', '3'], notesOf)).toEqual(['first', 'second', 'third']);
+  });
+
+  it('when an id is not stored, then it is left out and nothing is remembered for it', () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 10 });
+    expect(notes.getMany(['1', '9'], notesOf)).toEqual(['first']);
+    db.exec("INSERT INTO item (id, note) VALUES (9, 'late')");
+    expect(notes.getMany(['9'], notesOf)).toEqual(['late']);
+  });
+
+  it('when a row changes, then its weight leaves the budget with it', () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 10, weigh: (note) => note.length, weight: 11 });
+    notes.getMany(['1'], notesOf); // 5 characters
+    for (let round = 0; round < 3; round++) {
+      db.exec("UPDATE item SET note = 'first' WHERE id = 1");
+      notes.getMany(['1'], notesOf);
+    }
+    loaded = [];
+    notes.getMany(['2', '1'], notesOf); // 6 more: both fit when 'first' is counted once
+    notes.getMany(['1', '2'], notesOf);
+    expect(loaded).toEqual([['2']]);
+  });
+});
+
 describe('the SQLite store, reading keys and forms from memory', () => {
   const require = createRequire(import.meta.url);
 

@@ -20,7 +20,12 @@
  *
  * Only committed rows are remembered: inside a transaction of this connection the cache is passed by, since what
  * that transaction wrote may still be rolled back. Absent rows are never remembered. Each cache holds a bounded
- * number of rows and forgets the oldest first. The PostgreSQL store has no such cache: there every process would
+ * number of rows and forgets the oldest first.
+ *
+ * A cache of a table's rows by id (`createById`) is emptied row by row instead: its triggers name the row an
+ * INSERT, UPDATE or DELETE touched, and only that row is forgotten. Such a table is written all the time (a
+ * submission created forgets nothing another request reads), where emptying the whole cache on each write would
+ * leave it empty. Its reads take many rows at once (`getMany`, a page of a list). The PostgreSQL store has no such cache: there every process would
  * need a signal from the others before each answer, which costs what the lookup costs.
  */
 import type Database from 'better-sqlite3';
@@ -37,8 +42,18 @@ export interface RowCacheLimits<T> {
   weight?: number;
 }
 
+/** Rows of one table by id. */
+export interface RowsById<T> {
+  /**
+   * The rows with these ids, in their order: from memory where known to be current, the rest from `load`, which
+   * is given the missing ids and returns what it found (remembered). An id `load` did not find is left out.
+   */
+  getMany(ids: readonly string[], load: (missing: string[]) => Map<string, T>): T[];
+}
+
 interface ConnectionCaches {
   create<T>(tables: readonly string[], limits: RowCacheLimits<T>): RowCache<T>;
+  createById<T>(table: string, limits: RowCacheLimits<T>): RowsById<T>;
 }
 
 /** One cache's rows, with their weights and the total. */
@@ -48,6 +63,12 @@ class Rows<T> {
   clear(): void {
     this.entries.clear();
     this.weight = 0;
+  }
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
   }
   /** Adds a row, forgetting the oldest until both limits hold; a row heavier than the whole budget is not kept. */
   add(key: string, row: T, limits: RowCacheLimits<T>): void {
@@ -65,8 +86,9 @@ class Rows<T> {
 }
 
 const connections = new WeakMap<Database.Database, ConnectionCaches>();
-/** The SQL function the triggers call; the name is this module's, so it cannot meet an application's. */
+/** The SQL functions the triggers call; the names are this module's, so they cannot meet an application's. */
 const changedFunction = 'form_funnel_cached_rows_changed';
+const changedRowFunction = 'form_funnel_cached_row_changed';
 
 /** The caches of one connection: one set of triggers, one `data_version` reading, however many stores share it. */
 export function rowCaches(db: Database.Database): ConnectionCaches {
@@ -80,9 +102,14 @@ export function rowCaches(db: Database.Database): ConnectionCaches {
 
 function connectionCaches(db: Database.Database): ConnectionCaches {
   const byTable = new Map<string, Array<Rows<unknown>>>();
+  const byRowOfTable = new Map<string, Array<Rows<unknown>>>();
   const all: Array<Rows<unknown>> = [];
   db.function(changedFunction, { deterministic: false, varargs: false }, (table: unknown) => {
     for (const rows of byTable.get(String(table)) ?? []) rows.clear();
+    return null;
+  });
+  db.function(changedRowFunction, { deterministic: false, varargs: false }, (table: unknown, id: unknown) => {
+    for (const rows of byRowOfTable.get(String(table)) ?? []) rows.delete(String(id));
     return null;
   });
 
@@ -118,6 +145,23 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
     }
     byTable.get(table)!.push(rows);
   };
+  // INSERT names its new row too: an INSERT OR REPLACE deletes the row it replaces without a DELETE trigger.
+  const watchRows = (table: string, rows: Rows<unknown>) => {
+    if (!byRowOfTable.has(table)) {
+      byRowOfTable.set(table, []);
+      for (const [event, row] of [
+        ['INSERT', 'NEW'],
+        ['UPDATE', 'OLD'],
+        ['DELETE', 'OLD'],
+      ] as const) {
+        db.exec(
+          `CREATE TEMP TRIGGER IF NOT EXISTS form_funnel_cache_${table}_row_${event.toLowerCase()} AFTER ${event} ON main.${table}
+           BEGIN SELECT ${changedRowFunction}('${table}', ${row}.id); END`,
+        );
+      }
+    }
+    byRowOfTable.get(table)!.push(rows);
+  };
 
   return {
     create<T>(tables: readonly string[], limits: RowCacheLimits<T>): RowCache<T> {
@@ -133,6 +177,36 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
           const loaded = load();
           if (loaded !== undefined) rows.add(key, loaded, limits);
           return loaded;
+        },
+      };
+    },
+    createById<T>(table: string, limits: RowCacheLimits<T>): RowsById<T> {
+      const rows = new Rows<T>();
+      all.push(rows as Rows<unknown>);
+      watchRows(table, rows as Rows<unknown>);
+      const inOrder = (ids: readonly string[], found: (id: string) => T | undefined) =>
+        ids.flatMap((id) => {
+          const row = found(id);
+          return row === undefined ? [] : [row];
+        });
+      return {
+        getMany(ids, load) {
+          if (db.inTransaction) {
+            const loaded = load([...ids]);
+            return inOrder(ids, (id) => loaded.get(id));
+          }
+          catchUp();
+          // The known rows are taken before any is added: adding may forget some of them.
+          const known = new Map<string, T>();
+          const missing: string[] = [];
+          for (const id of ids) {
+            const entry = rows.entries.get(id);
+            if (entry === undefined) missing.push(id);
+            else known.set(id, entry.row);
+          }
+          const loaded = missing.length > 0 ? load(missing) : undefined;
+          if (loaded) for (const [id, row] of loaded) rows.add(id, row, limits);
+          return inOrder(ids, (id) => known.get(id) ?? loaded?.get(id));
         },
       };
     },

@@ -313,6 +313,27 @@ describe.each(storeKinds)('the %s store', (kind) => {
     });
   });
 
+  describe('list', () => {
+    it('when a listed submission is changed or deleted, then the next list shows it as it is now', async () => {
+      const record = form('listed');
+      await store.forms.create({ form: record, workspaceId, environment: 'live' });
+      const [older, newer] = [submission(record.id, at(50), 'partial'), submission(record.id, at(51), 'partial')];
+      for (const lead of [older, newer]) await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
+      const partition = { workspaceId, environment: 'live' as const, attachment: { type: 'workspace' as const } };
+      const list = async () => (await store.submissions.list(partition, {}, { limit: 10 })).data;
+      expect(await list()).toEqual([newer, older]);
+      // Read twice, as a polling dashboard would, before each change.
+      expect(await list()).toEqual([newer, older]);
+      const { submission: resumed } = await store.submissions.resume(older.id, (current) => ({
+        submission: { ...current, status: 'completed', score: 40, updated_at: at(55) },
+        searchText: '',
+      }));
+      expect(await list()).toEqual([newer, resumed]);
+      await store.submissions.delete(newer.id);
+      expect(await list()).toEqual([resumed]);
+    });
+  });
+
   describe('resume', () => {
     const day = { environment: 'live' as const, from: '2031-01-01', to: '2031-01-01', topSources: 20 };
 
