@@ -72,6 +72,38 @@ describe('a row cache', () => {
     expect(notes.get('1', noteOf(1))).toBe('elsewhere');
   });
 
+  it("when a callback's promise continuations read again, then one data_version read serves them all, and the next turn reads it again", async () => {
+    const prepare = db.prepare.bind(db);
+    let versionReads = 0;
+    db.prepare = ((sql: string) => {
+      const prepared = prepare(sql);
+      if (sql === 'PRAGMA data_version') {
+        const get = prepared.get.bind(prepared);
+        prepared.get = (...params: unknown[]) => {
+          versionReads++;
+          return get(...params);
+        };
+      }
+      return prepared;
+    }) as typeof db.prepare;
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10 });
+    versionReads = 0;
+    // As a request does: its key is read in the callback that received it, its form in a continuation of that.
+    const request = () =>
+      new Promise<void>((resolve) =>
+        setImmediate(async () => {
+          notes.get('1', noteOf(1));
+          await Promise.resolve();
+          notes.get('2', noteOf(2));
+          resolve();
+        }),
+      );
+    await request();
+    expect(versionReads).toBe(1);
+    await request();
+    expect(versionReads).toBe(2);
+  });
+
   it('when a row is absent, then nothing is remembered and a row added later is found', () => {
     const notes = rowCaches(db).create<string>(['other'], { rows: 10 });
     expect(notes.get('9', noteOf(9))).toBeUndefined();

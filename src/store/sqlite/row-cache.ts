@@ -12,11 +12,12 @@
  *   `PRAGMA data_version`, which is read before the cache answers, and a change empties every cache of the
  *   connection. The checkpointer's connection commits nothing, and its passive checkpoints leave the value alone.
  *
- * One `data_version` read serves the rest of the event-loop turn it was made in: the requests still being handled
- * in that turn were all received before it was made (sockets are only read between turns), so answering them
- * from a state checked after they arrived is answering them as if they had run at that instant. A commit made
- * in another process is therefore seen by every request that follows it. (Only a second connection in this same
- * process committing within one turn would be seen a turn late; the server has none that writes.)
+ * One `data_version` read serves the rest of the event-loop turn it was made in: the callback it was made in and
+ * every tick and promise continuation that runs before the loop reads sockets again. The requests still being
+ * handled in that turn were all received before it was made (sockets are only read between turns), so answering
+ * them from a state checked after they arrived is answering them as if they had run at that instant. A commit
+ * made in another process is therefore seen by every request that follows it. (Only a second connection in this
+ * same process committing within one turn would be seen a turn late; the server has none that writes.)
  *
  * Only committed rows are remembered: inside a transaction of this connection the cache is passed by, since what
  * that transaction wrote may still be rolled back. Absent rows are never remembered. Each cache holds a bounded
@@ -119,6 +120,7 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
   const endTurn = () => {
     checkedThisTurn = false;
   };
+  const endTurnOnceSettled = () => process.nextTick(endTurn);
   /** Empties every cache if another connection has committed since the last check. */
   const catchUp = () => {
     if (checkedThisTurn) return;
@@ -128,9 +130,11 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
       for (const rows of all) rows.clear();
     }
     checkedThisTurn = true;
-    // A tick queued from a promise continuation runs once the microtask queue is empty, so the check serves the
-    // rest of this turn's continuations and no later turn.
-    process.nextTick(endTurn);
+    // Node runs a callback's ticks before its promise continuations, so a tick queued here, from a request's first,
+    // synchronous steps (authentication), would end the turn before the request's own continuation (its form
+    // read) runs, and that read would check again. Queued from a microtask instead, the tick runs once the
+    // microtask queue is empty: after this turn's continuations and before the loop goes back to the sockets.
+    queueMicrotask(endTurnOnceSettled);
   };
 
   const watch = (table: string, rows: Rows<unknown>) => {
