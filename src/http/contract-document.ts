@@ -42,8 +42,13 @@ export interface Operation {
   integerPathParams: ReadonlySet<string>;
   /** Query and path parameters whose schema is a number or an integer: their text must be plain decimal. */
   numericParams: readonly NumericParameter[];
-  /** No body and no query, header or cookie parameters: what a request may carry is its path, and that is all. */
-  takesOnlyPathParameters: boolean;
+  /**
+   * No body and no header or cookie parameters: what the validator reads of a request is its URL (the path and
+   * the query string), and that is all.
+   */
+  takesOnlyUrlParameters: boolean;
+  /** Whether it declares query parameters (which the validator coerces, and fills in with their defaults). */
+  takesQueryParameters: boolean;
 }
 
 export interface NumericParameter {
@@ -127,8 +132,13 @@ function readOperations(document: OpenApiDocument): Operation[] {
         acceptsIdempotencyKey: method === 'post' || declaresHeader(document, parameters, 'idempotency-key'),
         integerPathParams: integerPathParams(document, parameters),
         numericParams: numericParams(document, parameters),
-        takesOnlyPathParameters:
-          operation.requestBody === undefined && parameters.every((parameter) => resolve(document, parameter).in === 'path'),
+        takesOnlyUrlParameters:
+          operation.requestBody === undefined &&
+          parameters.every((parameter) => {
+            const where = resolve(document, parameter).in;
+            return where === 'path' || where === 'query';
+          }),
+        takesQueryParameters: parameters.some((parameter) => resolve(document, parameter).in === 'query'),
       });
     }
   }

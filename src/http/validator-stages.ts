@@ -9,13 +9,16 @@
  *   path parameters, so it is asked once per operation; later requests get that answer with the pipeline's
  *   parameters. A path with percent-encoding is always left to the validator, which refuses malformed ones.
  * - `requestMiddleware` checks the request against the operation's parameters and body. For an operation whose
- *   requests carry nothing but their path (`takesOnlyPathParameters`) and a request without a query string, its
- *   verdict depends on the path parameters alone, and it changes nothing the handler reads; so a verdict of "valid"
- *   is remembered for those values, and the same values are not checked again. Refusals are never remembered, and
- *   the remembered values are bounded in number and length, oldest forgotten first.
+ *   requests carry nothing the validator reads but their URL (`takesOnlyUrlParameters`: no body, no header or
+ *   cookie parameters), its verdict depends on the path parameters and the query string alone, and so does the one
+ *   thing it changes that the handler reads: `req.query`, which it coerces and fills in with defaults. So a verdict
+ *   of "valid" is remembered for that URL with the query it left (frozen), and the same URL is not checked again:
+ *   it gets that query. Refusals are never remembered, and the remembered URLs are bounded in number and length,
+ *   oldest forgotten first. (A polling dashboard asks for the same page of a list again and again.)
  * A stage with another name (a later version of the library) is kept as it is.
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { deepFreeze } from '../store/rows/deep-freeze.js';
 import { stateOf } from './locals.js';
 
 /** The part of the validator's request metadata this module handles; the rest is passed on untouched. */
@@ -28,7 +31,7 @@ export function withoutRepeatedRouting(stages: RequestHandler[]): RequestHandler
   return stages
     .filter((stage) => !unused.has(stage.name))
     .map((stage) =>
-      stage.name === 'metadataMiddleware' ? oncePerOperation(stage) : stage.name === 'requestMiddleware' ? oncePerPath(stage) : stage,
+      stage.name === 'metadataMiddleware' ? oncePerOperation(stage) : stage.name === 'requestMiddleware' ? oncePerUrl(stage) : stage,
     );
 }
 
@@ -36,20 +39,39 @@ export function withoutRepeatedRouting(stages: RequestHandler[]): RequestHandler
 const validatedAs = (request: WithMetadata, operationId: string): boolean =>
   (request.openapi?.schema as { operationId?: unknown } | undefined)?.operationId === operationId;
 
-/** How many passed operation-and-path-parameter pairs are remembered, and the longest key that is. */
-const rememberedPaths = 10_000;
+/** How many passed operation-and-URL pairs are remembered, and the longest key that is. */
+const rememberedUrls = 10_000;
 const longestRememberedKey = 256;
 
-function oncePerPath(validate: RequestHandler): RequestHandler {
-  const passed = new Set<string>();
+/**
+ * `req.query` as the validator leaves it: its own property, writable, in place of Express's getter (which parses
+ * the URL again on each read).
+ */
+const setQuery = (req: Request, query: Readonly<Record<string, unknown>>): void => {
+  Object.defineProperty(req, 'query', { writable: true, value: query });
+};
+
+function oncePerUrl(validate: RequestHandler): RequestHandler {
+  // The query each passed URL left, or null for an operation without query parameters (whose `req.query` the
+  // check leaves as Express parses it).
+  const passed = new Map<string, Readonly<Record<string, unknown>> | null>();
   return (req, res, next) => {
     const { operation, pathParams } = stateOf(res);
-    // The parameters as one unambiguous text (a value may hold any character once percent-decoded).
-    const key =
-      operation?.takesOnlyPathParameters && !req.originalUrl.includes('?')
-        ? JSON.stringify([operation.operationId, ...Object.values(pathParams ?? {})])
-        : undefined;
-    if (key !== undefined && passed.has(key)) return next();
+    let key: string | undefined;
+    if (operation?.takesOnlyUrlParameters) {
+      const queryAt = req.originalUrl.indexOf('?');
+      // The parameters and the query string as one unambiguous text (a value may hold any character once decoded).
+      key = JSON.stringify([
+        operation.operationId,
+        queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1),
+        ...Object.values(pathParams ?? {}),
+      ]);
+      const query = passed.get(key);
+      if (query !== undefined) {
+        if (query !== null) setQuery(req, query);
+        return next();
+      }
+    }
     validate(req, res, (error?: unknown) => {
       // Remembered: a pass against this very operation, of values the pipeline has no issue with either (`1e0` for
       // a version passes the validator and is refused after it), short enough that the bound bounds memory too (an
@@ -61,8 +83,9 @@ function oncePerPath(validate: RequestHandler): RequestHandler {
         !stateOf(res).parameterIssues?.length &&
         validatedAs(req as unknown as WithMetadata, operation!.operationId);
       if (remember) {
-        if (passed.size >= rememberedPaths) passed.delete(passed.values().next().value!);
-        passed.add(key);
+        if (passed.size >= rememberedUrls) passed.delete(passed.keys().next().value!);
+        // A copy, frozen: the request's own query stays as the handler of this request may use it.
+        passed.set(key!, operation!.takesQueryParameters ? deepFreeze(structuredClone(req.query as Record<string, unknown>)) : null);
       }
       next(error);
     });

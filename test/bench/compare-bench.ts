@@ -11,7 +11,8 @@
  * The other commit is checked out into a temporary git worktree that shares this checkout's node_modules (so its
  * dependencies must be the same), and removed at the end.
  *
- * COMPARE_SCENARIO: `post` (POST /v1/submissions, the default) or `form` (GET /v1/forms/{id});
+ * COMPARE_SCENARIO: `post` (POST /v1/submissions, the default), `form` (GET /v1/forms/{id}) or `list`
+ * (GET /v1/submissions?limit=100);
  * COMPARE_ROUNDS (default 12) rounds of COMPARE_SECONDS (default 3) seconds per burst.
  */
 import { execFile, execFileSync, fork } from 'node:child_process';
@@ -28,7 +29,12 @@ if (!ref) {
 }
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const scenario = process.env.COMPARE_SCENARIO ?? 'post';
-if (scenario !== 'post' && scenario !== 'form') throw new Error('COMPARE_SCENARIO is post or form');
+const targets = {
+  post: 'POST /v1/submissions',
+  form: 'GET /v1/forms/{id}',
+  list: 'GET /v1/submissions?limit=100',
+} as const;
+if (!Object.hasOwn(targets, scenario)) throw new Error(`COMPARE_SCENARIO is one of ${Object.keys(targets).join(', ')}`);
 const rounds = Number(process.env.COMPARE_ROUNDS ?? 12);
 const seconds = Number(process.env.COMPARE_SECONDS ?? 3);
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -78,7 +84,9 @@ async function burst(side: Side): Promise<{ cpuUs: number; requestsPerSecond: nu
   const target =
     scenario === 'post'
       ? ['-m', 'POST', '-H', 'content-type=application/json', '-b', side.submission, `${side.url}/v1/submissions`]
-      : [`${side.url}/v1/forms/${side.formId}`];
+      : scenario === 'list'
+        ? [`${side.url}/v1/submissions?limit=100`]
+        : [`${side.url}/v1/forms/${side.formId}`];
   const before = await cpuOf(side);
   const { stdout } = await run(
     join(root, 'node_modules/.bin/autocannon'),
@@ -96,7 +104,7 @@ try {
   sides.push(await start(ref, other), await start('this checkout', root));
   const loadAtStart = loadavg();
   log(
-    `Comparing ${ref} with this checkout: ${scenario === 'post' ? 'POST /v1/submissions' : 'GET /v1/forms/{id}'}, ${rounds} rounds of ${seconds} s bursts`,
+    `Comparing ${ref} with this checkout: ${targets[scenario as keyof typeof targets]}, ${rounds} rounds of ${seconds} s bursts`,
   );
   // One unmeasured round each, so both have compiled and warmed what the scenario runs.
   for (const side of sides) await burst(side);

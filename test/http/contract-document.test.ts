@@ -117,13 +117,16 @@ describe('what the server reads from the document', () => {
     }
   });
 
-  it('when an operation takes nothing but its path, then it is marked so (its passed checks are remembered)', () => {
-    expect(operation('getForm').takesOnlyPathParameters).toBe(true);
-    expect(operation('getFormVersion').takesOnlyPathParameters).toBe(true);
-    expect(operation('deleteForm').takesOnlyPathParameters).toBe(false); // If-Match
-    expect(operation('listForms').takesOnlyPathParameters).toBe(false); // query parameters
-    expect(operation('createForm').takesOnlyPathParameters).toBe(false); // a body
-    expect(operation('restoreFormVersion').takesOnlyPathParameters).toBe(false); // Idempotency-Key
+  it('when an operation takes nothing but its URL, then it is marked so (its passed checks are remembered)', () => {
+    expect(operation('getForm').takesOnlyUrlParameters).toBe(true);
+    expect(operation('getFormVersion').takesOnlyUrlParameters).toBe(true);
+    expect(operation('listForms').takesOnlyUrlParameters).toBe(true); // query parameters
+    expect(operation('listSubmissions').takesOnlyUrlParameters).toBe(true);
+    expect(operation('deleteForm').takesOnlyUrlParameters).toBe(false); // If-Match
+    expect(operation('createForm').takesOnlyUrlParameters).toBe(false); // a body
+    expect(operation('restoreFormVersion').takesOnlyUrlParameters).toBe(false); // Idempotency-Key
+    expect(operation('listForms').takesQueryParameters).toBe(true);
+    expect(operation('getForm').takesQueryParameters).toBe(false);
   });
 
   it('when scopes are compared, then their order is the Scope enum of the document', () => {

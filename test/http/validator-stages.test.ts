@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/http/contract-document.js';
 import { withoutRepeatedRouting } from '../../src/http/validator-stages.js';
 
-const getVersion = { operationId: 'getFormVersion', takesOnlyPathParameters: true } as unknown as Operation;
-const listForms = { operationId: 'listForms', takesOnlyPathParameters: false } as unknown as Operation;
+const getVersion = { operationId: 'getFormVersion', takesOnlyUrlParameters: true, takesQueryParameters: false } as unknown as Operation;
+const listForms = { operationId: 'listForms', takesOnlyUrlParameters: true, takesQueryParameters: true } as unknown as Operation;
+const deleteForm = { operationId: 'deleteForm', takesOnlyUrlParameters: false, takesQueryParameters: false } as unknown as Operation;
 
 /** The request stage as the pipeline wraps it, and how many times the stand-in validator ran. */
 function wrappedCheck(verdict: (req: Request) => unknown = () => undefined) {
@@ -24,6 +25,8 @@ function wrappedCheck(verdict: (req: Request) => unknown = () => undefined) {
     url?: string;
     validatedAs?: string;
     issues?: boolean;
+    /** Receives the request as the next stage sees it. */
+    seen?: (req: Request) => void;
   }) =>
     new Promise<unknown>((resolve) => {
       const operation = options.operation ?? getVersion;
@@ -36,7 +39,14 @@ function wrappedCheck(verdict: (req: Request) => unknown = () => undefined) {
         pathParams: options.params ?? { id: 'form_1', version: '1' },
         ...(options.issues ? { parameterIssues: [{}] } : {}),
       };
-      stage!(req, { locals } as unknown as Response, resolve as NextFunction);
+      stage!(
+        req,
+        { locals } as unknown as Response,
+        ((error?: unknown) => {
+          options.seen?.(req);
+          resolve(error);
+        }) as NextFunction,
+      );
     });
   return { send, checks: () => checks };
 }
@@ -67,8 +77,7 @@ describe('remembering a passed request check', () => {
   });
 
   it.each([
-    ['a query string', { url: '/v1/forms/x/versions/1?x=1' }],
-    ['an operation that takes more than its path', { operation: listForms }],
+    ['an operation that takes more than its URL', { operation: deleteForm }],
     ['a value the pipeline has an issue with (1e0)', { issues: true }],
     ['a key longer than the bound (leading zeros)', { params: { id: 'form_1', version: `${'0'.repeat(300)}1` } }],
     ['a check made against another operation', { validatedAs: 'exportSubmissions' }],
@@ -87,5 +96,36 @@ describe('remembering a passed request check', () => {
     expect(check.checks()).toBe(10_001);
     await check.send({ params: { id: 'form_1', version: '0' } });
     expect(check.checks()).toBe(10_002);
+  });
+
+  it('when a list is asked for with the same query string again, then it is not checked again and gets the query the check left', async () => {
+    // As the validator does: the query's text coerced to numbers, and a default filled in.
+    const check = wrappedCheck((req) => {
+      Object.defineProperty(req, 'query', { writable: true, value: { limit: 100, sort: 'created_at' } });
+      return undefined;
+    });
+    const list = { operation: listForms, params: {}, url: '/v1/forms?limit=100' };
+    const seen: unknown[] = [];
+    await check.send({ ...list, seen: (req) => seen.push(req.query) });
+    await check.send({ ...list, seen: (req) => seen.push(req.query) });
+    expect(check.checks()).toBe(1);
+    expect(seen).toEqual([
+      { limit: 100, sort: 'created_at' },
+      { limit: 100, sort: 'created_at' },
+    ]);
+    // Shared between the requests that get it, so no handler can change it for the next.
+    expect(Object.isFrozen(seen[1])).toBe(true);
+    expect(seen[0]).not.toBe(seen[1]);
+    for (const url of ['/v1/forms?limit=10', '/v1/forms?limit=100&sort=created_at', '/v1/forms']) await check.send({ ...list, url });
+    expect(check.checks()).toBe(4);
+  });
+
+  it('when an operation without query parameters passes with an empty query string, then the query is left as Express parses it', async () => {
+    const check = wrappedCheck();
+    const seen: unknown[] = [];
+    for (let index = 0; index < 2; index++)
+      await check.send({ url: '/v1/forms/x/versions/1?', seen: (req) => seen.push(Object.hasOwn(req, 'query')) });
+    expect(check.checks()).toBe(1);
+    expect(seen).toEqual([false, false]);
   });
 });
