@@ -80,7 +80,7 @@ describe('a page of frozen records', () => {
     }
     for (const [what, value] of [
       ['an undefined member', { a: undefined }],
-      ['a hole', [1, , 3]],
+      ['a hole', Object.assign(new Array(3), { 0: 1, 2: 3 })],
       ['a toJSON', { toJSON: () => 'x' }],
       ['a date', new Date(0)],
       ['a class instance', new Lead()],

@@ -103,9 +103,7 @@ const sides: Side[] = [];
 try {
   sides.push(await start(ref, other), await start('this checkout', root));
   const loadAtStart = loadavg();
-  log(
-    `Comparing ${ref} with this checkout: ${targets[scenario as keyof typeof targets]}, ${rounds} rounds of ${seconds} s bursts`,
-  );
+  log(`Comparing ${ref} with this checkout: ${targets[scenario as keyof typeof targets]}, ${rounds} rounds of ${seconds} s bursts`);
   // One unmeasured round each, so both have compiled and warmed what the scenario runs.
   for (const side of sides) await burst(side);
   const ratios: number[] = [];
