@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { bodyTextWithRequestId, composedText, withRequestId } from '../src/http/frozen-bodies.js';
+import { describe, expect, it, vi } from 'vitest';
+import { bodyTextWithRequestId, composedText, holdsFrozenRecords, withRequestId } from '../src/http/frozen-bodies.js';
 import { deepFreeze } from '../src/store/rows/deep-freeze.js';
 
 const expectedText = (body: object, requestId: string) => JSON.stringify({ ...body, request_id: requestId });
@@ -67,45 +67,63 @@ describe('a page of frozen records', () => {
 
   it('when a frozen record is read again, then its text is the one kept from the first read', () => {
     const record = deepFreeze({ id: 'sub_1', answers: { email: 'a@example.com' } });
-    const first = composedText(page([record]));
-    expect(composedText(page([record]))).toBe(first);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const serialisedRecord = () => stringify.mock.calls.filter(([value]) => value === record).length;
+    try {
+      const first = composedText(page([record]));
+      expect(serialisedRecord()).toBe(1);
+      expect(composedText(page([record]))).toBe(first);
+      expect(serialisedRecord()).toBe(1);
+    } finally {
+      stringify.mockRestore();
+    }
     // Its kept text is its own, not a body's with a request id appended (bodyTextWithRequestId keeps those).
     expect(bodyTextWithRequestId(withRequestId(record, 'req'), 'req')).toBe(JSON.stringify({ ...record, request_id: 'req' }));
     expect(composedText(page([record]))).toBe(JSON.stringify(page([record])));
   });
 
+  class Lead {
+    id = 'sub_1';
+  }
+  const notPlain = [
+    ['a toJSON', { toJSON: () => 'x' }],
+    ['a date', new Date(0)],
+    ['a class instance', new Lead()],
+    ['a big integer', 1n],
+  ] as const;
+
   it('when anything in it is not plain data, then no text is given and the caller serialises it', () => {
-    class Lead {
-      id = 'sub_1';
-    }
-    for (const [what, value] of [
-      ['an undefined member', { a: undefined }],
-      ['a hole', Object.assign(new Array(3), { 0: 1, 2: 3 })],
-      ['a toJSON', { toJSON: () => 'x' }],
-      ['a date', new Date(0)],
-      ['a class instance', new Lead()],
-      ['a big integer', 1n],
-      ['a function', () => 1],
-    ] as const) {
+    for (const [what, value] of notPlain) {
       expect(composedText(page([value])), what).toBeUndefined();
+      expect(composedText(page([deepFreeze({ inside: value })])), `${what}, frozen`).toBeUndefined();
     }
   });
 
-  it('when a frozen record holds what is not plain data, then no text is kept for it, but for an undefined member, which JSON.stringify leaves out', () => {
-    class Lead {
-      id = 'sub_1';
-    }
+  it('when a list has a hole or an undefined item, then only a frozen record holding it is given a text, the one JSON.stringify gives it', () => {
     for (const [what, value] of [
-      ['a toJSON', { toJSON: () => 'x' }],
-      ['a date', new Date(0)],
-      ['a class instance', new Lead()],
-      ['a big integer', 1n],
-      ['a function', () => 1],
+      ['a hole', Object.assign(new Array(3), { 0: 1, 2: 3 })],
+      ['undefined', [undefined]],
     ] as const) {
-      expect(composedText(page([deepFreeze({ inside: value })])), what).toBeUndefined();
+      expect(composedText(page([value])), what).toBeUndefined();
+      const frozen = page([deepFreeze({ inside: value })]);
+      expect(composedText(frozen), `${what}, frozen`).toBe(JSON.stringify(frozen));
     }
-    const withUndefined = page([deepFreeze({ kept: 1, inside: undefined })]);
-    expect(composedText(withUndefined)).toBe(JSON.stringify(withUndefined));
+    expect(composedText(page([[() => 1]]))).toBeUndefined();
+    expect(composedText(page([deepFreeze({ inside: [() => 1] })]))).toBeUndefined();
+  });
+
+  it('when an object has members JSON.stringify leaves out, then they are left out here too, frozen or not', () => {
+    const loose = { kept: 1, gone: undefined, method: () => 1, symbol: Symbol('s') };
+    for (const body of [page([loose]), page([deepFreeze({ ...loose })])]) expect(composedText(body)).toBe(JSON.stringify(body));
+  });
+
+  it('when a body holds frozen records, at its top or first in a list, then it is worth composing; otherwise not', () => {
+    const record = deepFreeze({ id: 'sub_1' });
+    expect(holdsFrozenRecords(page([record]))).toBe(true);
+    expect(holdsFrozenRecords({ form: record })).toBe(true);
+    expect(holdsFrozenRecords(page([{ id: 'sub_1' }]))).toBe(false);
+    expect(holdsFrozenRecords(page([]))).toBe(false);
+    expect(holdsFrozenRecords({ name: Object.freeze('text') })).toBe(false);
   });
 
   it('when a number is not finite, then it is written as null, as JSON.stringify writes it', () => {

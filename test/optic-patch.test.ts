@@ -36,6 +36,9 @@ const operationNode = () => ({
   queryParameters: new Map(),
   pathParameters: new Map(),
   cookieParameters: new Map(),
+  // What a response node has too, so that one node can be asked for both kinds of facts.
+  bodies: new Map(),
+  headers: new Map(),
 });
 
 describe('Optic patch: facts kept per node, side and document', () => {
@@ -58,9 +61,18 @@ describe('Optic patch: facts kept per node, side and document', () => {
     // No 'after' facts on this node: null, not the 'before' facts.
     expect(constructors.createOperation(node, 'after', document)).toBeNull();
     expect(constructors.createOperation(operationNode(), 'before', document)).not.toBe(first);
-    // A response's facts are kept apart from its operation's, though the calls share arguments' shapes.
-    const response = constructors.createResponse(responseNode(), 'before', document);
-    expect(response).toMatchObject({ statusCode: '200', raw: { description: 'ok' } });
+    // Each constructor keeps its own facts: asked for both kinds of one node and document, each gets its own.
+    const shared = operationNode();
+    const operationFacts = constructors.createOperation(shared, 'before', document);
+    const responseFacts = constructors.createResponse(shared, 'before', document);
+    expect(responseFacts).not.toBe(operationFacts);
+    expect(responseFacts).toHaveProperty('bodies', []);
+    expect(constructors.createOperation(shared, 'before', document)).toBe(operationFacts);
+    expect(constructors.createResponse(shared, 'before', document)).toBe(responseFacts);
+    expect(constructors.createResponse(responseNode(), 'before', document)).toMatchObject({
+      statusCode: '200',
+      raw: { description: 'ok' },
+    });
   });
 });
 

@@ -71,7 +71,8 @@ export function bodyTextWithRequestId(body: unknown, requestId: string): string 
  * `JSON.stringify(value)` for plain data that holds deeply frozen records (a page of a list, whose envelope is
  * built per request around records the store shares): each record's text is computed once and joined into the
  * rest. Undefined when anything in the value is not plain data whose text this gives exactly as JSON.stringify
- * would (an `undefined` member, a `toJSON`, a class instance, a big integer); the caller serialises it itself.
+ * would (a `toJSON`, a class instance, a hole or an `undefined` in an array, a big integer); the caller serialises
+ * it itself.
  */
 export function composedText(value: unknown): string | undefined {
   switch (typeof value) {
@@ -101,9 +102,24 @@ export function composedText(value: unknown): string | undefined {
     return `[${parts.join(',')}]`;
   }
   for (const key of Object.keys(value)) {
-    const part = composedText((value as Record<string, unknown>)[key]);
+    const member = (value as Record<string, unknown>)[key];
+    // Members JSON.stringify leaves out of an object.
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    const part = composedText(member);
     if (part === undefined) return undefined;
     parts.push(`${JSON.stringify(key)}:${part}`);
   }
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * Whether a body holds records the store shares (frozen), at its top or as the first item of a list in it: only
+ * then is `composedText` worth its walk, which for anything else costs more than JSON.stringify.
+ */
+export function holdsFrozenRecords(body: object): boolean {
+  for (const member of Object.values(body)) {
+    const first = Array.isArray(member) ? member[0] : member;
+    if (first !== null && typeof first === 'object' && Object.isFrozen(first)) return true;
+  }
+  return false;
 }

@@ -12,7 +12,7 @@
  * one that passed (`RequestId`'s pattern).
  */
 import type { RequestHandler, Response } from 'express';
-import { bodyTextWithRequestId, composedText } from './frozen-bodies.js';
+import { bodyTextWithRequestId, composedText, holdsFrozenRecords } from './frozen-bodies.js';
 import { stateOf } from './locals.js';
 
 /** How much serialised text is remembered at most (characters); the oldest entries go first. */
@@ -26,13 +26,14 @@ const idStandInJson = `"request_id":"${idStandIn}"}`;
 /** The body's text with the stand-in for its request id. */
 function textWithStandIn(body: object): string {
   const copy = { ...body, request_id: idStandIn };
-  return composedText(copy) ?? JSON.stringify(copy);
+  return (holdsFrozenRecords(body) ? composedText(copy) : undefined) ?? JSON.stringify(copy);
 }
 
 export function rememberValidatedReads(): RequestHandler {
-  // Keyed by the serialised body itself, which JSON.stringify returns as one flat string: V8 hashes it where it
-  // lies, where a key built by prefixing it would first be copied whole. The value says what it passed as (the
-  // operation, status and media type); the same bytes passed as something else are not a match.
+  // Keyed by the serialised body itself: V8 hashes a flat string (as JSON.stringify returns it) where it lies, where
+  // a key built by prefixing it would first be copied whole (a page's joined text is flattened once, to be hashed
+  // and sent). The value says what it passed as (the operation, status and media type); the same bytes passed as
+  // something else are not a match.
   const passed = new Map<string, string>();
   let rememberedChars = 0;
   const remember = (text: string, context: string) => {

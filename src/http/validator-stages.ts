@@ -84,8 +84,16 @@ function oncePerUrl(validate: RequestHandler): RequestHandler {
         validatedAs(req as unknown as WithMetadata, operation!.operationId);
       if (remember) {
         if (passed.size >= rememberedUrls) passed.delete(passed.keys().next().value!);
-        // A copy, frozen: the request's own query stays as the handler of this request may use it.
-        passed.set(key!, operation!.takesQueryParameters ? deepFreeze(structuredClone(req.query as Record<string, unknown>)) : null);
+        // A copy, frozen: the request's own query stays as the handler of this request may use it. Without a
+        // prototype, as Express's query parser and so the validator leave it.
+        passed.set(
+          key!,
+          operation!.takesQueryParameters
+            ? deepFreeze(
+                Object.assign(Object.create(null) as Record<string, unknown>, structuredClone(req.query as Record<string, unknown>)),
+              )
+            : null,
+        );
       }
       next(error);
     });

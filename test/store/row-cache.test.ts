@@ -14,7 +14,7 @@ import { hashSecret } from '../../src/domain/keys/secret.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
-import { rowCaches } from '../../src/store/sqlite/row-cache.js';
+import { type RowsById, rowCaches } from '../../src/store/sqlite/row-cache.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -173,6 +173,8 @@ describe('a cache of rows by id', () => {
     }>;
     return new Map(rows.map((row) => [String(row.id), row.note]));
   };
+  /** A page's rows, read as a list reads them. */
+  const getMany = (cache: RowsById<string>, ids: string[]) => cache.read((rows) => rows(ids, notesOf));
   beforeEach(() => {
     db = new Database(join(mkdtempSync(join(tmpdir(), 'row-cache-by-id-')), 'items.db'));
     db.pragma('journal_mode = WAL');
@@ -183,9 +185,9 @@ describe('a cache of rows by id', () => {
 
   it('when rows are read again, then they come from memory, in the order asked, and only the missing ones are loaded', async () => {
     const notes = rowCaches(db).createById<string>('item', { rows: 10 });
-    expect(notes.getMany(['2', '1'], notesOf)).toEqual(['second', 'first']);
+    expect(getMany(notes, ['2', '1'])).toEqual(['second', 'first']);
     await nextTurn();
-    expect(notes.getMany(['1', '3', '2'], notesOf)).toEqual(['first', 'third', 'second']);
+    expect(getMany(notes, ['1', '3', '2'])).toEqual(['first', 'third', 'second']);
     expect(loaded).toEqual([['2', '1'], ['3']]);
   });
 
@@ -197,66 +199,78 @@ describe('a cache of rows by id', () => {
       ['DELETE FROM item WHERE id = 1', ['second']],
       ["INSERT INTO item (id, note) VALUES (1, 'again')", ['again', 'second']],
     ] as const) {
-      notes.getMany(['1', '2'], notesOf);
+      getMany(notes, ['1', '2']);
       loaded = [];
       db.exec(change);
-      expect(notes.getMany(['1', '2'], notesOf), change).toEqual(expected);
+      expect(getMany(notes, ['1', '2']), change).toEqual(expected);
       expect(loaded, change).toEqual([['1']]);
     }
   });
 
   it('when another connection commits, then the next turn loads every row again', async () => {
     const notes = rowCaches(db).createById<string>('item', { rows: 10 });
-    notes.getMany(['1', '2'], notesOf);
+    getMany(notes, ['1', '2']);
     await nextTurn();
     new Database(db.name).prepare("UPDATE item SET note = 'elsewhere' WHERE id = 2").run();
     await nextTurn();
-    expect(notes.getMany(['1', '2'], notesOf)).toEqual(['first', 'elsewhere']);
+    expect(getMany(notes, ['1', '2'])).toEqual(['first', 'elsewhere']);
     expect(loaded).toEqual([
       ['1', '2'],
       ['1', '2'],
     ]);
   });
 
+  it("when another connection commits within the turn, then a page's rows are of the state its own query read, not of the turn's earlier check", () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 10 });
+    expect(getMany(notes, ['1'])).toEqual(['first']);
+    // The same turn: the check made above would serve a plain read, but not a page whose query sees the commit.
+    new Database(db.name).prepare("UPDATE item SET note = 'elsewhere' WHERE id = 1").run();
+    const page = notes.read((rows) => {
+      const ids = (db.prepare("SELECT id FROM item WHERE note = 'elsewhere'").all() as Array<{ id: number }>).map((row) => String(row.id));
+      return rows(ids, notesOf);
+    });
+    expect(page).toEqual(['elsewhere']);
+  });
+
   it('when a transaction of this connection is open, then reads pass the cache by and nothing it wrote is remembered', () => {
     const notes = rowCaches(db).createById<string>('item', { rows: 10 });
-    notes.getMany(['1'], notesOf);
+    getMany(notes, ['1']);
     expect(() =>
       db.transaction(() => {
         db.exec("UPDATE item SET note = 'uncommitted' WHERE id = 1");
-        expect(notes.getMany(['1', '2'], notesOf)).toEqual(['uncommitted', 'second']);
+        expect(getMany(notes, ['1', '2'])).toEqual(['uncommitted', 'second']);
         throw new Error('roll back');
       })(),
     ).toThrow('roll back');
     loaded = [];
-    expect(notes.getMany(['1', '2'], notesOf)).toEqual(['first', 'second']);
+    expect(getMany(notes, ['1', '2'])).toEqual(['first', 'second']);
     expect(loaded).toEqual([['1', '2']]);
   });
 
   it('when a page holds more rows than the cache, then every row known before the page is read is still in it', () => {
     const notes = rowCaches(db).createById<string>('item', { rows: 2 });
-    notes.getMany(['1', '2'], notesOf);
+    getMany(notes, ['1', '2']);
     // Adding 3 forgets 1, which this very page also asks for.
-    expect(notes.getMany(['1', '2', '3'], notesOf)).toEqual(['first', 'second', 'third']);
+    expect(getMany(notes, ['1', '2', '3'])).toEqual(['first', 'second', 'third']);
   });
 
   it('when an id is not stored, then it is left out and nothing is remembered for it', () => {
     const notes = rowCaches(db).createById<string>('item', { rows: 10 });
-    expect(notes.getMany(['1', '9'], notesOf)).toEqual(['first']);
+    expect(getMany(notes, ['1', '9'])).toEqual(['first']);
     db.exec("INSERT INTO item (id, note) VALUES (9, 'late')");
-    expect(notes.getMany(['9'], notesOf)).toEqual(['late']);
+    expect(getMany(notes, ['9'])).toEqual(['late']);
   });
 
   it('when a row changes, then its weight leaves the budget with it', () => {
     const notes = rowCaches(db).createById<string>('item', { rows: 10, weigh: (note) => note.length, weight: 11 });
-    notes.getMany(['1'], notesOf); // 5 characters
+    getMany(notes, ['1']); // 5 characters
     for (let round = 0; round < 3; round++) {
       db.exec("UPDATE item SET note = 'first' WHERE id = 1");
-      notes.getMany(['1'], notesOf);
+      getMany(notes, ['1']);
     }
     loaded = [];
-    notes.getMany(['2', '1'], notesOf); // 6 more: both fit when 'first' is counted once
-    notes.getMany(['1', '2'], notesOf);
+    getMany(notes, ['2', '1']); // 6 more: both fit when 'first' is counted once
+    getMany(notes, ['1', '2']);
     expect(loaded).toEqual([['2']]);
   });
 });

@@ -26,10 +26,14 @@
  * A cache of a table's rows by id (`createById`) is emptied row by row instead: its triggers name the row an
  * INSERT, UPDATE or DELETE touched, and only that row is forgotten. Such a table is written all the time (a
  * submission created forgets nothing another request reads), where emptying the whole cache on each write would
- * leave it empty. Its reads take many rows at once (`getMany`, a page of a list). The PostgreSQL store has no such cache: there every process would
- * need a signal from the others before each answer, which costs what the lookup costs.
+ * leave it empty. Its reads take many rows at once (a page of a list), inside one read transaction with the query
+ * that chose them, and checked against that transaction's state: the page's order and its rows are of one moment.
+ *
+ * The PostgreSQL store has no such caches: there every process would need a signal from the others before each
+ * answer, which costs what the lookup costs.
  */
 import type Database from 'better-sqlite3';
+import { transaction } from './statements.js';
 
 export interface RowCache<T> {
   /** The row under `key`, from memory when it is known to be current, otherwise from `load` (remembered if found). */
@@ -43,13 +47,19 @@ export interface RowCacheLimits<T> {
   weight?: number;
 }
 
+/**
+ * The rows with these ids, in their order: from memory where known to be current, the rest from `load`, which is
+ * given the missing ids and returns what it found (remembered). An id `load` did not find is left out.
+ */
+export type RowsWithIds<T> = (ids: readonly string[], load: (missing: string[]) => Map<string, T>) => T[];
+
 /** Rows of one table by id. */
 export interface RowsById<T> {
   /**
-   * The rows with these ids, in their order: from memory where known to be current, the rest from `load`, which
-   * is given the missing ids and returns what it found (remembered). An id `load` did not find is left out.
+   * Runs `read` in one read transaction (a savepoint, passing the cache by, when this connection is already in a
+   * transaction): the table's rows it takes through `rows` are checked against the state its own queries see.
    */
-  getMany(ids: readonly string[], load: (missing: string[]) => Map<string, T>): T[];
+  read<R>(read: (rows: RowsWithIds<T>) => R): R;
 }
 
 interface ConnectionCaches {
@@ -124,11 +134,16 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
   /** Empties every cache if another connection has committed since the last check. */
   const catchUp = () => {
     if (checkedThisTurn) return;
+    check();
+  };
+  /** The check itself, whenever this turn made it: inside a read transaction, against that transaction's state. */
+  const check = () => {
     const version = dataVersion.get();
     if (version !== seenVersion) {
       seenVersion = version;
       for (const rows of all) rows.clear();
     }
+    if (checkedThisTurn) return;
     checkedThisTurn = true;
     // Node runs a callback's ticks before its promise continuations, so a tick queued here, from a request's first,
     // synchronous steps (authentication), would end the turn before the request's own continuation (its form
@@ -193,24 +208,30 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
           const row = found(id);
           return row === undefined ? [] : [row];
         });
+      const uncached: RowsWithIds<T> = (ids, load) => {
+        const loaded = load([...ids]);
+        return inOrder(ids, (id) => loaded.get(id));
+      };
+      const cached: RowsWithIds<T> = (ids, load) => {
+        // Whatever this turn checked before: the transaction may see commits made since.
+        check();
+        // The known rows are taken before any is added: adding may forget some of them.
+        const known = new Map<string, T>();
+        const missing: string[] = [];
+        for (const id of ids) {
+          const entry = rows.entries.get(id);
+          if (entry === undefined) missing.push(id);
+          else known.set(id, entry.row);
+        }
+        const loaded = missing.length > 0 ? load(missing) : undefined;
+        if (loaded) for (const [id, row] of loaded) rows.add(id, row, limits);
+        return inOrder(ids, (id) => known.get(id) ?? loaded?.get(id));
+      };
       return {
-        getMany(ids, load) {
-          if (db.inTransaction) {
-            const loaded = load([...ids]);
-            return inOrder(ids, (id) => loaded.get(id));
-          }
-          catchUp();
-          // The known rows are taken before any is added: adding may forget some of them.
-          const known = new Map<string, T>();
-          const missing: string[] = [];
-          for (const id of ids) {
-            const entry = rows.entries.get(id);
-            if (entry === undefined) missing.push(id);
-            else known.set(id, entry.row);
-          }
-          const loaded = missing.length > 0 ? load(missing) : undefined;
-          if (loaded) for (const [id, row] of loaded) rows.add(id, row, limits);
-          return inOrder(ids, (id) => known.get(id) ?? loaded?.get(id));
+        read(work) {
+          // Inside a transaction of this connection, which may have written: passed by, as every cache is.
+          if (db.inTransaction) return transaction(db, 'deferred', () => work(uncached));
+          return transaction(db, 'deferred', () => work(cached));
         },
       };
     },

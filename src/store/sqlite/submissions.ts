@@ -25,7 +25,7 @@ import { FunnelTally } from './funnel-tally.js';
 import type { GroupCommit } from './group-commit.js';
 import { withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
-import { rowCaches } from './row-cache.js';
+import { type RowsWithIds, rowCaches } from './row-cache.js';
 import { normalisedEmail } from './schema/submission-emails.js';
 import { statement, transaction } from './statements.js';
 import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
@@ -158,6 +158,8 @@ function changedSinceFew(
  */
 const cachedSubmissions = { rows: 10_000, weight: 32 * 1024 * 1024 };
 
+type ListedSubmission = { submission: Schema<'Submission'>; textLength: number };
+
 /** The stored JSON text of a row: what decoding it costs, and roughly what its decoded submission holds. */
 const jsonTextLength = (row: SubmissionRow): number =>
   [row.answers, row.hidden, row.visited_steps, row.score_breakdown, row.metadata].reduce<number>(
@@ -166,20 +168,18 @@ const jsonTextLength = (row: SubmissionRow): number =>
   );
 
 export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): SubmissionStore {
-  const listed = rowCaches(db).createById<{ submission: Schema<'Submission'>; textLength: number }>('submissions', {
+  const listed = rowCaches(db).createById<ListedSubmission>('submissions', {
     ...cachedSubmissions,
     weigh: (cached) => cached.textLength,
   });
   /** The submissions with these ids, in their order, shared and frozen; an id no longer stored is left out. */
-  const submissionsById = (ids: readonly string[]): Array<Schema<'Submission'>> =>
-    listed
-      .getMany(ids, (missing) => {
-        const rows = statement(db, `SELECT ${submissionRowColumns()} FROM submissions WHERE id IN (SELECT value FROM json_each(?))`).all(
-          JSON.stringify(missing),
-        ) as SubmissionRow[];
-        return new Map(rows.map((row) => [row.id, { submission: deepFreeze(toSubmission(row)), textLength: jsonTextLength(row) }]));
-      })
-      .map((cached) => cached.submission);
+  const submissionsById = (rows: RowsWithIds<ListedSubmission>, ids: readonly string[]): Array<Schema<'Submission'>> =>
+    rows(ids, (missing) => {
+      const found = statement(db, `SELECT ${submissionRowColumns()} FROM submissions WHERE id IN (SELECT value FROM json_each(?))`).all(
+        JSON.stringify(missing),
+      ) as SubmissionRow[];
+      return new Map(found.map((row) => [row.id, { submission: deepFreeze(toSubmission(row)), textLength: jsonTextLength(row) }]));
+    }).map((cached) => cached.submission);
   // The aggregates and usage counts of a group of creates, written once per row at the end of the group.
   const tally = new FunnelTally();
   grouped.atEndOfGroup({ write: () => tally.write(db), discard: () => tally.discard() });
@@ -254,10 +254,18 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
           bounds,
         });
       if (filter.search === undefined) {
-        // The page's ids, then its submissions: from memory where known (a row another connection deletes between
-        // the two reads is left out, as if the page had been read a moment later).
-        const result = read<{ id: string }>('s.id AS id', page);
-        return { data: submissionsById(result.data.map((row) => row.id)), hasMore: result.hasMore };
+        // The page's ids, then its submissions, from memory where known: one read transaction, so both are of
+        // the same moment (the cache is checked against what the ids were read from).
+        return listed.read((rows) => {
+          const result = read<{ id: string }>('s.id AS id', page);
+          return {
+            data: submissionsById(
+              rows,
+              result.data.map((row) => row.id),
+            ),
+            hasMore: result.hasMore,
+          };
+        });
       }
       // The search text is compared in JS, literally (as instr would), on windows of the list without it.
       const found = await scanForMatches(
@@ -268,7 +276,8 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         async (id) =>
           (statement(db, 'SELECT search_text FROM submissions WHERE id = ?').get(id) as { search_text: string } | undefined)?.search_text,
       );
-      return { data: submissionsById(found.data), hasMore: found.hasMore };
+      // Read as they are now: one deleted since the scan found it is left out.
+      return { data: listed.read((rows) => submissionsById(rows, found.data)), hasMore: found.hasMore };
     },
     async get({ workspaceId, environment }, id) {
       const row = statement(
