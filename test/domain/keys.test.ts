@@ -46,9 +46,9 @@ describe('coalescedLastUsed', () => {
   it('when a key is used several times within the interval, then one write now and the newest time at the flush', async () => {
     const { store, writes } = recordingStore();
     const recorder = coalescedLastUsed(store, 60_000);
-    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
-    recorder.record('key_1', '2026-01-01T00:00:10.000Z');
-    recorder.record('key_1', '2026-01-01T00:00:20.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:00:00.000Z'));
+    recorder.record('key_1', new Date('2026-01-01T00:00:10.000Z'));
+    recorder.record('key_1', new Date('2026-01-01T00:00:20.000Z'));
     await settle();
     expect(writes).toEqual([['key_1', '2026-01-01T00:00:00.000Z']]);
     await recorder.flush();
@@ -63,8 +63,8 @@ describe('coalescedLastUsed', () => {
   it('when a use comes exactly one interval after the last write, then it is written at once', async () => {
     const { store, writes } = recordingStore();
     const recorder = coalescedLastUsed(store, 60_000);
-    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
-    recorder.record('key_1', '2026-01-01T00:01:00.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:00:00.000Z'));
+    recorder.record('key_1', new Date('2026-01-01T00:01:00.000Z'));
     await settle();
     expect(writes).toEqual([
       ['key_1', '2026-01-01T00:00:00.000Z'],
@@ -77,8 +77,8 @@ describe('coalescedLastUsed', () => {
   it('when two keys are used, then each has its own interval', async () => {
     const { store, writes } = recordingStore();
     const recorder = coalescedLastUsed(store, 60_000);
-    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
-    recorder.record('key_2', '2026-01-01T00:00:01.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:00:00.000Z'));
+    recorder.record('key_2', new Date('2026-01-01T00:00:01.000Z'));
     await settle();
     expect(writes).toEqual([
       ['key_1', '2026-01-01T00:00:00.000Z'],
@@ -90,7 +90,7 @@ describe('coalescedLastUsed', () => {
     let failing = true;
     const { store, writes } = recordingStore(() => failing);
     const recorder = coalescedLastUsed(store, 60_000);
-    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:00:00.000Z'));
     await settle();
     failing = false;
     await recorder.flush();
@@ -110,7 +110,7 @@ describe('coalescedLastUsed', () => {
       },
     } as Pick<ApiKeyStore, 'touch'> as ApiKeyStore;
     const recorder = coalescedLastUsed(store, 60_000);
-    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:00:00.000Z'));
     let flushed = false;
     const flush = recorder.flush().then(() => {
       flushed = true;
@@ -126,8 +126,8 @@ describe('coalescedLastUsed', () => {
     let failing = true;
     const { store, writes } = recordingStore(() => failing);
     const recorder = coalescedLastUsed(store, 60_000);
-    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
-    recorder.record('key_1', '2026-01-01T00:00:30.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:00:00.000Z'));
+    recorder.record('key_1', new Date('2026-01-01T00:00:30.000Z'));
     await settle();
     failing = false;
     await recorder.flush();
@@ -138,8 +138,8 @@ describe('coalescedLastUsed', () => {
     let failing = false;
     const { store, writes } = recordingStore(() => failing);
     const recorder = coalescedLastUsed(store, 60_000);
-    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
-    recorder.record('key_1', '2026-01-01T00:00:30.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:00:00.000Z'));
+    recorder.record('key_1', new Date('2026-01-01T00:00:30.000Z'));
     await settle();
     failing = true;
     await expect(recorder.flush()).rejects.toThrow('database is locked');
@@ -154,11 +154,11 @@ describe('coalescedLastUsed', () => {
   it('when a flush has written a use, then the interval restarts from it', async () => {
     const { store, writes } = recordingStore();
     const recorder = coalescedLastUsed(store, 60_000);
-    recorder.record('key_1', '2026-01-01T00:00:00.000Z');
-    recorder.record('key_1', '2026-01-01T00:00:50.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:00:00.000Z'));
+    recorder.record('key_1', new Date('2026-01-01T00:00:50.000Z'));
     await recorder.flush();
     // 70 s after the first write but only 20 s after the flushed one: coalesced.
-    recorder.record('key_1', '2026-01-01T00:01:10.000Z');
+    recorder.record('key_1', new Date('2026-01-01T00:01:10.000Z'));
     await settle();
     expect(writes.map(([, at]) => at)).toEqual(['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:50.000Z']);
   });

@@ -1,6 +1,6 @@
 /** The in-memory API request meter: no write per request, one additive write per workspace and month per flush. */
 import { describe, expect, it } from 'vitest';
-import { apiRequestMeter } from '../../src/domain/usage/meter.js';
+import { apiRequestMeter, monthOf } from '../../src/domain/usage/meter.js';
 import { calendarMonth } from '../../src/domain/usage/service.js';
 import type { ApiRequestCount } from '../../src/store/usage-store.js';
 
@@ -54,5 +54,22 @@ describe('calendarMonth', () => {
       start: '2026-12-01T00:00:00.000Z',
       end: '2027-01-01T00:00:00.000Z',
     });
+  });
+});
+
+describe('monthOf', () => {
+  it('when times go back and forth across months and years, then each gets its own UTC month', () => {
+    for (const [at, month] of [
+      ['2026-01-31T23:59:59.999Z', '2026-01'],
+      ['2026-02-01T00:00:00.000Z', '2026-02'],
+      ['2026-01-15T12:00:00.000Z', '2026-01'],
+      ['2026-12-31T23:59:59.999Z', '2026-12'],
+      ['2027-01-01T00:00:00.000Z', '2027-01'],
+      ['2025-01-01T00:00:00.000Z', '2025-01'],
+      // Still January in UTC, though February east of Greenwich.
+      ['2026-01-31T23:30:00.000-00:00', '2026-01'],
+    ] as const) {
+      expect(monthOf(new Date(at)), at).toBe(month);
+    }
   });
 });

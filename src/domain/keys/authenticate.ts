@@ -21,7 +21,7 @@ const revokedMessage = 'This API key has been revoked; create a new key.';
 const expiredMessage = 'This API key has expired; create a new key.';
 
 export interface LastUsedRecorder {
-  record(keyId: string, at: string): void;
+  record(keyId: string, at: Date): void;
 }
 
 export async function authenticate(
@@ -47,7 +47,7 @@ export async function authenticate(
     throw forbidden('ip_not_allowed', `Requests from ${clientIp} are not in this key's IP allowlist.`);
   }
   const { workspace } = record;
-  lastUsed.record(key.id, now.toISOString());
+  lastUsed.record(key.id, now);
   return {
     authType: 'api_key',
     id: key.id,

@@ -9,32 +9,34 @@ import type { LastUsedRecorder } from './authenticate.js';
  */
 export function coalescedLastUsed(store: ApiKeyStore, intervalMs = 60_000): LastUsedRecorder & { flush(): Promise<void> } {
   const written = new Map<string, number>();
-  const pending = new Map<string, string>();
+  // The newest use not yet written, as a time in milliseconds: it becomes text only when it is written (most uses
+  // never are; every request records one).
+  const pending = new Map<string, number>();
   const writing = new Set<Promise<void>>();
   return {
     record(keyId, at) {
       const last = written.get(keyId);
-      const atMs = Date.parse(at);
+      const atMs = at.getTime();
       if (last === undefined || atMs - last >= intervalMs) {
         written.set(keyId, atMs);
         pending.delete(keyId);
         // A failed write is retried by the next flush rather than lost, unless a newer use is pending by then.
         const write = store
-          .touch(keyId, at)
-          .catch(() => void (pending.has(keyId) || pending.set(keyId, at)))
+          .touch(keyId, at.toISOString())
+          .catch(() => void (pending.has(keyId) || pending.set(keyId, atMs)))
           .finally(() => writing.delete(write));
         writing.add(write);
       } else {
-        pending.set(keyId, at);
+        pending.set(keyId, atMs);
       }
     },
     async flush() {
       await Promise.all(writing);
-      for (const [keyId, at] of [...pending]) {
+      for (const [keyId, atMs] of [...pending]) {
         // Removed only once written: a failed write stays pending for the next flush.
-        await store.touch(keyId, at);
-        written.set(keyId, Date.parse(at));
-        if (pending.get(keyId) === at) pending.delete(keyId);
+        await store.touch(keyId, new Date(atMs).toISOString());
+        written.set(keyId, atMs);
+        if (pending.get(keyId) === atMs) pending.delete(keyId);
       }
     },
   };

@@ -14,7 +14,14 @@ export interface ApiRequestMeter {
 /** How often servers add their counts; usage figures may lag the latest requests by this much. */
 export const USAGE_FLUSH_INTERVAL_MS = 5000;
 
-export const monthOf = (at: Date): string => at.toISOString().slice(0, 7);
+/** The month of the last call, as text: every request is counted in it, and it changes once a month. */
+let lastMonth = { key: Number.NaN, text: '' };
+/** `YYYY-MM` of a time, in UTC. */
+export const monthOf = (at: Date): string => {
+  const key = at.getUTCFullYear() * 12 + at.getUTCMonth();
+  if (key !== lastMonth.key) lastMonth = { key, text: at.toISOString().slice(0, 7) };
+  return lastMonth.text;
+};
 
 export function apiRequestMeter(store: Pick<UsageStore, 'addApiRequests'>): ApiRequestMeter {
   let pending = new Map<string, ApiRequestCount>();
