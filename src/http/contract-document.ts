@@ -120,6 +120,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
       if (method === 'put') throw new Error(`${path}: PUT is not used by this API: updates are PATCH, and a PUT gets 405.`);
       const security = operation.security ?? (document.security as Array<Record<string, string[]>>);
       const parameters = [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])];
+      const places = parameters.map((parameter) => resolve(document, parameter).in);
       operations.push({
         operationId: operation.operationId,
         method,
@@ -132,13 +133,8 @@ function readOperations(document: OpenApiDocument): Operation[] {
         acceptsIdempotencyKey: method === 'post' || declaresHeader(document, parameters, 'idempotency-key'),
         integerPathParams: integerPathParams(document, parameters),
         numericParams: numericParams(document, parameters),
-        takesOnlyUrlParameters:
-          operation.requestBody === undefined &&
-          parameters.every((parameter) => {
-            const where = resolve(document, parameter).in;
-            return where === 'path' || where === 'query';
-          }),
-        takesQueryParameters: parameters.some((parameter) => resolve(document, parameter).in === 'query'),
+        takesOnlyUrlParameters: operation.requestBody === undefined && places.every((place) => place === 'path' || place === 'query'),
+        takesQueryParameters: places.includes('query'),
       });
     }
   }

@@ -34,11 +34,14 @@ export function withRequestId(body: object, requestId: string): Record<string, u
 function frozenText(frozen: object): string | undefined {
   let text = ownTexts.get(frozen);
   if (text === undefined && !ownTexts.has(frozen)) {
-    text = isDeeplyFrozenData(frozen) ? JSON.stringify(frozen) : undefined;
+    text = plainTextOf(frozen);
     ownTexts.set(frozen, text);
   }
   return text;
 }
+
+/** The text of a value that is frozen plain data all the way down; undefined for any other value. */
+const plainTextOf = (frozen: object): string | undefined => (isDeeplyFrozenData(frozen) ? JSON.stringify(frozen) : undefined);
 
 /** Plain objects and arrays, frozen, all the way down: JSON.stringify of such a value gives the same text forever. */
 function isDeeplyFrozenData(value: unknown): boolean {
@@ -60,7 +63,7 @@ export function bodyTextWithRequestId(body: unknown, requestId: string): string 
   const frozen = record as object;
   let text = texts.get(frozen);
   if (text === undefined && !texts.has(frozen)) {
-    const own = isDeeplyFrozenData(frozen) ? JSON.stringify(frozen) : undefined;
+    const own = plainTextOf(frozen);
     text = own === undefined ? undefined : own === '{}' ? `{${member}` : `${own.slice(0, -1)},${member}`;
     texts.set(frozen, text);
   }

@@ -87,9 +87,7 @@ class Rows<T> {
     const budget = limits.weight ?? Number.POSITIVE_INFINITY;
     if (weight > budget) return;
     while (this.entries.size > 0 && (this.entries.size >= limits.rows || this.weight + weight > budget)) {
-      const [oldestKey, oldest] = this.entries.entries().next().value!;
-      this.entries.delete(oldestKey);
-      this.weight -= oldest.weight;
+      this.delete(this.entries.keys().next().value!);
     }
     this.entries.set(key, { row, weight });
     this.weight += weight;
@@ -230,8 +228,8 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
       return {
         read(work) {
           // Inside a transaction of this connection, which may have written: passed by, as every cache is.
-          if (db.inTransaction) return transaction(db, 'deferred', () => work(uncached));
-          return transaction(db, 'deferred', () => work(cached));
+          const rowsOf = db.inTransaction ? uncached : cached;
+          return transaction(db, 'deferred', () => work(rowsOf));
         },
       };
     },
