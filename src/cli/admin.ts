@@ -7,7 +7,7 @@
  *   npm run admin -- bootstrap --workspace "Acme" --plan business [--email owner@acme.test] [--json]
  *   npm run admin -- oauth-client --name "Partner" --redirect-uri https://partner.example/callback [--json]
  *   npm run admin -- oauth-authorize --workspace ws_… --client-id client_… --scope "read read_write" \
- *     --redirect-uri https://partner.example/callback --code-challenge <S256 challenge> [--state s] [--json]
+ *     --redirect-uri https://partner.example/callback --code-challenge=<S256 challenge> [--state s] [--json]
  *   npm run admin -- workspace-limits --workspace ws_… --per-key-per-second 500 --per-workspace-per-minute 60000 [--json]
  *   npm run admin -- workspace-limits --workspace ws_… --reset [--json]
  *
@@ -49,6 +49,7 @@ const commands: Record<string, Command> = {
     usage: [
       'npm run admin -- oauth-authorize --workspace <ws_id> --client-id <client_id> --scope "<read|read_write|admin …>"',
       '                   --redirect-uri <uri> --code-challenge <S256 challenge> [--state <state>] [--json]',
+      'A challenge that begins with `-` (base64url allows it) is written --code-challenge=<challenge>, or it reads as an option.',
     ].join('\n'),
     run: oauthAuthorizeCommand,
   },

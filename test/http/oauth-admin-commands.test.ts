@@ -42,8 +42,13 @@ afterAll(() => database.drop());
 
 describe('npm run admin -- oauth-client / oauth-authorize', () => {
   it('when an operator registers a client and records a consent, then the printed code can be exchanged and the token used', async () => {
-    const verifier = randomBytes(32).toString('base64url');
-    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    // A challenge that begins with `-` (one in 64 do), which the usage's `--code-challenge=` form must take.
+    let verifier: string;
+    let challenge: string;
+    do {
+      verifier = randomBytes(32).toString('base64url');
+      challenge = createHash('sha256').update(verifier).digest('base64url');
+    } while (!challenge.startsWith('-'));
     const authorized = await admin(
       'oauth-authorize',
       '--workspace',
@@ -54,8 +59,7 @@ describe('npm run admin -- oauth-client / oauth-authorize', () => {
       'read read_write',
       '--redirect-uri',
       redirectUri,
-      '--code-challenge',
-      challenge,
+      `--code-challenge=${challenge}`,
       '--state',
       's1',
     );
