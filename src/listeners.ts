@@ -10,6 +10,7 @@ import type { RequestListener, ServerResponse } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import { messageClassesOf } from './http/message-classes.js';
 
 export interface ConnectionLimits {
   /** From TCP accept to a finished TLS handshake. */
@@ -44,14 +45,22 @@ const connectionsCheckingIntervalMs = 1000;
 
 export function createHttpsListener(tls: { key: string; cert: string }, app: RequestListener, limits: ConnectionLimits): Listener {
   const server = https.createServer(
-    { ...tls, handshakeTimeout: limits.tlsHandshakeTimeoutMs, connectionsCheckingInterval: connectionsCheckingIntervalMs },
+    {
+      ...tls,
+      ...messageClassesOf(app),
+      handshakeTimeout: limits.tlsHandshakeTimeoutMs,
+      connectionsCheckingInterval: connectionsCheckingIntervalMs,
+    },
     app,
   );
   return withLimits(server, limits);
 }
 
 export function createHttpListener(app: RequestListener, limits: ConnectionLimits): Listener {
-  return withLimits(http.createServer({ connectionsCheckingInterval: connectionsCheckingIntervalMs }, app), limits);
+  return withLimits(
+    http.createServer({ ...messageClassesOf(app), connectionsCheckingInterval: connectionsCheckingIntervalMs }, app),
+    limits,
+  );
 }
 
 function withLimits(server: http.Server, limits: ConnectionLimits): Listener {

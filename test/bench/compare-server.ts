@@ -17,6 +17,8 @@ const { bootstrapWorkspace } = await load<typeof import('../../src/domain/worksp
 const { createSqliteStore } = await load<typeof import('../../src/store/sqlite/index.js')>('src/store/sqlite/index.ts');
 const { createLogger } = await load<typeof import('../../src/logger.js')>('src/logger.ts');
 const { benchApp } = await load<typeof import('./bench-app.js')>('test/bench/bench-app.ts');
+const { createHttpsListener } = await load<typeof import('../../src/listeners.js')>('src/listeners.ts');
+const { loadConfig } = await load<typeof import('../../src/config.js')>('src/config.ts');
 
 const example = (name: string) =>
   parse(readFileSync(join(root, `openapi/components/examples/${name}.yaml`), 'utf8')).value as Record<string, unknown>;
@@ -24,7 +26,8 @@ const dir = mkdtempSync(join(tmpdir(), 'form-funnel-compare-'));
 const store = createSqliteStore(join(dir, 'bench.db'));
 const built = await benchApp({ store, logger: createLogger({ logLevel: 'info' }, join(dir, 'requests.log')), validateResponses: true });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
-const server = https.createServer({ key: pems.private, cert: pems.cert }, built.app);
+// The checkout's own listener, as its `npm start` makes it.
+const { server } = createHttpsListener({ key: pems.private, cert: pems.cert }, built.app, loadConfig({}).connectionLimits);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const workspace = await bootstrapWorkspace(built.services, { name: 'Compare', plan: 'business' });

@@ -24,6 +24,7 @@ import { defaultRescoreBatchSize, runRescoreJobs } from '../../src/domain/rescor
 import { scoreSubmission } from '../../src/domain/scoring/score-submission.js';
 import { validateAnswers } from '../../src/domain/submissions/validate-answers.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { messageClassesOf } from '../../src/http/message-classes.js';
 import { newId } from '../../src/ids.js';
 import { completeMetadata } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
@@ -50,7 +51,7 @@ db.pragma('cache_size = -262144');
 const store = createSqliteStore(db);
 const built = await benchApp({ store });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
-const server = https.createServer({ key: pems.private, cert: pems.cert }, built.app);
+const server = https.createServer({ key: pems.private, cert: pems.cert, ...messageClassesOf(built.app) }, built.app);
 // Seeding keeps the client's connection idle for minutes; it must still be open for the probe.
 server.keepAliveTimeout = 3_600_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

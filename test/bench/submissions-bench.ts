@@ -32,6 +32,7 @@ import type { Schema } from '../../src/contract.js';
 import { authenticate } from '../../src/domain/keys/authenticate.js';
 import { rescoreSubmission } from '../../src/domain/submissions/service.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { messageClassesOf } from '../../src/http/message-classes.js';
 import { newId } from '../../src/ids.js';
 import { completeMetadata } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
@@ -62,7 +63,7 @@ const built = await benchApp({ store, validateResponses: true });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const tls = { key: pems.private, cert: pems.cert };
 const listen = async (handler: express.Express) => {
-  const server = https.createServer(tls, handler);
+  const server = https.createServer({ ...tls, ...messageClassesOf(handler) }, handler);
   // Seeding blocks the event loop for minutes: an idle keep-alive connection must outlive it (0: no timeout), or
   // the client's next request goes out on a socket the server has just closed (ECONNRESET).
   server.keepAliveTimeout = 0;

@@ -16,13 +16,14 @@
  * BENCH_SECONDS (default 10) is the length of one measured run; BENCH_ROUNDS (default 3) the number of rounds;
  * BENCH_ONLY runs the scenarios whose name contains it; BENCH_DEBUG prints the functions that cost most;
  * BENCH_PROFILE_DIR writes each scenario's CPU profile there; with BENCH_PROFILE_PLAIN also plain Express's (plain-*.cpuprofile),
- * to tell the full stack's own work from what any Express server over TLS pays (the socket writes above all).
+ * to tell the full stack's own work from what any Express server over TLS pays (the socket writes above all);
+ * BENCH_PLAIN_CLASSES builds plain Express's requests and responses as the full stack's listener does.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { Session } from 'node:inspector/promises';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +31,11 @@ import { promisify } from 'node:util';
 import express from 'express';
 import selfsigned from 'selfsigned';
 import { parse } from 'yaml';
+import { loadConfig } from '../../src/config.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { messageClassesOf } from '../../src/http/message-classes.js';
 import { newId } from '../../src/ids.js';
+import { createHttpsListener } from '../../src/listeners.js';
 import { createLogger } from '../../src/logger.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { benchApp } from './bench-app.js';
@@ -54,12 +58,12 @@ const logger = createLogger({ logLevel: 'info' }, join(dir, 'requests.log'));
 const built = await benchApp({ store, logger, validateResponses: true });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const tls = { key: pems.private, cert: pems.cert };
-const listen = async (handler: express.Express) => {
-  const server = https.createServer(tls, handler);
+const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
 };
-const api = await listen(built.app);
+// The full stack's listener is the one `npm start` makes, with its default connection limits.
+const api = await listen(createHttpsListener(tls, built.app, loadConfig({}).connectionLimits).server);
 const workspace = await bootstrapWorkspace(built.services, { name: 'Bench', plan: 'business' });
 const authorization = `Bearer ${workspace.live_admin_key}`;
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
@@ -142,7 +146,11 @@ plainApp.post('/v1/submissions', (req, res) => {
   );
   res.status(201).json({ ...created, id, created_at: at, updated_at: at, scored_at: at });
 });
-const plain = await listen(plainApp);
+// Plain Express as anyone would run it; BENCH_PLAIN_CLASSES gives it the full stack's request and response
+// classes too (src/http/message-classes.ts), to tell what they save any Express app from the full stack's own work.
+const plain = await listen(
+  https.createServer({ ...tls, ...(process.env.BENCH_PLAIN_CLASSES ? messageClassesOf(plainApp) : {}) }, plainApp),
+);
 
 // ---- autocannon in a child process ----
 const run = promisify(execFile);

@@ -10,6 +10,7 @@ import request from 'supertest';
 import type { Plan } from '../../src/contract.js';
 import { type BootstrappedWorkspace, bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { type AppOptions, buildApp } from '../../src/http/app.js';
+import { messageClassesOf } from '../../src/http/message-classes.js';
 import { type Caller, createKey, type Method } from './factories.js';
 import { createTestStore } from './stores.js';
 
@@ -27,7 +28,8 @@ export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan
   const store = options.store ?? (await createTestStore());
   const built = buildApp({ ...options, store });
   const { key, cert } = await testCertificate();
-  const server = https.createServer({ key, cert }, built.app);
+  // As the server's listener makes them (src/listeners.ts), every HTTP test's requests and responses are built with the app's prototypes.
+  const server = https.createServer({ key, cert, ...messageClassesOf(built.app) }, built.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const workspace = await bootstrapWorkspace(built.services, {
