@@ -201,29 +201,37 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
       const rows = new Rows<T>();
       all.push(rows as Rows<unknown>);
       watchRows(table, rows as Rows<unknown>);
-      const inOrder = (ids: readonly string[], found: (id: string) => T | undefined) =>
-        ids.flatMap((id) => {
-          const row = found(id);
-          return row === undefined ? [] : [row];
-        });
-      const uncached: RowsWithIds<T> = (ids, load) => {
-        const loaded = load([...ids]);
-        return inOrder(ids, (id) => loaded.get(id));
+      /** The rows of `ids` in their order, leaving out those `found` does not have. */
+      const inOrder = (ids: readonly string[], found: ReadonlyMap<string, T>): T[] => {
+        const inPlace: T[] = [];
+        for (const id of ids) {
+          const row = found.get(id);
+          if (row !== undefined) inPlace.push(row);
+        }
+        return inPlace;
       };
+      const uncached: RowsWithIds<T> = (ids, load) => inOrder(ids, load([...ids]));
       const cached: RowsWithIds<T> = (ids, load) => {
         // Whatever this turn checked before: the transaction may see commits made since.
         check();
-        // The known rows are taken before any is added: adding may forget some of them.
-        const known = new Map<string, T>();
+        // The known rows are taken, in place, before any is added: adding may forget some of them. A missing row
+        // leaves a hole, filled once it is loaded (or left out, if it is no longer stored).
+        const inPlace: Array<T | undefined> = new Array(ids.length);
         const missing: string[] = [];
-        for (const id of ids) {
-          const entry = rows.entries.get(id);
-          if (entry === undefined) missing.push(id);
-          else known.set(id, entry.row);
+        for (let index = 0; index < ids.length; index++) {
+          const entry = rows.entries.get(ids[index]!);
+          if (entry === undefined) missing.push(ids[index]!);
+          else inPlace[index] = entry.row;
         }
-        const loaded = missing.length > 0 ? load(missing) : undefined;
-        if (loaded) for (const [id, row] of loaded) rows.add(id, row, limits);
-        return inOrder(ids, (id) => known.get(id) ?? loaded?.get(id));
+        if (missing.length === 0) return inPlace as T[];
+        const loaded = load(missing);
+        for (const [id, row] of loaded) rows.add(id, row, limits);
+        const page: T[] = [];
+        for (let index = 0; index < ids.length; index++) {
+          const row = inPlace[index] ?? loaded.get(ids[index]!);
+          if (row !== undefined) page.push(row);
+        }
+        return page;
       };
       return {
         read(work) {
