@@ -177,3 +177,40 @@ describe('draining at shutdown', () => {
     await draining;
   });
 });
+
+describe('TLS session resumption', () => {
+  /** A request on a connection offering `session`; its answer, whether the handshake resumed, and the session the server gave. */
+  const requestWith = (port: number, maxVersion: tls.SecureVersion, session?: Buffer) =>
+    new Promise<{ text: string; reused: boolean; session: Buffer | undefined }>((resolve, reject) => {
+      let given: Buffer | undefined;
+      let reused = false;
+      let text = '';
+      const socket = tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false, maxVersion, session }, () => {
+        reused = socket.isSessionReused();
+        socket.write(`GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      });
+      sockets.push(socket);
+      // TLS 1.3 sends its tickets after the handshake; by the end of the answer they have arrived.
+      socket.on('session', (ticket: Buffer) => {
+        given = ticket;
+      });
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve({ text, reused, session: given }));
+    });
+
+  it.each(['TLSv1.2', 'TLSv1.3'] as const)(
+    'when a client reconnects with its %s session, then the handshake is resumed',
+    async (version) => {
+      const { port } = await start({});
+      const first = await requestWith(port, version);
+      expect(first).toMatchObject({ reused: false, text: expect.stringMatching(/^HTTP\/1\.1 200 OK[\s\S]*ok$/) });
+      expect(first.session).toBeInstanceOf(Buffer);
+
+      const again = await requestWith(port, version, first.session);
+      expect(again).toMatchObject({ reused: true, text: expect.stringMatching(/^HTTP\/1\.1 200 OK[\s\S]*ok$/) });
+    },
+  );
+});
