@@ -2,17 +2,19 @@
  * The request and response classes a server gives an Express app: Node's own, made with the app's prototypes.
  *
  * Express gives every request and response its app's prototypes (`app.request`, `app.response`, which hold
- * `req.get`, `res.json` and the rest) with `Object.setPrototypeOf`, as each one enters the app. V8 then keeps no
- * shared hidden class for the object: every property added to it afterwards (`req.params`, `res.locals`, the
- * router's, the validator's, the pipeline's) copies the object's whole hidden class, about 2 us each on a request,
- * which has 30 properties. Made with these classes, the objects already have the app's prototypes, so Express's
- * `setPrototypeOf` changes nothing (setting the prototype an object already has is a no-op) and property additions
- * follow shared transitions, as on any object built by a constructor.
- * (expressjs/express#5998 proposes the same for Express itself.)
+ * `req.get`, `res.json` and the rest) with `Object.setPrototypeOf`, as each one enters the app. After that, V8
+ * gives each request and response hidden classes of its own: every property added to it later (by Express, the
+ * router, the validator and the pipeline: a dozen or more per request) costs about 2 us instead of a few
+ * nanoseconds, and the code that reads them (Express, Node's http, the pipeline) meets new hidden classes on every
+ * request, so its inline caches stop helping. Made with these classes, the objects already have the app's
+ * prototypes when Express sees them: its `setPrototypeOf` changes nothing (setting the prototype an object already
+ * has is a no-op), and every request shares the hidden classes of the one before, as objects built by one
+ * constructor do. (expressjs/express#5998 proposes the same for Express itself.)
  *
  * What the app sees is unchanged: the same prototypes, whose chains still reach Node's `IncomingMessage` and
- * `ServerResponse`, built by Node's own constructors. An app mounted inside another still gets its own prototypes
- * from Express on the way in, and the outer app's back on the way out.
+ * `ServerResponse`, set up by Node's own constructors. An app mounted inside another still gets its own prototypes
+ * from Express on the way in, and the outer app's back on the way out; there, Express's `setPrototypeOf` still
+ * happens.
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
@@ -22,12 +24,15 @@ export interface MessageClasses {
   ServerResponse: typeof ServerResponse;
 }
 
-/** For `http.createServer` and `https.createServer`'s options; nothing for a listener that is not an Express app. */
+/**
+ * For `http.createServer` and `https.createServer`'s options. Nothing (Node's own classes) for a listener that is
+ * not an Express app, or where Node's constructors cannot be applied to an object they did not allocate.
+ */
 export function messageClassesOf(app: unknown): Partial<MessageClasses> {
-  if (!isExpressApp(app)) return {};
+  if (!isExpressApp(app) || !appliesToThis(IncomingMessage) || !appliesToThis(ServerResponse)) return {};
   return {
-    IncomingMessage: withPrototype(IncomingMessage, app.request),
-    ServerResponse: withPrototype(ServerResponse, app.response),
+    IncomingMessage: withPrototype(IncomingMessage, app.request, 'AppRequest'),
+    ServerResponse: withPrototype(ServerResponse, app.response, 'AppResponse'),
   };
 }
 
@@ -37,16 +42,24 @@ const isExpressApp = (app: unknown): app is Express =>
   (app as Partial<Express>).response instanceof ServerResponse;
 
 /**
+ * Whether a constructor is a plain function (as Node's message constructors are up to now), which runs on any
+ * `this`. A class cannot be called on an object it did not allocate; `Reflect.construct` could build one with
+ * another prototype, but cost more per request than it saves, so a Node whose constructors are classes gets its
+ * own classes and Express's `setPrototypeOf`, as any Express app does.
+ */
+const appliesToThis = (base: unknown): boolean => typeof base === 'function' && !Function.prototype.toString.call(base).startsWith('class');
+
+/**
  * Node's constructor under another prototype. A function rather than a class: a class's `prototype` cannot be
  * replaced, and one that extends Node's would put its own prototype between the object and the app's.
  */
-function withPrototype<C extends typeof IncomingMessage | typeof ServerResponse>(base: C, prototype: InstanceType<C>): C {
-  // Node's message constructors are plain functions (it calls them with `new`), which apply to `this` as any
-  // pre-class constructor does.
+function withPrototype<C extends typeof IncomingMessage | typeof ServerResponse>(base: C, prototype: InstanceType<C>, name: string): C {
   const construct = base as unknown as (this: unknown, ...args: unknown[]) => void;
   function Message(this: unknown, ...args: unknown[]) {
     construct.apply(this, args);
   }
+  // Named for profiles and heap snapshots (`req.constructor` still reads Node's, through the prototype chain).
+  Object.defineProperty(Message, 'name', { value: name });
   Message.prototype = prototype;
   return Message as unknown as C;
 }

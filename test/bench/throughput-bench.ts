@@ -17,7 +17,7 @@
  * BENCH_ONLY runs the scenarios whose name contains it; BENCH_DEBUG prints the functions that cost most;
  * BENCH_PROFILE_DIR writes each scenario's CPU profile there; with BENCH_PROFILE_PLAIN also plain Express's (plain-*.cpuprofile),
  * to tell the full stack's own work from what any Express server over TLS pays (the socket writes above all);
- * BENCH_PLAIN_CLASSES builds plain Express's requests and responses as the full stack's listener does.
+ * BENCH_PLAIN_CLASSES=1 builds plain Express's requests and responses as the full stack's listener does.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -146,10 +146,10 @@ plainApp.post('/v1/submissions', (req, res) => {
   );
   res.status(201).json({ ...created, id, created_at: at, updated_at: at, scored_at: at });
 });
-// Plain Express as anyone would run it; BENCH_PLAIN_CLASSES gives it the full stack's request and response
+// Plain Express as anyone would run it; BENCH_PLAIN_CLASSES=1 gives it the full stack's request and response
 // classes too (src/http/message-classes.ts), to tell what they save any Express app from the full stack's own work.
 const plain = await listen(
-  https.createServer({ ...tls, ...(process.env.BENCH_PLAIN_CLASSES ? messageClassesOf(plainApp) : {}) }, plainApp),
+  https.createServer({ ...tls, ...(process.env.BENCH_PLAIN_CLASSES === '1' ? messageClassesOf(plainApp) : {}) }, plainApp),
 );
 
 // ---- autocannon in a child process ----

@@ -114,6 +114,48 @@ describe.each(deployments)('the server started with npm start, $name', (deployme
     expect(logs).not.toContain('Bearer');
   });
 
+  it('when a client reconnects with its TLS session, then the handshake is resumed, whichever process takes the connection', async () => {
+    const ca = readFileSync(join(server.dataDir, 'tls-cert.pem'));
+    /** One request on a new connection offering `session`: whether it resumed, who answered, and the newest session. */
+    const visit = (session?: Buffer) =>
+      new Promise<{ reused: boolean; requestId: string; session: Buffer | undefined }>((resolve, reject) => {
+        let reused = false;
+        let latest: Buffer | undefined;
+        let text = '';
+        const socket = tls.connect({ port: server.port, host: '127.0.0.1', servername: 'localhost', ca, session }, () => {
+          reused = socket.isSessionReused();
+          socket.write(
+            `GET /v1/me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${keys.live_admin_key}\r\nConnection: close\r\n\r\n`,
+          );
+        });
+        socket.on('session', (ticket: Buffer) => {
+          latest = ticket;
+        });
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const requestId = /x-request-id: (req_\w+)/i.exec(text)?.[1];
+          if (!requestId) reject(new Error(`no answer: ${text}`));
+          else resolve({ reused, requestId, session: latest });
+        });
+      });
+
+    let { session } = await visit();
+    const resumedBy = new Set<number>();
+    // The cluster hands each new connection to the next worker: a few reconnections reach every process. (Node's
+    // cluster gives the workers' servers the same ticket keys; separate processes on their own ports would not
+    // resume each other's sessions.)
+    for (let attempt = 0; attempt < 4 * deployment.workers; attempt++) {
+      const again = await visit(session);
+      expect(again.reused).toBe(true);
+      resumedBy.add(await server.pidOf(again.requestId));
+      session = again.session ?? session;
+    }
+    expect(resumedBy.size).toBe(deployment.workers);
+  });
+
   it('when it receives SIGTERM, then in every process idle kept-alive connections close, a request in flight finishes with Connection: close, and it exits 0 promptly', async () => {
     const until = async (condition: () => boolean, ms = 5000) => {
       const started = Date.now();

@@ -7,18 +7,15 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { buildApp } from '../../src/http/app.js';
 import { messageClassesOf } from '../../src/http/message-classes.js';
 import { createHttpListener, createHttpsListener } from '../../src/listeners.js';
 import { testCertificate } from '../support/harness.js';
+import { createTestStore } from '../support/stores.js';
 
-const limits = {
-  tlsHandshakeTimeoutMs: 10_000,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 10_000,
-  maxConnections: 1000,
-  maxConnectionsPerAddress: 0,
-};
+const limits = loadConfig({}).connectionLimits;
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -45,10 +42,13 @@ async function serve(server: http.Server): Promise<{ base: string; arrivals: Arr
   return { base: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals };
 }
 
-function get(url: string, ca?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  url: string,
+  options: { ca?: string; method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const { request } = url.startsWith('https:') ? https : http;
   return new Promise((resolve, reject) => {
-    request(url, { ca }, (response) => {
+    request(url, options, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -99,12 +99,18 @@ describe('messageClassesOf', () => {
     });
     // So Express's own `setPrototypeOf` finds the prototype already there and changes nothing.
     expect(arrivals).toEqual([{ requestPrototype: app.request, responsePrototype: app.response }]);
+
+    // A HEAD request (Node's response reads the request's method when it is built) is answered without a body.
+    const head = await get(`${base}/echo`, { method: 'HEAD' });
+    expect(head).toMatchObject({ status: 203, body: '' });
+    expect(head.headers['content-type']).toMatch(/^application\/json/);
   });
 
   it('leaves Node’s classes to a listener that is not an Express app', async () => {
     const handler = (_request: IncomingMessage, response: ServerResponse) => void response.end('plain');
     expect(messageClassesOf(handler)).toEqual({});
-    expect(messageClassesOf({ request: {}, response: {} })).toEqual({});
+    // A function carrying objects that are not Node's messages is not taken for an app.
+    expect(messageClassesOf(Object.assign(() => undefined, { request: {}, response: {} }))).toEqual({});
 
     const { base, arrivals } = await serve(http.createServer(messageClassesOf(handler), handler));
     expect((await get(`${base}/`)).body).toBe('plain');
@@ -124,10 +130,11 @@ describe('messageClassesOf', () => {
       seen.push(`outer: ${Object.getPrototypeOf(req) === outer.request && Object.getPrototypeOf(res) === outer.response}`);
       res.send('done');
     });
-    const { base } = await serve(http.createServer(messageClassesOf(outer), outer));
+    const { base, arrivals } = await serve(http.createServer(messageClassesOf(outer), outer));
 
     expect((await get(`${base}/inner/x`)).body).toBe('done');
     expect(seen).toEqual(['inner: true', 'outer: true']);
+    expect(arrivals).toEqual([{ requestPrototype: outer.request, responsePrototype: outer.response }]);
   });
 
   it('is what the listeners build their servers with, over HTTPS and plain HTTP', async () => {
@@ -139,8 +146,36 @@ describe('messageClassesOf', () => {
       [plainApp, createHttpListener(plainApp, limits)],
     ] as const) {
       const { base, arrivals } = await serve(listener.server);
-      expect(JSON.parse((await get(`${base}/echo`, cert)).body)).toMatchObject({ path: '/echo', ownPrototypes: true });
+      expect(JSON.parse((await get(`${base}/echo`, { ca: cert })).body)).toMatchObject({ path: '/echo', ownPrototypes: true });
       expect(arrivals).toEqual([{ requestPrototype: app.request, responsePrototype: app.response }]);
+    }
+  });
+
+  it('is an option: the API served by a server made without it answers as with it', async () => {
+    const store = await createTestStore();
+    const built = buildApp({ store });
+    const { key, cert } = await testCertificate();
+    try {
+      const workspace = await bootstrapWorkspace(built.services, { name: 'Plain', plan: 'business' });
+      const headers = { authorization: `Bearer ${workspace.live_admin_key}` };
+      const answers: unknown[] = [];
+      for (const [options, arrivesWith] of [
+        [{}, IncomingMessage.prototype],
+        [messageClassesOf(built.app), built.app.request],
+      ] as const) {
+        const { base, arrivals } = await serve(https.createServer({ key, cert, ...options }, built.app));
+        const me = await get(`${base}/v1/me`, { ca: cert, headers });
+        const missing = await get(`${base}/v1/forms/form_000000000000000000000000`, { ca: cert, headers });
+        expect(arrivals.map((arrival) => arrival.requestPrototype)).toEqual([arrivesWith, arrivesWith]);
+        answers.push({
+          me: { status: me.status, body: { ...JSON.parse(me.body), request_id: undefined } },
+          missing: { status: missing.status, type: missing.headers['content-type'], code: JSON.parse(missing.body).code },
+        });
+      }
+      expect(answers[0]).toMatchObject({ me: { status: 200, body: { object: 'me', scope: 'admin' } }, missing: { status: 404 } });
+      expect(answers[1]).toEqual(answers[0]);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -203,34 +203,35 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
       watchRows(table, rows as Rows<unknown>);
       /** The rows of `ids` in their order, leaving out those `found` does not have. */
       const inOrder = (ids: readonly string[], found: ReadonlyMap<string, T>): T[] => {
-        const inPlace: T[] = [];
+        const page: T[] = [];
         for (const id of ids) {
           const row = found.get(id);
-          if (row !== undefined) inPlace.push(row);
+          if (row !== undefined) page.push(row);
         }
-        return inPlace;
+        return page;
       };
       const uncached: RowsWithIds<T> = (ids, load) => inOrder(ids, load([...ids]));
       const cached: RowsWithIds<T> = (ids, load) => {
         // Whatever this turn checked before: the transaction may see commits made since.
         check();
-        // The known rows are taken, in place, before any is added: adding may forget some of them. A missing row
-        // leaves a hole, filled once it is loaded (or left out, if it is no longer stored).
-        const inPlace: Array<T | undefined> = new Array(ids.length);
+        // The known rows are taken, at their places, before any is added: adding may forget some of them.
+        const known: Array<T | undefined> = [];
         const missing: string[] = [];
-        for (let index = 0; index < ids.length; index++) {
-          const entry = rows.entries.get(ids[index]!);
-          if (entry === undefined) missing.push(ids[index]!);
-          else inPlace[index] = entry.row;
+        for (const id of ids) {
+          const row = rows.entries.get(id)?.row;
+          known.push(row);
+          if (row === undefined) missing.push(id);
         }
-        if (missing.length === 0) return inPlace as T[];
+        if (missing.length === 0) return known as T[];
         const loaded = load(missing);
         for (const [id, row] of loaded) rows.add(id, row, limits);
+        // The page: the known rows and the loaded ones at the places of the missing ids, leaving out an id no
+        // longer stored.
         const page: T[] = [];
-        for (let index = 0; index < ids.length; index++) {
-          const row = inPlace[index] ?? loaded.get(ids[index]!);
+        ids.forEach((id, index) => {
+          const row = known[index] ?? loaded.get(id);
           if (row !== undefined) page.push(row);
-        }
+        });
         return page;
       };
       return {
