@@ -76,43 +76,63 @@ export function bodyTextWithRequestId(body: unknown, requestId: string): string 
  * rest. Undefined when anything in the value is not plain data whose text this gives exactly as JSON.stringify
  * would (a `toJSON`, a class instance, a hole or an `undefined` in an array, a big integer); the caller serialises
  * it itself.
+ *
+ * The pieces are joined once, at the end, into one flat string: joining each level on its own copied a page's
+ * text once per level, and wrapping a joined text in brackets left a string that its first reader (`endsWith`,
+ * a map lookup) copied flat again.
  */
 export function composedText(value: unknown): string | undefined {
+  const pieces: string[] = [];
+  return compose(value, pieces) ? pieces.join('') : undefined;
+}
+
+/** Appends the text of `value` to `pieces`; false when `composedText` gives up on it. */
+function compose(value: unknown, pieces: string[]): boolean {
   switch (typeof value) {
     case 'string':
     case 'number':
     case 'boolean':
-      return JSON.stringify(value);
+      pieces.push(JSON.stringify(value));
+      return true;
     case 'object':
       break;
     default:
-      return undefined;
+      return false;
   }
-  if (value === null) return 'null';
+  if (value === null) {
+    pieces.push('null');
+    return true;
+  }
   if (Object.isFrozen(value)) {
     const kept = frozenText(value);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) {
+      pieces.push(kept);
+      return true;
+    }
   }
-  if (!isPlainData(value) || 'toJSON' in value) return undefined;
-  const parts: string[] = [];
+  if (!isPlainData(value) || 'toJSON' in value) return false;
   if (Array.isArray(value)) {
+    pieces.push('[');
     // Every index, holes included (JSON.stringify writes a hole as null; here it gives up).
     for (let index = 0; index < value.length; index++) {
-      const part = composedText(value[index]);
-      if (part === undefined) return undefined;
-      parts.push(part);
+      if (index > 0) pieces.push(',');
+      if (!compose(value[index], pieces)) return false;
     }
-    return `[${parts.join(',')}]`;
+    pieces.push(']');
+    return true;
   }
+  pieces.push('{');
+  let first = true;
   for (const key of Object.keys(value)) {
     const member = (value as Record<string, unknown>)[key];
     // Members JSON.stringify leaves out of an object.
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    const part = composedText(member);
-    if (part === undefined) return undefined;
-    parts.push(`${JSON.stringify(key)}:${part}`);
+    pieces.push(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
+    first = false;
+    if (!compose(member, pieces)) return false;
   }
-  return `{${parts.join(',')}}`;
+  pieces.push('}');
+  return true;
 }
 
 /**
