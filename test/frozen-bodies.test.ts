@@ -114,7 +114,11 @@ describe('a page of frozen records', () => {
 
   it('when an object has members JSON.stringify leaves out, then they are left out here too, frozen or not', () => {
     const loose = { kept: 1, gone: undefined, method: () => 1, symbol: Symbol('s') };
-    for (const body of [page([loose]), page([deepFreeze({ ...loose })])]) expect(composedText(body)).toBe(JSON.stringify(body));
+    // Left out first, between and last: the commas are the ones JSON.stringify writes.
+    const around = { gone: undefined, kept: 1, method: () => 1, also: 2, symbol: Symbol('s') };
+    for (const record of [loose, around, { gone: undefined }]) {
+      for (const body of [page([record]), page([deepFreeze({ ...record })])]) expect(composedText(body)).toBe(JSON.stringify(body));
+    }
   });
 
   it('when a body holds frozen records, at its top or first in a list, then it is worth composing; otherwise not', () => {

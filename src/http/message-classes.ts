@@ -29,7 +29,7 @@ export interface MessageClasses {
  * not an Express app, or where Node's constructors cannot be applied to an object they did not allocate.
  */
 export function messageClassesOf(app: unknown): Partial<MessageClasses> {
-  if (!isExpressApp(app) || !appliesToThis(IncomingMessage) || !appliesToThis(ServerResponse)) return {};
+  if (!isExpressApp(app) || !isPlainConstructor(IncomingMessage) || !isPlainConstructor(ServerResponse)) return {};
   return {
     IncomingMessage: withPrototype(IncomingMessage, app.request, 'AppRequest'),
     ServerResponse: withPrototype(ServerResponse, app.response, 'AppResponse'),
@@ -45,9 +45,11 @@ const isExpressApp = (app: unknown): app is Express =>
  * Whether a constructor is a plain function (as Node's message constructors are up to now), which runs on any
  * `this`. A class cannot be called on an object it did not allocate; `Reflect.construct` could build one with
  * another prototype, but cost more per request than it saves, so a Node whose constructors are classes gets its
- * own classes and Express's `setPrototypeOf`, as any Express app does.
+ * own classes and Express's `setPrototypeOf`, as any Express app does. A bound function (which has no `prototype`
+ * and ignores the `this` it is applied to) is not one either.
  */
-const appliesToThis = (base: unknown): boolean => typeof base === 'function' && !Function.prototype.toString.call(base).startsWith('class');
+export const isPlainConstructor = (base: unknown): boolean =>
+  typeof base === 'function' && Object.hasOwn(base, 'prototype') && !Function.prototype.toString.call(base).startsWith('class');
 
 /**
  * Node's constructor under another prototype. A function rather than a class: a class's `prototype` cannot be

@@ -147,7 +147,7 @@ describe.each(deployments)('the server started with npm start, $name', (deployme
     // The cluster hands each new connection to the next worker: a few reconnections reach every process. (Node's
     // cluster gives the workers' servers the same ticket keys; separate processes on their own ports would not
     // resume each other's sessions.)
-    for (let attempt = 0; attempt < 4 * deployment.workers; attempt++) {
+    for (let attempt = 0; attempt < 16 && (attempt < 2 * deployment.workers || resumedBy.size < deployment.workers); attempt++) {
       const again = await visit(session);
       expect(again.reused).toBe(true);
       resumedBy.add(await server.pidOf(again.requestId));

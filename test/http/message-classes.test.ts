@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
-import { messageClassesOf } from '../../src/http/message-classes.js';
+import { isPlainConstructor, messageClassesOf } from '../../src/http/message-classes.js';
 import { createHttpListener, createHttpsListener } from '../../src/listeners.js';
 import { testCertificate } from '../support/harness.js';
 import { createTestStore } from '../support/stores.js';
@@ -29,6 +29,15 @@ afterEach(async () => {
 interface Arrival {
   requestPrototype: object | null;
   responsePrototype: object | null;
+}
+
+/** Each arrival had exactly these prototypes (compared by identity). */
+function expectArrivals(arrivals: Arrival[], expected: Array<[object, object]>): void {
+  expect(arrivals).toHaveLength(expected.length);
+  expected.forEach(([requestPrototype, responsePrototype], index) => {
+    expect(arrivals[index]!.requestPrototype).toBe(requestPrototype);
+    expect(arrivals[index]!.responsePrototype).toBe(responsePrototype);
+  });
 }
 
 async function serve(server: http.Server): Promise<{ base: string; arrivals: Arrival[] }> {
@@ -98,12 +107,22 @@ describe('messageClassesOf', () => {
       ownPrototypes: true,
     });
     // So Express's own `setPrototypeOf` finds the prototype already there and changes nothing.
-    expect(arrivals).toEqual([{ requestPrototype: app.request, responsePrototype: app.response }]);
+    expectArrivals(arrivals, [[app.request, app.response]]);
 
-    // A HEAD request (Node's response reads the request's method when it is built) is answered without a body.
+    // HEAD, whose response Node builds knowing the request's method: the GET's status and headers.
     const head = await get(`${base}/echo`, { method: 'HEAD' });
     expect(head).toMatchObject({ status: 203, body: '' });
     expect(head.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('applies only constructors that run on any `this`: plain functions, not classes or bound functions', () => {
+    expect(isPlainConstructor(IncomingMessage)).toBe(true);
+    expect(isPlainConstructor(ServerResponse)).toBe(true);
+    expect(isPlainConstructor(class Message {})).toBe(false);
+    expect(isPlainConstructor(class extends IncomingMessage {})).toBe(false);
+    expect(isPlainConstructor(IncomingMessage.bind(null))).toBe(false);
+    expect(isPlainConstructor(() => undefined)).toBe(false);
+    expect(isPlainConstructor({})).toBe(false);
   });
 
   it('leaves Node’s classes to a listener that is not an Express app', async () => {
@@ -114,7 +133,7 @@ describe('messageClassesOf', () => {
 
     const { base, arrivals } = await serve(http.createServer(messageClassesOf(handler), handler));
     expect((await get(`${base}/`)).body).toBe('plain');
-    expect(arrivals).toEqual([{ requestPrototype: IncomingMessage.prototype, responsePrototype: ServerResponse.prototype }]);
+    expectArrivals(arrivals, [[IncomingMessage.prototype, ServerResponse.prototype]]);
   });
 
   it('lets an app mounted in another have its own prototypes inside, and the outer app’s after', async () => {
@@ -134,7 +153,7 @@ describe('messageClassesOf', () => {
 
     expect((await get(`${base}/inner/x`)).body).toBe('done');
     expect(seen).toEqual(['inner: true', 'outer: true']);
-    expect(arrivals).toEqual([{ requestPrototype: outer.request, responsePrototype: outer.response }]);
+    expectArrivals(arrivals, [[outer.request, outer.response]]);
   });
 
   it('is what the listeners build their servers with, over HTTPS and plain HTTP', async () => {
@@ -147,7 +166,7 @@ describe('messageClassesOf', () => {
     ] as const) {
       const { base, arrivals } = await serve(listener.server);
       expect(JSON.parse((await get(`${base}/echo`, { ca: cert })).body)).toMatchObject({ path: '/echo', ownPrototypes: true });
-      expect(arrivals).toEqual([{ requestPrototype: app.request, responsePrototype: app.response }]);
+      expectArrivals(arrivals, [[app.request, app.response]]);
     }
   });
 
@@ -166,7 +185,7 @@ describe('messageClassesOf', () => {
         const { base, arrivals } = await serve(https.createServer({ key, cert, ...options }, built.app));
         const me = await get(`${base}/v1/me`, { ca: cert, headers });
         const missing = await get(`${base}/v1/forms/form_000000000000000000000000`, { ca: cert, headers });
-        expect(arrivals.map((arrival) => arrival.requestPrototype)).toEqual([arrivesWith, arrivesWith]);
+        expect(arrivals.map((arrival) => arrival.requestPrototype === arrivesWith)).toEqual([true, true]);
         answers.push({
           me: { status: me.status, body: { ...JSON.parse(me.body), request_id: undefined } },
           missing: { status: missing.status, type: missing.headers['content-type'], code: JSON.parse(missing.body).code },

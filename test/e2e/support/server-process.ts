@@ -88,8 +88,10 @@ export async function startServerProcess(deployment: Deployment, options: { env?
   const dataDir = mkdtempSync(join(tmpdir(), 'form-funnel-e2e-'));
   const provisioned = await deployment.provision();
   const [port, httpPort] = [await freePort(), await freePort()];
+  const { NODE_CLUSTER_SCHED_POLICY: _policy, ...inherited } = process.env;
   const env = {
-    ...process.env,
+    // The cluster's own way of handing out connections (in turn, on Linux), whatever the runner sets.
+    ...inherited,
     DATA_DIR: dataDir,
     PORT: String(port),
     HTTP_PORT: String(httpPort),
