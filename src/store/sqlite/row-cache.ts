@@ -201,16 +201,19 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
       const rows = new Rows<T>();
       all.push(rows as Rows<unknown>);
       watchRows(table, rows as Rows<unknown>);
-      /** The rows of `ids` in their order, leaving out those `found` does not have. */
-      const inOrder = (ids: readonly string[], found: ReadonlyMap<string, T>): T[] => {
+      /** The rows of `ids` in their order, as `rowOf` gives them, leaving out the ids it has none for. */
+      const inOrder = (ids: readonly string[], rowOf: (id: string, index: number) => T | undefined): T[] => {
         const page: T[] = [];
-        for (const id of ids) {
-          const row = found.get(id);
+        ids.forEach((id, index) => {
+          const row = rowOf(id, index);
           if (row !== undefined) page.push(row);
-        }
+        });
         return page;
       };
-      const uncached: RowsWithIds<T> = (ids, load) => inOrder(ids, load([...ids]));
+      const uncached: RowsWithIds<T> = (ids, load) => {
+        const loaded = load([...ids]);
+        return inOrder(ids, (id) => loaded.get(id));
+      };
       const cached: RowsWithIds<T> = (ids, load) => {
         // Whatever this turn checked before: the transaction may see commits made since.
         check();
@@ -225,14 +228,8 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
         if (missing.length === 0) return known as T[];
         const loaded = load(missing);
         for (const [id, row] of loaded) rows.add(id, row, limits);
-        // The page: the known rows and the loaded ones at the places of the missing ids, leaving out an id no
-        // longer stored.
-        const page: T[] = [];
-        ids.forEach((id, index) => {
-          const row = known[index] ?? loaded.get(id);
-          if (row !== undefined) page.push(row);
-        });
-        return page;
+        // The loaded rows go at the places of the missing ids; an id no longer stored is left out.
+        return inOrder(ids, (id, index) => known[index] ?? loaded.get(id));
       };
       return {
         read(work) {
