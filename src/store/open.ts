@@ -11,9 +11,10 @@ export interface StoreLocation {
 
 /**
  * The store the server and the admin commands share, chosen by configuration (`DATABASE_URL`, `DATA_DIR`).
- * `shortLived`: a command that opens, writes and closes, for which a background checkpointer is not worth starting.
+ * `shortLived`: a command that opens, writes and closes, for which a background checkpointer is not worth starting,
+ * and which may run beside the server; a long-lived store takes the SQLite file's server lease (sqlite/server-lease.ts).
  */
 export async function openStore(location: StoreLocation, { shortLived = false } = {}): Promise<Store> {
   if (location.databaseUrl !== null) return createPostgresStore(location.databaseUrl);
-  return createSqliteStore(join(location.dataDir, 'form-funnel.db'), { backgroundCheckpoints: !shortLived });
+  return createSqliteStore(join(location.dataDir, 'form-funnel.db'), { backgroundCheckpoints: !shortLived, serverLease: !shortLived });
 }

@@ -12,6 +12,7 @@ import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
 import { sqliteRescoreJobs } from './rescore-jobs.js';
+import { takeServerLease } from './server-lease.js';
 import { statement, transaction } from './statements.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
@@ -43,16 +44,28 @@ export interface SqliteStoreOptions {
    * store opens. A short-lived process (the admin command) leaves it to SQLite.
    */
   backgroundCheckpoints?: boolean;
+  /**
+   * Take the file's server lease (server-lease.ts): refuse to open a file another server serves. Off by default,
+   * so a test may open a file twice as two servers would; the server asks for it (open.ts).
+   */
+  serverLease?: boolean;
 }
 
 export function createSqliteStore(
   fileOrDb: string | Database.Database,
-  { backgroundCheckpoints = true }: SqliteStoreOptions = {},
+  { backgroundCheckpoints = true, serverLease = false }: SqliteStoreOptions = {},
 ): Store & { db: Database.Database } {
-  const db = typeof fileOrDb === 'string' ? openDatabase(fileOrDb) : fileOrDb;
+  const file = typeof fileOrDb === 'string' && fileOrDb !== ':memory:' ? fileOrDb : undefined;
+  const lease = serverLease && file !== undefined ? takeServerLease(file) : undefined;
+  let db: Database.Database;
+  try {
+    db = typeof fileOrDb === 'string' ? openDatabase(fileOrDb) : fileOrDb;
+  } catch (error) {
+    lease?.release();
+    throw error;
+  }
   // A database this store opened on a file is checkpointed in the background; one handed in is the caller's.
-  const checkpointer =
-    backgroundCheckpoints && typeof fileOrDb === 'string' && fileOrDb !== ':memory:' ? checkpointInBackground(db) : undefined;
+  const checkpointer = backgroundCheckpoints && file !== undefined ? checkpointInBackground(db) : undefined;
   const grouped = groupCommit(db);
   return {
     db,
@@ -86,6 +99,7 @@ export function createSqliteStore(
       grouped.flush();
       await checkpointer?.close();
       db.close();
+      lease?.release();
     },
   };
 }
