@@ -1,9 +1,8 @@
-// Vitest global setup: one migrated template database per run, which test databases are copied from
-// (test/support/postgres.ts); it and every test database left are dropped when the run ends. The run id is set before the module that names
-// the databases is loaded, and test files inherit it.
-export default async function postgresTemplate(): Promise<() => Promise<void>> {
+// Vitest global setup: names the run, and when it ends drops the template and every test database the run made
+// (test/support/postgres.ts creates them on first use, so a run of files that need no PostgreSQL never connects).
+// The run id is set before the module that names the databases is loaded, and test files inherit it.
+export default async function postgresRun(): Promise<() => Promise<void>> {
   process.env.FORM_FUNNEL_TEST_RUN ??= `r${process.pid}_${Date.now().toString(36)}`;
-  const { createTestTemplate, dropTestDatabases } = await import('../support/postgres.js');
-  await createTestTemplate();
+  const { dropTestDatabases } = await import('../support/postgres.js');
   return dropTestDatabases;
 }

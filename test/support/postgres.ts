@@ -2,6 +2,10 @@
  * PostgreSQL databases for tests: each caller gets a database of its own with the migrated schema and no rows.
  * The first caller in a run builds a migrated template; a database is a copy of it.
  *
+ * Nothing is built before a test asks for a database: a run of SQLite-only files needs no PostgreSQL at all. The
+ * first caller of a run (in whichever worker) creates the template under an advisory lock, so two workers asking
+ * at once build it once and neither copies it half migrated.
+ *
  * Copying the template costs half a second to a second on a busy machine, and the HTTP suite on PostgreSQL
  * starts a test API for nearly every test file and many tests: so a database that has been released is
  * emptied and handed to the next caller in the same process instead of dropped. Emptied means: every session
@@ -11,17 +15,35 @@
  * an earlier run left behind: every name carries this run's id, and `dropTestDatabases` (global teardown)
  * removes the template and every database of the run still there.
  *
- * The server is the machine's PostgreSQL (`TEST_DATABASE_URL`, default postgres://postgres@127.0.0.1:5432/postgres).
+ * Knobs (docs/testing.md): `TEST_DATABASE_URL`, the server and a database to administer it from (default
+ * postgres://postgres@127.0.0.1:5432/postgres); `TEST_DATABASE_PREFIX`, the start of every database name
+ * (default `ff_`); `FORM_FUNNEL_TEST_RUN`, the run id (set by the global setup, inherited by the workers).
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { openPostgres } from '../../src/store/postgres/database.js';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Set by the global setup so every test file of a run shares one template. */
 const runId = process.env.FORM_FUNNEL_TEST_RUN ?? `r${process.pid}`;
-const templateName = `ff_template_${runId}`;
-const databasePrefix = `ff_test_${runId}_`;
+const prefix = process.env.TEST_DATABASE_PREFIX ?? 'ff_';
+// The names are written into SQL as identifiers: letters, digits and underscores only, lower case as PostgreSQL folds them.
+for (const [knob, value] of [
+  ['TEST_DATABASE_PREFIX', prefix],
+  ['FORM_FUNNEL_TEST_RUN', runId],
+] as const) {
+  if (!/^[a-z0-9_]+$/.test(value)) throw new Error(`${knob} may hold lower-case letters, digits and underscores only: ${value}`);
+}
+const templateName = `${prefix}template_${runId}`;
+const databasePrefix = `${prefix}test_${runId}_`;
+/**
+ * Left by each worker that reaches PostgreSQL, before it creates anything: the global teardown connects only when
+ * it is there, so a run that never used PostgreSQL ends without it too.
+ */
+const usedMarker = join(tmpdir(), `form-funnel-${templateName}.used`);
 
 const urlOf = (database: string) => {
   const url = new URL(adminUrl);
@@ -40,18 +62,36 @@ async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>
 }
 const admin = <T>(work: (client: pg.Client) => Promise<T>) => connected(adminUrl, work);
 
-/** Builds the migrated template once per run (global setup calls this before any test file starts). */
-export async function createTestTemplate(): Promise<void> {
+/** Builds the migrated template unless a worker of this run already has; every worker waits for it on the lock. */
+async function createTemplate(): Promise<void> {
   await admin(async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${templateName}`);
+    writeFileSync(usedMarker, '');
+    // Held until this session ends: on the admin database, a key no server code uses there.
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [templateName]);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [templateName]);
+    if (rowCount) return;
     await client.query(`CREATE DATABASE ${templateName}`);
+    try {
+      const pool = await openPostgres(urlOf(templateName), { max: 1 });
+      await pool.end();
+    } catch (error) {
+      await client.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`);
+      throw error;
+    }
   });
-  const pool = await openPostgres(urlOf(templateName), { max: 1 });
-  await pool.end();
+}
+let template: Promise<void> | undefined;
+function ensureTemplate(): Promise<void> {
+  template ??= createTemplate().catch((error: unknown) => {
+    template = undefined;
+    throw error;
+  });
+  return template;
 }
 
 /** Global teardown: the template and every database of this run that is still there. */
 export async function dropTestDatabases(): Promise<void> {
+  if (!existsSync(usedMarker)) return;
   await admin(async (client) => {
     const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [
       databasePrefix,
@@ -59,6 +99,7 @@ export async function dropTestDatabases(): Promise<void> {
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await client.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`);
   });
+  rmSync(usedMarker, { force: true });
 }
 
 /** Tables, columns, constraints, indexes and functions of the public schema, as one hash. */
@@ -112,6 +153,7 @@ async function readSchema(client: pg.Client): Promise<FreshSchema> {
 const spare: string[] = [];
 
 async function copyTemplate(): Promise<string> {
+  await ensureTemplate();
   const name = `${databasePrefix}${randomBytes(4).toString('hex')}`;
   await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${templateName}`));
   freshSchema ??= connected(urlOf(name), readSchema);
