@@ -1,9 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Projects, so that a unit test file runs in a second: global setup (bundling the document, building the docs
-// page, installing Chromium, the PostgreSQL template) runs only for a project that has test files in the run.
+// page, installing Chromium, naming the PostgreSQL run) runs only for a project that has test files in the run.
+// What each project needs, and the knobs: docs/testing.md.
 //   npx vitest run test/domain/walk-path.test.ts   one file (its project's setup only)
 //   npx vitest run --project unit                  one project
+
+/** Test files that start processes (npm, tsc, node): the `processes` project, so that `unit` starts none. */
+const processTestFiles = ['test/cli/command-line.test.ts', 'test/client/pack.test.ts'];
+
 export default defineConfig({
   test: {
     // Tests start servers, browsers and CLI tools: generous, but a hung test still fails long before CI gives up.
@@ -19,7 +24,7 @@ export default defineConfig({
       {
         extends: true,
         // Plain TypeScript: the domain, the client against a fake transport, CLI logic, the README, the
-        // architecture rules. No setup.
+        // architecture rules. No global setup, and no process: the setup file makes starting one an error.
         test: {
           name: 'unit',
           include: [
@@ -29,6 +34,17 @@ export default defineConfig({
             'test/cli/**/*.test.ts',
             'test/docs/readme.test.ts',
           ],
+          exclude: [...configDefaults.exclude, ...processTestFiles],
+          setupFiles: ['test/setup/no-processes.ts'],
+        },
+      },
+      {
+        extends: true,
+        // The command line as operators run it (`npm run admin`, `npm start`) and the client package as partners
+        // install it (packed, installed into new ESM and CommonJS projects, type-checked and run). No global setup.
+        test: {
+          name: 'processes',
+          include: processTestFiles,
         },
       },
       {

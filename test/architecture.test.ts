@@ -130,3 +130,11 @@ describe('tests that share a module graph', () => {
     expect([...'vi.spyOn(limiter, "get")'.matchAll(leakingBetweenFiles)]).toEqual([]);
   });
 });
+
+/** The `unit` project starts no process (test/setup/no-processes.ts): a file that needs one runs in `processes`. */
+describe('the unit project', () => {
+  it('when a unit test file starts a process, then it is refused with the project to move the file to', async () => {
+    const { execFile } = await import('node:child_process');
+    expect(() => execFile(process.execPath, ['--version'])).toThrow(/unit project starts no process.*processes project/);
+  });
+});
