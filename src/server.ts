@@ -4,7 +4,6 @@
  * connections included), finishes in-flight ones and closes the database. With `WORKERS` above 1 this process
  * is the cluster's primary (`./cluster.ts`) and each worker it forks runs everything below.
  */
-import { spawnSync } from 'node:child_process';
 import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
@@ -13,6 +12,7 @@ import type pino from 'pino';
 import selfsigned from 'selfsigned';
 import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
+import { adminInvocation, withoutPassword } from './cli/admin-invocation.js';
 import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { inBatches } from './domain/batches.js';
@@ -78,7 +78,10 @@ function banner(config: Config, port: number, servesDocs: boolean): string {
     `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
     '',
     'First admin key: there is no dashboard, so create a workspace and its keys with',
-    '  npm run admin -- bootstrap --workspace "Acme" --plan business',
+    `  ${adminInvocation(config, port, 'bootstrap --workspace "Acme" --plan business')}`,
+    ...(config.databaseUrl !== null && withoutPassword(config.databaseUrl) !== config.databaseUrl
+      ? ['  (with the database password in place of <password>)']
+      : []),
     `then: curl -k ${base}/v1/me -H "Authorization: Bearer <key>"`,
     '',
   ].join('\n');
@@ -104,27 +107,9 @@ async function listenOn(server: http.Server, variable: 'PORT' | 'HTTP_PORT', por
   }
 }
 
-/**
- * `npm start` passes --build-docs, so that /docs shows the document as it is now. It runs after the --help
- * check, so `npm start -- --help` answers at once.
- */
-function buildDocs(): boolean {
-  const npm = process.env.npm_execpath;
-  const { status } = npm
-    ? spawnSync(process.execPath, [npm, 'run', '-s', 'docs'], { stdio: 'inherit' })
-    : spawnSync('npm', ['run', '-s', 'docs'], { stdio: 'inherit' });
-  return status === 0;
-}
-
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     process.stdout.write(helpText());
-    return;
-  }
-  // Workers inherit the primary's arguments: the primary has built the docs already.
-  if (process.argv.includes('--build-docs') && cluster.isPrimary && !buildDocs()) {
-    process.stderr.write('Building the reference docs failed (npm run docs, output above).\n');
-    process.exitCode = 1;
     return;
   }
   let config: Config;
