@@ -83,9 +83,12 @@ export const freePort = () =>
 
 export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
 
-/** Starts the deployment and waits for its banner (printed once every worker listens). */
-export async function startServerProcess(deployment: Deployment, options: { env?: Record<string, string> } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'form-funnel-e2e-'));
+/**
+ * Starts the deployment and waits for its banner (printed once every worker listens). `dataDir`: a data
+ * directory the caller made and removes (to start twice on the same data); by default a temporary one of its own.
+ */
+export async function startServerProcess(deployment: Deployment, options: { env?: Record<string, string>; dataDir?: string } = {}) {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'form-funnel-e2e-'));
   const provisioned = await deployment.provision();
   const [port, httpPort] = [await freePort(), await freePort()];
   const { NODE_CLUSTER_SCHED_POLICY: _policy, ...inherited } = process.env;
@@ -114,7 +117,7 @@ export async function startServerProcess(deployment: Deployment, options: { env?
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;
     await provisioned.release();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     for (const started = Date.now(); !output.includes('Form-Funnel API listening'); ) {
