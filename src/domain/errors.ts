@@ -216,6 +216,14 @@ export function rateLimited(reason: string, retryAfterSeconds: number): AppError
   });
 }
 
+/** 503 `service_unavailable`: the store could not answer (its database away, or too busy); the caller also sets `Retry-After`. */
+export function serviceUnavailable(retryAfterSeconds: number): AppError {
+  return new AppError({
+    code: 'service_unavailable',
+    message: `The service cannot reach its database right now; retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+  });
+}
+
 /** 500 `internal_error`: what went wrong goes to the log, never to the client. */
 export function internalError(): AppError {
   return new AppError({

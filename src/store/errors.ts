@@ -69,3 +69,22 @@ export class SearchTooBroad extends StoreError {
 
 export const isStoreConflict = (error: unknown, reason: ConflictReason): error is StoreConflict =>
   error instanceof StoreConflict && error.reason === reason;
+
+/**
+ * The store cannot answer now but may shortly: its database connection was lost or could not be made, or a
+ * transaction kept colliding with others (serialization failures, deadlocks) after every retry. Unlike the
+ * refusals above, a write that met a lost connection may or may not have been made (the connection can drop
+ * while COMMIT is on its way), so a caller that retries a write should make it safe to repeat.
+ */
+export class StoreUnavailable extends StoreError {
+  constructor(
+    readonly reason: 'connection_lost' | 'contention',
+    options?: { cause?: unknown },
+  ) {
+    super(
+      reason === 'connection_lost' ? 'The database connection was lost or refused.' : 'The transaction kept colliding with others.',
+      options,
+    );
+    this.name = 'StoreUnavailable';
+  }
+}

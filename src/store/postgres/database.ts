@@ -1,5 +1,12 @@
 import pg from 'pg';
+import { StoreUnavailable } from '../errors.js';
 import { migrate } from './migrations.js';
+
+/**
+ * How long a request waits for a connection (a free one of the pool, or a new one to the server) before the store
+ * reports itself unavailable: a database that is away answers in this time, not when the client gives up.
+ */
+export const CONNECTION_TIMEOUT_MS = 2000;
 
 /**
  * Opens a pool on `DATABASE_URL` with the settings the service relies on: every session in UTC, timestamps
@@ -7,9 +14,16 @@ import { migrate } from './migrations.js';
  * the versioned migrations applied before the first query. Several processes may start at once: the
  * migrations serialise on an advisory lock, so each runs exactly once.
  */
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: postgresTypes, options: '-c TimeZone=UTC' });
+export async function openPostgres(url: string, options: { max?: number; connectionTimeoutMs?: number } = {}): Promise<pg.Pool> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? CONNECTION_TIMEOUT_MS,
+    types: postgresTypes,
+    options: '-c TimeZone=UTC',
+  });
   // An idle client's connection error (the server restarted) must not crash the process; the pool replaces it.
+  // A checked-out client has a listener of its own for as long as it is out (`inTransaction`).
   pool.on('error', () => {});
   await migrate(pool);
   return pool;
@@ -20,29 +34,120 @@ const postgresTypes = new pg.TypeOverrides();
 postgresTypes.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value: string) => (parseTimestamp(value) as Date).toISOString());
 postgresTypes.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-/** Errors worth retrying the whole transaction for: a serialization failure or a deadlock. */
-const retryable = new Set(['40001', '40P01']);
+/** SQLSTATEs worth running the whole unit again for: a serialization failure, a deadlock. */
+const collisions = new Set(['40001', '40P01']);
 
 /**
- * Runs `work` in one transaction on one client: COMMIT when it resolves, ROLLBACK when it throws. A
- * serialization failure or deadlock retries the whole unit a few times, since the work is written to be
- * repeatable (it reads what it writes inside the transaction).
+ * Errors that say the connection (not the statement) failed: its socket broke or was refused, the server ended the
+ * session (57P01 admin_shutdown, as `pg_terminate_backend` does; 57P02 crash_shutdown; 57P03 cannot_connect_now,
+ * while it starts), class 08 (connection exceptions), a server out of connection slots (53300), and node-postgres's
+ * own reports of a connection that ended, timed out while connecting, or was used after it broke.
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, attempts = 3): Promise<T> {
+const connectionCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const connectionMessages =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Cannot use a pool after calling end)/;
+
+const codeOf = (error: unknown): string => String((error as { code?: unknown } | null)?.code ?? '');
+
+export function isConnectionError(error: unknown): boolean {
+  if (error instanceof StoreUnavailable) return error.reason === 'connection_lost';
+  const code = codeOf(error);
+  return connectionCodes.has(code) || code.startsWith('08') || (error instanceof Error && connectionMessages.test(error.message));
+}
+
+/** What leaves the store: a connection failure as `StoreUnavailable`, anything else as it was. */
+const storeErrorOf = (error: unknown): unknown =>
+  isConnectionError(error) && !(error instanceof StoreUnavailable) ? new StoreUnavailable('connection_lost', { cause: error }) : error;
+
+/** Runs of a colliding unit, the first included, before the store gives up and reports contention. */
+export const TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * Waits before another run of a collided unit: a random time up to 5, 10, 20 ms (full jitter), so units that
+ * collided do not meet again in step; three waits add at most 35 ms to a request.
+ */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** (attempt - 1)));
+
+/**
+ * Runs `unit` again after a serialization failure or deadlock (it is written to be repeatable: it reads what it
+ * writes inside its transaction, or is one statement that PostgreSQL rolled back whole), at most `attempts` times
+ * in all; then the store is unavailable (contention). A connection failure is not run again: the client is told.
+ */
+async function withRetries<T>(unit: () => Promise<T>, attempts: number): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
+      return await unit();
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      if (attempt < attempts && retryable.has((error as { code?: string }).code ?? '')) continue;
-      throw error;
-    } finally {
-      client.release();
+      if (!collisions.has(codeOf(error))) throw storeErrorOf(error);
+      if (attempt >= attempts) throw new StoreUnavailable('contention', { cause: error });
+      await backoff(attempt);
     }
+  }
+}
+
+/**
+ * One run of a transaction on one client: COMMIT when `work` resolves, ROLLBACK when it throws. While the client is
+ * out of the pool it has an 'error' listener: node-postgres emits 'error' on a checked-out client whose
+ * connection dies, and an 'error' event without a listener ends the process. A client whose connection failed
+ * goes back with the error, so the pool discards it and opens a fresh one for the next caller.
+ */
+async function transactionOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on('error', onError);
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    if (isConnectionError(error)) broken ??= error as Error;
+    else if (!broken) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken ??= rollbackError;
+      });
+    }
+    throw error;
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
+
+/**
+ * Runs `work` in one transaction on one client. A serialization failure or deadlock runs the whole unit again a
+ * few times (`withRetries`); a lost connection is `StoreUnavailable`, never a crash.
+ */
+export function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, attempts = TRANSACTION_ATTEMPTS): Promise<T> {
+  return withRetries(() => transactionOnce(pool, work), attempts);
+}
+
+/**
+ * A statement: on the pool it is its own transaction, retried as one on a collision; on a transaction's client
+ * its errors go to the transaction (`inTransaction` decides), a lost connection already named as such.
+ */
+async function query(db: Queryable, sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+  if (db instanceof pg.Pool) return withRetries(() => db.query(sql, params as unknown[]), TRANSACTION_ATTEMPTS);
+  try {
+    return await db.query(sql, params as unknown[]);
+  } catch (error) {
+    throw storeErrorOf(error);
   }
 }
 
@@ -51,17 +156,17 @@ export type Queryable = pg.Pool | pg.PoolClient;
 
 /** The rows a statement returns. */
 export async function all<Row>(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-  return (await db.query(sql, params as unknown[])).rows as Row[];
+  return (await query(db, sql, params)).rows as Row[];
 }
 
 /** The first row a statement returns, if any. */
 export async function one<Row>(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
-  return (await db.query(sql, params as unknown[])).rows[0] as Row | undefined;
+  return (await query(db, sql, params)).rows[0] as Row | undefined;
 }
 
 /** Runs a statement; returns how many rows it changed. */
 export async function run(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<number> {
-  return (await db.query(sql, params as unknown[])).rowCount ?? 0;
+  return (await query(db, sql, params)).rowCount ?? 0;
 }
 
 /**
