@@ -44,7 +44,8 @@ export interface RescoreBatch {
 export interface RescoreJobStore {
   /**
    * Stores a queued job whose `total` is the form's submission count in the environment (from the aggregates),
-   * unless the form already has an active job there: then its id, and nothing is stored.
+   * unless the form already has an active job there: then its id, and nothing is stored. `RecordNotFound('form')` when
+   * the form is no longer in `record.workspaceId` (deleted, or moved by a transfer since the caller read it).
    */
   create(record: RescoreJobRecord, outbox?: Outbox<{ activeId: string } | RescoreJob>): Promise<{ activeId: string } | RescoreJob>;
   get(partition: SubmissionPartition, id: string): Promise<RescoreJob | undefined>;

@@ -148,7 +148,10 @@ export interface FunnelTotals {
 }
 
 export interface SubmissionStore {
-  /** Stores the submission and adds it to the aggregates. */
+  /**
+   * Stores the submission and adds it to the aggregates, if its form is still in `record.workspaceId` (checked in the
+   * insert's transaction): `RecordNotFound('form')` when the form was deleted or moved to another workspace.
+   */
   insert(record: SubmissionRecord, outbox?: Outbox<void>): Promise<void>;
   /**
    * In `order` (newest first by default), keyset-paged from the cursor row's key; `attachment` narrows the
@@ -163,8 +166,11 @@ export interface SubmissionStore {
     scan?: SearchScan,
   ): Promise<Page<Submission>>;
   get(partition: SubmissionPartition, id: string): Promise<SubmissionRecord | undefined>;
-  /** Deletes the submission and takes it out of the aggregates; `RecordNotFound` when it no longer exists. */
-  delete(id: string): Promise<void>;
+  /**
+   * Deletes the partition's submission and takes it out of the aggregates; `RecordNotFound` when the partition no
+   * longer holds it (deleted, or moved with its form to another workspace).
+   */
+  delete(partition: SubmissionPartition, id: string): Promise<void>;
   /**
    * Erases a person from the partition in one transaction: every submission with an `email` answer equal to
    * `email` once both are normalised (surrounding whitespace removed, ASCII letters lower-cased), found through
@@ -178,12 +184,15 @@ export interface SubmissionStore {
     audit: (result: ErasureResult) => AuditEventInput,
     outbox?: Outbox<ErasureResult>,
   ): Promise<ErasureResult>;
-  /** Replaces the score and moves the aggregates from the old score to the new one; `RecordNotFound` when gone. */
-  rescore(id: string, rescore: Rescore, outbox?: Outbox<RescoreResult>): Promise<RescoreResult>;
+  /**
+   * Replaces the score of the partition's submission and moves the aggregates from the old score to the new one;
+   * `RecordNotFound` when the partition no longer holds it.
+   */
+  rescore(partition: SubmissionPartition, id: string, rescore: Rescore, outbox?: Outbox<RescoreResult>): Promise<RescoreResult>;
   /**
    * Replaces the submission with `change(current)` under a write lock and moves it in the aggregates (taken out as
-   * it was, added as it is: a start stays one start); `RecordNotFound` when gone.
+   * it was, added as it is: a start stays one start); `RecordNotFound` when the partition no longer holds it.
    */
-  resume(id: string, change: SubmissionChange, outbox?: Outbox<ResumeResult>): Promise<ResumeResult>;
+  resume(partition: SubmissionPartition, id: string, change: SubmissionChange, outbox?: Outbox<ResumeResult>): Promise<ResumeResult>;
   funnel(query: FunnelQuery): Promise<FunnelTotals>;
 }

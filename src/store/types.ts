@@ -99,7 +99,8 @@ export interface FormStore {
   create(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
   /**
    * Replaces the form and stores the snapshot of its new version; snapshots older than the latest
-   * `keepVersions` are deleted; `audit`, when given, is recorded with it. With `expectedTag`, the write is made
+   * `keepVersions` are deleted; `audit`, when given, is recorded with it. The write is made only while the form is
+   * still in `record.workspaceId` (`RecordNotFound('form')` otherwise). With `expectedTag`, the write is made
    * only if the stored form's entity tag (`entityTagOf`, src/etag.ts) still equals it, compared inside the
    * transaction: `StoreConflict('changed_since_read')` otherwise, `RecordNotFound('form')` when it is gone.
    * `StoreConflict('slug_taken')` as for `create`.
@@ -110,11 +111,13 @@ export interface FormStore {
     outbox?: Outbox<void>,
   ): Promise<void>;
   /**
-   * Deletes the form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in one
-   * transaction, with the audit event `audit.form` when given. With `expectedTag`, only if the stored form's entity
-   * tag still equals it (`StoreConflict('changed_since_read')` otherwise, and nothing is deleted).
+   * Deletes the workspace's form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in
+   * one transaction, with the audit event `audit.form` when given; `RecordNotFound('form')` when the workspace no
+   * longer holds it (deleted, or moved by a transfer since the caller read it). With `expectedTag`, only if the
+   * stored form's entity tag still equals it (`StoreConflict('changed_since_read')` otherwise, and nothing is deleted).
    */
   delete(
+    workspaceId: string,
     id: string,
     at: string,
     audit: { form?: AuditEventInput | undefined; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput },

@@ -90,7 +90,7 @@ describe('GET /v1/submissions/export: NDJSON', () => {
     const boundary = (await submissions.get(partition, bulkIds[499]!))!;
     let calls = 0;
     submissions.list = async (...args) => {
-      if (++calls === 2) await submissions.delete(boundary.submission.id);
+      if (++calls === 2) await submissions.delete(partition, boundary.submission.id);
       return list.apply(submissions, args);
     };
     try {
@@ -105,7 +105,7 @@ describe('GET /v1/submissions/export: NDJSON', () => {
   it('when the last record received was deleted since, then starting_after with its created_at still resumes after it', async () => {
     const partition = { workspaceId: api.workspace.workspace_id, environment: 'live' as const };
     const cut = (await api.store.submissions.get(partition, bulkIds[700]!))!;
-    await api.store.submissions.delete(cut.submission.id);
+    await api.store.submissions.delete(partition, cut.submission.id);
     try {
       const resume = `starting_after=${cut.submission.id}&starting_after_created_at=${encodeURIComponent(cut.submission.created_at)}`;
       const res = await download(`/v1/submissions/export?form_id=${bulk.id}&${resume}`);
@@ -125,12 +125,12 @@ describe('GET /v1/submissions/export: NDJSON', () => {
     expect(all).toHaveLength(bulkIds.length);
     const cut = (await api.store.submissions.get(partition, all[700]!))!.submission;
     const change = { grade: cut.grade, scoreBreakdown: cut.score_breakdown, formVersion: cut.form_version, at: cut.updated_at };
-    await api.store.submissions.rescore(cut.id, { ...change, score: score - 1 });
+    await api.store.submissions.rescore(partition, cut.id, { ...change, score: score - 1 });
     try {
       const res = await download(`/v1/submissions/export?${query}&starting_after=${cut.id}&starting_after_score=${score}`);
       expect(lines(res.body).map((s) => s.id)).toEqual(all.slice(701));
     } finally {
-      await api.store.submissions.rescore(cut.id, { ...change, score });
+      await api.store.submissions.rescore(partition, cut.id, { ...change, score });
     }
   });
 

@@ -147,7 +147,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
           outbox,
         ),
     ],
-    ['forms.delete', (outbox) => store.forms.delete('form_1', at, { revokedKey: () => audit('api_key.revoked') }, outbox)],
+    ['forms.delete', (outbox) => store.forms.delete('ws_1', 'form_1', at, { revokedKey: () => audit('api_key.revoked') }, outbox)],
     ['transfers.create', (outbox) => store.transfers.create(transfer('xfr_2', 'form_2'), at, [audit('form.transfer_requested')], outbox)],
     [
       'transfers.accept',
@@ -161,7 +161,13 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
     ],
     [
       'submissions.rescore',
-      (outbox) => store.submissions.rescore('sub_1', { score: 5, grade: null, scoreBreakdown: [], formVersion: 1, at }, outbox),
+      (outbox) =>
+        store.submissions.rescore(
+          { workspaceId: 'ws_1', environment: 'live' },
+          'sub_1',
+          { score: 5, grade: null, scoreBreakdown: [], formVersion: 1, at },
+          outbox,
+        ),
     ],
     [
       'integrations.create',

@@ -142,9 +142,13 @@ describe.each(storeKinds)('refusals of the %s store', (kind) => {
   });
 
   it('when a submission or integration is gone before the write, then RecordNotFound names it', async () => {
-    expect(await refusal(store.submissions.delete('sub_missing'))).toEqual(new RecordNotFound('submission', 'sub_missing'));
+    expect(await refusal(store.submissions.delete({ workspaceId, environment: 'live' }, 'sub_missing'))).toEqual(
+      new RecordNotFound('submission', 'sub_missing'),
+    );
     const rescore = { score: 1, grade: null, scoreBreakdown: [], formVersion: 1, at };
-    expect(await refusal(store.submissions.rescore('sub_missing', rescore))).toEqual(new RecordNotFound('submission', 'sub_missing'));
+    expect(await refusal(store.submissions.rescore({ workspaceId, environment: 'live' }, 'sub_missing', rescore))).toEqual(
+      new RecordNotFound('submission', 'sub_missing'),
+    );
     const event = {
       id: newId('evt'),
       workspaceId,

@@ -215,6 +215,7 @@ export async function deleteForm(services: Services, principal: Principal, id: s
     const at = timestamp(services);
     const actor = actorOf(principal);
     await services.store.forms.delete(
+      record.workspaceId,
       record.form.id,
       at,
       {

@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Schema, ValidationIssue } from '../../contract.js';
 import { newId } from '../../ids.js';
+import { RecordNotFound } from '../../store/errors.js';
 import type { IntegrationRecord } from '../../store/integration-store.js';
 import type { PageRequest } from '../../store/page.js';
 import type { AuditEventInput } from '../../store/types.js';
@@ -90,10 +91,23 @@ async function settingIssues(
   if (changes.formId !== undefined && changes.formId !== null) {
     const form = await services.store.forms.get(principal.workspace.id, changes.formId);
     if (!form || (form.form.test && principal.environment === 'live')) {
-      issues.push({ location: 'body', pointer: '/form_id', code: 'not_found', message: `no form ${changes.formId} in this workspace` });
+      issues.push(formNotFound(changes.formId));
     }
   }
   return issues;
+}
+
+const formNotFound = (formId: string): ValidationIssue => ({
+  location: 'body',
+  pointer: '/form_id',
+  code: 'not_found',
+  message: `no form ${formId} in this workspace`,
+});
+
+/** The form named was deleted or moved by a transfer after `settingIssues` read it: the answer its read would have given. */
+function rethrowFormGone(error: unknown): never {
+  if (error instanceof RecordNotFound && error.kind === 'form') throw invalidValue([formNotFound(error.id)]);
+  throw error;
 }
 
 export async function listIntegrations(services: Services, principal: Principal, page: PageRequest) {
@@ -136,11 +150,13 @@ export async function createIntegration(
     updated_at: now,
   };
   const created = { ...integration, signing_secret: signingSecret };
-  await services.store.integrations.create(
-    { integration, workspaceId: principal.workspace.id, environment: principal.environment, signingSecret },
-    integrationAudit(principal, 'integration.created', integration, now),
-    outboxOf(services, () => ({ returns: created })),
-  );
+  await services.store.integrations
+    .create(
+      { integration, workspaceId: principal.workspace.id, environment: principal.environment, signingSecret },
+      integrationAudit(principal, 'integration.created', integration, now),
+      outboxOf(services, () => ({ returns: created })),
+    )
+    .catch(rethrowFormGone);
   return created;
 }
 
@@ -180,7 +196,9 @@ export async function updateIntegration(
     const updated = { ...next, updated_at: timestamp(services) };
     const changed = UPDATABLE.filter((field) => !isDeepStrictEqual(next[field], integration[field]));
     const audit = integrationAudit(principal, 'integration.updated', updated, updated.updated_at, `changed: ${changed.join(', ')}`);
-    await services.store.integrations.update({ ...record, integration: updated }, { resetCircuit: reenabled, audit, expectedTag });
+    await services.store.integrations
+      .update({ ...record, integration: updated }, { resetCircuit: reenabled, audit, expectedTag })
+      .catch(rethrowFormGone);
     return updated;
   });
 }

@@ -12,6 +12,7 @@ import { conflict, notFound } from '../errors.js';
 import { findVisibleForm } from '../forms/service.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
+import { rethrowAsNotFound } from '../store-refusals.js';
 
 type RescoreJob = Schema<'RescoreJob'>;
 
@@ -37,10 +38,12 @@ export async function startRescoreJob(services: Services, principal: Principal, 
       finished_at: null,
     },
   };
-  const created = await services.store.rescoreJobs.create(
-    record,
-    outboxOf(services, (result) => ('activeId' in result ? undefined : { returns: result })),
-  );
+  const created = await services.store.rescoreJobs
+    .create(
+      record,
+      outboxOf(services, (result) => ('activeId' in result ? undefined : { returns: result })),
+    )
+    .catch(rethrowAsNotFound);
   if ('activeId' in created) {
     throw conflict('rescore_in_progress', `Form ${form.id} is being rescored by ${created.activeId}; wait until it finishes.`);
   }

@@ -75,21 +75,23 @@ export async function createSubmission(services: Services, principal: Principal,
     created_at: now,
     updated_at: now,
   };
-  await services.store.submissions.insert(
-    {
-      submission,
-      ...partitionOf(principal),
-      searchText: searchTextOf(form, input.answers),
-      emailAnswers: emailAnswersOf(form, input.answers),
-    },
-    outboxOf(services, () => ({
-      events: [
-        submissionEvent(principal, submission, 'submission.created', { object: submission }),
-        ...completionEvents(principal, undefined, submission),
-      ],
-      returns: submission,
-    })),
-  );
+  await services.store.submissions
+    .insert(
+      {
+        submission,
+        ...partitionOf(principal),
+        searchText: searchTextOf(form, input.answers),
+        emailAnswers: emailAnswersOf(form, input.answers),
+      },
+      outboxOf(services, () => ({
+        events: [
+          submissionEvent(principal, submission, 'submission.created', { object: submission }),
+          ...completionEvents(principal, undefined, submission),
+        ],
+        returns: submission,
+      })),
+    )
+    .catch(rethrowAsNotFound);
   return submission;
 }
 
@@ -149,7 +151,7 @@ export async function getSubmission(services: Services, principal: Principal, id
 
 export async function deleteSubmission(services: Services, principal: Principal, id: string): Promise<void> {
   await findVisibleSubmission(services, principal, id);
-  await services.store.submissions.delete(id).catch(rethrowAsNotFound);
+  await services.store.submissions.delete(partitionOf(principal), id).catch(rethrowAsNotFound);
 }
 
 /** Scores the stored answers with the form's current version; answers and visited steps stay as submitted. */
@@ -165,6 +167,7 @@ export async function rescoreSubmission(services: Services, principal: Principal
   });
   const result = await services.store.submissions
     .rescore(
+      partitionOf(principal),
       id,
       { score, grade, scoreBreakdown: breakdown, formVersion: form.form.version, at: timestamp(services) },
       outboxOf(services, (result) => ({
@@ -204,6 +207,7 @@ export async function updateSubmission(
   const at = timestamp(services);
   const result = await services.store.submissions
     .resume(
+      partitionOf(principal),
       id,
       (current) => {
         const submission = resumedSubmission(current, update, version, at);

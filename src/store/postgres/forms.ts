@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
-import { StoreConflict } from '../errors.js';
+import { RecordNotFound, StoreConflict } from '../errors.js';
 import { toApiKey } from '../rows/api-keys.js';
 import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
@@ -72,8 +72,17 @@ const insertSnapshot = (db: Queryable, form: Form, definition: string) => {
 
 const formOf = (row: FormRow) => toFormRecord(row).form;
 
-/** The form's row, locked until the transaction ends: the compare of a compare-and-set holds until its write. */
-const lockedRow = (client: Queryable, id: string) => one<FormRow>(client, 'SELECT * FROM forms WHERE id = $1 FOR UPDATE', [id]);
+/**
+ * The workspace's form, locked until the transaction ends: the ownership check and the compare of a compare-and-set
+ * hold until the write, and a transfer's accept (which locks the row too) comes wholly before or after. A form the
+ * workspace no longer holds (deleted, or moved by an accept that committed while this waited for the lock: the
+ * predicate is checked again on the row as the accept left it) is not found.
+ */
+async function ownedRow(client: Queryable, workspaceId: string, id: string): Promise<FormRow> {
+  const row = await one<FormRow>(client, 'SELECT * FROM forms WHERE id = $1 AND workspace_id = $2 FOR UPDATE', [id, workspaceId]);
+  if (!row) throw new RecordNotFound('form', id);
+  return row;
+}
 
 export function postgresForms(pool: pg.Pool): FormStore {
   return {
@@ -126,12 +135,11 @@ export function postgresForms(pool: pg.Pool): FormStore {
         }),
       );
     },
-    async update({ form }, { keepVersions, expectedTag, audit }, outbox) {
+    async update({ form, workspaceId }, { keepVersions, expectedTag, audit }, outbox) {
       const definition = definitionOf(form);
       await slugChecked(
         withOutbox(pool, outbox, async (client) => {
-          if (expectedTag !== undefined)
-            assertTagUnchanged(await lockedRow(client, form.id), formOf, expectedTag, { kind: 'form', id: form.id });
+          assertTagUnchanged(await ownedRow(client, workspaceId, form.id), formOf, expectedTag, { kind: 'form', id: form.id });
           await run(
             client,
             'UPDATE forms SET folder_id = $1, name = $2, slug = $3, version = $4, definition = $5, updated_at = $6 WHERE id = $7',
@@ -143,10 +151,11 @@ export function postgresForms(pool: pg.Pool): FormStore {
         }),
       );
     },
-    async delete(id, at, audit, outbox, options = {}) {
+    async delete(workspaceId, id, at, audit, outbox, options = {}) {
       await withOutbox(pool, outbox, async (client) => {
-        if (options.expectedTag !== undefined)
-          assertTagUnchanged(await lockedRow(client, id), formOf, options.expectedTag, { kind: 'form', id });
+        // Locked first: a submission being inserted holds the form's row shared until it commits, so the cascade
+        // below sees it, and one that comes later waits and then finds no form (never a foreign-key error here).
+        assertTagUnchanged(await ownedRow(client, workspaceId, id), formOf, options.expectedTag, { kind: 'form', id });
         // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
         for (const row of await attachedKeys(client, 'form', id))
           await revokeKeyRow(client, row.id, { at, reason: null, cause: 'form_deleted' }, audit.revokedKey(toApiKey(row)));

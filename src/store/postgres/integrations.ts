@@ -70,6 +70,15 @@ async function moveCircuit(db: Queryable, integrationId: string, circuit: Circui
   return move;
 }
 
+/**
+ * An integration is limited to a form of its own workspace. The form's row is held shared until the write commits,
+ * so a transfer's accept or a delete (which lock it) comes wholly before, and the form is then not found, or after.
+ */
+async function assertFormOwned(client: Queryable, formId: string | null, workspaceId: string): Promise<void> {
+  if (formId !== null && !(await one(client, 'SELECT 1 FROM forms WHERE id = $1 AND workspace_id = $2 FOR SHARE', [formId, workspaceId])))
+    throw new RecordNotFound('form', formId);
+}
+
 export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
   return {
     async list(visibility, page) {
@@ -98,6 +107,7 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
 
     async create({ integration: i, workspaceId, environment, signingSecret }, audit, outbox) {
       await withOutbox(pool, outbox, async (client) => {
+        await assertFormOwned(client, i.form_id, workspaceId);
         await insertAuditEvent(client, audit);
         await run(
           client,
@@ -121,12 +131,12 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
       });
     },
 
-    async update({ integration: i }, options = {}) {
+    async update({ integration: i, workspaceId }, options = {}) {
       await inTransaction(pool, async (client) => {
-        if (options.expectedTag !== undefined) {
-          const row = await one<IntegrationRow>(client, 'SELECT * FROM integrations WHERE id = $1 FOR UPDATE', [i.id]);
-          assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id: i.id });
-        }
+        const row = await one<IntegrationRow>(client, 'SELECT * FROM integrations WHERE id = $1 FOR UPDATE', [i.id]);
+        assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id: i.id });
+        // Only a form the update names anew is checked: an integration outlives the form it was limited to.
+        if (i.form_id !== row?.form_id) await assertFormOwned(client, i.form_id, workspaceId);
         await run(
           client,
           `UPDATE integrations SET url = $1, events = $2, enabled = $3, disabled_at = $4, disabled_reason = $5, description = $6, form_id = $7,

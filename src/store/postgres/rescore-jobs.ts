@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { RecordNotFound } from '../errors.js';
 import type { RescoreJobStore } from '../rescore-job-store.js';
 import {
   candidateColumns,
@@ -24,6 +25,10 @@ export function postgresRescoreJobs(pool: pg.Pool): RescoreJobStore {
     async create({ job, workspaceId, environment }, outbox) {
       try {
         return await withOutbox(pool, outbox, async (client) => {
+          // The job is the workspace's only while the form is: the form's row, held shared until the commit, orders
+          // the insert with a transfer's accept or a delete (which lock it), which then move or delete the job too.
+          if (!(await one(client, 'SELECT 1 FROM forms WHERE id = $1 AND workspace_id = $2 FOR SHARE', [job.form_id, workspaceId])))
+            throw new RecordNotFound('form', job.form_id);
           const active = await one<{ id: string }>(
             client,
             `SELECT id FROM rescore_jobs WHERE form_id = $1 AND environment = $2 AND status IN ('queued','running')`,

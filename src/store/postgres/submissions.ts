@@ -21,7 +21,14 @@ import {
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import { defaultSearchScan, inOrderOf, type SearchCandidate, scanForMatches } from '../search-scan.js';
-import { type FunnelTotals, listedEmailAnswers, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
+import {
+  type FunnelTotals,
+  listedEmailAnswers,
+  newestFirst,
+  type SubmissionPartition,
+  type SubmissionRecord,
+  type SubmissionStore,
+} from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
@@ -120,13 +127,38 @@ export async function insertSubmissionRow(db: Queryable, record: SubmissionRecor
   await insertSubmissionEmails(db, record.submission.id, listedEmailAnswers(record, record.emailAnswers));
 }
 
-/** The submission, locked until the transaction ends, so a concurrent delete or rescore waits and then sees it gone or changed. */
-const lockRow = (db: Queryable, id: string) => one<SubmissionRow>(db, 'SELECT * FROM submissions WHERE id = $1 FOR UPDATE', [id]);
+/**
+ * The partition's submission, locked until the transaction ends, so a concurrent delete or rescore waits and then
+ * sees it gone or changed. One the partition no longer holds (deleted, or moved with its form by a transfer: the
+ * predicate is checked again on the row as a committed accept left it) is not found.
+ */
+async function ownedRow(db: Queryable, { workspaceId, environment }: SubmissionPartition, id: string): Promise<SubmissionRow> {
+  const row = await one<SubmissionRow>(
+    db,
+    'SELECT * FROM submissions WHERE id = $1 AND workspace_id = $2 AND environment = $3 FOR UPDATE',
+    [id, workspaceId, environment],
+  );
+  if (!row) throw new RecordNotFound('submission', id);
+  return row;
+}
+
+/**
+ * A submission is written only while its form is in the submission's workspace. The form's row is held shared
+ * until the insert commits: a transfer's accept or a delete (which lock it) waits for the insert and then moves or
+ * deletes its row too, and an insert that comes after them waits, sees the form gone from the workspace, and is
+ * not found. (The foreign key alone would let it in with the old workspace, or fail with 23503.)
+ */
+async function assertFormOwned(db: Queryable, record: SubmissionRecord): Promise<void> {
+  const formId = record.submission.form_id;
+  if (!(await one(db, 'SELECT 1 FROM forms WHERE id = $1 AND workspace_id = $2 FOR SHARE', [formId, record.workspaceId])))
+    throw new RecordNotFound('form', formId);
+}
 
 export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
   return {
     async insert(record, outbox) {
       await withOutbox(pool, outbox, async (client) => {
+        await assertFormOwned(client, record);
         await insertSubmissionRow(client, record);
         if (record.environment === 'live') await countSubmission(client, record.workspaceId, record.submission.created_at.slice(0, 7));
       });
@@ -201,11 +233,9 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       );
       return row && toSubmissionRecord(row);
     },
-    async delete(id) {
+    async delete(partition, id) {
       await inTransaction(pool, async (client) => {
-        const row = await lockRow(client, id);
-        if (!row) throw new RecordNotFound('submission', id);
-        await deleteSubmissionRow(client, row);
+        await deleteSubmissionRow(client, await ownedRow(client, partition, id));
       });
     },
     async erase({ workspaceId, environment }, email, audit, outbox) {
@@ -238,10 +268,9 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         return result;
       });
     },
-    async rescore(id, change, outbox) {
+    async rescore(partition, id, change, outbox) {
       return withOutbox(pool, outbox, async (client) => {
-        const row = await lockRow(client, id);
-        if (!row) throw new RecordNotFound('submission', id);
+        const row = await ownedRow(client, partition, id);
         const before = toSubmission(row);
         await moveScore(client, row.environment, before, change);
         const updated = await one<SubmissionRow>(
@@ -256,10 +285,9 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         };
       });
     },
-    async resume(id, change, outbox) {
+    async resume(partition, id, change, outbox) {
       return withOutbox(pool, outbox, async (client) => {
-        const row = await lockRow(client, id);
-        if (!row) throw new RecordNotFound('submission', id);
+        const row = await ownedRow(client, partition, id);
         const previous = toSubmission(row);
         const { submission: next, searchText, emailAnswers } = change(previous);
         const updated = await one<SubmissionRow>(

@@ -89,15 +89,20 @@ export function postgresTransfers(pool: pg.Pool): TransferStore {
     async accept(id, at, audit, outbox) {
       return slugChecked(
         withOutbox(pool, outbox, async (client): Promise<TransferAcceptance> => {
+          // The form's row first, then the transfer's: the order of every writer of the form (a delete locks the form,
+          // then cancels its pending transfer), so the two queue instead of deadlocking. Held until the commit, the
+          // form's lock orders the accept with the form's other writers, each of which checks ownership under it
+          // (forms.ts, submissions.ts, rescore-jobs.ts): a writer that comes later finds the form in its new workspace.
+          const { form_id: formId } = (await rowOf(client, id))!;
+          const form = await one<{ workspace_id: string; environment: string }>(
+            client,
+            'SELECT workspace_id, environment FROM forms WHERE id = $1 FOR NO KEY UPDATE',
+            [formId],
+          );
           await expire(client, 't.id = $2', [id], at);
           // Locked: of an accept racing a decline or a cancel, the second sees the transfer answered.
           const transfer = (await rowOf(client, id, 'FOR UPDATE'))!;
           if (transfer.status !== 'pending') return { outcome: 'not_pending', transfer: toTransfer(transfer) };
-          const form = await one<{ workspace_id: string; environment: string }>(
-            client,
-            'SELECT workspace_id, environment FROM forms WHERE id = $1 FOR NO KEY UPDATE',
-            [transfer.form_id],
-          );
           if (!form || form.workspace_id !== transfer.from_workspace_id || form.environment !== 'live') {
             const canceled = await one<TransferRow>(
               client,

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
-import { StoreConflict } from '../errors.js';
+import { RecordNotFound, StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
 import { type ApiKeyRow, toApiKey } from '../rows/api-keys.js';
 import { deepFreeze } from '../rows/deep-freeze.js';
@@ -80,7 +80,13 @@ export function sqliteForms(db: Database.Database): FormStore {
     }
   };
 
-  const currentRow = (id: string) => statement(db, 'SELECT * FROM forms WHERE id = ?').get(id) as FormRow | undefined;
+  // The ownership predicate of every write: a form the workspace no longer holds (deleted, or moved by a transfer
+  // accepted since the caller read it) is not found, inside the write's transaction.
+  const ownedRow = (workspaceId: string, id: string): FormRow => {
+    const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
+    if (!row) throw new RecordNotFound('form', id);
+    return row;
+  };
 
   return {
     async list(visibility, filter, page) {
@@ -137,10 +143,10 @@ export function sqliteForms(db: Database.Database): FormStore {
         insertSnapshot(form, definition);
       });
     },
-    async update({ form }, { keepVersions, expectedTag, audit }, outbox) {
+    async update({ form, workspaceId }, { keepVersions, expectedTag, audit }, outbox) {
       const definition = definitionOf(form);
       writeOrConflict(outbox, () => {
-        assertTagUnchanged(currentRow(form.id), formOf, expectedTag, { kind: 'form', id: form.id });
+        assertTagUnchanged(ownedRow(workspaceId, form.id), formOf, expectedTag, { kind: 'form', id: form.id });
         statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
           form.folder_id,
           form.name,
@@ -155,9 +161,9 @@ export function sqliteForms(db: Database.Database): FormStore {
         if (audit) insertAuditEvent(db, audit);
       });
     },
-    async delete(id, at, audit, outbox, options = {}) {
+    async delete(workspaceId, id, at, audit, outbox, options = {}) {
       withOutbox(db, outbox, () => {
-        assertTagUnchanged(currentRow(id), formOf, options.expectedTag, { kind: 'form', id });
+        assertTagUnchanged(ownedRow(workspaceId, id), formOf, options.expectedTag, { kind: 'form', id });
         // A key attached to a deleted form can reach nothing any more: it is revoked, as for a folder.
         const attached = statement(
           db,

@@ -49,6 +49,15 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
 
   const integrationRow = (id: string) => statement(db, 'SELECT * FROM integrations WHERE id = ?').get(id) as IntegrationRow | undefined;
 
+  /**
+   * An integration is limited to a form of its own workspace: checked in the write's transaction, so a form deleted
+   * or moved by a transfer since the caller read it is not found.
+   */
+  const assertFormOwned = (formId: string | null, workspaceId: string): void => {
+    if (formId !== null && !statement(db, 'SELECT 1 FROM forms WHERE id = ? AND workspace_id = ?').get(formId, workspaceId))
+      throw new RecordNotFound('form', formId);
+  };
+
   /** Runs inside recordAttempt's transaction: the breaker's move and what it causes commit with the attempt. */
   const moveCircuit = (integrationId: string, circuit: CircuitUpdate): CircuitMove | null => {
     const current = integrationRow(integrationId);
@@ -113,6 +122,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
 
     async create({ integration: i, workspaceId, environment, signingSecret }, audit, outbox) {
       withOutbox(db, outbox, () => {
+        assertFormOwned(i.form_id, workspaceId);
         insertAuditEvent(db, audit);
         statement(
           db,
@@ -138,8 +148,10 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       });
     },
 
-    async update({ integration: i }, options = {}) {
+    async update({ integration: i, workspaceId }, options = {}) {
       transaction(db, 'deferred', () => {
+        // Only a form the update names anew is checked: an integration outlives the form it was limited to.
+        if (i.form_id !== integrationRow(i.id)?.form_id) assertFormOwned(i.form_id, workspaceId);
         if (options.expectedTag !== undefined) {
           const row = statement(db, 'SELECT * FROM integrations WHERE id = ?').get(i.id) as IntegrationRow | undefined;
           assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id: i.id });

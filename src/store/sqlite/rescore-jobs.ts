@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { RecordNotFound } from '../errors.js';
 import type { RescoreJobStore } from '../rescore-job-store.js';
 import {
   candidateColumns,
@@ -28,6 +29,10 @@ export function sqliteRescoreJobs(db: Database.Database): RescoreJobStore {
   return {
     async create({ job, workspaceId, environment }, outbox) {
       return withOutbox(db, outbox, () => {
+        // The job is the workspace's only while the form is: checked in the insert's transaction, after which a
+        // transfer's accept moves the job with the form.
+        if (!statement(db, 'SELECT 1 FROM forms WHERE id = ? AND workspace_id = ?').get(job.form_id, workspaceId))
+          throw new RecordNotFound('form', job.form_id);
         const active = activeJob(job.form_id, environment);
         if (active) return { activeId: active.id };
         const { total } = statement(

@@ -19,7 +19,14 @@ import {
   toSubmissionRecord,
 } from '../rows/submissions.js';
 import { defaultSearchScan, type SearchCandidate, scanForMatches } from '../search-scan.js';
-import { type FunnelTotals, listedEmailAnswers, newestFirst, type SubmissionRecord, type SubmissionStore } from '../submission-store.js';
+import {
+  type FunnelTotals,
+  listedEmailAnswers,
+  newestFirst,
+  type SubmissionPartition,
+  type SubmissionRecord,
+  type SubmissionStore,
+} from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { FunnelTally } from './funnel-tally.js';
 import type { GroupCommit } from './group-commit.js';
@@ -128,6 +135,30 @@ const getRow = (db: Database.Database, id: string) =>
   statement(db, 'SELECT * FROM submissions WHERE id = ?').get(id) as SubmissionRow | undefined;
 
 /**
+ * The partition's submission, read inside the write's transaction: one the partition no longer holds (deleted, or
+ * moved with its form by a transfer accepted since the caller read it) is not found.
+ */
+function ownedRow(db: Database.Database, { workspaceId, environment }: SubmissionPartition, id: string): SubmissionRow {
+  const row = statement(db, 'SELECT * FROM submissions WHERE id = ? AND workspace_id = ? AND environment = ?').get(
+    id,
+    workspaceId,
+    environment,
+  ) as SubmissionRow | undefined;
+  if (!row) throw new RecordNotFound('submission', id);
+  return row;
+}
+
+/**
+ * A submission is written only while its form is in the submission's workspace: the check runs in the insert's
+ * transaction, so a form deleted or moved since the caller read it is not found rather than given a row it does not own.
+ */
+function assertFormOwned(db: Database.Database, record: SubmissionRecord): void {
+  const formId = record.submission.form_id;
+  if (!statement(db, 'SELECT 1 FROM forms WHERE id = ? AND workspace_id = ?').get(formId, record.workspaceId))
+    throw new RecordNotFound('form', formId);
+}
+
+/**
  * How many rows changed since `updated_gte` the list still reads through the updated_at index and sorts; the
  * count is probed through the same index, so the probe too reads at most this many entries.
  */
@@ -190,6 +221,7 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         // The group runs its changes in a savepoint (rolled back, and each change run again alone, when one fails),
         // so the row, its events and the response commit together or not at all without one of withOutbox's.
         () => {
+          assertFormOwned(db, record);
           insertSubmissionRowOnly(db, record);
           if (outbox) writeOutbox(db, outbox());
         },
@@ -286,11 +318,9 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
       ).get(id, workspaceId, environment) as SubmissionRow | undefined;
       return row && toSubmissionRecord(row);
     },
-    async delete(id) {
+    async delete(partition, id) {
       return transaction(db, 'deferred', () => {
-        const row = getRow(db, id);
-        if (!row) throw new RecordNotFound('submission', id);
-        deleteSubmissionRow(db, row);
+        deleteSubmissionRow(db, ownedRow(db, partition, id));
       });
     },
     async erase({ workspaceId, environment }, email, audit, outbox) {
@@ -314,10 +344,9 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         return result;
       });
     },
-    async rescore(id, change, outbox) {
+    async rescore(partition, id, change, outbox) {
       return withOutbox(db, outbox, () => {
-        const row = getRow(db, id);
-        if (!row) throw new RecordNotFound('submission', id);
+        const row = ownedRow(db, partition, id);
         const before = toSubmission(row);
         moveScore(db, row.environment, before, change);
         statement(
@@ -330,10 +359,9 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         };
       });
     },
-    async resume(id, change, outbox) {
+    async resume(partition, id, change, outbox) {
       return withOutbox(db, outbox, () => {
-        const row = getRow(db, id);
-        if (!row) throw new RecordNotFound('submission', id);
+        const row = ownedRow(db, partition, id);
         const previous = toSubmission(row);
         const { submission: next, searchText, emailAnswers } = change(previous);
         statement(

@@ -66,7 +66,9 @@ describe.each(storeKinds)('the %s store', (kind) => {
       await store.forms.create({ form: kept, workspaceId, environment: 'live' });
       const revokedKey = () => audit(workspaceId, 'api_key.revoked');
       const deleteWith = (expectedTag: string) =>
-        store.forms.delete(kept.id, at(9), { form: audit(workspaceId, 'form.deleted'), revokedKey }, undefined, { expectedTag });
+        store.forms.delete(workspaceId, kept.id, at(9), { form: audit(workspaceId, 'form.deleted'), revokedKey }, undefined, {
+          expectedTag,
+        });
       await expect(deleteWith('"AAAAAAAAAAAAAAAAAAAAAA"')).rejects.toEqual(new StoreConflict('changed_since_read'));
       expect(await store.forms.get(workspaceId, kept.id)).toBeDefined();
       await deleteWith(entityTagOf(kept));

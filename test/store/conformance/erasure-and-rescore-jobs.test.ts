@@ -118,7 +118,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
         const resumed = async (named: boolean) => {
           const lead = { ...submission(record.id, at(30 + index), 'partial'), answers: { work_email: 'before@example.com' } };
           await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
-          await store.submissions.resume(lead.id, (current) => ({
+          await store.submissions.resume({ workspaceId, environment: 'live' }, lead.id, (current) => ({
             submission: { ...current, answers: answers as Record<string, string> },
             searchText: '',
             emailAnswers: named ? emailAnswersOf(record, answers) : undefined,
@@ -205,7 +205,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       expect(rest.map((candidate) => candidate.id)).toEqual([leads[2]!.id, leads[1]!.id, leads[0]!.id]);
 
       // A submission changed since it was read keeps its own state.
-      await store.submissions.rescore(rest[0]!.id, { ...rescore(7), at: at(37) });
+      await store.submissions.rescore({ workspaceId, environment: 'live' }, rest[0]!.id, { ...rescore(7), at: at(37) });
       const last = rest[2]!;
       const applied = await store.rescoreJobs.applyBatch(
         jobId,

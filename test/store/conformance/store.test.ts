@@ -264,7 +264,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
         { day: '2031-01-01', started: 1, completed: 1, scoreSum: 25, scoreCount: 1 },
       ]);
 
-      await store.forms.delete(record.id, at(40), { revokedKey: () => audit(workspaceId, 'api_key.revoked') });
+      await store.forms.delete(workspaceId, record.id, at(40), { revokedKey: () => audit(workspaceId, 'api_key.revoked') });
 
       expect(await store.forms.get(workspaceId, record.id)).toBeUndefined();
       expect(await store.submissions.get({ workspaceId, environment: 'live' }, lead.id)).toBeUndefined();
@@ -324,12 +324,12 @@ describe.each(storeKinds)('the %s store', (kind) => {
       expect(await list()).toEqual([newer, older]);
       // Read twice, as a polling dashboard would, before each change.
       expect(await list()).toEqual([newer, older]);
-      const { submission: resumed } = await store.submissions.resume(older.id, (current) => ({
+      const { submission: resumed } = await store.submissions.resume(partition, older.id, (current) => ({
         submission: { ...current, status: 'completed', score: 40, updated_at: at(55) },
         searchText: '',
       }));
       expect(await list()).toEqual([newer, resumed]);
-      await store.submissions.delete(newer.id);
+      await store.submissions.delete(partition, newer.id);
       expect(await list()).toEqual([resumed]);
     });
   });
@@ -342,7 +342,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       await store.forms.create({ form: record, workspaceId, environment: 'live' });
       const lead = submission(record.id, at(50), 'partial');
       await store.submissions.insert({ submission: lead, workspaceId, environment: 'live', startedFormVersion: 1 });
-      const result = await store.submissions.resume(lead.id, (current) => ({
+      const result = await store.submissions.resume({ workspaceId, environment: 'live' }, lead.id, (current) => ({
         submission: {
           ...current,
           status: 'completed',
@@ -381,12 +381,17 @@ describe.each(storeKinds)('the %s store', (kind) => {
       const lead = submission(record.id, at(50), 'partial');
       await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
       await expect(
-        store.submissions.resume(lead.id, () => {
+        store.submissions.resume({ workspaceId, environment: 'live' }, lead.id, () => {
           throw new Error('refused');
         }),
       ).rejects.toThrow('refused');
       expect((await store.submissions.get({ workspaceId, environment: 'live' }, lead.id))?.submission).toEqual(lead);
-      await expect(store.submissions.resume(newId('sub'), (current) => ({ submission: current, searchText: '' }))).rejects.toMatchObject({
+      await expect(
+        store.submissions.resume({ workspaceId, environment: 'live' }, newId('sub'), (current) => ({
+          submission: current,
+          searchText: '',
+        })),
+      ).rejects.toMatchObject({
         name: 'RecordNotFound',
       });
     });
@@ -399,7 +404,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
       const refs = Array.from({ length: 8 }, (_, index) => `ref_${index}`);
       await Promise.all(
         refs.map((ref) =>
-          store.submissions.resume(lead.id, (current) => ({
+          store.submissions.resume({ workspaceId, environment: 'live' }, lead.id, (current) => ({
             submission: { ...current, answers: { ...current.answers, [ref]: 'x' } },
             searchText: '',
           })),
