@@ -109,7 +109,7 @@ async function buildCode() {
   // Without the stamp the outputs cannot be trusted (a removed build/, an interrupted build): tsc's incremental
   // state would skip files whose output is gone, so it starts afresh.
   if (!existsSync(buildStamp)) rmSync(join(buildDir, '.tsbuildinfo'), { force: true });
-  process.stdout.write('Compiling the server (npm run build)...\n');
+  process.stderr.write('Compiling the server (npm run build)...\n');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   if (!(await run(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')]))) return false;
   // Dated from before the build: a file saved while tsc ran is newer, so the next start compiles again.
@@ -121,7 +121,7 @@ async function buildCode() {
 
 /** @param {string} inputs */
 async function buildDocs(inputs) {
-  process.stdout.write('The document changed: bundling it and building the docs page (npm run docs)...\n');
+  process.stderr.write('The document changed: bundling it and building the docs page (npm run docs)...\n');
   const npm = process.env.npm_execpath;
   const built = npm ? await run(process.execPath, [npm, 'run', '-s', 'docs']) : await run('npm', ['run', '-s', 'docs']);
   if (!built) return false;

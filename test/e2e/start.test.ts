@@ -1,0 +1,181 @@
+/**
+ * `npm start` as the README gives it, on a copy of the project made for this file (its own build/ and dist/, so
+ * the builds it triggers touch nothing the other tests read): the first start compiles the server and builds the
+ * docs, a warm start builds nothing, and a change rebuilds only what it affects. SIGTERM or SIGINT to the npm
+ * process, and Ctrl-C (SIGINT to the whole process group), stop every process the start made. The banner's admin
+ * command, run as printed, makes a key the server accepts.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../support/postgres.js';
+import { fetchTrusting } from './support/fetch-trusting.js';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+/** What `npm start` reads; build/ and dist/ are left out, as in a fresh clone. */
+const projectFiles = ['src', 'openapi', 'generated', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'redocly.yaml'];
+
+let project: string;
+let dataDir: string;
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'form-funnel-start-'));
+  for (const file of projectFiles) cpSync(join(root, file), join(project, file), { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
+  dataDir = mkdtempSync(join(tmpdir(), 'form-funnel-start-data-'));
+});
+
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Started {
+  npm: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Whether any process of the group led by `npm` (itself, the server, its workers, a builder) is still there. */
+const groupAlive = (npm: ChildProcess) => {
+  try {
+    process.kill(-npm.pid!, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+afterEach(() => {
+  // Whatever a failed test left running goes, builders and workers included.
+  for (const npm of running) if (groupAlive(npm)) process.kill(-npm.pid!, 'SIGKILL');
+  running.clear();
+});
+
+/** `npm start` in a process group of its own (as a terminal would make), up to its banner. */
+async function start(env: Record<string, string> = {}): Promise<Started> {
+  const npm = spawn('npm', ['start'], {
+    cwd: project,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  running.add(npm);
+  let output = '';
+  npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+  for (const started = Date.now(); ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const listening = /Form-Funnel API listening on https:\/\/localhost:(\d+)\/v1/.exec(output);
+    if (listening) return { npm, port: Number(listening[1]), output: () => output, exited };
+    if (npm.exitCode !== null || Date.now() - started > 150_000) throw new Error(`npm start did not listen:\n${output}`);
+  }
+}
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** Sends the signal (to the npm process, or to its group as Ctrl-C does) and expects everything gone within 5 s. */
+async function expectStopsOn(server: Started, signal: NodeJS.Signals, to: 'npm' | 'group'): Promise<void> {
+  expect(await portOpen(server.port)).toBe(true);
+  process.kill(to === 'npm' ? server.npm.pid! : -server.npm.pid!, signal);
+  const code = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
+  expect(code).toBe(0);
+  expect(server.output()).toContain('"msg":"stopped"');
+  expect(await portOpen(server.port)).toBe(false);
+  expect(groupAlive(server.npm)).toBe(false);
+}
+
+/** The admin command the banner prints, run as printed (its variables and nothing else of the server's). */
+async function runBannerAdminCommand(output: string, password?: string): Promise<{ live_admin_key: string }> {
+  const line = output.split('\n').find((entry) => entry.includes('npm run admin -- bootstrap'));
+  const [, assignments = ''] = /^\s*(.*?)npm run admin -- bootstrap/.exec(line ?? '') ?? [];
+  const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME! };
+  for (const [, name, quoted, plain] of assignments.matchAll(/(\w+)=(?:'([^']*)'|(\S+))/g)) {
+    env[name!] = (quoted ?? plain!).replace('<password>', password ?? '<password>');
+  }
+  const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'bootstrap', '--workspace', 'Acme', '--json'], { cwd: project, env });
+  return JSON.parse(stdout) as { live_admin_key: string };
+}
+
+async function meStatus(port: number, key: string): Promise<number> {
+  const transport = fetchTrusting(readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'));
+  try {
+    const response = await transport.fetch(new Request(`https://localhost:${port}/v1/me`, { headers: { Authorization: `Bearer ${key}` } }));
+    return response.status;
+  } finally {
+    transport.close();
+  }
+}
+
+describe('npm start', () => {
+  it('when started on a fresh copy, then it compiles and builds the docs, listens, and stops on SIGTERM to npm', async () => {
+    const server = await start();
+    expect(server.output()).toContain('Compiling the server');
+    expect(server.output()).toContain('building the docs page');
+    expect(server.output()).toContain(`reference docs  https://localhost:${server.port}/docs`);
+    await expectStopsOn(server, 'SIGTERM', 'npm');
+  }, 180_000);
+
+  it('when nothing changed, then it builds nothing, prints no deprecation banner, and its admin command makes a key the server accepts', async () => {
+    const server = await start();
+    expect(server.output()).not.toContain('Compiling the server');
+    expect(server.output()).not.toContain('building the docs page');
+    expect(server.output()).not.toMatch(/deprecat/i);
+    expect(server.output()).toContain(`DATA_DIR=${dataDir} PORT=${server.port} npm run admin -- bootstrap`);
+    const { live_admin_key } = await runBannerAdminCommand(server.output());
+    expect(await meStatus(server.port, live_admin_key)).toBe(200);
+    await expectStopsOn(server, 'SIGINT', 'npm');
+  });
+
+  it('when a source file is saved unchanged and the document is edited, then it compiles, rebuilds the docs, and stops on Ctrl-C', async () => {
+    const now = new Date();
+    utimesSync(join(project, 'src/ids.ts'), now, now);
+    appendFileSync(join(project, 'openapi/openapi.yaml'), '# edited\n');
+    const server = await start();
+    expect(server.output()).toContain('Compiling the server');
+    expect(server.output()).toContain('building the docs page');
+    await expectStopsOn(server, 'SIGINT', 'group');
+  }, 120_000);
+
+  it('when the document is only touched, then the docs are not rebuilt', async () => {
+    const now = new Date();
+    utimesSync(join(project, 'openapi/openapi.yaml'), now, now);
+    const server = await start();
+    expect(server.output()).not.toContain('building the docs page');
+    await expectStopsOn(server, 'SIGTERM', 'npm');
+  });
+
+  it('when two workers run on PostgreSQL, then the banner names DATABASE_URL without its password, the command works, and SIGTERM stops every worker', async () => {
+    const database = await createTestDatabase();
+    try {
+      const url = new URL(database.url);
+      url.password = 'sesame';
+      const server = await start({ DATABASE_URL: url.href, WORKERS: '2' });
+      url.password = '';
+      expect(server.output()).not.toContain('sesame');
+      expect(server.output()).toContain(`DATABASE_URL='postgres://${url.username}:<password>@${url.host}${url.pathname}'`);
+      expect(server.output()).toContain('(2 worker processes)');
+      const { live_admin_key } = await runBannerAdminCommand(server.output(), 'sesame');
+      expect(await meStatus(server.port, live_admin_key)).toBe(200);
+      await expectStopsOn(server, 'SIGTERM', 'npm');
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
+});
