@@ -4,11 +4,14 @@
  * run hands checkpoints back to SQLite.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type Database from 'better-sqlite3';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkpointInBackground } from '../../src/store/sqlite/checkpointer.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
@@ -70,7 +73,7 @@ describe('WAL checkpoints in the background', () => {
   it('when commits never stop, then the worker still starts the WAL over, so it stays near its limit', async () => {
     // A passive checkpoint copies what was there when it began; with a commit every few milliseconds the writer
     // never finds the WAL fully copied, so without the worker's RESTART it grows for as long as the stream lasts
-    // (measured: 7-13 MB of the 25.6 MB written, against 3 MB with it).
+    // (docs/internals/wal-checkpointer.md has the sizes measured).
     const file = join(dir, 'stream.db');
     const db = openDatabase(file);
     const checkpointer = checkpointInBackground(db, { intervalMs: 20, restartBytes: 1_000_000 });
@@ -130,6 +133,34 @@ describe('WAL checkpoints in the background', () => {
       cwd: join(import.meta.dirname, '../..'),
     });
     expect(stdout.trim()).toBe('closed');
+  });
+
+  it('when the checkpointer runs compiled, then its worker starts from the .js file beside it', async () => {
+    // The compiled server (a build directory of .js files) has no tsx: the worker must be the compiled sibling.
+    const built = mkdtempSync(join(dir, 'built-'));
+    for (const name of ['checkpointer', 'checkpoint-worker']) {
+      const source = readFileSync(new URL(`../../src/store/sqlite/${name}.ts`, import.meta.url), 'utf8');
+      const { outputText } = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      });
+      writeFileSync(join(built, `${name}.js`), outputText);
+    }
+    writeFileSync(join(built, 'package.json'), '{ "type": "module" }');
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const script = `const { checkpointInBackground } = await import(${JSON.stringify(pathToFileURL(join(built, 'checkpointer.js')).href)});
+       const Database = (await import('node:module')).createRequire(import.meta.url)(${JSON.stringify(driver)});
+       const db = new Database(${JSON.stringify(join(built, 'compiled.db'))});
+       db.pragma('journal_mode = WAL');
+       const checkpointer = checkpointInBackground(db, { intervalMs: 20, driver: ${JSON.stringify(driver)} });
+       db.exec('CREATE TABLE t (x)');
+       await new Promise((resolve) => setTimeout(resolve, 500));
+       // A worker that failed to start has handed checkpoints back to SQLite (1000).
+       console.log(db.pragma('wal_autocheckpoint', { simple: true }));
+       await checkpointer.close();
+       db.close();`;
+    // Started with -e, as the test before does: the thread must not inherit --input-type.
+    const { stdout } = await execute(process.execPath, ['--input-type', 'module', '-e', script], { cwd: built });
+    expect(stdout.trim()).toBe('0');
   });
 
   it('when a store is in memory, then there is nothing to checkpoint and no worker', async () => {

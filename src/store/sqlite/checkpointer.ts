@@ -9,16 +9,15 @@
  *
  * The writer starts the WAL over only when it finds every frame already copied. Under a steady stream of
  * commits it never does: each passive checkpoint copies the frames that were there when it began, and by the time
- * it ends more have been committed. The WAL then grows for as long as the stream lasts (at 600 submissions a
- * second, by 1.4 GB in 20 s), and with it the disk, the copying and the frames a read has to look through. So once
+ * it ends more have been committed. The WAL then grows for as long as the stream lasts, and with it the disk,
+ * the copying and the frames a read has to look through (docs/internals/wal-checkpointer.md). So once
  * the WAL holds more than `walSizeLimitBytes`, the worker copies it twice passively (the first pass copies the
  * bulk, the second what was committed meanwhile) and then runs a RESTART checkpoint, which holds the write lock
  * while it syncs and copies the frames left, waits for readers of the old frames to finish, and starts the WAL
  * over. A commit arriving in that moment waits in SQLite's busy handler, synchronously, and the event loop with
- * it: two syncs, rounded up to the handler's steps (1, 2, 5, 10, 15, 20 ms...). Measured with a commit every 2 ms,
- * the slowest commit in a thousand took 78 ms instead of 9-12 ms, once per `walSizeLimitBytes` written, against a
- * WAL that otherwise grew by a gigabyte in 15 s. The first commit after the restart truncates the file to
- * `journal_size_limit`.
+ * it: two syncs, rounded up to the handler's steps (1, 2, 5, 10, 15, 20 ms...), once per `walSizeLimitBytes`
+ * written, against a WAL that would otherwise grow without bound. The first commit after the restart truncates
+ * the file to `journal_size_limit`.
  *
  * The wait for readers is what could make that moment long: another connection's read transaction (`npm run
  * admin`, a backup, a shell on the file) keeps the old frames in use, and the RESTART would hold the write lock
@@ -30,8 +29,10 @@
  * bounded either way.
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import type { CheckpointWorkerData } from './checkpoint-worker.js';
 
 export const checkpointIntervalMs = 500;
 /** SQLite's default threshold, restored when the worker is gone. */
@@ -40,35 +41,23 @@ const walSizeLimitBytes = 64 * 1024 * 1024;
 /** How long a RESTART checkpoint waits for the write lock and for readers before it gives up for now. */
 const restartWaitMs = 20;
 
-// Plain JavaScript evaluated in the worker, so it runs the same under tsx and compiled.
-const workerSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-// The server's connection's busy timeout (database.ts), except while a RESTART waits.
-const busyTimeout = () => db.pragma(\`busy_timeout = \${workerData.busyTimeoutMs}\`);
-busyTimeout();
-const restartFrames = Math.ceil(workerData.restartBytes / db.pragma('page_size', { simple: true }));
-const passive = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
-let tick = 0;
-let nextRestart = 0;
-let backOff = 1;
-const timer = setInterval(() => {
-  tick++;
-  if (passive().log < restartFrames || tick < nextRestart) return;
-  passive();
-  db.pragma(\`busy_timeout = \${workerData.restartWaitMs}\`);
-  const { busy } = db.pragma('wal_checkpoint(RESTART)')[0];
-  busyTimeout();
-  nextRestart = busy ? tick + backOff : 0;
-  backOff = busy ? Math.min(backOff * 2, 64) : 1;
-}, workerData.intervalMs);
-parentPort.on('message', () => {
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
-});
-`;
+/**
+ * The worker thread for the module beside this one (checkpoint-worker). Compiled, that is a .js file Node runs as
+ * it is. Run from source (tsx, the tests), it is the .ts file, which Node 20 does not load in a thread even with
+ * `--import tsx` among the thread's options (the loader is not applied to the thread's entry): the thread instead
+ * starts on one line that loads the file through tsx's require API, which hooks the thread's own `require`.
+ * A thread inherits the process's options; `--input-type` (a process started with `-e`) would make Node refuse
+ * the thread's entry, so it is left out.
+ */
+function startWorker(workerData: CheckpointWorkerData): Worker {
+  const execArgv = process.execArgv.filter(
+    (option, index, options) => !option.startsWith('--input-type') && options[index - 1] !== '--input-type',
+  );
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./checkpoint-worker.js', import.meta.url), { workerData, execArgv });
+  const entry = JSON.stringify(fileURLToPath(new URL('./checkpoint-worker.ts', import.meta.url)));
+  const api = JSON.stringify(createRequire(import.meta.url).resolve('tsx/cjs/api'));
+  return new Worker(`require(${api}).require(${entry}, ${entry})`, { eval: true, workerData, execArgv });
+}
 
 export interface Checkpointer {
   /** Stops the worker and waits for it; the connection's own close then checkpoints what is left. */
@@ -91,17 +80,15 @@ export function checkpointInBackground(db: Database.Database, options: Checkpoin
   } = options;
   let worker: Worker;
   try {
-    worker = new Worker(workerSource, {
-      eval: true,
-      workerData: {
-        file: db.name,
-        driver,
-        intervalMs,
-        restartBytes,
-        restartWaitMs,
-        busyTimeoutMs: db.pragma('busy_timeout', { simple: true }),
-      },
-    });
+    const workerData: CheckpointWorkerData = {
+      file: db.name,
+      driver,
+      intervalMs,
+      restartBytes,
+      restartWaitMs,
+      busyTimeoutMs: db.pragma('busy_timeout', { simple: true }) as number,
+    };
+    worker = startWorker(workerData);
   } catch {
     // No worker (threads unavailable): SQLite's automatic checkpoints stay as they are.
     return { close: async () => {} };
