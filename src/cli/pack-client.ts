@@ -1,9 +1,12 @@
 /**
  * `npm run client:pack`: builds the installable partner client, `dist/form-funnel-client-<version>.tgz`, the
- * package `@form-funnel/client`. It holds the compiled JavaScript (ESM) and declarations of src/client/ (and
- * the signature scheme it shares with the server), the generated contract types they refer to, and one
- * dependency, openapi-fetch. The server, the tests and the dev dependencies stay out: the package is staged in
- * a temporary directory holding only those files, then packed there with `npm pack`.
+ * package `@form-funnel/client`. It holds src/client/ (and the signature scheme it shares with the server)
+ * compiled twice, as ES modules in dist/esm and as CommonJS in dist/cjs, each with its declarations and the
+ * generated contract types they refer to, and one dependency, openapi-fetch. `import` loads the one, `require`
+ * the other (the manifest's `exports` conditions), so the client works in a CommonJS project on every Node the
+ * engines field allows, including those that cannot require an ES module. The server, the tests and the dev
+ * dependencies stay out: the package is staged in a temporary directory holding only those files, then packed
+ * there with `npm pack`.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,13 @@ interface RootManifest {
   dependencies: Record<string, string>;
 }
 
+/** The two builds, each in dist/<format>, each with a package.json giving Node and TypeScript its module type. */
+const builds = {
+  esm: { tsconfig: 'src/client/tsconfig.build.json', type: 'module' },
+  cjs: { tsconfig: 'src/client/tsconfig.cjs.json', type: 'commonjs' },
+} as const;
+type ModuleFormat = keyof typeof builds;
+
 /** The package's manifest, derived from the repository's so that versions are stated once. */
 export function clientManifest(root: RootManifest): Record<string, unknown> {
   const dependencies = Object.fromEntries(
@@ -34,15 +44,20 @@ export function clientManifest(root: RootManifest): Record<string, unknown> {
       return [name, range];
     }),
   );
-  const entry = { types: './dist/src/client/index.d.ts', default: './dist/src/client/index.js' };
+  const entry = (format: ModuleFormat) => ({
+    types: `./dist/${format}/src/client/index.d.ts`,
+    default: `./dist/${format}/src/client/index.js`,
+  });
   return {
     name: CLIENT_PACKAGE_NAME,
     version: root.version,
     description:
       'Typed client for the Form-Funnel API: openapi-fetch with the contract’s types, retries, idempotency keys, pagination and webhook verification',
     type: 'module',
-    exports: { '.': entry, './package.json': './package.json' },
-    types: entry.types,
+    exports: { '.': { import: entry('esm'), require: entry('cjs') }, './package.json': './package.json' },
+    // For resolvers that predate `exports` (TypeScript's node10, old bundlers): the CommonJS build.
+    main: entry('cjs').default,
+    types: entry('cjs').types,
     files: ['dist', 'README.md'],
     sideEffects: false,
     ...(root.engines && { engines: root.engines }),
@@ -52,7 +67,9 @@ export function clientManifest(root: RootManifest): Record<string, unknown> {
 
 const packageReadme = (version: string) => `# ${CLIENT_PACKAGE_NAME} ${version}
 
-The typed client of the Form-Funnel API.
+The typed client of the Form-Funnel API, for ES module and CommonJS projects alike.
+
+In an ES module (\`"type": "module"\`, \`.mjs\`, \`.mts\`):
 
 \`\`\`ts
 import { createFormFunnelClient, paginate, unwrap } from '${CLIENT_PACKAGE_NAME}';
@@ -61,6 +78,24 @@ const api = createFormFunnelClient({ apiKey: process.env.FORM_FUNNEL_KEY! });
 const form = unwrap(await api.POST('/forms', { body: { name: 'Demo request' } }));
 for await (const summary of paginate(api, '/forms', { params: { query: { limit: 100 } } })) console.log(summary.id);
 \`\`\`
+
+In CommonJS (the default of \`npm init\`, \`.cjs\`, \`.cts\`), \`require\` loads the package's CommonJS build. Top-level
+\`await\` exists in ES modules only (tsx and esbuild refuse it when they compile to CommonJS), so the calls go in a
+function:
+
+\`\`\`js
+const { createFormFunnelClient, paginate, unwrap } = require('${CLIENT_PACKAGE_NAME}');
+
+async function main() {
+  const api = createFormFunnelClient({ apiKey: process.env.FORM_FUNNEL_KEY });
+  const form = unwrap(await api.POST('/forms', { body: { name: 'Demo request' } }));
+  for await (const summary of paginate(api, '/forms', { params: { query: { limit: 100 } } })) console.log(summary.id);
+}
+main();
+\`\`\`
+
+Load it one way per application: the two builds are separate copies, so an error thrown by the one is no
+\`instanceof FormFunnelError\` of the other.
 `;
 
 /** Builds the tarball into `<root>/dist` and returns its path. */
@@ -69,12 +104,16 @@ export async function packClient(root: string): Promise<string> {
   const staging = mkdtempSync(join(tmpdir(), 'form-funnel-client-'));
   try {
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    await run(process.execPath, [tsc, '-p', join(root, 'src/client/tsconfig.build.json'), '--outDir', join(staging, 'dist')], {
-      cwd: root,
-    });
-    // tsc emits no declaration file for a declaration file it reads; the compiled ones import it by this path.
-    mkdirSync(join(staging, 'dist/generated'), { recursive: true });
-    cpSync(join(root, 'generated/openapi.d.ts'), join(staging, 'dist/generated/openapi.d.ts'));
+    await Promise.all(
+      Object.entries(builds).map(async ([format, build]) => {
+        const out = join(staging, 'dist', format);
+        await run(process.execPath, [tsc, '-p', join(root, build.tsconfig), '--outDir', out], { cwd: root });
+        writeFileSync(join(out, 'package.json'), `${JSON.stringify({ type: build.type })}\n`);
+        // tsc emits no declaration file for a declaration file it reads; the compiled ones import it by this path.
+        mkdirSync(join(out, 'generated'), { recursive: true });
+        cpSync(join(root, 'generated/openapi.d.ts'), join(out, 'generated/openapi.d.ts'));
+      }),
+    );
     writeFileSync(join(staging, 'package.json'), `${JSON.stringify(clientManifest(manifest), null, 2)}\n`);
     writeFileSync(join(staging, 'README.md'), packageReadme(manifest.version));
     const destination = join(root, 'dist');
