@@ -2,12 +2,14 @@
  * The rate-limit policy on Redis, shared by every process of a deployment: one key's 100 requests per second
  * are 100 in total however many processes or machines answer them.
  *
- * While Redis cannot be reached (at start, or after it went away), each limiter falls back to its in-memory
- * insurance limiter: requests keep being served and limited, but each process then counts on its own, so a
- * deployment of N processes lets up to N times the budget through until Redis answers again. Requests are never
- * refused or held because Redis is down, and the shared counts take over again as soon as it is back.
+ * While Redis cannot be reached (at start, or after it went away) or does not answer (it hangs: a command goes
+ * unanswered for 100 ms), each limiter falls back to its in-memory insurance limiter: requests keep being served and
+ * limited, but each process then counts on its own, so a deployment of N processes lets up to N times the budget
+ * through until Redis answers again. Requests are never refused because Redis is down, and are held at most 100 ms
+ * by one that hangs (the command that finds the hang); the shared counts take over again as soon as a probe shows
+ * Redis answering.
  */
-import { Redis } from 'ioredis';
+import { type Command, Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from './documented-limits.js';
 import { type RateLimitPolicy, rateLimitWindows, sizedLimiters } from './rate-limits.js';
@@ -28,15 +30,34 @@ export interface RedisRateLimits {
   close(): Promise<void>;
 }
 
-/** A command Redis has not answered by then is served by the insurance limiter instead of holding the request. */
-const commandTimeoutMs = 1000;
+/**
+ * A command Redis has not answered by then means Redis hangs: the request is served by the insurance limiter
+ * instead, and so is every request after it until a probe is answered. Well above a healthy round trip (under a
+ * millisecond on a local network), well below what a client would notice.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 100;
+/** While Redis hangs, how often a PING asks whether it answers again. */
+const probeIntervalMs = 200;
+
+/** ioredis that tells `onTimeout` of every command Redis left unanswered past the command timeout. */
+class WatchedRedis extends Redis {
+  onTimeout = () => {};
+  override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
+    const sent = super.sendCommand(command, stream);
+    // The caller handles the rejection; this only takes note of why.
+    command.promise.catch((error: Error) => {
+      if (error.message === 'Command timed out') this.onTimeout();
+    });
+    return sent;
+  }
+}
 
 export function redisRateLimits(settings: RateLimitSettings, options: RedisRateLimitOptions): RedisRateLimits {
-  const client = new Redis(options.url, {
+  const client = new WatchedRedis(options.url, {
     // Without a connection a command fails at once (and the insurance limiter answers) instead of queueing.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: commandTimeoutMs,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
   });
   let available: boolean | undefined;
   let closing = false;
@@ -46,14 +67,48 @@ export function redisRateLimits(settings: RateLimitSettings, options: RedisRateL
     available = now;
     options.onAvailabilityChange?.(now, error);
   };
-  client.on('ready', () => report(true));
+
+  // A Redis that hangs keeps its connection 'ready'; `answering` is what this process last saw of it instead.
+  let answering = true;
+  let probe: NodeJS.Timeout | undefined;
+  const answers = () => {
+    answering = true;
+    clearTimeout(probe);
+    probe = undefined;
+    report(true);
+  };
+  const probeLater = () => {
+    probe = setTimeout(() => {
+      if (closing) return;
+      client.ping().then(answers, probeLater);
+    }, probeIntervalMs);
+    probe.unref();
+  };
+  client.onTimeout = () => {
+    if (!answering || closing) return;
+    answering = false;
+    report(false, new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`));
+    probeLater();
+  };
+  client.on('ready', answers);
   // ioredis emits an error per failed reconnection; without a listener each would be printed.
   client.on('error', (error: Error) => report(false, error));
   client.on('close', () => report(false));
 
+  // What the limiters see of the client. rate-limiter-flexible asks the insurance limiter at once, without sending a
+  // command, while the ioredis `status` is not 'ready' (`rejectIfRedisNotReady`): so the status they read is also
+  // 'not ready' while Redis hangs. Everything else is the client itself.
+  const limiterView = new Proxy(client, {
+    get(target, property) {
+      if (property === 'status') return answering ? target.status : 'unanswering';
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' && property !== 'constructor' ? value.bind(target) : value;
+    },
+  });
+
   const limiter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
     new RateLimiterRedis({
-      storeClient: client,
+      storeClient: limiterView,
       keyPrefix: `${options.keyPrefix}:${keyPrefix}`,
       points,
       duration,
@@ -85,6 +140,7 @@ export function redisRateLimits(settings: RateLimitSettings, options: RedisRateL
           }),
     close: async () => {
       closing = true;
+      clearTimeout(probe);
       client.disconnect();
     },
   };

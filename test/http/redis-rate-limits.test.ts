@@ -9,10 +9,11 @@ import { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../src/http/documented-limits.js';
-import { type RedisRateLimits, redisRateLimits } from '../../src/http/redis-rate-limits.js';
+import { REDIS_COMMAND_TIMEOUT_MS, type RedisRateLimits, redisRateLimits } from '../../src/http/redis-rate-limits.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { expectProblem } from '../support/http-checks.js';
 import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `ff-test-${randomBytes(6).toString('hex')}`;
@@ -21,6 +22,7 @@ const inspector = new Redis(redisUrl);
 const opened: RedisRateLimits[] = [];
 const apis: TestApi[] = [];
 const databases: TestDatabase[] = [];
+const proxies: TcpProxy[] = [];
 function limits(settings: Partial<typeof defaultRateLimits>, options: { url?: string; keyPrefix?: string } = {}) {
   const availability: boolean[] = [];
   const shared = redisRateLimits(
@@ -39,7 +41,28 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((shared) => shared.close()));
   for (const api of apis.splice(0)) await api.close();
   for (const database of databases.splice(0)) await database.drop();
+  for (const proxy of proxies.splice(0)) await proxy.close();
 });
+
+/**
+ * Redis behind a proxy of this test's own, which can stop forwarding: a Redis that hangs for this client only
+ * (CLIENT PAUSE would pause it for every test file of the run).
+ */
+async function redisBehindProxy(): Promise<{ url: string; proxy: TcpProxy }> {
+  const target = new URL(redisUrl);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+  proxies.push(proxy);
+  const url = new URL(redisUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { url: url.toString(), proxy };
+}
+
+const until = async (condition: () => boolean, timeoutMs = 3000) => {
+  for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 10))) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+  }
+};
 
 afterAll(async () => {
   const keys = await inspector.keys(`${prefix}:*`);
@@ -110,5 +133,69 @@ describe('rate limits on Redis', () => {
     expectProblem(refused, 429, 'rate_limit_error', 'rate_limited');
     expect(refused.headers['x-ratelimit-limit']).toBe('6');
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+  });
+
+  it('when Redis stops answering, then one command waits 100 ms, the next ones go to the insurance limiter at once, and the shared count resumes once Redis answers', async () => {
+    const { url, proxy } = await redisBehindProxy();
+    const hanging = limits({ perWorkspacePerMinute: 5 }, { url });
+    expect(await hanging.ready(5000)).toBe(true);
+    await hanging.policy.perWorkspace.consume('ws_hang');
+    const shared = async () => Number(await inspector.get(`${prefix}:ws:ws_hang`));
+    expect(await shared()).toBe(1);
+
+    proxy.mode('hold');
+    let started = performance.now();
+    await hanging.policy.perWorkspace.consume('ws_hang');
+    const finding = performance.now() - started;
+    expect(finding).toBeGreaterThanOrEqual(REDIS_COMMAND_TIMEOUT_MS - 5);
+    expect(finding).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 150);
+    expect(hanging.availability).toEqual([true, false]);
+
+    // One after another: waiting 100 ms each, six would take 600 ms.
+    started = performance.now();
+    const outcomes: boolean[] = [];
+    for (let index = 0; index < 6; index++) {
+      outcomes.push(
+        await hanging.policy.perWorkspace.consume('ws_hang').then(
+          () => true,
+          (refusal: unknown) => {
+            expect(refusal).toBeInstanceOf(RateLimiterRes);
+            return false;
+          },
+        ),
+      );
+    }
+    expect(performance.now() - started).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS);
+    // The insurance limiter counts on its own from the first command that hung: 5 of its 7 are let through.
+    expect(outcomes).toEqual([true, true, true, true, false, false]);
+
+    proxy.mode('forward');
+    await until(() => hanging.availability.length === 3);
+    expect(hanging.availability).toEqual([true, false, true]);
+    await hanging.policy.perWorkspace.consume('ws_hang');
+    // The one before the hang, the one that hung (Redis ran it once it answered again), and this one.
+    expect(await shared()).toBe(3);
+  });
+
+  it('when Redis stops answering, then requests are served without waiting for it beyond the first 100 ms', async () => {
+    const { url, proxy } = await redisBehindProxy();
+    const hanging = limits({}, { url });
+    expect(await hanging.ready(5000)).toBe(true);
+    const database = await createStoreDatabase();
+    databases.push(database);
+    const api = await createTestApi({ store: await database.open(), rateLimits: hanging.policy });
+    apis.push(api);
+    expect((await api.call('get', '/v1/me')).status).toBe(200);
+
+    proxy.mode('hold');
+    expect((await api.call('get', '/v1/me')).status).toBe(200);
+    const started = performance.now();
+    for (let index = 0; index < 5; index++) {
+      const res = await api.call('get', '/v1/me');
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toMatch(/^[1-9][0-9]*$/);
+    }
+    // Two limiter commands a request: waiting for Redis, five requests would take a second.
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });
