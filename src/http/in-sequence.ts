@@ -7,44 +7,26 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 export function inSequence(stages: readonly RequestHandler[]): RequestHandler {
-  return (req: Request, res: Response, done: NextFunction) => new Walk(stages, req, res, done).next();
-}
-
-/**
- * One request's way through the stages. A class rather than a closure made per request: the server runs under
- * tsx, whose esbuild transform keeps function names by calling `Object.defineProperty` on every named closure
- * when it is created, which cost more than the walk itself.
- */
-class Walk {
-  private index = 0;
-  readonly next: NextFunction;
-
-  constructor(
-    private readonly stages: readonly RequestHandler[],
-    private readonly req: Request,
-    private readonly res: Response,
-    private readonly done: NextFunction,
-  ) {
-    this.next = this.step.bind(this);
-  }
-
-  private step(error?: unknown): void {
-    // Any truthy value is an error (or Express's 'route'/'router'), for the router to handle as before.
-    if (error) {
-      this.done(error);
-      return;
-    }
-    const stage = this.stages[this.index++];
-    if (!stage) {
-      this.done();
-      return;
-    }
-    try {
-      const returned: unknown = stage(this.req, this.res, this.next);
-      if (returned instanceof Promise)
-        returned.then(undefined, (rejection: unknown) => this.done(rejection || new Error('Rejected promise')));
-    } catch (thrown) {
-      this.done(thrown);
-    }
-  }
+  return (req: Request, res: Response, done: NextFunction) => {
+    let index = 0;
+    const next = (error?: unknown): void => {
+      // Any truthy value is an error (or Express's 'route'/'router'), for the router to handle as before.
+      if (error) {
+        done(error);
+        return;
+      }
+      const stage = stages[index++];
+      if (!stage) {
+        done();
+        return;
+      }
+      try {
+        const returned: unknown = stage(req, res, next);
+        if (returned instanceof Promise) returned.then(undefined, (rejection: unknown) => done(rejection || new Error('Rejected promise')));
+      } catch (thrown) {
+        done(thrown);
+      }
+    };
+    next();
+  };
 }

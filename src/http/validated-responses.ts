@@ -52,10 +52,9 @@ export function rememberValidatedReads(): RequestHandler {
   return (req, res, next) => {
     const operation = stateOf(res).operation;
     if (req.method !== 'GET' || !operation) return next();
-    // Installed after the validator's response hook: `validated` checks the body, then sends it. (Not a named
-    // function: see `Walk` in in-sequence.ts for what naming a closure costs per request.)
+    // Installed after the validator's response hook: `validated` checks the body, then sends it.
     const validated = res.json.bind(res);
-    res.json = function (this: Response, body: unknown) {
+    res.json = function sendValidatedRead(this: Response, body: unknown) {
       const requestId = (body as { request_id?: unknown } | null)?.request_id;
       if (res.statusCode < 200 || res.statusCode >= 300 || typeof requestId !== 'string') {
         return validated(body);
