@@ -1,26 +1,12 @@
-import { newId } from '../../ids.js';
 import { type AuditRow, toAuditEvent } from '../rows/audit-events.js';
+import { auditEventParameters, auditEventSql } from '../sql/audit-events.js';
 import type { AuditEventInput, AuditEventStore } from '../types.js';
 import { Parameters, type Queryable, run } from './database.js';
 import { keysetPage } from './pagination.js';
 
 /** Inserts an audit event; shared by the stores whose changes must be audited in their own transaction. */
 export async function insertAuditEvent(db: Queryable, event: AuditEventInput): Promise<void> {
-  await run(
-    db,
-    `INSERT INTO audit_events (id, workspace_id, environment, type, actor, target, reason, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      newId('aud'),
-      event.workspaceId,
-      event.environment,
-      event.type,
-      JSON.stringify(event.actor),
-      JSON.stringify(event.target),
-      event.reason,
-      event.at,
-    ],
-  );
+  await run(db, ...auditEventSql.insert.bindPostgres(auditEventParameters(event)));
 }
 
 export function postgresAuditEvents(db: Queryable): AuditEventStore {

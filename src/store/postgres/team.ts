@@ -1,18 +1,18 @@
 import type pg from 'pg';
 import { RecordNotFound, StoreConflict } from '../errors.js';
 import { type InviteRow, type MemberRow, toInvite, toMember } from '../rows/team.js';
+import { inviteParameters, memberParameters, teamSql } from '../sql/team.js';
 import type { TeamStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 
-// Invites past their expiry are reported as expired; the row is brought up to date when read.
 const expireInvites = (db: Queryable, workspaceId: string) =>
-  run(db, `UPDATE invites SET status = 'expired' WHERE workspace_id = $1 AND status = 'pending' AND expires_at <= $2`, [
-    workspaceId,
-    new Date().toISOString(),
-  ]);
+  run(db, ...teamSql.expireInvites.bindPostgres({ workspaceId, now: new Date().toISOString() }));
+
+const getInvite = (db: Queryable, workspaceId: string, id: string) =>
+  one<InviteRow>(db, ...teamSql.getInvite.bindPostgres({ id, workspaceId }));
 
 export function postgresTeam(pool: pg.Pool): TeamStore {
   return {
@@ -29,18 +29,11 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
       return { data: result.data.map(toMember), hasMore: result.hasMore };
     },
     async getMember(workspaceId, id) {
-      const row = await one<MemberRow>(pool, 'SELECT * FROM members WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+      const row = await one<MemberRow>(pool, ...teamSql.getMember.bindPostgres({ id, workspaceId }));
       return row && toMember(row);
     },
     async addMember(workspaceId, member) {
-      await run(pool, 'INSERT INTO members (id, workspace_id, email, name, role, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-        member.id,
-        workspaceId,
-        member.email.toLowerCase(),
-        member.name,
-        member.role,
-        member.created_at,
-      ]);
+      await run(pool, ...teamSql.insertMember.bindPostgres(memberParameters(workspaceId, member)));
     },
     async removeMember(workspaceId, id, audit) {
       await inTransaction(pool, async (client) => {
@@ -54,7 +47,7 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
         const member = locked.find((row) => row.id === id);
         if (!member) throw new RecordNotFound('member', id);
         if (member.role === 'admin' && locked.filter((row) => row.role === 'admin').length <= 1) throw new StoreConflict('last_admin');
-        await run(client, 'DELETE FROM members WHERE id = $1', [id]);
+        await run(client, ...teamSql.deleteMember.bindPostgres({ id }));
         await insertAuditEvent(client, audit);
       });
     },
@@ -75,25 +68,18 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
     },
     async getInvite(workspaceId, id) {
       await expireInvites(pool, workspaceId);
-      const row = await one<InviteRow>(pool, 'SELECT * FROM invites WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+      const row = await getInvite(pool, workspaceId, id);
       return row && toInvite(row);
     },
     async createInvite(workspaceId, invite, audit, outbox) {
       try {
         await withOutbox(pool, outbox, async (client) => {
           await expireInvites(client, workspaceId);
-          const email = invite.email.toLowerCase();
-          const member = await one(client, 'SELECT 1 FROM members WHERE workspace_id = $1 AND email = $2', [workspaceId, email]);
-          const pending = await one(client, `SELECT 1 FROM invites WHERE workspace_id = $1 AND email = $2 AND status = 'pending'`, [
-            workspaceId,
-            email,
-          ]);
+          const invited = inviteParameters(workspaceId, invite);
+          const member = await one(client, ...teamSql.memberWithEmail.bindPostgres(invited));
+          const pending = await one(client, ...teamSql.pendingInviteWithEmail.bindPostgres(invited));
           if (member || pending) throw new StoreConflict('member_exists');
-          await run(
-            client,
-            `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at) VALUES ($1, $2, $3, $4, 'pending', $5, $6)`,
-            [invite.id, workspaceId, email, invite.role, invite.expires_at, invite.created_at],
-          );
+          await run(client, ...teamSql.insertInvite.bindPostgres(invited));
           await insertAuditEvent(client, audit);
         });
       } catch (error) {
@@ -104,13 +90,9 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
     },
     async revokeInvite(workspaceId, id, at, audit) {
       return inTransaction(pool, async (client) => {
-        const changed = await run(
-          client,
-          `UPDATE invites SET status = 'revoked', revoked_at = $1 WHERE id = $2 AND workspace_id = $3 AND status = 'pending'`,
-          [at, id, workspaceId],
-        );
+        const changed = await run(client, ...teamSql.revokeInvite.bindPostgres({ at, id, workspaceId }));
         if (changed === 1) await insertAuditEvent(client, audit);
-        const row = await one<InviteRow>(client, 'SELECT * FROM invites WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+        const row = await getInvite(client, workspaceId, id);
         return row && toInvite(row);
       });
     },

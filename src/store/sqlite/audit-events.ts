@@ -1,26 +1,13 @@
 import type Database from 'better-sqlite3';
-import { newId } from '../../ids.js';
 import { type AuditRow, toAuditEvent } from '../rows/audit-events.js';
+import { auditEventParameters, auditEventSql } from '../sql/audit-events.js';
 import type { AuditEventInput, AuditEventStore } from '../types.js';
 import { keysetPage } from './pagination.js';
-import { statement } from './statements.js';
+import { prepared } from './shared-sql.js';
 
 /** Inserts an audit event; shared by the stores whose changes must be audited in their own transaction. */
 export function insertAuditEvent(db: Database.Database, event: AuditEventInput): void {
-  statement(
-    db,
-    `INSERT INTO audit_events (id, workspace_id, environment, type, actor, target, reason, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    newId('aud'),
-    event.workspaceId,
-    event.environment,
-    event.type,
-    JSON.stringify(event.actor),
-    JSON.stringify(event.target),
-    event.reason,
-    event.at,
-  );
+  prepared(db, auditEventSql.insert).run(auditEventParameters(event));
 }
 
 export function sqliteAuditEvents(db: Database.Database): AuditEventStore {

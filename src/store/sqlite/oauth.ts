@@ -2,92 +2,51 @@ import type Database from 'better-sqlite3';
 import { StoreConflict } from '../errors.js';
 import type { OAuthStore, TokenPair } from '../oauth-store.js';
 import { type ClientRow, type CodeRow, type GrantColumns, toClient, toGrant, toRedeemedCode } from '../rows/oauth.js';
+import { oauthSql } from '../sql/oauth.js';
+import { prepared } from './shared-sql.js';
 import { statement, transaction } from './statements.js';
 
-/** Selected with every code or token, so the caller sees the grant as it was inside the same statement. */
-const grantColumns = `g.id AS grant_id, g.client_id, g.workspace_id, g.scopes, g.created_at AS grant_created_at,
-  g.revoked_at AS grant_revoked_at`;
-
 function insertTokens(db: Database.Database, grantId: string, { access, refresh, issuedAt }: TokenPair): void {
-  statement(db, 'INSERT INTO oauth_access_tokens (id, grant_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    access.id,
-    grantId,
-    access.hash,
-    access.expiresAt,
-    issuedAt,
-  );
-  statement(db, 'INSERT INTO oauth_refresh_tokens (id, grant_id, token_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    refresh.id,
-    grantId,
-    refresh.hash,
-    refresh.expiresAt,
-    issuedAt,
-  );
+  prepared(db, oauthSql.insertAccessToken).run({ ...access, grantId, createdAt: issuedAt });
+  prepared(db, oauthSql.insertRefreshToken).run({ ...refresh, grantId, createdAt: issuedAt });
 }
-
-const grantIsActive = (db: Database.Database, grantId: string): boolean =>
-  statement(db, 'SELECT 1 FROM oauth_grants WHERE id = ? AND revoked_at IS NULL').get(grantId) !== undefined;
 
 export function sqliteOAuth(db: Database.Database): OAuthStore {
   return {
     async createClient(client) {
-      statement(db, 'INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)').run(
-        client.id,
-        client.name,
-        JSON.stringify(client.redirectUris),
-        client.createdAt,
-      );
+      prepared(db, oauthSql.insertClient).run({ ...client, redirectUris: JSON.stringify(client.redirectUris) });
     },
 
     async getClient(id) {
-      const row = statement(db, 'SELECT * FROM oauth_clients WHERE id = ?').get(id) as ClientRow | undefined;
+      const row = prepared(db, oauthSql.getClient).get({ id }) as ClientRow | undefined;
       return row && toClient(row);
     },
 
     async createGrant(grant, code) {
       transaction(db, 'deferred', () => {
-        statement(db, 'INSERT INTO oauth_grants (id, client_id, workspace_id, scopes, created_at) VALUES (?, ?, ?, ?, ?)').run(
-          grant.id,
-          grant.clientId,
-          grant.workspaceId,
-          grant.scopes.join(' '),
-          grant.createdAt,
-        );
-        statement(
-          db,
-          `INSERT INTO oauth_authorization_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at, created_at)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-        ).run(code.hash, grant.id, code.redirectUri, code.codeChallenge, code.expiresAt, grant.createdAt);
+        prepared(db, oauthSql.insertGrant).run({ ...grant, scopes: grant.scopes.join(' ') });
+        prepared(db, oauthSql.insertCode).run({ ...code, grantId: grant.id, createdAt: grant.createdAt });
       });
     },
 
     async redeemCode(hash, at) {
       return transaction(db, 'immediate', () => {
-        const row = statement(
-          db,
-          `SELECT c.redirect_uri, c.code_challenge, c.expires_at, c.redeemed_at, ${grantColumns}
-           FROM oauth_authorization_codes c JOIN oauth_grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
-        ).get(hash) as CodeRow | undefined;
+        const row = prepared(db, oauthSql.codeForRedemption).get({ hash }) as CodeRow | undefined;
         if (!row) return undefined;
-        if (row.redeemed_at === null)
-          statement(db, 'UPDATE oauth_authorization_codes SET redeemed_at = ? WHERE code_hash = ?').run(at, hash);
+        if (row.redeemed_at === null) prepared(db, oauthSql.markCodeRedeemed).run({ at, hash });
         return toRedeemedCode(row);
       });
     },
 
     async issueTokens(grantId, tokens) {
       return transaction(db, 'immediate', () => {
-        if (!grantIsActive(db, grantId)) throw new StoreConflict('grant_revoked');
+        if (prepared(db, oauthSql.activeGrant).get({ id: grantId }) === undefined) throw new StoreConflict('grant_revoked');
         insertTokens(db, grantId, tokens);
       });
     },
 
     async findRefreshToken(hash) {
-      const row = statement(
-        db,
-        `SELECT t.id, t.token_hash, t.expires_at, t.rotated_at, t.revoked_at, ${grantColumns}
-         FROM oauth_refresh_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.token_hash = ?`,
-      ).get(hash) as
+      const row = prepared(db, oauthSql.refreshToken).get({ hash }) as
         | (GrantColumns & { id: string; token_hash: Buffer; expires_at: string; rotated_at: string | null; revoked_at: string | null })
         | undefined;
       return (
@@ -117,12 +76,7 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     },
 
     async findAccessToken(hash) {
-      const row = statement(
-        db,
-        `SELECT t.id, t.token_hash, t.expires_at, t.revoked_at, c.name AS client_name, ${grantColumns}
-         FROM oauth_access_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN oauth_clients c ON c.id = g.client_id
-         WHERE t.token_hash = ?`,
-      ).get(hash) as
+      const row = prepared(db, oauthSql.accessToken).get({ hash }) as
         | (GrantColumns & { id: string; token_hash: Buffer; expires_at: string; revoked_at: string | null; client_name: string })
         | undefined;
       return (
@@ -139,13 +93,9 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
 
     async revokeGrant(grantId, at, reason) {
       transaction(db, 'immediate', () => {
-        statement(db, 'UPDATE oauth_grants SET revoked_at = ?, revocation_reason = ? WHERE id = ? AND revoked_at IS NULL').run(
-          at,
-          reason,
-          grantId,
-        );
-        statement(db, 'UPDATE oauth_access_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL').run(at, grantId);
-        statement(db, 'UPDATE oauth_refresh_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL').run(at, grantId);
+        prepared(db, oauthSql.revokeGrant).run({ at, reason, id: grantId });
+        prepared(db, oauthSql.revokeAccessTokens).run({ at, grantId });
+        prepared(db, oauthSql.revokeRefreshTokens).run({ at, grantId });
       });
     },
   };
