@@ -12,8 +12,9 @@
  * `--help` needs only the code. A cluster worker starts from this file too (node:cluster forks the main module):
  * the primary has already built everything, so it goes straight to the server.
  *
- * The builders run in process groups of their own, so SIGTERM or Ctrl-C during a build stops the whole build (a
- * builder's own children included) and nothing is started. Once the server is imported, its handlers take over.
+ * The builders run quietly, in process groups of their own, so SIGTERM or Ctrl-C during a build stops the whole
+ * build (a builder's own children included) and nothing is started. Once the server is imported, its handlers
+ * take over.
  */
 import { spawn } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -85,21 +86,28 @@ const stopBuild = (signal) => {
 };
 
 /**
- * Runs a builder in a process group of its own and resolves with whether it succeeded. Its output is passed
- * through; a signal to this process is passed to its whole group.
- * @param {string} command @param {string[]} args @param {NodeJS.ProcessEnv} [env]
+ * Runs a builder in a process group of its own and resolves with whether it succeeded. Its output is shown only
+ * when it fails: a successful build has nothing to say, and the Redocly CLI prints banners on every run (a Node 20
+ * deprecation notice that no setting turns off). A signal to this process is passed to the builder's whole group.
+ * @param {string} command @param {string[]} args
  */
-function run(command, args, env = process.env) {
+function run(command, args) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: 'inherit', detached: true });
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     builder = child;
+    /** @type {Buffer[]} */
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
     child.once('error', (error) => {
       process.stderr.write(`${command}: ${error.message}\n`);
       resolve(false);
     });
-    child.once('exit', (code) => {
+    child.once('close', (code) => {
       builder = null;
-      resolve(code === 0 && stoppedBy === null);
+      const succeeded = code === 0 && stoppedBy === null;
+      if (!succeeded && stoppedBy === null) process.stderr.write(Buffer.concat(output));
+      resolve(succeeded);
     });
   });
 }
