@@ -71,4 +71,22 @@ describe('the README and the operator docs', () => {
       .filter(({ target }) => !existsSync(join(root, target)));
     expect(broken).toEqual([]);
   });
+
+  it('when a page names a file or directory of the repository in code, then it exists', () => {
+    const files = [
+      'README.md',
+      ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' }).map((file) => join('docs', file)),
+    ];
+    const named = files
+      .filter((file) => file.endsWith('.md'))
+      .flatMap((file) =>
+        [...read(file).matchAll(/`((?:src|test|openapi|generated|docs|patches)\/[\w./{}-]*)`/g)].map((match) => ({
+          file,
+          path: match[1]!,
+        })),
+      );
+    // The README's map alone names a dozen files: finding none would mean the pattern broke, not that all is well.
+    expect(named.length).toBeGreaterThan(12);
+    expect(named.filter(({ path }) => !existsSync(join(root, path)))).toEqual([]);
+  });
 });
