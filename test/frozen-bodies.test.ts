@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { deepFreeze } from '../src/frozen.js';
 import { bodyTextWithRequestId, composedText, holdsFrozenRecords, withRequestId } from '../src/http/frozen-bodies.js';
-import { deepFreeze } from '../src/store/rows/deep-freeze.js';
 
 const expectedText = (body: object, requestId: string) => JSON.stringify({ ...body, request_id: requestId });
 

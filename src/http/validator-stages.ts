@@ -18,7 +18,7 @@
  * A stage with another name (a later version of the library) is kept as it is.
  */
 import type { Request, RequestHandler } from 'express';
-import { deepFreeze } from '../store/rows/deep-freeze.js';
+import { deepFreeze, type Frozen } from '../frozen.js';
 import { stateOf } from './locals.js';
 
 /** The part of the validator's request metadata this module handles; the rest is passed on untouched. */
@@ -54,7 +54,7 @@ const setQuery = (req: Request, query: Readonly<Record<string, unknown>>): void 
 function oncePerUrl(validate: RequestHandler): RequestHandler {
   // The query each passed URL left, or null for an operation without query parameters (whose `req.query` the
   // check leaves as Express parses it).
-  const passed = new Map<string, Readonly<Record<string, unknown>> | null>();
+  const passed = new Map<string, Frozen<Record<string, unknown>> | null>();
   return (req, res, next) => {
     const { operation, pathParams } = stateOf(res);
     let key: string | undefined;

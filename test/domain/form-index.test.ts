@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { indexFieldsByRef, indexStepsById, locateFields } from '../../src/domain/forms/form-index.js';
 import { walkPath } from '../../src/domain/logic/walk-path.js';
 import type { FormDefinition, Step } from '../../src/domain/schema-types.js';
-import { deepFreeze } from '../../src/store/rows/deep-freeze.js';
+import { deepFreeze } from '../../src/frozen.js';
 
 const steps = (): Step[] =>
   [

@@ -1,6 +1,6 @@
 import type { Environment, Schema } from '../../contract.js';
+import { deepFreeze, type Frozen } from '../../frozen.js';
 import type { FormRecord } from '../types.js';
-import { deepFreeze } from './deep-freeze.js';
 
 type Form = Schema<'Form'>;
 type Definition = Pick<Form, 'steps' | 'logic' | 'scoring'>;
@@ -50,10 +50,10 @@ export const toSummary = (row: FormSummaryRow): Schema<'FormSummary'> => ({
  * was a measurable share of a POST /v1/submissions; a version's definition never changes, so the parse is
  * kept. Definitions are frozen so no caller can change the shared copy.
  */
-const parsedDefinitions = new Map<string, { text: string; definition: Definition }>();
+const parsedDefinitions = new Map<string, { text: string; definition: Frozen<Definition> }>();
 const maxParsedDefinitions = 1000;
 
-function definitionOfRow(row: FormRow): Definition {
+function definitionOfRow(row: FormRow): Frozen<Definition> {
   const key = `${row.id}@${row.version}`;
   const cached = parsedDefinitions.get(key);
   // Comparing the stored text is a memory compare, far cheaper than parsing it again.

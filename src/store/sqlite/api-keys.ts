@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
+import { deepFreeze } from '../../frozen.js';
 import { type ApiKeyRow, attachmentIdOf, credentialQuery, toApiKey, toApiKeyCredential, toApiKeyRecord } from '../rows/api-keys.js';
-import { deepFreeze } from '../rows/deep-freeze.js';
 import type { ApiKeyCredential, ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';

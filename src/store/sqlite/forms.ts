@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
+import { deepFreeze } from '../../frozen.js';
 import { newId } from '../../ids.js';
 import { RecordNotFound, StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
 import { type ApiKeyRow, toApiKey } from '../rows/api-keys.js';
-import { deepFreeze } from '../rows/deep-freeze.js';
 import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
   definitionOf,
@@ -118,7 +118,7 @@ export function sqliteForms(db: Database.Database): FormStore {
     async get(workspaceId, id) {
       return records.get(`${workspaceId} ${id}`, () => {
         const row = statement(db, 'SELECT * FROM forms WHERE id = ? AND workspace_id = ?').get(id, workspaceId) as FormRow | undefined;
-        return row && { record: deepFreeze(toFormRecord(row)), definitionLength: row.definition.length };
+        return row && deepFreeze({ record: toFormRecord(row), definitionLength: row.definition.length });
       })?.record;
     },
     async create({ form, workspaceId, environment }, outbox) {

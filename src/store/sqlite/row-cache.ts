@@ -33,11 +33,16 @@
  * answer, which costs what the lookup costs.
  */
 import type Database from 'better-sqlite3';
+import type { Frozen } from '../../frozen.js';
 import { transaction } from './statements.js';
 
+/**
+ * The rows a cache hands out are shared by every request that reads them until they change: they are frozen
+ * (`deepFreeze`), and `load` must return them so, or the cache does not compile.
+ */
 export interface RowCache<T> {
   /** The row under `key`, from memory when it is known to be current, otherwise from `load` (remembered if found). */
-  get(key: string, load: () => T | undefined): T | undefined;
+  get(key: string, load: () => Frozen<T> | undefined): Frozen<T> | undefined;
 }
 
 /** How much one cache holds: at most `rows` rows, and when `weigh` is given, rows weighing at most `weight` together. */
@@ -51,7 +56,7 @@ export interface RowCacheLimits<T> {
  * The rows with these ids, in their order: from memory where known to be current, the rest from `load`, which is
  * given the missing ids and returns what it found (remembered). An id `load` did not find is left out.
  */
-export type RowsWithIds<T> = (ids: readonly string[], load: (missing: string[]) => Map<string, T>) => T[];
+export type RowsWithIds<T> = (ids: readonly string[], load: (missing: string[]) => Map<string, Frozen<T>>) => Array<Frozen<T>>;
 
 /** Rows of one table by id. */
 export interface RowsById<T> {
@@ -69,7 +74,7 @@ interface ConnectionCaches {
 
 /** One cache's rows, with their weights and the total. */
 class Rows<T> {
-  readonly entries = new Map<string, { row: T; weight: number }>();
+  readonly entries = new Map<string, { row: Frozen<T>; weight: number }>();
   weight = 0;
   clear(): void {
     this.entries.clear();
@@ -82,7 +87,7 @@ class Rows<T> {
     this.weight -= entry.weight;
   }
   /** Adds a row, forgetting the oldest until both limits hold; a row heavier than the whole budget is not kept. */
-  add(key: string, row: T, limits: RowCacheLimits<T>): void {
+  add(key: string, row: Frozen<T>, limits: RowCacheLimits<T>): void {
     const weight = limits.weigh?.(row) ?? 0;
     const budget = limits.weight ?? Number.POSITIVE_INFINITY;
     if (weight > budget) return;
@@ -202,8 +207,8 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
       all.push(rows as Rows<unknown>);
       watchRows(table, rows as Rows<unknown>);
       /** The rows of `ids` in their order, as `rowOf` gives them, leaving out the ids it has none for. */
-      const inOrder = (ids: readonly string[], rowOf: (id: string, index: number) => T | undefined): T[] => {
-        const page: T[] = [];
+      const inOrder = (ids: readonly string[], rowOf: (id: string, index: number) => Frozen<T> | undefined): Array<Frozen<T>> => {
+        const page: Array<Frozen<T>> = [];
         ids.forEach((id, index) => {
           const row = rowOf(id, index);
           if (row !== undefined) page.push(row);
@@ -218,14 +223,14 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
         // Whatever this turn checked before: the transaction may see commits made since.
         check();
         // The known rows are taken, at their places, before any is added: adding may forget some of them.
-        const known: Array<T | undefined> = [];
+        const known: Array<Frozen<T> | undefined> = [];
         const missing: string[] = [];
         for (const id of ids) {
           const row = rows.entries.get(id)?.row;
           known.push(row);
           if (row === undefined) missing.push(id);
         }
-        if (missing.length === 0) return known as T[];
+        if (missing.length === 0) return known as Array<Frozen<T>>;
         const loaded = load(missing);
         for (const [id, row] of loaded) rows.add(id, row, limits);
         // The loaded rows go at the places of the missing ids; an id no longer stored is left out.

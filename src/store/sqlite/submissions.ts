@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Environment, Schema } from '../../contract.js';
+import { deepFreeze } from '../../frozen.js';
 import { RecordNotFound } from '../errors.js';
 import type { PageRequest } from '../page.js';
-import { deepFreeze } from '../rows/deep-freeze.js';
 import {
   dayOf,
   type FunnelFacts,
@@ -209,7 +209,7 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
       const found = statement(db, `SELECT ${submissionRowColumns()} FROM submissions WHERE id IN (SELECT value FROM json_each(?))`).all(
         JSON.stringify(missing),
       ) as SubmissionRow[];
-      return new Map(found.map((row) => [row.id, { submission: deepFreeze(toSubmission(row)), textLength: jsonTextLength(row) }]));
+      return new Map(found.map((row) => [row.id, deepFreeze({ submission: toSubmission(row), textLength: jsonTextLength(row) })]));
     }).map((cached) => cached.submission);
   // The aggregates and usage counts of a group of creates, written once per row at the end of the group.
   const tally = new FunnelTally();
