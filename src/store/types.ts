@@ -137,7 +137,10 @@ export type TransferAcceptance = { outcome: 'accepted' | 'not_pending' | 'form_g
  * and stored, as `expired`.
  */
 export interface TransferStore {
-  /** Stores a pending transfer and its audit events, unless the form already has a pending one: then its id. */
+  /**
+   * Stores a pending transfer and its audit events, unless the form already has a pending one: then its id.
+   * `RecordNotFound('form')` when the form is no longer in `from_workspace_id`.
+   */
   create(
     transfer: FormTransfer,
     now: string,

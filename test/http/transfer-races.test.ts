@@ -25,7 +25,7 @@ async function offer(formId: string, to: BootstrappedWorkspace): Promise<string>
 
 const accept = (transferId: string, to: BootstrappedWorkspace) => api.call('post', `/v1/transfers/${transferId}/accept`, to.live_admin_key);
 
-type Area = 'forms' | 'submissions' | 'rescoreJobs' | 'integrations';
+type Area = 'forms' | 'submissions' | 'rescoreJobs' | 'integrations' | 'transfers';
 
 /**
  * Runs `first` once, just before the next call of the store's `method`: the request that calls it has made its
@@ -118,6 +118,17 @@ describe('when the accept lands between the sender’s read of the form and its 
     const deleted = await api.call('delete', `/v1/submissions/${submission.id}`);
     expectProblem(deleted, 404, 'not_found', 'resource_not_found');
     expect((await api.call('get', `/v1/submissions/${submission.id}`, other.live_admin_key)).status).toBe(200);
+  });
+
+  it('then a second transfer the sender asks for answers 404 and leaves no pending offer of a form it does not hold', async () => {
+    const other = await api.otherWorkspace();
+    const third = await api.otherWorkspace();
+    const form = await createForm(api, { name: 'Offered twice', steps });
+    const transfer = await offer(form.id, other);
+    beforeNextWrite('transfers', 'create', async () => expect((await accept(transfer, other)).status).toBe(200));
+    const again = await api.call('post', `/v1/forms/${form.id}/transfer`).send({ workspace_id: third.workspace_id });
+    expectProblem(again, 404, 'not_found', 'resource_not_found');
+    expect(await api.rows(`SELECT id FROM form_transfers WHERE form_id = ? AND status = 'pending'`, form.id)).toEqual([]);
   });
 
   it('then an integration the sender limits to the form is refused as naming no form of its workspace', async () => {

@@ -97,6 +97,8 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
     await store.workspaces.create({ id: 'ws_2', name: 'Other', plan: 'business', createdAt: at });
     await store.forms.create({ form: form('form_1', 'first'), workspaceId: 'ws_1', environment: 'live' });
     await store.transfers.create(transfer('xfr_1', 'form_1'), at, []);
+    // The sender's own form a second transfer offers (a transfer is refused for a form the workspace does not hold).
+    await store.forms.create({ form: form('form_3', 'third'), workspaceId: 'ws_1', environment: 'live' });
     await store.submissions.insert({ submission: submission('sub_1'), workspaceId: 'ws_1', environment: 'live' });
     await store.integrations.create(
       {
@@ -148,7 +150,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
         ),
     ],
     ['forms.delete', (outbox) => store.forms.delete('ws_1', 'form_1', at, { revokedKey: () => audit('api_key.revoked') }, outbox)],
-    ['transfers.create', (outbox) => store.transfers.create(transfer('xfr_2', 'form_2'), at, [audit('form.transfer_requested')], outbox)],
+    ['transfers.create', (outbox) => store.transfers.create(transfer('xfr_2', 'form_3'), at, [audit('form.transfer_requested')], outbox)],
     [
       'transfers.accept',
       (outbox) =>

@@ -33,25 +33,23 @@ describe.each(storeKinds)('the %s store, when a transfer races the sender’s wr
     return created;
   }
 
+  const transferOf = (formId: string): Schema<'FormTransfer'> => ({
+    id: newId('xfr'),
+    object: 'form_transfer',
+    form_id: formId,
+    form_name: 'Moving',
+    from_workspace_id: sender,
+    to_workspace_id: receiver,
+    status: 'pending',
+    created_at: at(1),
+    expires_at: '2999-01-01T00:00:00.000Z',
+    resolved_at: null,
+  });
+
   async function offer(formId: string): Promise<string> {
-    const id = newId('xfr');
-    await store.transfers.create(
-      {
-        id,
-        object: 'form_transfer',
-        form_id: formId,
-        form_name: 'Moving',
-        from_workspace_id: sender,
-        to_workspace_id: receiver,
-        status: 'pending',
-        created_at: at(1),
-        expires_at: '2999-01-01T00:00:00.000Z',
-        resolved_at: null,
-      },
-      at(1),
-      [],
-    );
-    return id;
+    const transfer = transferOf(formId);
+    await store.transfers.create(transfer, at(1), []);
+    return transfer.id;
   }
 
   const accept = (transferId: string) =>
@@ -79,7 +77,7 @@ describe.each(storeKinds)('the %s store, when a transfer races the sender’s wr
     expect(kept?.form.version).toBe(1);
   });
 
-  it('then a submission, a rescore job or an integration the sender writes for it is RecordNotFound, and nothing is stored', async () => {
+  it('then a submission, a rescore job, an integration or another transfer the sender writes for it is RecordNotFound, and nothing is stored', async () => {
     const moved = await movedForm('moved');
     await expect(store.submissions.insert({ submission: submission(moved.id, at(30)), ...live(sender) })).rejects.toEqual(
       new RecordNotFound('form', moved.id),
@@ -104,6 +102,7 @@ describe.each(storeKinds)('the %s store, when a transfer races the sender’s wr
     await expect(
       store.integrations.create({ integration: hook, ...live(sender), signingSecret: 'whsec_1' }, audit(sender, 'integration.created')),
     ).rejects.toEqual(new RecordNotFound('form', moved.id));
+    await expect(store.transfers.create(transferOf(moved.id), at(32), [])).rejects.toEqual(new RecordNotFound('form', moved.id));
     expect(await rowsOf('SELECT id FROM submissions WHERE form_id = ?', moved.id)).toEqual([]);
     expect(await rowsOf('SELECT id FROM rescore_jobs WHERE form_id = ?', moved.id)).toEqual([]);
     expect(await rowsOf('SELECT id FROM integrations WHERE form_id = ?', moved.id)).toEqual([]);

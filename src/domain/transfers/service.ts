@@ -15,6 +15,7 @@ import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
 import { findVisibleForm } from '../forms/service.js';
 import { outboxOf } from '../outbox.js';
 import type { Services } from '../services.js';
+import { rethrowAsNotFound } from '../store-refusals.js';
 
 type FormTransfer = Schema<'FormTransfer'>;
 
@@ -84,12 +85,14 @@ export async function requestTransfer(
     { own: `offered to workspace ${toWorkspaceId}`, other: `offered by workspace ${from}` },
     transfer.created_at,
   );
-  const existing = await services.store.transfers.create(
-    transfer,
-    transfer.created_at,
-    await existingWorkspaces(services, audit),
-    outboxOf(services, (pending) => (pending ? undefined : { returns: transfer })),
-  );
+  const existing = await services.store.transfers
+    .create(
+      transfer,
+      transfer.created_at,
+      await existingWorkspaces(services, audit),
+      outboxOf(services, (pending) => (pending ? undefined : { returns: transfer })),
+    )
+    .catch(rethrowAsNotFound);
   if (existing) {
     throw conflict('transfer_pending', `Form ${form.id} already has a pending transfer, ${existing.pendingId}; cancel it first.`);
   }

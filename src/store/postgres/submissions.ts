@@ -244,12 +244,14 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         // than each holding a row the other wants. The order is the bytes' (COLLATE "C"), the one a rescore batch
         // sorts by in JavaScript: under the database's own collation (en_US sorts `sub_b` before `sub_C`) the two
         // would lock in different orders. (The aggregate rows both update afterwards can still meet in a cycle;
-        // PostgreSQL then aborts one, and `inTransaction` runs it again.)
+        // PostgreSQL then aborts one, and `inTransaction` runs it again.) The partition is also checked on the submission
+        // itself, which a lock wait checks again: one a transfer moved meanwhile is no longer this partition's to erase.
         const rows = await all<SubmissionRow>(
           client,
           `SELECT s.* FROM submissions s WHERE s.id IN (
              SELECT e.submission_id FROM submission_emails e
              WHERE e.workspace_id = $1 AND e.environment = $2 AND e.email = ${normalisedEmail('$3::text')})
+             AND s.workspace_id = $1 AND s.environment = $2
            ORDER BY s.id COLLATE "C" FOR UPDATE`,
           [workspaceId, environment, email],
         );

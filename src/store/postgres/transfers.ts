@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { RecordNotFound } from '../errors.js';
 import { type TransferRow, toTransfer } from '../rows/transfers.js';
 import type { TransferAcceptance, TransferStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -28,8 +29,13 @@ export function postgresTransfers(pool: pg.Pool): TransferStore {
   return {
     async create(transfer, now, audit, outbox) {
       return withOutbox(pool, outbox, async (client) => {
-        // The form's row lock makes requests to transfer one form take turns, so the second sees the first pending.
-        await one(client, 'SELECT 1 FROM forms WHERE id = $1 FOR NO KEY UPDATE', [transfer.form_id]);
+        // The form's row lock makes requests to transfer one form take turns, so the second sees the first pending;
+        // the sender must still hold the form under it (an accept may have moved it since the caller read it).
+        const owned = await one(client, 'SELECT 1 FROM forms WHERE id = $1 AND workspace_id = $2 FOR NO KEY UPDATE', [
+          transfer.form_id,
+          transfer.from_workspace_id,
+        ]);
+        if (!owned) throw new RecordNotFound('form', transfer.form_id);
         await expire(client, 't.form_id = $2', [transfer.form_id], now);
         const pending = await one<{ id: string }>(client, `SELECT id FROM form_transfers WHERE form_id = $1 AND status = 'pending'`, [
           transfer.form_id,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { StoreConflict } from '../errors.js';
+import { RecordNotFound, StoreConflict } from '../errors.js';
 import { type TransferRow, toTransfer } from '../rows/transfers.js';
 import type { TransferAcceptance, TransferStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -27,6 +27,9 @@ export function sqliteTransfers(db: Database.Database): TransferStore {
   return {
     async create(transfer, now, audit, outbox) {
       return withOutbox(db, outbox, () => {
+        // The sender must still hold the form: an accept may have moved it since the caller read it.
+        if (!statement(db, 'SELECT 1 FROM forms WHERE id = ? AND workspace_id = ?').get(transfer.form_id, transfer.from_workspace_id))
+          throw new RecordNotFound('form', transfer.form_id);
         expire('form_id = ?', [transfer.form_id], now);
         const pending = statement(db, `SELECT id FROM form_transfers WHERE form_id = ? AND status = 'pending'`).get(transfer.form_id) as
           | { id: string }
