@@ -24,7 +24,7 @@ export interface CodeSample {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-/** The environment variable the samples read the key from, as in the README. */
+/** The environment variable the samples read the key from, as in the partner guides (openapi/guides/). */
 const KEY_VARIABLE = 'FORM_FUNNEL_KEY';
 
 function deref<T>(document: Json, node: T | { $ref: string }): T {

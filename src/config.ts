@@ -1,6 +1,7 @@
 /**
  * Configuration from environment variables. Every variable is listed here with its default and meaning;
- * `npm start -- --help` prints this table and the README repeats it.
+ * `npm start -- --help` prints this table, and docs/operating/configuration.md repeats it (test/docs/readme.test.ts
+ * checks the two agree).
  */
 import { defaultBackoff } from './domain/integrations/retry-schedule.js';
 import { parseAllowlistEntry } from './domain/keys/ip-allowlist.js';
