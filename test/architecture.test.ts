@@ -89,9 +89,10 @@ function lockOrderViolations(file: string, source: string): string[] {
 
 describe('PostgreSQL lock order', () => {
   it('when the PostgreSQL store is scanned, then every lock taken in id order uses the bytes order (COLLATE "C")', () => {
-    const violations = sourceFiles('src/store/postgres').flatMap((file) =>
-      lockOrderViolations(file, readFileSync(join(root, file), 'utf8')),
-    );
+    // src/store/sql: statements shared with SQLite, whose locks (`postgresLock`) PostgreSQL alone takes.
+    const violations = ['src/store/postgres', 'src/store/sql']
+      .flatMap(sourceFiles)
+      .flatMap((file) => lockOrderViolations(file, readFileSync(join(root, file), 'utf8')));
     expect(violations).toEqual([]);
   });
 
@@ -101,6 +102,7 @@ describe('PostgreSQL lock order', () => {
       'select * from t order by id asc limit 10 for update skip locked',
       'SELECT * FROM t ORDER BY id\n   FOR NO KEY UPDATE',
       'SELECT * FROM t ORDER BY id DESC FOR SHARE',
+      "shared('SELECT * FROM t WHERE w = :w ORDER BY id', { postgresLock: 'FOR UPDATE' })",
     ])
       expect(lockOrderViolations('x.ts', query), query).toHaveLength(1);
     expect(lockOrderViolations('x.ts', 'SELECT * FROM t s ORDER BY s.id COLLATE "C" FOR UPDATE')).toEqual([]);
