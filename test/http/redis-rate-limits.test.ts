@@ -148,7 +148,8 @@ describe('rate limits on Redis', () => {
     await hanging.policy.perWorkspace.consume('ws_hang');
     const finding = performance.now() - started;
     expect(finding).toBeGreaterThanOrEqual(REDIS_COMMAND_TIMEOUT_MS - 5);
-    expect(finding).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 150);
+    // Well short of the second a command used to be given; the margin is for a busy machine's timers.
+    expect(finding).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 400);
     expect(hanging.availability).toEqual([true, false]);
 
     // One after another: waiting 100 ms each, six would take 600 ms.
@@ -190,12 +191,12 @@ describe('rate limits on Redis', () => {
     proxy.mode('hold');
     expect((await api.call('get', '/v1/me')).status).toBe(200);
     const started = performance.now();
-    for (let index = 0; index < 5; index++) {
+    for (let index = 0; index < 10; index++) {
       const res = await api.call('get', '/v1/me');
       expect(res.status).toBe(200);
       expect(res.headers['x-ratelimit-limit']).toMatch(/^[1-9][0-9]*$/);
     }
-    // Two limiter commands a request: waiting for Redis, five requests would take a second.
-    expect(performance.now() - started).toBeLessThan(500);
+    // Two limiter commands a request: waiting 100 ms for each, ten requests would take two seconds.
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 });
