@@ -158,7 +158,10 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
   }
 }
 
-/** Runs an OAuth command against the server's database (DATABASE_URL, else the SQLite file in DATA_DIR); a refused request prints why and exits 1. */
+/**
+ * Runs an OAuth command against the server's database (DATABASE_URL, else the SQLite file in DATA_DIR); a refused
+ * request prints why and exits 1.
+ */
 async function withServices(run: (services: Services, config: Config) => Promise<void>): Promise<number> {
   const config = loadConfig();
   const store = await openStore(config, { shortLived: true });

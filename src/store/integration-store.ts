@@ -125,8 +125,8 @@ export interface IntegrationStore {
   /**
    * Stores the event and, in the same transaction, queues a first attempt for every enabled integration of the
    * workspace and the given environments that subscribes to its type (and, when limited to a form, is of that
-   * form); the event is stored even when nobody subscribes (the events feed lists it). Returns how many attempts were queued. For an event that
-   * no change of a use case causes; a change's events go in its outbox.
+   * form); the event is stored even when nobody subscribes (the events feed lists it). Returns how many attempts
+   * were queued. For an event that no change of a use case causes; a change's events go in its outbox.
    */
   publish(event: EventRecord, subscribers: Subscribers): Promise<number>;
   /**

@@ -1,7 +1,8 @@
 // The breaking-change gate (`npm run breaking`) on purpose-made changes: each test changes a copy of the committed
 // v1 baseline (the bundled document as released), runs the gate on it against the baseline, and checks the
-// verdict and that the gate names the change. Changes to different operations share a copy and a run (sharedRun). Starting from the baseline rather than from today's document keeps
-// each test to the one change it makes: the document's own drift is breaking-current.test.ts's business.
+// verdict and that the gate names the change. Changes to different operations share a copy and a run (sharedRun).
+// Starting from the baseline rather than from today's document keeps each test to the one change it makes: the
+// document's own drift is breaking-current.test.ts's business.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

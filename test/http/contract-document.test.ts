@@ -149,7 +149,10 @@ describe('what the server reads from the document', () => {
 describe('finding the operation of a request', () => {
   const methods = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'];
   const values = ['frm_1', '7', 'export', 'erase', 'forms', '%41b', '%E0%A4%A', 'a.b'];
-  /** Every template filled with each value, and the near misses around it: a segment more or less, a trailing slash, another first segment. */
+  /**
+   * Every template filled with each value, and the near misses around it: a segment more or less, a trailing
+   * slash, another first segment.
+   */
   const pathsAround = (templates: readonly string[]) => [
     ...new Set([
       '',

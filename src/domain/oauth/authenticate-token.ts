@@ -2,7 +2,8 @@
  * Authentication by OAuth access token, the bearer-token twin of API key authentication: the token is
  * looked up by its hash, and every failure is the same 401 `invalid_api_key`. As for keys, only a caller
  * holding a real token learns from the message that it was revoked or has expired; an unknown token gets
- * the generic message, so nothing is revealed about which tokens exist. The principal acts for the grant's workspace with the highest granted scope.
+ * the generic message, so nothing is revealed about which tokens exist. The principal acts for the grant's
+ * workspace with the highest granted scope.
  */
 import type { Principal } from '../access.js';
 import { unauthorized } from '../errors.js';

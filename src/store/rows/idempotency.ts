@@ -8,7 +8,10 @@ export interface IdempotencyRow {
   created_at: string;
 }
 
-/** A claim whose request never finished (the process died mid-request) is taken over after a minute rather than blocking the key for a day. */
+/**
+ * A claim whose request never finished (the process died mid-request) is taken over after a minute rather than
+ * blocking the key for a day.
+ */
 const abandonedClaimMs = 60_000;
 
 /**

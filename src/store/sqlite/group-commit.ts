@@ -9,7 +9,8 @@
  * savepoint is rolled back and they run again, each in a savepoint of its own: the one that throws is rolled back
  * and its promise rejects with that error, while the others commit. (So a change may run twice, and must not act
  * outside the database; a failing change costs its group a second run.) A promise resolves only after the commit,
- * so an answer never reports a change that could still be lost. When the commit itself fails, every change in the group rejects with its error.
+ * so an answer never reports a change that could still be lost. When the commit itself fails, every change in the
+ * group rejects with its error.
  *
  * When the group cannot even begin (SQLITE_BUSY on BEGIN IMMEDIATE: nothing of it has run), it is tried again a few
  * milliseconds later, without holding the event loop, for as long as the connection's busy timeout. SQLite's own

@@ -48,7 +48,10 @@ export const submissionFormCascade: string[] = [
   'DELETE FROM submissions WHERE form_id = ?',
 ];
 
-/** Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates are keyed by form and need no move. */
+/**
+ * Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates are keyed by
+ * form and need no move.
+ */
 export const submissionFormTransfer: string[] = [
   'UPDATE submissions SET workspace_id = ? WHERE form_id = ?',
   'UPDATE submission_emails SET workspace_id = ? WHERE form_id = ?',

@@ -1,7 +1,8 @@
 /**
  * Prism as a child process, mocking the mock's document (dist/openapi.mock.yaml, written here from the bundled
- * document that the vitest global setup writes, exactly as `npm run mock` does) on a free port of 127.0.0.1. `--errors` makes a request or a mocked response that breaks the contract
- * come back as a 500 problem instead of a mere `sl-violations` header, so no contract test passes by accident.
+ * document that the vitest global setup writes, exactly as `npm run mock` does) on a free port of 127.0.0.1.
+ * `--errors` makes a request or a mocked response that breaks the contract come back as a 500 problem instead of
+ * a mere `sl-violations` header, so no contract test passes by accident.
  * The paths carry the `/v1` base path, as in production: `url` is what the typed client takes as `baseUrl`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
