@@ -3,7 +3,8 @@
  * descriptions (its introduction and the partner guides its tags hold, inline or in `openapi/guides/*.md`). Each
  * block is its own module in a temporary directory, type-checked with the repository's compiler options;
  * `rootDirs` lets `./src/…` imports resolve as if the block sat at the repository root, and `@form-funnel/client`
- * is the package name of src/client/ (`npm run client:pack`).
+ * is the package name of src/client/ (`npm run client:pack`). A fragment quoted to explain code (not meant to run
+ * on its own) is fenced ```ts excerpt: highlighted as TypeScript, not compiled.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,18 @@ describe('the TypeScript a reader copies', () => {
     expect(blocks.some((block) => block.code.includes('paginate('))).toBe(true);
     expect(blocks.some((block) => block.code.includes('verifyWebhookSignature('))).toBe(true);
     expect(blocks.some((block) => block.code.includes('exportSubmissions('))).toBe(true);
+  });
+
+  it('when the document is bundled, then each guide file is its tag’s description in the published document', () => {
+    // Built by the docs project's global setup; Redocly inlines a description's $ref to a Markdown file.
+    const bundled = YAML.parse(read('dist/openapi.yaml')) as { tags: Array<{ name: string; description: string }> };
+    const rootDocument = YAML.parse(read('openapi/openapi.yaml')) as { tags: Array<{ name: string; description: unknown }> };
+    const guides = rootDocument.tags.filter((tag) => typeof tag.description !== 'string');
+    expect(guides.map((tag) => tag.name)).toEqual(expect.arrayContaining(['Getting started', 'Submissions', 'Integrations']));
+    for (const { name, description } of guides) {
+      const file = join('openapi', (description as { $ref: string }).$ref);
+      expect(bundled.tags.find((tag) => tag.name === name)?.description, name).toBe(read(file));
+    }
   });
 
   it('when every ```ts block is compiled on its own, then tsc reports nothing', async () => {
