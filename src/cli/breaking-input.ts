@@ -7,7 +7,7 @@
 //   others (so it never sees what an event adds to the envelope's `data`). Such declarations of objects are
 //   merged into one `allOf` of all of them, which means the same in JSON Schema and which Optic does merge
 //   (it merges objects only: for other types the first declaration stays Optic's).
-// - It spends time on every operation, changed or not (~2.5 s each before patches/@useoptic+*; 33 operations now take 9 s).
+// - It spends time on every operation, changed or not (docs/benchmarks.md has what each costs).
 //   Operations whose definition, with everything they reference, is identical in both documents (apart from
 //   descriptions, examples and code samples) cannot break anything, so both documents keep only the operations that were
 //   added, removed or changed, and only the components that those reach.

@@ -38,8 +38,8 @@ const openEnums = parseOpenEnums(readFileSync(path.resolve(root, args['open-enum
 const input = prepareOpticInput(baseDocument, withoutOpenEnumAdditions(baseDocument, headDocument, openEnums));
 
 // Optic reports file positions in these two files; they stay for inspection after the run. JSON, not YAML: Optic's
-// position mapper (a YAML AST parser) reads JSON text much faster than block YAML, which took a quarter of the
-// gate's minute (same verdict and report either way).
+// position mapper (a YAML AST parser) reads JSON text much faster than block YAML, which took a large share of
+// the gate's time (same verdict and report either way).
 const workDir = path.resolve(root, args['work-dir']);
 mkdirSync(workDir, { recursive: true });
 const baseFile = path.join(workDir, 'baseline.json');

@@ -134,8 +134,9 @@ const literals = new Set(['default', 'const', 'enum']);
 /**
  * A copy of the document without what only documents it: descriptions, examples, code samples and the other `x-`
  * extensions (the validator's own `x-eov-` ones are kept). Ajv walks the whole document each time it is added to
- * one of the validator's Ajv instances (once per instance, with the patched validator: see README, Patched
- * dependencies): the annotations were most of the document's size (375 of 148 KB kept) and most of that walking.
+ * one of the validator's Ajv instances (once per instance, with the patched validator: see
+ * docs/internals/patched-dependencies.md): the annotations were most of the document's size, and most of that
+ * walking.
  */
 function withoutAnnotations(node: unknown, namesHere = false): unknown {
   if (Array.isArray(node)) return node.map((item) => withoutAnnotations(item));

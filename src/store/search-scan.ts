@@ -18,7 +18,7 @@ export interface SearchScan {
 /**
  * The document's figures (the `q` parameter, test/domain/spec-sync.test.ts pins them): 2,000 rows a window, so
  * one synchronous step reads at most that many; 100,000 rows a request, so a search that finds nothing ends after
- * 50 windows (about 0.15 s of reading on SQLite, `npm run bench:search`).
+ * 50 windows (what that costs on each store: `npm run bench:search`).
  */
 export const defaultSearchScan: Readonly<SearchScan> = { window: 2_000, cap: 100_000 };
 

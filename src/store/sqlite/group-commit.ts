@@ -15,8 +15,8 @@
  * When the group cannot even begin (SQLITE_BUSY on BEGIN IMMEDIATE: nothing of it has run), it is tried again a few
  * milliseconds later, without holding the event loop, for as long as the connection's busy timeout. SQLite's own
  * busy handler usually does that waiting inside BEGIN, but not always: under load, with the checkpointer restarting
- * the WAL, eight submissions of one group once got 500 from a BEGIN that failed within 40 ms of a 5 s busy
- * timeout. A lock that stays taken past the timeout still rejects the group.
+ * the WAL, a BEGIN has failed long before the busy timeout, and every submission of its group got a 500
+ * (docs/internals/group-commit.md). A lock that stays taken past the timeout still rejects the group.
  */
 import type Database from 'better-sqlite3';
 import { transaction } from './statements.js';
@@ -74,8 +74,8 @@ export function groupCommit(db: Database.Database, options: { busyRetryMs?: numb
    * The group's changes in one savepoint: their results, or undefined when one threw and the savepoint was rolled
    * back (then each runs again in a savepoint of its own). A savepoint makes SQLite keep the original of each page
    * it changes: one for the group keeps each page once, one per change kept the pages every change shares (the
-   * indexes' last leaves) once per change. In a trace of 3,000 creates from 16 connections (groups of about 8), the
-   * SQL per create went from 388 to 329-336 us, about what it is with no savepoint at all.
+   * indexes' last leaves) once per change. With one for the group, a create's SQL costs about what it costs with no
+   * savepoint at all (docs/internals/group-commit.md has the trace).
    */
   const allTogether = (group: Pending[]): unknown[] | undefined => {
     try {

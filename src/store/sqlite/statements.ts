@@ -21,9 +21,9 @@ const columnNames = new WeakMap<Database.Statement, readonly string[]>();
 
 /**
  * Every row of a reading statement, as plain objects keyed by column name, as `all` returns them. better-sqlite3
- * builds its row objects through V8's API one property at a time; a page of 101 submissions (18 columns) took
- * 520 us that way and 320 us when read as arrays and assembled here, where V8 reuses one object shape for every
- * row. For the reads that return many rows (the lists); a single row gains nothing worth the indirection.
+ * builds its row objects through V8's API one property at a time, slower than reading the row as an array and
+ * assembling the object here, where V8 reuses one object shape for every row (docs/benchmarks.md, Row reads).
+ * For the reads that return many rows (the lists); a single row gains nothing worth the indirection.
  * As with `all`, a later column of the same name replaces an earlier one.
  */
 export function allRows<Row>(prepared: Database.Statement, ...params: unknown[]): Row[] {
@@ -62,8 +62,8 @@ function runner(db: Database.Database): Runner {
 /**
  * Runs `change` in a transaction (`BEGIN`, or `BEGIN IMMEDIATE` when it will write after reading), or in a savepoint
  * when the connection is already in one: committed or released when it returns, rolled back when it throws, as
- * `db.transaction(change)()` does. That call builds four wrapper functions and their properties each time, about
- * 10 us; every write runs at least one.
+ * `db.transaction(change)()` does. That call builds four wrapper functions and their properties each time, and
+ * every write runs at least one.
  */
 export function transaction<R>(db: Database.Database, mode: 'deferred' | 'immediate', change: () => R): R {
   const run = runner(db);
