@@ -9,7 +9,7 @@
  * by one that hangs (the command that finds the hang); the shared counts take over again as soon as a probe shows
  * Redis answering.
  */
-import { type Command, Redis } from 'ioredis';
+import { type Command, Redis, type RedisOptions } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from './documented-limits.js';
 import { type RateLimitPolicy, rateLimitWindows, sizedLimiters } from './rate-limits.js';
@@ -42,9 +42,26 @@ const probeIntervalMs = 200;
 /** ioredis that tells `onTimeout` of every command Redis left unanswered past the command timeout. */
 class WatchedRedis extends Redis {
   onTimeout = () => {};
+  /** When the connection last brought anything from Redis (`performance.now()`). */
+  private heardAt = 0;
+
+  constructor(url: string, options: RedisOptions) {
+    super(url, options);
+    this.on('connect', () =>
+      this.stream.on('data', () => {
+        this.heardAt = performance.now();
+      }),
+    );
+  }
+
+  /** Whether anything came from Redis since `at`. */
+  heardSince(at: number): boolean {
+    return this.heardAt >= at;
+  }
+
   override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
     const sent = super.sendCommand(command, stream);
-    // The caller handles the rejection; this only takes note of why.
+    // The caller handles the rejection; this only looks at why.
     command.promise.catch((error: Error) => {
       if (error.message === 'Command timed out') this.onTimeout();
     });
@@ -86,9 +103,21 @@ export function redisRateLimits(settings: RateLimitSettings, options: RedisRateL
   };
   client.onTimeout = () => {
     if (!answering || closing) return;
+    // From now on the insurance limiters answer. A timer can fire late, though, when this process was busy: a turn
+    // of the event loop runs its timers before it reads its sockets, so a reply may be waiting unread. Replies
+    // waiting are read before setImmediate's turn comes: if anything arrived by then, Redis answers and this
+    // process was the slow one.
     answering = false;
-    report(false, new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`));
-    probeLater();
+    const timedOutAt = performance.now();
+    setImmediate(() => {
+      if (answering || closing) return;
+      if (client.heardSince(timedOutAt)) {
+        answering = true;
+        return;
+      }
+      report(false, new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`));
+      probeLater();
+    });
   };
   client.on('ready', answers);
   // ioredis emits an error per failed reconnection; without a listener each would be printed.
