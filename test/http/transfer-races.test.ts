@@ -157,6 +157,12 @@ describe('when the form is deleted between a submission’s read of it and its w
 describe('when requests are sent at the same moment', () => {
   // Each round's outcome is checked and the wrong ones collected, so a failure tells how many rounds went wrong.
   const rounds = 10;
+  // Submissions 10 ms apart from the competing request's start, so that on PostgreSQL rounds see some land before it
+  // and some after (sent all at once, one side won every round).
+  const staggered = async <T>(index: number, request: () => PromiseLike<T>): Promise<T> => {
+    await new Promise((resolve) => setTimeout(resolve, index * 10));
+    return request();
+  };
   const wrongRounds = async (round: (index: number) => Promise<Record<string, unknown> | undefined>) => {
     const wrong: Array<Record<string, unknown>> = [];
     for (let index = 0; index < rounds; index++) {
@@ -186,8 +192,8 @@ describe('when requests are sent at the same moment', () => {
     const wrong = await wrongRounds(async (index) => {
       const form = await createForm(api, { name: `Busy ${index}`, steps });
       const transfer = await offer(form.id, other);
-      const send = () => api.call('post', '/v1/submissions').send({ form_id: form.id, answers });
-      const [accepted, ...sent] = await Promise.all([accept(transfer, other), ...Array.from({ length: 6 }, send)]);
+      const send = (index: number) => staggered(index, () => api.call('post', '/v1/submissions').send({ form_id: form.id, answers }));
+      const [accepted, ...sent] = await Promise.all([accept(transfer, other), ...Array.from({ length: 6 }, (_, index) => send(index))]);
       const listed = await api.call('get', `/v1/submissions?form_id=${form.id}&limit=100`, other.live_admin_key);
       const acknowledged = sent.filter((res) => res.status === 201).map((res) => res.body.id as string);
       const outcome = {
@@ -205,8 +211,11 @@ describe('when requests are sent at the same moment', () => {
   it('then submissions arriving while the form is deleted answer 201 or 404 and the delete 200, never 500', async () => {
     const wrong = await wrongRounds(async (index) => {
       const form = await createForm(api, { name: `Doomed ${index}`, steps });
-      const send = () => api.call('post', '/v1/submissions').send({ form_id: form.id, answers });
-      const [deleted, ...sent] = await Promise.all([api.call('delete', `/v1/forms/${form.id}`), ...Array.from({ length: 6 }, send)]);
+      const send = (index: number) => staggered(index, () => api.call('post', '/v1/submissions').send({ form_id: form.id, answers }));
+      const [deleted, ...sent] = await Promise.all([
+        api.call('delete', `/v1/forms/${form.id}`),
+        ...Array.from({ length: 6 }, (_, index) => send(index)),
+      ]);
       const outcome = {
         delete: deleted.status,
         unexpected: sent.map((res) => res.status).filter((status) => status !== 201 && status !== 404),
