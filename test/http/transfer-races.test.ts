@@ -109,6 +109,23 @@ describe('when the accept lands between the sender’s read of the form and its 
     expect(await leftBehind(form.id, other)).toEqual(nothingLeft);
   });
 
+  it('then the sender’s completion of a partial submission answers 404 and the new owner sees it still partial', async () => {
+    const other = await api.otherWorkspace();
+    const form = await createForm(api, { name: 'One resumed', steps });
+    const started = await submit(api, { form_id: form.id, answers: {}, status: 'partial' });
+    const transfer = await offer(form.id, other);
+    beforeNextWrite('submissions', 'resume', async () => expect((await accept(transfer, other)).status).toBe(200));
+    const completed = await api.call('patch', `/v1/submissions/${started.id}`).send({ answers, status: 'completed' });
+    expectProblem(completed, 404, 'not_found', 'resource_not_found');
+    const seen = await api.call('get', `/v1/submissions/${started.id}`, other.live_admin_key);
+    expect({ status: seen.status, submission: seen.body.status, answers: seen.body.answers }).toEqual({
+      status: 200,
+      submission: 'partial',
+      answers: {},
+    });
+    expect(await leftBehind(form.id, other)).toEqual(nothingLeft);
+  });
+
   it('then the sender’s delete of one of its submissions answers 404 and the new owner keeps it', async () => {
     const other = await api.otherWorkspace();
     const form = await createForm(api, { name: 'One deleted', steps });
