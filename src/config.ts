@@ -44,7 +44,8 @@ export const variables: Variable[] = [
     name: 'HTTP_PORT',
     default: '',
     description:
-      'Optional plain-HTTP port; every request on it gets 403 https_required, unless it comes from TRUSTED_PROXIES with X-Forwarded-Proto: https (a load balancer that terminates TLS).',
+      'Optional plain-HTTP port; every request on it gets 403 https_required, unless it comes from TRUSTED_PROXIES with ' +
+      'X-Forwarded-Proto: https (a load balancer that terminates TLS).',
   },
   {
     name: 'DATA_DIR',
@@ -55,7 +56,8 @@ export const variables: Variable[] = [
     name: 'DATABASE_URL',
     default: '',
     description:
-      'postgres://user:password@host:5432/database: keep the data in PostgreSQL (migrated at start) instead of the SQLite file in DATA_DIR, so several processes or machines can share it.',
+      'postgres://user:password@host:5432/database: keep the data in PostgreSQL (migrated at start) instead of the SQLite file in ' +
+      'DATA_DIR, so several processes or machines can share it.',
   },
   {
     name: 'TLS_CERT',
@@ -103,7 +105,8 @@ export const variables: Variable[] = [
     name: 'WEBHOOK_RETRY_BASE_MS',
     default: String(defaultBackoff.baseMs),
     description:
-      'Ceiling of the first webhook retry delay, doubled for each later one (with jitter). For local development, 1000 retries within seconds.',
+      'Ceiling of the first webhook retry delay, doubled for each later one (with jitter). For local development, 1000 retries within ' +
+      'seconds.',
   },
   {
     name: 'DEPRECATION_AT',
@@ -137,13 +140,15 @@ export const variables: Variable[] = [
     name: 'MAX_CONNECTIONS_PER_ADDRESS',
     default: '200',
     description:
-      'Open connections from one remote address; more are closed at once. 0: no cap (behind a load balancer, whose address all connections share).',
+      'Open connections from one remote address; more are closed at once. 0: no cap (behind a load balancer, whose address all ' +
+      'connections share).',
   },
   {
     name: 'REDIS_URL',
     default: '',
     description:
-      'Redis URL (redis://host:6379) for rate-limit counters shared by every process. Unset: each process counts in memory. While Redis is unreachable, each process counts on its own until it answers again.',
+      'Redis URL (redis://host:6379) for rate-limit counters shared by every process. Unset: each process counts in memory. While ' +
+      'Redis is unreachable, each process counts on its own until it answers again.',
   },
   {
     name: 'REDIS_KEY_PREFIX',

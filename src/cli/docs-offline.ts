@@ -11,7 +11,8 @@ const page = path.join(root, 'dist/docs/index.html');
 
 const logoUrl = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
 const wordmark = `data:image/svg+xml,${encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="currentColor">Redocly</text></svg>',
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16">' +
+    '<text x="0" y="12" font-family="sans-serif" font-size="12" fill="currentColor">Redocly</text></svg>',
 )}`;
 
 export function withoutNetworkAssets(html: string): string {

@@ -52,7 +52,8 @@ export function clientManifest(root: RootManifest): Record<string, unknown> {
     name: CLIENT_PACKAGE_NAME,
     version: root.version,
     description:
-      'Typed client for the Form-Funnel API: openapi-fetch with the contract’s types, retries, idempotency keys, pagination and webhook verification',
+      'Typed client for the Form-Funnel API: openapi-fetch with the contract’s types, retries, idempotency keys, ' +
+      'pagination and webhook verification',
     type: 'module',
     exports: { '.': { import: entry('esm'), require: entry('cjs') }, './package.json': './package.json' },
     // For resolvers that predate `exports` (TypeScript's node10, old bundlers): the CommonJS build.

@@ -76,10 +76,11 @@ export class FormFunnelError extends Error {
     const { origin, pathname } = new URL(request.url);
     const target = `${request.method} ${origin}${pathname}`;
     const reason = networkErrorReason(error);
+    const codeFirst = networkCode && !reason.includes(networkCode) ? `${networkCode} ` : '';
     const message = isCertificateError(networkCode)
       ? `Form-Funnel API at ${origin}: the TLS certificate was rejected (${networkCode}: ${reason}). ` +
         'For a server with a self-signed certificate, trust it with NODE_EXTRA_CA_CERTS=<certificate.pem>.'
-      : `Form-Funnel API could not be reached (${target}): ${networkCode && !reason.includes(networkCode) ? `${networkCode} ` : ''}${reason}`;
+      : `Form-Funnel API could not be reached (${target}): ${codeFirst}${reason}`;
     return new FormFunnelError({ kind: 'network', message, status: 0, networkCode, cause: error });
   }
 }

@@ -132,7 +132,9 @@ export function payloadTooLarge(maxBodyBytes: number): AppError {
 export function notAcceptable(offered: readonly string[]): AppError {
   return new AppError({
     code: 'not_acceptable',
-    message: `This operation answers ${offered.join(' or ')}; the Accept header allows none of them. Send Accept: ${offered.at(-1)}, or the format parameter.`,
+    message:
+      `This operation answers ${offered.join(' or ')}; the Accept header allows none of them. ` +
+      `Send Accept: ${offered.at(-1)}, or the format parameter.`,
   });
 }
 
@@ -176,7 +178,9 @@ export function conflict(code: CodeOf<'conflict_error'>, message: string, issues
 export function preconditionFailed(resource: string, id: string): AppError {
   return new AppError({
     code: 'precondition_failed',
-    message: `The ${resource} ${id} has changed since the ETag you sent was read, or If-Match named no current ETag of it; nothing was changed. Read it again and retry.`,
+    message:
+      `The ${resource} ${id} has changed since the ETag you sent was read, or If-Match named no current ETag of it; ` +
+      'nothing was changed. Read it again and retry.',
   });
 }
 
@@ -220,7 +224,8 @@ export function rateLimited(reason: string, retryAfterSeconds: number): AppError
 export function serviceUnavailable(retryAfterSeconds: number): AppError {
   return new AppError({
     code: 'service_unavailable',
-    message: `The service cannot reach its database right now; retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+    message:
+      'The service cannot reach its database right now; ' + `retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
   });
 }
 

@@ -38,7 +38,10 @@ export function addressRefusal(address: string, policy: Pick<WebhookUrlPolicy, '
   if (!privateRanges.has(range)) return `it resolves to a ${range} address, not a public one`;
   if (policy.allowPrivateAddresses) return null;
   // Named, because whoever meets this refusal while testing against a local receiver needs the setting's name.
-  return `it resolves to a ${range} address, not a public one (a server run for local testing accepts loopback and private addresses with ALLOW_PRIVATE_WEBHOOK_URLS=true)`;
+  return (
+    `it resolves to a ${range} address, not a public one ` +
+    '(a server run for local testing accepts loopback and private addresses with ALLOW_PRIVATE_WEBHOOK_URLS=true)'
+  );
 }
 
 export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy): Promise<UrlVerdict> {

@@ -113,7 +113,8 @@ export async function listSubmissions(services: Services, principal: Principal, 
     throw unprocessable(
       'search_too_broad',
       [{ location: 'query', pointer: '/q', code: 'too_broad', message: `no match in the ${scanned} submissions read` }],
-      `q was checked on ${scanned} submissions without a match. Narrow the search with form_id, created_gte/created_lt, grade, status or min_score/max_score, or export the list (the export reads it to the end).`,
+      `q was checked on ${scanned} submissions without a match. Narrow the search with form_id, ` +
+        'created_gte/created_lt, grade, status or min_score/max_score, or export the list (the export reads it to the end).',
     );
   }
 }

@@ -61,7 +61,8 @@ export const toApiKeyRecord = (row: ApiKeyRow): ApiKeyRecord => ({
 
 /** The key with the secret hash, joined to its workspace (the workspace's columns under `workspace_`). */
 export const credentialQuery = (placeholder: string): string =>
-  `SELECT k.*, ${joinedWorkspaceColumns('w')} FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = ${placeholder}`;
+  `SELECT k.*, ${joinedWorkspaceColumns('w')} FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+   WHERE k.secret_hash = ${placeholder}`;
 
 export const toApiKeyCredential = (row: ApiKeyRow): ApiKeyCredential => ({
   ...toApiKeyRecord(row),

@@ -136,7 +136,8 @@ const answeredAndScored = (s: Submission): unknown[] => [
  * bind them positionally).
  */
 export const insertedColumns =
-  'id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps, score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text';
+  'id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps, score, grade, ' +
+  'score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text';
 
 export const insertedValues = ({
   submission: s,

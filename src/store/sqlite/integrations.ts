@@ -126,8 +126,8 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         insertAuditEvent(db, audit);
         statement(
           db,
-          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, disabled_at, disabled_reason, description, form_id,
-             signing_secret, secret_hint, created_at, updated_at)
+          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, disabled_at, disabled_reason,
+             description, form_id, signing_secret, secret_hint, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           i.id,
@@ -276,8 +276,8 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
                FROM candidates c LEFT JOIN busy b ON b.integration_id = c.integration_id
                WHERE c.integration_turn + COALESCE(b.n, 0) <= c.integration_cap
              )
-             SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret, i.previous_signing_secret, i.previous_secret_expires_at,
-               e.id AS event_id, e.type AS event_type, e.body
+             SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret,
+               i.previous_signing_secret, i.previous_secret_expires_at, e.id AS event_id, e.type AS event_type, e.body
              FROM within_integration w
              LEFT JOIN busy_workspaces bw ON bw.workspace_id = w.workspace_id
              JOIN deliveries d ON d.id = w.id
@@ -297,7 +297,8 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       return transaction(db, 'immediate', (): CircuitMove | null => {
         const changed = statement(
           db,
-          `UPDATE deliveries SET status = ?, url = ?, response_status = ?, duration_ms = ?, error = ?, next_attempt_at = ?, lease_until = NULL
+          `UPDATE deliveries SET status = ?, url = ?, response_status = ?, duration_ms = ?, error = ?, next_attempt_at = ?,
+             lease_until = NULL
              WHERE id = ? AND status = 'pending'`,
         ).run(result.status, result.url, result.responseStatus, result.durationMs, result.error, result.nextAttemptAt, id).changes;
         if (changed === 0) return null;

@@ -39,7 +39,8 @@ const enabledIntegrationsSql = new Map<number, string>();
 const enabledIntegrationsIn = (count: number): string => {
   let sql = enabledIntegrationsSql.get(count);
   if (sql === undefined) {
-    sql = `SELECT id, url, events, form_id FROM integrations WHERE workspace_id = ? AND environment IN (${placeholders(Array.from({ length: count }))}) AND enabled = 1`;
+    sql = `SELECT id, url, events, form_id FROM integrations
+           WHERE workspace_id = ? AND environment IN (${placeholders(Array.from({ length: count }))}) AND enabled = 1`;
     enabledIntegrationsSql.set(count, sql);
   }
   return sql;

@@ -81,7 +81,8 @@ export function sqliteRescoreJobs(db: Database.Database): RescoreJobStore {
             ).all(job.form_id, environment, job.created_at, limit)
           : statement(
               db,
-              `SELECT ${candidateColumns} FROM submissions WHERE form_id = ? AND environment = ? AND created_at <= ? AND (created_at < ? OR id < ?)
+              `SELECT ${candidateColumns} FROM submissions
+               WHERE form_id = ? AND environment = ? AND created_at <= ? AND (created_at < ? OR id < ?)
                ORDER BY created_at DESC, id DESC LIMIT ?`,
             ).all(job.form_id, environment, cursor.createdAt, cursor.createdAt, cursor.id, limit)
       ) as RescoreCandidateRow[];

@@ -392,11 +392,13 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         (): FunnelTotals => ({
           days: statement(
             db,
-            `SELECT day, started, completed, score_sum AS scoreSum, score_count AS scoreCount FROM submission_days WHERE ${inRange} ORDER BY day`,
+            `SELECT day, started, completed, score_sum AS scoreSum, score_count AS scoreCount
+             FROM submission_days WHERE ${inRange} ORDER BY day`,
           ).all(...range) as FunnelTotals['days'],
           steps: statement(
             db,
-            `SELECT step_id AS stepId, SUM(reached) AS reached, SUM(dropped_off) AS droppedOff FROM submission_step_days WHERE ${inRange} GROUP BY step_id`,
+            `SELECT step_id AS stepId, SUM(reached) AS reached, SUM(dropped_off) AS droppedOff
+             FROM submission_step_days WHERE ${inRange} GROUP BY step_id`,
           ).all(...range) as FunnelTotals['steps'],
           grades: (
             statement(db, `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`).all(
