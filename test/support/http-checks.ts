@@ -10,7 +10,7 @@ import { storedRows } from './stores.js';
 
 /** Stack frames, source paths, SQL and database errors (of either store) never belong in a response body. */
 export const internals =
-  /\n\s+at |\bat [^\s]+ \(|\.(ts|js|mjs):\d+|node_modules|\/work\/|\/src\/|SQLITE_|SqliteError|no such table|relation "|violates [a-z -]*constraint|duplicate key value|\b(SELECT \S|INSERT INTO|DELETE FROM|UPDATE \S+ SET|CREATE TABLE)/;
+  /\n\s+at |\bat [^\s]+ \([^)\s]+:\d+:\d+\)|\.(ts|js|mjs):\d+|node_modules|\/work\/|\/src\/|SQLITE_|SqliteError|no such table|relation "|violates [a-z -]*constraint|duplicate key value|\b(SELECT \S|INSERT INTO|DELETE FROM|UPDATE \S+ SET|CREATE TABLE)/;
 
 export type WatchedApi = TestApi & {
   /** Every body the app has sent so far. */
