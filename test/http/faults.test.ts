@@ -4,8 +4,8 @@
  * serving (an 'error' event nobody listens to would end it, and this file's worker with it). The app reaches the
  * database through a TCP proxy of the test's own, so the database can go away for this app only.
  *
- * These are faults of the PostgreSQL store: the file runs in the `api-postgres` project and is skipped in `api`
- * (SQLite in memory has no connection to lose).
+ * These are faults of the PostgreSQL store: the file runs in the `api-postgres` project only (vitest.config.ts
+ * excludes it from `api`: SQLite in memory has no connection to lose).
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +13,6 @@ import { STORE_RETRY_AFTER_SECONDS } from '../../src/http/error-handler.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { expectProblem, generousLimits, type WatchedApi, watchedApi } from '../support/http-checks.js';
 import { createTestDatabase } from '../support/postgres.js';
-import { testStoreKind } from '../support/stores.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -59,7 +58,7 @@ const until = async (condition: () => Promise<boolean>, timeoutMs = 5000) => {
   }
 };
 
-describe.skipIf(testStoreKind() !== 'postgres')('faults of the PostgreSQL store', () => {
+describe('faults of the PostgreSQL store', () => {
   it('when the database ends the connection of a request in flight, then that request gets 503 and the next one succeeds', async () => {
     const { api, direct } = await appBehindProxy();
     const created = await api.call('post', '/v1/forms').send({ name: 'Lead form' });
