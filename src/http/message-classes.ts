@@ -7,10 +7,10 @@
  * router, the validator and the pipeline: a dozen or more per request) costs far more than on an object whose
  * hidden class others share (docs/internals/message-classes.md has the figures), and the code that reads them
  * (Express, Node's http, the pipeline) meets new hidden classes on every request, so its inline caches stop
- * helping. Made with these classes, the objects already have the app's
- * prototypes when Express sees them: its `setPrototypeOf` changes nothing (setting the prototype an object already
- * has is a no-op), and every request shares the hidden classes of the one before, as objects built by one
- * constructor do. (expressjs/express#5998 proposes the same for Express itself.)
+ * helping. Made with these classes, the objects already have the app's prototypes when Express sees them: its
+ * `setPrototypeOf` changes nothing (setting the prototype an object already has is a no-op), and every request
+ * shares the hidden classes of the one before, as objects built by one constructor do. (expressjs/express#5998
+ * proposes the same for Express itself.)
  *
  * What the app sees is unchanged: the same prototypes, whose chains still reach Node's `IncomingMessage` and
  * `ServerResponse`, set up by Node's own constructors. An app mounted inside another still gets its own prototypes

@@ -17,6 +17,9 @@
  * busy handler usually does that waiting inside BEGIN, but not always: under load, with the checkpointer restarting
  * the WAL, a BEGIN has failed long before the busy timeout, and every submission of its group got a 500
  * (docs/internals/group-commit.md). A lock that stays taken past the timeout still rejects the group.
+ *
+ * The connection's only writer is its group: another process's write lock is waited out as above, and a second
+ * server on the file is refused when it opens it (server-lease.ts).
  */
 import type Database from 'better-sqlite3';
 import { transaction } from './statements.js';

@@ -17,7 +17,8 @@
  * handled in that turn were all received before it was made (sockets are only read between turns), so answering
  * them from a state checked after they arrived is answering them as if they had run at that instant. A commit
  * made in another process is therefore seen by every request that follows it. (Only a second connection in this
- * same process committing within one turn would be seen a turn late; the server has none that writes.)
+ * same process committing within one turn would be seen a turn late; the server has none that writes, and a second
+ * server on the file is refused when it opens it: server-lease.ts.)
  *
  * Only committed rows are remembered: inside a transaction of this connection the cache is passed by, since what
  * that transaction wrote may still be rolled back. Absent rows are never remembered. Each cache holds a bounded
