@@ -18,8 +18,9 @@
  * the WAL, a BEGIN has failed long before the busy timeout, and every submission of its group got a 500
  * (docs/internals/group-commit.md). A lock that stays taken past the timeout still rejects the group.
  *
- * The connection's only writer is its group: another process's write lock is waited out as above, and a second
- * server on the file is refused when it opens it (server-lease.ts).
+ * Another writer of the file (`npm run admin`) is waited out as above while it holds the write lock; a second
+ * server on the file, whose groups would contend with these on every turn, is refused when it opens it
+ * (server-lease.ts).
  */
 import type Database from 'better-sqlite3';
 import { transaction } from './statements.js';
