@@ -122,7 +122,8 @@ try {
     );
   }
   log(
-    `  CPU per request, this checkout against ${ref}: median ${round(median(ratios))}x (rounds ${round(Math.min(...ratios))}-${round(Math.max(...ratios))}x)`,
+    `  CPU per request, this checkout against ${ref}: median ${round(median(ratios))}x (rounds ` +
+      `${round(Math.min(...ratios))}-${round(Math.max(...ratios))}x)`,
   );
   log(
     `Load average at start ${loadAtStart.map((load) => round(load, 2)).join(', ')}, at end ${loadavg()

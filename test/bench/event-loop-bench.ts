@@ -154,7 +154,8 @@ const rows: Array<[string, string, string]> = [
   ...Object.entries(figures).map(([name, figure]): [string, string, string] => [
     name,
     `worst block ${figure.max_block_ms} ms`,
-    `p99 block ${figure.p99_block_ms} ms, ${figure.requests} requests, p50 ${figure.p50_ms} ms, statuses ${JSON.stringify(figure.statuses)}`,
+    `p99 block ${figure.p99_block_ms} ms, ${figure.requests} requests, p50 ${figure.p50_ms} ms, statuses ` +
+      `${JSON.stringify(figure.statuses)}`,
   ]),
   ['worst event-loop block', `${worst} ms`, `target < ${TARGET_MS} ms`],
 ];

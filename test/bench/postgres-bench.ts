@@ -40,7 +40,8 @@ const localServer = 'postgres://postgres@127.0.0.1:5432/postgres';
 const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || ((await answers(localServer)) ? localServer : undefined);
 if (!serverUrl) {
   process.stderr.write(
-    `No PostgreSQL server: set BENCH_DATABASE_URL (or DATABASE_URL) to one the bench may create a database on (${localServer} did not answer)\n`,
+    `No PostgreSQL server: set BENCH_DATABASE_URL (or DATABASE_URL) to one the bench may create a database on (${localServer} did not ` +
+      `answer)\n`,
   );
   process.exit(2);
 }
@@ -356,7 +357,8 @@ try {
       'machines behind a load balancer scale it; on 2 cores WORKERS=2 mostly buys resilience (one worker busy or restarting).',
   );
   log(
-    `Load average (1, 5, 15 min) at start ${(results.load_average_at_start as number[]).join(', ')}, at end ${(results.load_average_at_end as number[]).join(', ')}`,
+    `Load average (1, 5, 15 min) at start ${(results.load_average_at_start as number[]).join(', ')}, at end ` +
+      `${(results.load_average_at_end as number[]).join(', ')}`,
   );
   mkdirSync(join(root, 'dist'), { recursive: true });
   writeFileSync(join(root, 'dist/bench-postgres.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -234,7 +234,8 @@ for (const batchSize of SWEEP_BATCHES) {
   const run = await rescoreAll(form.id, batchSize);
   sweep.push(run);
   log(
-    `  batch ${batchSize}: ${run.rows_per_second.toLocaleString('en')} rows/s, store call p99 ${run.store_call_p99_ms} ms (max ${run.store_call_max_ms} ms, max CPU ${run.store_call_max_cpu_ms} ms), event-loop max ${run.event_loop_max_ms} ms`,
+    `  batch ${batchSize}: ${run.rows_per_second.toLocaleString('en')} rows/s, store call p99 ${run.store_call_p99_ms} ms (max ` +
+      `${run.store_call_max_ms} ms, max CPU ${run.store_call_max_cpu_ms} ms), event-loop max ${run.event_loop_max_ms} ms`,
   );
 }
 
@@ -272,13 +273,15 @@ log(
 log('|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const run of [...sweep, full]) {
   log(
-    `| ${run.batch_size} | ${run.rows.toLocaleString('en')} | ${run.rows_per_second.toLocaleString('en')} | ${run.store_call_p99_ms} | ${run.store_call_max_ms} | ${run.store_call_max_cpu_ms} | ${run.event_loop_max_ms} | ${run.event_loop_p99_ms} |`,
+    `| ${run.batch_size} | ${run.rows.toLocaleString('en')} | ${run.rows_per_second.toLocaleString('en')} | ${run.store_call_p99_ms} | ` +
+      `${run.store_call_max_ms} | ${run.store_call_max_cpu_ms} | ${run.event_loop_max_ms} | ${run.event_loop_p99_ms} |`,
   );
 }
 log('');
 log(`Whole job at ${full.rows.toLocaleString('en')} rows: ${full.seconds} s (${full.changed.toLocaleString('en')} changed).`);
 log(
-  `GET /v1/submissions?limit=1 every ${PROBE_INTERVAL_MS} ms meanwhile: ${concurrent.requests} requests, median ${concurrent.median_ms} ms, p99 ${concurrent.p99_ms} ms, max ${concurrent.max_ms} ms.`,
+  `GET /v1/submissions?limit=1 every ${PROBE_INTERVAL_MS} ms meanwhile: ${concurrent.requests} requests, median ` +
+    `${concurrent.median_ms} ms, p99 ${concurrent.p99_ms} ms, max ${concurrent.max_ms} ms.`,
 );
 mkdirSync(join(root, 'dist'), { recursive: true });
 writeFileSync(join(root, 'dist/rescore-bench.json'), `${JSON.stringify(report, null, 2)}\n`);

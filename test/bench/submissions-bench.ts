@@ -294,7 +294,8 @@ const scoreDeep = cursorAt(inWorkspace, 'score DESC, id DESC', 0.9, workspace.wo
 const gradeDeep = cursorAt(`${inWorkspace} AND grade = 'A'`, 'created_at DESC, id DESC', 0.9, workspace.workspace_id);
 const gradeScoreDeep = cursorAt(`${inWorkspace} AND grade = 'A'`, 'score DESC, id DESC', 0.9, workspace.workspace_id);
 log(
-  `Measuring sorted and filtered list pages (score cursor at row ${scoreDeep.position.toLocaleString('en')}, grade A cursor at row ${gradeDeep.position.toLocaleString('en')} of ${gradeDeep.count.toLocaleString('en')})...`,
+  `Measuring sorted and filtered list pages (score cursor at row ${scoreDeep.position.toLocaleString('en')}, grade A cursor at row ` +
+    `${gradeDeep.position.toLocaleString('en')} of ${gradeDeep.count.toLocaleString('en')})...`,
 );
 const findLists = await compareLatency({
   scoreFirst: '/v1/submissions?limit=100&sort=-score',
@@ -471,7 +472,8 @@ const rows: Array<[string, string, string]> = [
     return [
       `export, ${format.toUpperCase()}`,
       `${figure.rows_per_second.toLocaleString('en')} rows/s`,
-      `${figure.records.toLocaleString('en')} rows, ${figure.megabytes} MB in ${figure.seconds} s; RSS ${figure.rss_before_mb} MB before, peak ${figure.rss_peak_mb} MB`,
+      `${figure.records.toLocaleString('en')} rows, ${figure.megabytes} MB in ${figure.seconds} s; RSS ${figure.rss_before_mb} MB ` +
+        `before, peak ${figure.rss_peak_mb} MB`,
     ];
   }),
   [

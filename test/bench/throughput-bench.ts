@@ -347,7 +347,8 @@ for (const scenario of scenarios) {
     `>= ${scenario.target}x`,
   ]);
   log(
-    `  ${scenario.name}: ${fullRps} vs ${baseRps} req/s (${ratio}x, rounds ${spread}); CPU ${fullCpu} vs ${baseCpu} us/request (${cpuRatio}x)`,
+    `  ${scenario.name}: ${fullRps} vs ${baseRps} req/s (${ratio}x, rounds ${spread}); CPU ${fullCpu} vs ${baseCpu} us/request ` +
+      `(${cpuRatio}x)`,
   );
 }
 

@@ -124,7 +124,8 @@ describe('WAL checkpoints in the background', () => {
   it('when a process with nothing else to do closes its store, then it waits for the worker and exits 0', async () => {
     // The admin command's shape: open, write, close at the top level. An unreferenced worker left the close
     // awaiting an exit the loop no longer waited for, and Node ended the process with status 13.
-    const source = `const { createSqliteStore } = await import(${JSON.stringify(new URL('../../src/store/sqlite/index.ts', import.meta.url).href)});
+    const index = JSON.stringify(new URL('../../src/store/sqlite/index.ts', import.meta.url).href);
+    const source = `const { createSqliteStore } = await import(${index});
        const store = createSqliteStore(${JSON.stringify(join(dir, 'process.db'))});
        store.db.exec('CREATE TABLE t (x)');
        await store.close();
