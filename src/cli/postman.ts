@@ -57,7 +57,14 @@ function withApiKeyVariable(collection: Json): Json {
     // does not require (all of them when the body is a oneOf), which would send an empty body.
     for (const field of request.body?.urlencoded ?? []) field.disabled = false;
   }
-  return { ...collection, variable: variables, auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] } };
+  // A guide-only tag (x-traitTag, "Getting started") becomes a folder without requests: leave it out.
+  const item = (collection.item as Item[]).filter((entry) => entry.request || [...requestsOf(entry.item ?? [])].length > 0);
+  return {
+    ...collection,
+    item,
+    variable: variables,
+    auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] },
+  };
 }
 
 interface Item {

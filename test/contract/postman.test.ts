@@ -47,6 +47,14 @@ describe('the Postman collection', () => {
     expect(JSON.stringify(collection)).not.toContain('{{bearerToken}}');
   });
 
+  it('when a tag holds only a guide (Getting started), then the collection has no empty folder for it', async () => {
+    type Item = { name: string; item?: Item[]; request?: unknown };
+    const collection = (await postmanCollection(readFileSync(bundledJsonPath, 'utf8'))) as { item: Item[] };
+    const empty = collection.item.filter((entry) => !entry.request && !(entry.item ?? []).length).map((entry) => entry.name);
+    expect(empty).toEqual([]);
+    expect(collection.item.map((entry) => entry.name)).not.toContain('Getting started');
+  });
+
   it('when newman runs it against the mock, then every operation gets its documented success status', async () => {
     const collectionFile = join(directory, 'collection.json');
     const reportFile = join(directory, 'report.json');
