@@ -385,7 +385,10 @@ export interface paths {
          *     webhook events about these submissions are deleted too, so they can no longer be replayed, and their attempts
          *     not yet made are canceled (`canceled_deliveries`). Events already delivered cannot be recalled: ask the
          *     receivers of your integrations to erase the person as well. An attempt already in flight when the erasure
-         *     commits may still arrive.
+         *     commits may still arrive. The integration logs of attempts already made stay: they hold the event's id and type,
+         *     the URL, status and timing, never the event's body. Responses kept for `Idempotency-Key` retries of the requests
+         *     that created, resumed or rescored these submissions are cleared: such a retry gets 409 `idempotency_key_erased`,
+         *     never the erased answers, and creates nothing again.
          *
          *     **Audit.** Writes a `submissions.erased` audit event with the key and the count. The address is never stored by
          *     the erasure: not in the audit log, not in the response (an `Idempotency-Key` replay returns the same body).
@@ -1330,6 +1333,7 @@ export interface components {
          *     | `transfer_pending` | 409 | `conflict_error` | The form already has a pending transfer; cancel it before offering the form again. |
          *     | `transfer_not_pending` | 409 | `conflict_error` | The transfer was already accepted, declined, canceled or has expired. |
          *     | `idempotency_conflict` | 409 | `conflict_error` | The `Idempotency-Key` was used before with another request (method, path or body), or that request is still in progress. |
+         *     | `idempotency_key_erased` | 409 | `conflict_error` | The request under this `Idempotency-Key` was answered, but the submission its response carried has since been erased (`POST /submissions/erase`): the response is no longer kept, and the request is not made again. |
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
@@ -1354,7 +1358,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "search_too_broad" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "search_too_broad" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -4475,6 +4479,8 @@ export interface components {
          *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
          *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
          *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+         *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+         *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
          *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
          *     itself stored only as a hash. Use a random value such as a UUID v4.
          */

@@ -31,6 +31,7 @@ export const errorClasses = {
   transfer_pending: { status: 409, type: 'conflict_error' },
   transfer_not_pending: { status: 409, type: 'conflict_error' },
   idempotency_conflict: { status: 409, type: 'conflict_error' },
+  idempotency_key_erased: { status: 409, type: 'conflict_error' },
   folder_not_empty: { status: 409, type: 'conflict_error' },
   member_exists: { status: 409, type: 'conflict_error' },
   last_admin: { status: 409, type: 'conflict_error' },

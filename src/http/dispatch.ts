@@ -58,6 +58,15 @@ function outcomeOf(result: AnyResult): Outcome {
   return { status: result.status, headers: result.headers ?? {}, body: result.body as Record<string, unknown> };
 }
 
+/**
+ * The submission a successful response carries (a create, a resume or a rescore answers with it): the stored copy
+ * is linked to it so that erasing the person clears the copy too.
+ */
+function submissionCarriedBy(outcome: Outcome): string | null {
+  const { body } = outcome;
+  return outcome.status < 300 && body.object === 'submission' && typeof body.id === 'string' ? body.id : null;
+}
+
 function send(res: Response, outcome: Outcome, requestId: string): void {
   res.status(outcome.status).set(outcome.headers);
   if (outcome.status >= 400) res.type('application/problem+json');
@@ -175,6 +184,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
       ownerId: owner,
       keyHash,
       sealedResponse: sealResponse(owner, idempotencyKey, outcome),
+      submissionId: submissionCarriedBy(outcome),
     });
     const claim = await idempotency.claim(
       owner,
@@ -185,6 +195,12 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     );
     const inProgress = () => conflict('idempotency_conflict', 'A request with this Idempotency-Key is still in progress; retry later.');
     if (claim.outcome === 'conflict') {
+      if (claim.reason === 'erased') {
+        throw conflict(
+          'idempotency_key_erased',
+          "The submission in this request's response has been erased: the response is not kept and the request is not made again.",
+        );
+      }
       throw claim.reason === 'in_progress'
         ? inProgress()
         : conflict('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
@@ -205,10 +221,10 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
         throw error;
       }
       const body = problemBody(error, state.requestId);
-      await idempotency.complete(owner, keyHash, sealed({ status: error.status, headers: {}, body }).sealedResponse);
+      await idempotency.complete(sealed({ status: error.status, headers: {}, body }));
       throw error;
     }
-    await idempotency.complete(owner, keyHash, sealed(outcome).sealedResponse);
+    await idempotency.complete(sealed(outcome));
     send(res, outcome, state.requestId);
   };
 }

@@ -64,4 +64,9 @@ export interface IdempotentResponse {
   ownerId: string;
   keyHash: string;
   sealedResponse: string;
+  /**
+   * The submission whose data the response carries, if any: the store cannot open a sealed response, so this is
+   * how an erasure of the submission finds it (and clears it).
+   */
+  submissionId?: string | null | undefined;
 }

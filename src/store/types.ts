@@ -11,7 +11,7 @@ import type { AuditEventInput } from './audit-event-input.js';
 import type { EventStore } from './event-store.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
-import type { Outbox } from './outbox.js';
+import type { IdempotentResponse, Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
 import type { RescoreJobStore } from './rescore-job-store.js';
 import type { SubmissionStore } from './submission-store.js';
@@ -200,7 +200,8 @@ export interface AuditEventStore {
 export type IdempotencyClaim =
   | { outcome: 'claimed' }
   | { outcome: 'replay'; sealedResponse: string }
-  | { outcome: 'conflict'; reason: 'different_request' | 'in_progress' };
+  /** `erased`: the same request was answered, but the submission its response carried has since been erased. */
+  | { outcome: 'conflict'; reason: 'different_request' | 'in_progress' | 'erased' };
 
 /**
  * Idempotency keys, stored by hash with the response sealed by the caller (see src/http/sealed-response.ts):
@@ -211,7 +212,7 @@ export type IdempotencyClaim =
 export interface IdempotencyStore {
   /** Claims the key for this request, or reports the stored response or a conflict, atomically. */
   claim(ownerId: string, keyHash: string, fingerprint: string, now: string, ttlSeconds: number): Promise<IdempotencyClaim>;
-  complete(ownerId: string, keyHash: string, sealedResponse: string): Promise<void>;
+  complete(response: IdempotentResponse): Promise<void>;
   release(ownerId: string, keyHash: string): Promise<void>;
   /** Deletes at most `limit` keys created before `before` (oldest first); returns how many. */
   purgeExpired(before: string, limit: number): Promise<number>;

@@ -142,6 +142,70 @@ describe('POST /v1/submissions/erase', () => {
     expect(replay.body.code).toBe('invalid_value');
   });
 
+  it("when the person's create, resume and rescore are retried with their Idempotency-Keys after the erasure, then 409 idempotency_key_erased: no answers, nothing made again", async () => {
+    const form = await createForm(api, demoForm());
+    const contact = { full_name: 'Lena Marsh', email: 'lena.marsh@example.org' };
+    const create = () =>
+      api
+        .call('post', '/v1/submissions')
+        .set('Idempotency-Key', 'create-lena')
+        .send({ form_id: form.id, answers: contact, status: 'partial' });
+    const created = await create();
+    expect(created.status).toBe(201);
+    const resume = () =>
+      api
+        .call('patch', `/v1/submissions/${created.body.id}`)
+        .set('Idempotency-Key', 'complete-lena')
+        .send({ answers: { company_size: '1_10', has_budget: false, gdpr: true }, status: 'completed' });
+    const rescore = () => api.call('post', `/v1/submissions/${created.body.id}/rescore`).set('Idempotency-Key', 'rescore-lena');
+    expect((await resume()).status).toBe(200);
+    expect((await rescore()).status).toBe(200);
+    // Someone else's create under its own key, in the same form.
+    const otherCreate = () =>
+      api.call('post', '/v1/submissions').set('Idempotency-Key', 'create-tom').send({ form_id: form.id, answers: noBudgetAnswers() });
+    const other = await otherCreate();
+    // Before the erasure each retry is a replay of the answers.
+    const replayed = await create();
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body.answers).toEqual(contact);
+
+    expect((await erase('lena.marsh@example.org')).body.deleted_submissions).toBe(1);
+
+    for (const retry of [create, resume, rescore]) {
+      const res = await retry();
+      expect(res.status).toBe(409);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(res.body).toMatchObject({ type: 'conflict_error', code: 'idempotency_key_erased', request_id: res.headers['x-request-id'] });
+      expect(JSON.stringify(res.body)).not.toMatch(/lena|marsh/i);
+    }
+    // The retried create made nothing: the form holds only the other person's submission.
+    const listed = await api.call('get', `/v1/submissions?form_id=${form.id}`);
+    expect(listed.body.data.map((submission: { id: string }) => submission.id)).toEqual([other.body.id]);
+    // The stored copies are gone, not only hidden; the other person's replay is untouched.
+    const kept = await storedRows(api.store, 'SELECT sealed_response FROM idempotency_keys WHERE submission_id = ?', created.body.id);
+    expect(kept).toEqual([{ sealed_response: null }, { sealed_response: null }, { sealed_response: null }]);
+    const otherReplay = await otherCreate();
+    expect(otherReplay.status).toBe(201);
+    expect(otherReplay.body).toEqual({ ...other.body, request_id: otherReplay.headers['x-request-id'] });
+  });
+
+  it('when the same key is sent with another body after the erasure, then it is still idempotency_conflict', async () => {
+    const form = await createForm(api, demoForm());
+    const send = (email: string) =>
+      api
+        .call('post', '/v1/submissions')
+        .set('Idempotency-Key', 'create-mo')
+        .send({ form_id: form.id, answers: { full_name: 'Mo', email }, status: 'partial' });
+    expect((await send('mo@example.org')).status).toBe(201);
+    await erase('mo@example.org');
+
+    const res = await send('someone.else@example.org');
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('idempotency_conflict');
+  });
+
   it('when the key is below admin or attached to a form, then 403 and nothing is erased', async () => {
     const form = await createForm(api, demoForm());
     const submission = await submit(api, { form_id: form.id, answers: withEmail('kai@example.org') });

@@ -27,7 +27,7 @@ describe.each(storeKinds)('idempotency keys in the %s store', (kind) => {
 
   it('when a response was stored, then it is replayed for the same request and refused for another', async () => {
     await store.idempotency.claim('key_a', 'h1', 'f1', at(0), day);
-    await store.idempotency.complete('key_a', 'h1', 'sealed');
+    await store.idempotency.complete({ ownerId: 'key_a', keyHash: 'h1', sealedResponse: 'sealed' });
     expect(await store.idempotency.claim('key_a', 'h1', 'f1', at(3600), day)).toEqual({ outcome: 'replay', sealedResponse: 'sealed' });
     expect(await store.idempotency.claim('key_a', 'h1', 'f2', at(3600), day)).toEqual({ outcome: 'conflict', reason: 'different_request' });
   });
@@ -36,7 +36,11 @@ describe.each(storeKinds)('idempotency keys in the %s store', (kind) => {
     const secret = 'svc_live_abcdefghijklmnopqrstuvwxyz0123456789ABCD';
     const hash = idempotencyKeyHash('key_a', 'retry-me');
     await store.idempotency.claim('key_a', hash, 'f1', at(0), day);
-    await store.idempotency.complete('key_a', hash, sealResponse('key_a', 'retry-me', { status: 201, headers: {}, body: { secret } }));
+    await store.idempotency.complete({
+      ownerId: 'key_a',
+      keyHash: hash,
+      sealedResponse: sealResponse('key_a', 'retry-me', { status: 201, headers: {}, body: { secret } }),
+    });
     const rows = JSON.stringify(await storedRows(store, 'SELECT * FROM idempotency_keys'));
     expect(rows).not.toContain(secret);
     expect(rows).not.toContain('retry-me');

@@ -368,7 +368,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
 
       it('when another request answered the key meanwhile (this one was taken for abandoned), then the change is refused, not made twice', async () => {
         const outbox = await claimedOutbox('h6');
-        await store.idempotency.complete('key_1', 'h6', 'the other response');
+        await store.idempotency.complete({ ownerId: 'key_1', keyHash: 'h6', sealedResponse: 'the other response' });
         const before = await snapshot();
         await expect(change(outbox)).rejects.toMatchObject({ name: 'StoreConflict', reason: 'idempotency_claim_lost' });
         expect(await snapshot()).toEqual(before);
@@ -388,7 +388,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
         },
         outbox,
       );
-      await store.idempotency.complete('key_1', 'h7', 'a later response');
+      await store.idempotency.complete({ ownerId: 'key_1', keyHash: 'h7', sealedResponse: 'a later response' });
       await store.idempotency.release('key_1', 'h7');
       expect(await keyState('h7')).toEqual({ state: 'done', sealed_response: 'sealed h7' });
     });

@@ -1,8 +1,13 @@
 import type pg from 'pg';
 import { claimOutcome, type IdempotencyRow } from '../rows/idempotency.js';
 import type { IdempotencyClaim, IdempotencyStore } from '../types.js';
-import { inTransaction, one, run } from './database.js';
+import { inTransaction, one, type Queryable, run } from './database.js';
 import { completeClaim } from './outbox.js';
+
+/** Clears the stored responses that carry the submission, in the caller's transaction: see the SQLite store's. */
+export async function eraseReplays(db: Queryable, submissionId: string, at: string): Promise<void> {
+  await run(db, 'UPDATE idempotency_keys SET sealed_response = NULL, erased_at = $1 WHERE submission_id = $2', [at, submissionId]);
+}
 
 export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
   return {
@@ -23,7 +28,8 @@ export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
           if (inserted === 1) return { outcome: 'claimed' };
           const row = await one<IdempotencyRow>(
             client,
-            'SELECT fingerprint, state, sealed_response, created_at FROM idempotency_keys WHERE owner_id = $1 AND key_hash = $2 FOR UPDATE',
+            `SELECT fingerprint, state, sealed_response, created_at, erased_at FROM idempotency_keys
+             WHERE owner_id = $1 AND key_hash = $2 FOR UPDATE`,
             [ownerId, keyHash],
           );
           // Released between the two statements: claim again.
@@ -32,7 +38,8 @@ export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
           if (outcome.outcome !== 'take_over') return outcome;
           await run(
             client,
-            `UPDATE idempotency_keys SET fingerprint = $3, state = 'in_progress', sealed_response = NULL, created_at = $4
+            `UPDATE idempotency_keys SET fingerprint = $3, state = 'in_progress', sealed_response = NULL, created_at = $4,
+               submission_id = NULL, erased_at = NULL
              WHERE owner_id = $1 AND key_hash = $2`,
             [ownerId, keyHash, fingerprint, now],
           );
@@ -40,8 +47,8 @@ export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
         }
       });
     },
-    async complete(ownerId, keyHash, sealedResponse) {
-      await completeClaim(pool, { ownerId, keyHash, sealedResponse });
+    async complete(response) {
+      await completeClaim(pool, response);
     },
     async release(ownerId, keyHash) {
       // A claim already answered (by a change's own transaction) stays answered.

@@ -3,6 +3,7 @@ import { advisoryLocks } from './advisory-locks.js';
 import { coreSchema } from './schema/core.js';
 import { eventsFeedSchema } from './schema/events-feed.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
+import { idempotencyErasureSchema } from './schema/idempotency-erasure.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
@@ -37,6 +38,7 @@ const migrations: readonly string[] = [
   submissionFindSchema,
   submissionUpdatedSchema,
   usageMetersSchema,
+  idempotencyErasureSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

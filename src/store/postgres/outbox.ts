@@ -38,11 +38,15 @@ export async function writeOutbox(db: Queryable, { events = [], response }: Outb
 }
 
 /** Completes a claim still in progress; false when it is not (taken over, or answered by another request). */
-export async function completeClaim(db: Queryable, { ownerId, keyHash, sealedResponse }: IdempotentResponse): Promise<boolean> {
+export async function completeClaim(
+  db: Queryable,
+  { ownerId, keyHash, sealedResponse, submissionId }: IdempotentResponse,
+): Promise<boolean> {
   const changed = await run(
     db,
-    `UPDATE idempotency_keys SET state = 'done', sealed_response = $1 WHERE owner_id = $2 AND key_hash = $3 AND state = 'in_progress'`,
-    [sealedResponse, ownerId, keyHash],
+    `UPDATE idempotency_keys SET state = 'done', sealed_response = $1, submission_id = $4
+     WHERE owner_id = $2 AND key_hash = $3 AND state = 'in_progress'`,
+    [sealedResponse, ownerId, keyHash, submissionId ?? null],
   );
   return changed === 1;
 }

@@ -31,6 +31,7 @@ import {
 } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
+import { eraseReplays } from './idempotency.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
@@ -269,7 +270,9 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
           await run(client, 'DELETE FROM events WHERE submission_id = $1', [row.id]);
         }
         const result = { deletedSubmissions: rows.length, canceledDeliveries };
-        await insertAuditEvent(client, audit(result));
+        const event = audit(result);
+        for (const row of rows) await eraseReplays(client, row.id, event.at);
+        await insertAuditEvent(client, event);
         return result;
       });
     },

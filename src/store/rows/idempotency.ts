@@ -6,6 +6,8 @@ export interface IdempotencyRow {
   state: 'in_progress' | 'done';
   sealed_response: string | null;
   created_at: string;
+  /** Set when the submission the response carried was erased; the response is gone then. */
+  erased_at: string | null;
 }
 
 /**
@@ -27,6 +29,7 @@ export function claimOutcome(
   const age = Date.parse(now) - Date.parse(row.created_at);
   if (age >= ttlSeconds * 1000 || (row.state === 'in_progress' && age >= abandonedClaimMs)) return { outcome: 'take_over' };
   if (row.fingerprint !== fingerprint) return { outcome: 'conflict', reason: 'different_request' };
+  if (row.erased_at !== null) return { outcome: 'conflict', reason: 'erased' };
   if (row.state === 'in_progress' || row.sealed_response === null) return { outcome: 'conflict', reason: 'in_progress' };
   return { outcome: 'replay', sealedResponse: row.sealed_response };
 }

@@ -8,13 +8,22 @@ import { statement } from './statements.js';
  * Completes a claim that is still in progress; false when it is not (another request completed or took it over).
  * Runs in the caller's transaction: the outbox of a change completes its request's claim with it.
  */
-export function completeClaim(db: Database.Database, { ownerId, keyHash, sealedResponse }: IdempotentResponse): boolean {
+export function completeClaim(db: Database.Database, { ownerId, keyHash, sealedResponse, submissionId }: IdempotentResponse): boolean {
   return (
     statement(
       db,
-      `UPDATE idempotency_keys SET state = 'done', sealed_response = ? WHERE owner_id = ? AND key_hash = ? AND state = 'in_progress'`,
-    ).run(sealedResponse, ownerId, keyHash).changes === 1
+      `UPDATE idempotency_keys SET state = 'done', sealed_response = ?, submission_id = ?
+       WHERE owner_id = ? AND key_hash = ? AND state = 'in_progress'`,
+    ).run(sealedResponse, submissionId ?? null, ownerId, keyHash).changes === 1
   );
+}
+
+/**
+ * Clears the stored responses that carry the submission, in the caller's transaction (its erasure): the keys stay
+ * claimed until they expire, so a retry is refused instead of replayed or run again.
+ */
+export function eraseReplays(db: Database.Database, submissionId: string, at: string): void {
+  statement(db, 'UPDATE idempotency_keys SET sealed_response = NULL, erased_at = ? WHERE submission_id = ?').run(at, submissionId);
 }
 
 export function sqliteIdempotency(db: Database.Database): IdempotencyStore {
@@ -38,8 +47,8 @@ export function sqliteIdempotency(db: Database.Database): IdempotencyStore {
     async claim(ownerId, keyHash, fingerprint, now, ttlSeconds) {
       return claim.immediate(ownerId, keyHash, fingerprint, now, ttlSeconds);
     },
-    async complete(ownerId, keyHash, sealedResponse) {
-      completeClaim(db, { ownerId, keyHash, sealedResponse });
+    async complete(response) {
+      completeClaim(db, response);
     },
     async release(ownerId, keyHash) {
       statement(db, `DELETE FROM idempotency_keys WHERE owner_id = ? AND key_hash = ? AND state = 'in_progress'`).run(ownerId, keyHash);

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
 import { eventsFeedSchema } from './schema/events-feed.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
+import { idempotencyErasureSchema } from './schema/idempotency-erasure.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
@@ -38,6 +39,7 @@ const migrations: readonly string[] = [
   submissionFindSchema,
   submissionUpdatedSchema,
   usageMetersSchema,
+  idempotencyErasureSchema,
 ];
 
 /**

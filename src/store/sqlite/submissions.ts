@@ -30,6 +30,7 @@ import {
 import { insertAuditEvent } from './audit-events.js';
 import { FunnelTally } from './funnel-tally.js';
 import type { GroupCommit } from './group-commit.js';
+import { eraseReplays } from './idempotency.js';
 import { withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { type RowsWithIds, rowCaches } from './row-cache.js';
@@ -343,7 +344,9 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
           statement(db, 'DELETE FROM events WHERE submission_id = ?').run(row.id);
         }
         const result = { deletedSubmissions: rows.length, canceledDeliveries };
-        insertAuditEvent(db, audit(result));
+        const event = audit(result);
+        for (const row of rows) eraseReplays(db, row.id, event.at);
+        insertAuditEvent(db, event);
         return result;
       });
     },

@@ -134,6 +134,62 @@ describe.each(storeKinds)('the %s store', (kind) => {
     });
   });
 
+  describe('erasure of stored idempotent responses', () => {
+    const day = 86_400;
+    const answered = async (keyHash: string, submissionId: string, second: number) => {
+      expect(await store.idempotency.claim('key_a', keyHash, 'fingerprint', at(second), day)).toEqual({ outcome: 'claimed' });
+      await store.idempotency.complete({ ownerId: 'key_a', keyHash, sealedResponse: `sealed ${submissionId}`, submissionId });
+    };
+
+    it("when a kept response carries an erased submission, then its key answers erased and the copy is gone; another submission's stays", async () => {
+      const record = await contactForm();
+      const erased = await lead(record.id, { work_email: 'eve@example.com' });
+      const kept = await lead(record.id, { work_email: 'fox@example.com' });
+      await answered('h_create', erased.id, 20);
+      await answered('h_rescore', erased.id, 21);
+      await answered('h_other', kept.id, 22);
+
+      await store.submissions.erase({ workspaceId, environment: 'live' }, 'eve@example.com', eraseAudit);
+
+      for (const keyHash of ['h_create', 'h_rescore']) {
+        expect(await store.idempotency.claim('key_a', keyHash, 'fingerprint', at(30), day)).toEqual({
+          outcome: 'conflict',
+          reason: 'erased',
+        });
+        expect(await store.idempotency.claim('key_a', keyHash, 'another', at(30), day)).toEqual({
+          outcome: 'conflict',
+          reason: 'different_request',
+        });
+      }
+      expect(await storedRows(store, 'SELECT sealed_response FROM idempotency_keys WHERE submission_id = ?', erased.id)).toEqual([
+        { sealed_response: null },
+        { sealed_response: null },
+      ]);
+      expect(await store.idempotency.claim('key_a', 'h_other', 'fingerprint', at(30), day)).toEqual({
+        outcome: 'replay',
+        sealedResponse: `sealed ${kept.id}`,
+      });
+    });
+
+    it('when an erased key expires, then it is claimed afresh and what it stores next is replayed', async () => {
+      const record = await contactForm();
+      const erased = await lead(record.id, { work_email: 'gil@example.com' });
+      await answered('h_create', erased.id, 20);
+      await store.submissions.erase({ workspaceId, environment: 'live' }, 'gil@example.com', eraseAudit);
+
+      expect(await store.idempotency.claim('key_a', 'h_create', 'fingerprint', at(20 + day - 1), day)).toEqual({
+        outcome: 'conflict',
+        reason: 'erased',
+      });
+      expect(await store.idempotency.claim('key_a', 'h_create', 'fingerprint', at(20 + day), day)).toEqual({ outcome: 'claimed' });
+      await store.idempotency.complete({ ownerId: 'key_a', keyHash: 'h_create', sealedResponse: 'a new response' });
+      expect(await store.idempotency.claim('key_a', 'h_create', 'fingerprint', at(21 + day), day)).toEqual({
+        outcome: 'replay',
+        sealedResponse: 'a new response',
+      });
+    });
+  });
+
   describe('rescore jobs', () => {
     const jobFor = (formId: string, created = at(30)): RescoreJobRecord => ({
       workspaceId,
