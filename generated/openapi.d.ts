@@ -422,7 +422,9 @@ export interface paths {
          *     `Submission` object per line, `application/x-ndjson`) or CSV (`text/csv`). The `format` parameter chooses;
          *     without it the `Accept` header does, and an `Accept` that allows neither is 406 `not_acceptable`. The filters
          *     and `sort` are those of `GET /v1/submissions`, with the same visibility: live keys export live submissions,
-         *     test keys the test sandbox's, attached keys only their forms'.
+         *     test keys the test sandbox's, attached keys only their forms'. A `form_id` this key cannot see (unknown,
+         *     another workspace's, or a test-mode form under a live key) is 404 `resource_not_found` in either format,
+         *     answered before the download starts.
          *
          *     **CSV** needs `form_id`, because its columns come from the form: `id`, `form_id`, `form_version`,
          *     `created_at`, `updated_at`, `status`, `test`, `score`, `grade`, the metadata flattened (`metadata.user_agent`,
@@ -5499,6 +5501,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -20,7 +20,7 @@ import type { Store } from '../store/types.js';
 import { type Contract, loadContract } from './contract-document.js';
 import { dispatch } from './dispatch.js';
 import { defaultRateLimits, type RateLimitSettings } from './documented-limits.js';
-import { errorHandler, unknownPath } from './error-handler.js';
+import { errorHandler, lastResort, unknownPath } from './error-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import type { Handlers } from './handlers/types.js';
 import { inSequence } from './in-sequence.js';
@@ -145,6 +145,6 @@ export function buildApp(options: AppOptions): App {
   if (servesDocs) app.get(['/docs', '/docs/'], addressLimits, (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
 
   app.use(unknownPath);
-  app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log));
+  app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log), lastResort(log));
   return { app, services, flushLastUsed: () => lastUsed.flush(), flushUsage: () => apiRequests.flush(), servesDocs };
 }

@@ -2,15 +2,15 @@
  * The one place that turns any error into a response: application errors keep their status and code,
  * validator errors are translated (body-parser errors already are, in `request-body.ts`), a store that cannot
  * answer now is a 503 with `Retry-After`, and everything else is a 500 whose details go to the log only, never
- * to the client.
+ * to the client. `lastResort` stands behind it, so that whatever happens there the answer is still a problem.
  */
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { ValidationIssue } from '../contract.js';
 import { AppError, internalError, routeNotFound, serviceUnavailable } from '../domain/errors.js';
 import { StoreUnavailable } from '../store/errors.js';
 import { stateOf } from './locals.js';
-import { sendProblem } from './problem.js';
+import { problemBody, sendProblem } from './problem.js';
 import { fromValidatorError, isValidatorError } from './validation.js';
 
 function toAppError(error: unknown, expectedMediaType: string, earlierIssues: readonly ValidationIssue[], log: Logger): AppError {
@@ -38,10 +38,63 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const state = stateOf(res);
     const appError = toAppError(error, state.operation?.requestMediaType ?? 'application/json', state.parameterIssues ?? [], log);
-    if (res.headersSent) return;
+    if (res.headersSent) {
+      cutShort(res);
+      return;
+    }
     if (appError.code === 'service_unavailable') res.setHeader('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
-    sendProblem(res, appError, stateOf(res).requestId);
+    // If this problem breaks the contract (a status the operation does not declare, a body off its schema), the
+    // response validator hands its verdict to the next error handler, `lastResort`; so does a throw from here.
+    sendProblem(res, appError, state.requestId);
   };
+}
+
+/**
+ * What a success or a retry hint says about the response: a 500 that replaces an answer must not keep them (a
+ * problem saved as `submissions.csv`, a `Retry-After` on a failure that waiting does not cure).
+ */
+const answerHeaders = ['content-disposition', 'location', 'retry-after', 'allow', 'etag', 'last-modified', 'idempotent-replayed'];
+
+/**
+ * The last error handler, for what `errorHandler` could not answer: a problem that broke the contract on its way
+ * out, or anything thrown while it was written. It answers 500 `internal_error` as problem+json written directly
+ * (not through `res.json`, which the response validator watches, so it cannot be refused in turn), logs the
+ * cause with the request id, and never calls `next`: Express's own final handler would answer HTML with a stack
+ * trace unless `NODE_ENV` is `production`. A response whose headers are already sent is cut short instead.
+ */
+export function lastResort(log: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const { requestId } = stateOf(res);
+    if (isValidatorError(error)) {
+      log.error(
+        { request_id: requestId, status: res.statusCode, violation: error.errors, message: error.message },
+        'problem broke the contract',
+      );
+    } else {
+      log.error({ request_id: requestId, err: error }, 'error handler failed');
+    }
+    if (res.headersSent) {
+      cutShort(res);
+      return;
+    }
+    try {
+      for (const name of answerHeaders) res.removeHeader(name);
+      res
+        .status(500)
+        .type('application/problem+json')
+        .send(JSON.stringify(problemBody(internalError(), requestId)));
+    } catch {
+      res.destroy();
+    }
+  };
+}
+
+/**
+ * Headers, and perhaps part of a body, are on their way: nothing appended can make it a problem response, and a
+ * download that simply ended would look complete. Cutting the connection tells the client it is broken.
+ */
+function cutShort(res: Response): void {
+  if (!res.writableEnded) res.destroy();
 }
 
 export const unknownPath: RequestHandler = (req) => {

@@ -68,7 +68,12 @@ export async function exportSubmissions(
     ]);
   }
   await assertFilterReachable(services, principal, filter.formId);
-  const refs = format === 'csv' ? await fieldRefs(services, principal, filter.formId!) : [];
+  // A form named in the filter must be one this key can see, in either format: an unknown form (or another
+  // workspace's, or a test-only one under a live key) is 404 as reading it would be, never an empty download
+  // that looks like a form without submissions. Looked up here, before the first byte, while a problem can
+  // still be the answer.
+  const form = filter.formId === undefined ? undefined : (await findVisibleForm(services, principal, filter.formId)).form;
+  const refs = form && format === 'csv' ? await fieldRefs(services, form) : [];
   const partition = { workspaceId: principal.workspace.id, environment: principal.environment, attachment: principal.attachment };
   // One download that must be complete: a search reads on to the end of the list, a window at a time with the
   // event loop's turn between windows (no cap; every window is one step of bounded size).
@@ -143,8 +148,7 @@ function csvCells(submission: Submission, refs: readonly string[]): Array<string
 }
 
 /** Every field ref of the form's kept versions, in the order they first appear (oldest version first). */
-async function fieldRefs(services: Services, principal: Principal, formId: string): Promise<string[]> {
-  const { form } = await findVisibleForm(services, principal, formId);
+async function fieldRefs(services: Services, form: Schema<'Form'>): Promise<string[]> {
   const refs = new Set<string>();
   for (let version = Math.max(1, form.version - KEPT_VERSIONS + 1); version < form.version; version++) {
     const snapshot = await services.store.forms.getVersion(form.id, version);
