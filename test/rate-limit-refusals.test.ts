@@ -11,7 +11,12 @@ import { consumeRequest, memoryRateLimits } from '../src/http/rate-limits.js';
 /** The few parts of a response the limits touch: the headers they set. */
 function fakeResponse() {
   const headers: Record<string, string> = {};
-  const res = { headersSent: false, setHeader: (name: string, value: string) => void (headers[name] = value) } as unknown as Response;
+  const res = {
+    headersSent: false,
+    setHeader(name: string, value: string) {
+      headers[name] = value;
+    },
+  } as unknown as Response;
   return { res, headers };
 }
 

@@ -48,7 +48,13 @@ describe('scanForMatches', () => {
   it('when the page after a cursor holds the last matches exactly, then it too says there is no more', async () => {
     const rows = list(12, (index) => index % 3 === 0);
     const { readWindow, searchTextOf } = windowsOf(rows);
-    const page = await scanForMatches({ limit: 3, startingAfter: rows[0]!.id }, 'needle', { window: 5, cap: 100 }, readWindow, searchTextOf);
+    const page = await scanForMatches(
+      { limit: 3, startingAfter: rows[0]!.id },
+      'needle',
+      { window: 5, cap: 100 },
+      readWindow,
+      searchTextOf,
+    );
     expect(page).toEqual({ data: ids(rows, [3, 6, 9]), hasMore: false });
   });
 
