@@ -51,6 +51,17 @@ export function rememberValidatedReads(): RequestHandler {
 
   return (req, res, next) => {
     const operation = stateOf(res).operation;
+    if (operation?.operationId === 'eraseSubmissions') {
+      // The remembered texts of reads made before an erasure can hold the person's answers: they must not outlive
+      // the data, even unserved. Forgotten once the erasure has answered (it has committed then).
+      res.once('finish', () => {
+        if (res.statusCode === 200) {
+          passed.clear();
+          rememberedChars = 0;
+        }
+      });
+      return next();
+    }
     if (req.method !== 'GET' || !operation) return next();
     // Installed after the validator's response hook: `validated` checks the body, then sends it.
     const validated = res.json.bind(res);
