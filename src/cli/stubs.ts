@@ -1,0 +1,39 @@
+/**
+ * `npm run stubs -- --out DIR [--examples] [--update]`: writes a standalone server project generated from the
+ * contract (see docs/implement-yourself.md), or regenerates one after a contract change.
+ */
+import { parseArgs } from 'node:util';
+import { generateStubs, type StubReport } from '../stubs/generate.js';
+
+const usage = 'Usage: npm run stubs -- --out DIR [--examples] [--update]';
+
+function describe(report: StubReport, update: boolean): string {
+  const lines = [`${update ? 'Regenerated' : 'Generated'} the stub project in ${report.out} (${report.written.length} files written).`];
+  if (report.addedHandlers.length > 0) lines.push(`Handlers added for new operations: ${report.addedHandlers.join(', ')}.`);
+  if (report.keptHandlers.length > 0) lines.push(`Handlers you changed, kept as they are: ${report.keptHandlers.join(', ')}.`);
+  if (report.keptFiles.length > 0) lines.push(`Files you changed, kept as they are: ${report.keptFiles.join(', ')}.`);
+  for (const { operationId, file } of report.disappeared) {
+    lines.push(`The contract no longer has ${operationId}: delete its handler from ${file}.`);
+  }
+  if (report.withoutExample.length > 0) {
+    lines.push(`No documented example, so these answer 501: ${report.withoutExample.join(', ')}.`);
+  }
+  if (!update) lines.push(`Next: cd ${report.out} && npm install && npm start`);
+  return lines.join('\n');
+}
+
+try {
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, examples: { type: 'boolean' }, update: { type: 'boolean' }, help: { type: 'boolean' } },
+  });
+  if (values.help) {
+    console.log(usage);
+  } else {
+    if (!values.out) throw new Error(`--out is required. ${usage}`);
+    const report = await generateStubs({ out: values.out, examples: values.examples, update: values.update });
+    console.log(describe(report, values.update ?? false));
+  }
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 2;
+}

@@ -1,0 +1,29 @@
+/**
+ * The bearer-key check. The pipeline (app.ts) already enforces the contract's rules on the header: exactly
+ * `Bearer <key>` (scheme case-sensitive, one space, nothing after), otherwise 401 `invalid_api_key`; and the
+ * minimum scope each operation's security requirement lists, otherwise 403 `insufficient_scope`.
+ */
+import type { components } from './generated/openapi.js';
+
+export type Scope = components['schemas']['Scope'];
+export type Environment = components['schemas']['Environment'];
+
+/** What the handlers learn about the caller. Add what your handlers need (workspace, attachment, ...). */
+export interface ApiKey {
+  id: string;
+  scope: Scope;
+  environment: Environment;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// IMPLEMENT: look the key up in your own store. Answer undefined for an unknown, expired or revoked key (the
+// caller gets 401 invalid_api_key). Compare secrets in constant time, or store and compare only their hashes.
+//
+// Until you do, every well-formed `svc_live_…` or `svc_test_…` key is accepted with the admin scope, so that
+// every operation can be reached while the server is being written. Never deploy it like this.
+// ---------------------------------------------------------------------------------------------------------------
+export async function lookUpKey(secret: string): Promise<ApiKey | undefined> {
+  const environment = /^svc_(live|test)_[0-9A-Za-z]+$/.exec(secret)?.[1] as Environment | undefined;
+  if (!environment) return undefined;
+  return { id: 'key_stub', scope: 'admin', environment };
+}
