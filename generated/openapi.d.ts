@@ -435,9 +435,12 @@ export interface paths {
          *     added). Quoting follows RFC 4180: a header row, CRLF line ends, a cell with a comma, a quote, CR or LF in
          *     double quotes with its quotes doubled. A `hidden` field's column holds its value from `hidden`; a
          *     multiple-choice answer is its values joined by `; `; an unanswered field is an empty cell; answers to refs no
-         *     kept version of the form has are in the NDJSON export only. A cell a spreadsheet would run as a formula (one starting with `=`, `+`, `-`, `@`, a
-         *     tab or a carriage return) is written with a leading `'`, as OWASP advises for CSV injection; a negative
-         *     `score` is a number, not a formula, and is written as is.
+         *     kept version of the form has are in the NDJSON export only. A text cell a spreadsheet could run as a formula is
+         *     written with a leading `'` and in double quotes, as OWASP advises for CSV injection: one that starts with `=`,
+         *     `+`, `-`, `@`, `|`, a tab or a carriage return, or with a full-width `＝`, `＋`, `－`, `＠` or `｜`, also after
+         *     leading spaces of any kind (a no-break space, an ideographic space, a zero-width space). Numbers are not text:
+         *     a negative `score` or number answer is written as the number it is; the same characters typed into a text field
+         *     are text and get the `'`.
          *
          *     **Resuming.** The download is written as the submissions are read, page by page, so it starts at once and
          *     any size costs the server the same memory. A download that ends cleanly is complete; if the connection

@@ -16,22 +16,51 @@ describe('csvCell', () => {
     expect(csvCell('"')).toBe('""""');
   });
 
-  it.each(['=', '+', '-', '@', '\t', '\r'])('when text starts with %j, then it gets a leading apostrophe', (start) => {
+  // OWASP's list, the pipe, and the full-width forms of each (U+FF1D, U+FF0B, U+FF0D, U+FF20, U+FF5C).
+  const formulaStarts = ['=', '+', '-', '@', '\t', '\r', '|', '＝', '＋', '－', '＠', '｜'];
+
+  it.each(formulaStarts)('when text starts with %j, then it gets a leading apostrophe and is quoted', (start) => {
     expect(neutralised(`${start}1+1`)).toBe(`'${start}1+1`);
+    expect(parseCsv(`${csvCell(`${start}1+1`)}\r\n`)).toEqual([[`'${start}1+1`]]);
+    expect(csvCell(`${start}1+1`).startsWith(`"'`)).toBe(true);
   });
+
+  // What a spreadsheet may skip before a formula: spaces of every kind, zero-width characters, a byte order mark.
+  const skipped = [' ', '   ', '\u00A0', '\u2007', '\u202F', '\u3000', '\u2003', '\u200B', '\uFEFF', '\n', ' \u00A0 '];
+
+  it.each(skipped.flatMap((space) => formulaStarts.map((start) => [space, start] as const)))(
+    'when %j comes before %j, then the cell is neutralised all the same',
+    (space, start) => {
+      const text = `${space}${start}SUM(A1:A9)`;
+      expect(neutralised(text)).toBe(`'${text}`);
+      expect(parseCsv(`${csvCell(text)}\r\n`)).toEqual([[`'${text}`]]);
+    },
+  );
 
   it('when neutralised text also needs quotes, then the apostrophe is inside them', () => {
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvCell('\rcmd')).toBe(`"'\rcmd"`);
+    expect(csvCell('\u00A0=1,2')).toBe(`"'\u00A0=1,2"`);
   });
 
-  it('when a formula character is not the first, then nothing is added', () => {
+  it('when a formula character is not the first visible one, then nothing is added', () => {
     expect(csvCell('a=b')).toBe('a=b');
     expect(csvCell(" '=x")).toBe(" '=x");
+    expect(csvCell(' a-b')).toBe(' a-b');
+    expect(csvCell('1-2')).toBe('1-2');
+    expect(csvCell('x|y')).toBe('x|y');
+    expect(csvCell('   ')).toBe('   ');
+    expect(csvCell('')).toBe('');
   });
 
-  it('when the value is a number, a boolean or missing, then it is written plainly (a negative score stays a number)', () => {
+  it('when a number-like text is typed into a text field, then it is text and is neutralised', () => {
+    expect(csvCell('-5')).toBe(`"'-5"`);
+    expect(csvCell('+49 30 1234567')).toBe(`"'+49 30 1234567"`);
+  });
+
+  it('when the value is a number, a boolean or missing, then it is written plainly (a negative score or number answer stays a number)', () => {
     expect(csvCell(-5)).toBe('-5');
+    expect(csvCell(-0.5)).toBe('-0.5');
     expect(csvCell(2.5)).toBe('2.5');
     expect(csvCell(true)).toBe('true');
     expect(csvCell(null)).toBe('');
