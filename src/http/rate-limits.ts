@@ -23,6 +23,22 @@ export interface RateLimitPolicy {
    * Without it, every workspace gets the standard limiters.
    */
   sized?(window: RateLimitWindow, points: number): RateLimiterAbstract;
+  /**
+   * Counts a request against its key's and its workspace's windows in one step, with the rules `consumeRequest`
+   * states: a store shared over the network (Redis) does it in one round trip instead of two or three. Without it,
+   * `consumeInTurn` asks each limiter in turn.
+   */
+  consumeBoth?(limiters: RequestLimiters, credentialId: string, workspaceId: string): Promise<RequestWindows>;
+}
+
+/** The two limiters an authenticated request is held to. */
+export type RequestLimiters = Pick<RateLimitPolicy, 'perKey' | 'perWorkspace'>;
+
+/** What counting a request found: both windows (the workspace's is null when it has no count yet) and which refused. */
+export interface RequestWindows {
+  key: RateLimiterRes;
+  workspace: RateLimiterRes | null;
+  refusedBy: 'key' | 'workspace' | null;
 }
 
 export type RateLimitWindow = 'perKey' | 'perWorkspace';
@@ -122,6 +138,26 @@ export async function recordFailedAuth(policy: RateLimitPolicy, res: Response, a
 }
 
 /**
+ * The request's windows counted one limiter after the other: the key's first; the workspace's only once the key's
+ * admitted the request; the key's point given back when the workspace's refuses.
+ */
+export async function consumeInTurn(limiters: RequestLimiters, credentialId: string, workspaceId: string): Promise<RequestWindows> {
+  let key: RateLimiterRes;
+  try {
+    key = await limiters.perKey.consume(credentialId);
+  } catch (error) {
+    if (!isLimitRejection(error)) throw error;
+    return { key: error, workspace: await limiters.perWorkspace.get(workspaceId), refusedBy: 'key' };
+  }
+  try {
+    return { key, workspace: await limiters.perWorkspace.consume(workspaceId), refusedBy: null };
+  } catch (error) {
+    if (!isLimitRejection(error)) throw error;
+    return { key: await limiters.perKey.reward(credentialId, 1), workspace: error, refusedBy: 'workspace' };
+  }
+}
+
+/**
  * After authentication: an admitted request counts against its credential and its workspace. The workspace
  * is charged only once the key's own limit has let the request through, and a request the workspace refuses
  * gives the key its point back, so one key's refused burst never spends the budget of the workspace's other
@@ -134,23 +170,19 @@ export async function consumeRequest(
   workspace: { id: string; rateLimits: WorkspaceRateLimits | null },
 ): Promise<void> {
   const policy = limitersFor(standard, workspace.rateLimits);
-  const workspaceId = workspace.id;
   const now = Date.now();
-  let key: RateLimiterRes;
-  try {
-    key = await policy.perKey.consume(credentialId);
-  } catch (error) {
-    if (!isLimitRejection(error)) throw error;
-    setHeaders(res, [windowOf(policy.perKey, error, now), windowOf(policy.perWorkspace, await policy.perWorkspace.get(workspaceId), now)]);
-    throw tooManyRequests(res, error.msBeforeNext, `More than ${policy.perKey.points} requests per second with this key`);
+  const counted = standard.consumeBoth
+    ? await standard.consumeBoth(policy, credentialId, workspace.id)
+    : await consumeInTurn(policy, credentialId, workspace.id);
+  setHeaders(res, [windowOf(policy.perKey, counted.key, now), windowOf(policy.perWorkspace, counted.workspace, now)]);
+  if (counted.refusedBy === 'key') {
+    throw tooManyRequests(res, counted.key.msBeforeNext, `More than ${policy.perKey.points} requests per second with this key`);
   }
-  try {
-    const workspace = await policy.perWorkspace.consume(workspaceId);
-    setHeaders(res, [windowOf(policy.perKey, key, now), windowOf(policy.perWorkspace, workspace, now)]);
-  } catch (error) {
-    if (!isLimitRejection(error)) throw error;
-    const refunded = await policy.perKey.reward(credentialId, 1);
-    setHeaders(res, [windowOf(policy.perKey, refunded, now), windowOf(policy.perWorkspace, error, now)]);
-    throw tooManyRequests(res, error.msBeforeNext, `More than ${policy.perWorkspace.points} requests per minute in this workspace`);
+  if (counted.refusedBy === 'workspace') {
+    throw tooManyRequests(
+      res,
+      counted.workspace!.msBeforeNext,
+      `More than ${policy.perWorkspace.points} requests per minute in this workspace`,
+    );
   }
 }

@@ -8,11 +8,21 @@
  * through until Redis answers again. Requests are never refused because Redis is down, and are held at most 100 ms
  * by one that hangs (the command that finds the hang); the shared counts take over again as soon as a probe shows
  * Redis answering.
+ *
+ * An authenticated request's two windows (its key's, its workspace's) are counted by one script, so a request waits
+ * on one round trip to Redis, not on each limiter in turn.
  */
 import { type Command, Redis, type RedisOptions } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from './documented-limits.js';
-import { type RateLimitPolicy, rateLimitWindows, sizedLimiters } from './rate-limits.js';
+import {
+  consumeInTurn,
+  type RateLimitPolicy,
+  type RequestLimiters,
+  type RequestWindows,
+  rateLimitWindows,
+  sizedLimiters,
+} from './rate-limits.js';
 
 export interface RedisRateLimitOptions {
   /** `redis://…` or `rediss://…`. */
@@ -38,6 +48,49 @@ export interface RedisRateLimits {
 export const REDIS_COMMAND_TIMEOUT_MS = 100;
 /** While Redis hangs, how often a PING asks whether it answers again. */
 const probeIntervalMs = 200;
+
+/**
+ * A request's two windows in one script, so one round trip: the key's window counted first (as the limiter's own
+ * script does: a window starts at 0 with its length as expiry); the workspace's counted only when the key's admitted
+ * the request, else only read; the key's point given back when the workspace's refuses. Each window's count and
+ * milliseconds left, -1 for a workspace window not started.
+ * KEYS: the key's window, the workspace's. ARGV: the key's points and seconds, the workspace's points and seconds.
+ */
+const consumeBothScript = `
+local function consume(name, seconds)
+  redis.call('set', name, 0, 'EX', seconds, 'NX')
+  local consumed = redis.call('incrby', name, 1)
+  local ttl = redis.call('pttl', name)
+  if ttl == -1 then
+    redis.call('expire', name, seconds)
+    ttl = 1000 * seconds
+  end
+  return {consumed, ttl}
+end
+local key = consume(KEYS[1], ARGV[2])
+if key[1] > tonumber(ARGV[1]) then
+  local counted = redis.call('get', KEYS[2])
+  if not counted then return {key[1], key[2], -1, -1} end
+  return {key[1], key[2], tonumber(counted), redis.call('pttl', KEYS[2])}
+end
+local workspace = consume(KEYS[2], ARGV[4])
+if workspace[1] > tonumber(ARGV[3]) then key[1] = redis.call('decrby', KEYS[1], 1) end
+return {key[1], key[2], workspace[1], workspace[2]}
+`;
+
+/** A window as rate-limiter-flexible reports it, from a count and the milliseconds left. */
+function windowRes(limiter: RateLimiterAbstract, consumed: number, msLeft: number): RateLimiterRes {
+  return new RateLimiterRes(Math.max(limiter.points - consumed, 0), msLeft, consumed);
+}
+
+type ConsumeBoth = (
+  keyWindow: string,
+  workspaceWindow: string,
+  keyPoints: number,
+  keySeconds: number,
+  workspacePoints: number,
+  workspaceSeconds: number,
+) => Promise<[number, number, number, number]>;
 
 /** ioredis that tells `onTimeout` of every command Redis left unanswered past the command timeout. */
 class WatchedRedis extends Redis {
@@ -135,6 +188,36 @@ export function redisRateLimits(settings: RateLimitSettings, options: RedisRateL
     },
   });
 
+  // Sent as EVALSHA, and once as EVAL when Redis does not know the script yet (ioredis's defined commands).
+  client.defineCommand('consumeBoth', { numberOfKeys: 2, lua: consumeBothScript });
+  const consumeBothInRedis = (client as unknown as { consumeBoth: ConsumeBoth }).consumeBoth.bind(client);
+
+  const consumeBoth = async (limiters: RequestLimiters, credentialId: string, workspaceId: string): Promise<RequestWindows> => {
+    const { perKey, perWorkspace } = limiters;
+    // Not connected, or hung: the limiters themselves go to their insurance limiters at once.
+    if (!answering || client.status !== 'ready') return consumeInTurn(limiters, credentialId, workspaceId);
+    let counts: [number, number, number, number];
+    try {
+      counts = await consumeBothInRedis(
+        perKey.getKey(credentialId),
+        perWorkspace.getKey(workspaceId),
+        perKey.points,
+        perKey.duration,
+        perWorkspace.points,
+        perWorkspace.duration,
+      );
+    } catch {
+      // A timeout has just marked Redis as not answering (or the connection broke): the request is counted by the
+      // insurance limiters, as a single limiter's command would be.
+      return consumeInTurn(limiters, credentialId, workspaceId);
+    }
+    const [keyCount, keyMsLeft, workspaceCount, workspaceMsLeft] = counts.map(Number) as typeof counts;
+    const key = windowRes(perKey, keyCount, keyMsLeft);
+    const workspace = workspaceCount < 0 ? null : windowRes(perWorkspace, workspaceCount, workspaceMsLeft);
+    const refusedBy = keyCount > perKey.points ? 'key' : workspaceCount > perWorkspace.points ? 'workspace' : null;
+    return { key, workspace, refusedBy };
+  };
+
   const limiter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
     new RateLimiterRedis({
       storeClient: limiterView,
@@ -152,6 +235,7 @@ export function redisRateLimits(settings: RateLimitSettings, options: RedisRateL
       failedAuthPerAddress: limiter('auth', settings.failedAuthPerAddressPerMinute, 60),
       // Same keys as the standard limiters: a workspace whose limits change keeps the count of its current window.
       sized: sizedLimiters((window, points) => limiter(rateLimitWindows[window].keyPrefix, points, rateLimitWindows[window].duration)),
+      consumeBoth,
     },
     ready: (timeoutMs) =>
       client.status === 'ready'
