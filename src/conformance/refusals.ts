@@ -1,0 +1,146 @@
+/**
+ * The documented errors: what a server must refuse, and that it refuses it as the document says (the answer
+ * still goes through every common check, so a refusal with the wrong body fails too).
+ */
+import { exampleBody } from './examples.js';
+import type { World } from './lifecycle.js';
+import type { CallOptions, Session } from './session.js';
+
+/** Path values of the run's resources, by the operation's path, so a refusal is about a resource that exists. */
+function pathFor(world: World, path: string): CallOptions['path'] {
+  const { ids } = world;
+  const byPrefix: Array<[string, string | undefined]> = [
+    ['/forms/', ids.form],
+    ['/folders/', ids.folder],
+    ['/submissions/', ids.submission],
+    ['/integrations/', ids.integration],
+    ['/events/', ids.event],
+    ['/api_keys/', ids.apiKey],
+    ['/rescore_jobs/', ids.rescoreJob],
+    ['/team/invites/', ids.invite],
+  ];
+  return { id: byPrefix.find(([prefix]) => path.startsWith(prefix))?.[1], version: 1 };
+}
+
+/** The example body of an operation that takes one, so that a refusal is not a validation error by accident. */
+function bodyFor(session: Session, world: World, operationId: string): unknown {
+  const operation = session.contract.operation(operationId);
+  if (Object.keys(operation.requestExamples).length === 0) return undefined;
+  return exampleBody(session.contract, operationId, { form: world.ids.form, ws: world.other?.workspaceId, evt: world.ids.event });
+}
+
+/**
+ * Schemathesis's ignored_auth: every operation that needs a key refuses a request without one, and a malformed
+ * or revoked key. Failed authentications are limited per client address, so past that budget the answer is 429,
+ * which refuses the request too.
+ */
+export async function authentication(session: Session, world: World): Promise<void> {
+  const refused = { status: [401, 429], check: 'ignored_auth' as const };
+  if (world.revokedKey) await session.call('getMe', { key: world.revokedKey }, { ...refused, what: 'a revoked key' });
+  else session.note('getMe', 'revoked key not tried: the run could not make and revoke one (needs an admin --key)');
+  await session.call('getMe', { authorization: `bearer ${world.keys.main}` }, { ...refused, what: 'the scheme written in lower case' });
+  await session.call('getMe', { authorization: `Bearer  ${world.keys.main}` }, { ...refused, what: 'two spaces after Bearer' });
+  await session.call('getMe', { authorization: 'Bearer svc_test_not_a_key' }, { ...refused, what: 'a key that does not exist' });
+  for (const operation of session.contract.operations.filter((candidate) => candidate.authenticated)) {
+    await session.call(
+      operation.operationId,
+      { key: null, path: pathFor(world, operation.path), body: bodyFor(session, world, operation.operationId) },
+      { ...refused, what: 'no Authorization header' },
+    );
+  }
+}
+
+/** Every operation that needs more than `read` refuses a read key with 403. */
+export async function scopes(session: Session, world: World): Promise<void> {
+  const needsMore = session.contract.operations.filter(
+    (operation) => operation.authenticated && operation.scopes.length > 0 && !operation.scopes.includes('read'),
+  );
+  if (!world.keys.read) {
+    for (const operation of needsMore)
+      session.note(operation.operationId, 'scope not checked: needs --key-read (or an admin --key to make one)');
+    return;
+  }
+  for (const operation of needsMore) {
+    await session.call(
+      operation.operationId,
+      { key: world.keys.read, path: pathFor(world, operation.path), body: bodyFor(session, world, operation.operationId) },
+      { status: [403], check: 'scope_enforcement', what: 'a read key' },
+    );
+  }
+}
+
+/** Another workspace's key reads none of this workspace's resources: 404, as if they did not exist. */
+export async function isolation(session: Session, world: World): Promise<void> {
+  const reads = session.contract.operations.filter(
+    (operation) => operation.method === 'get' && operation.path.includes('{id}') && !operation.path.startsWith('/transfers/'),
+  );
+  if (!world.keys.otherWorkspace || !world.other) {
+    for (const operation of reads) session.note(operation.operationId, 'workspace isolation not checked: needs --key-other-workspace');
+    return;
+  }
+  for (const operation of reads) {
+    if (operation.scopes.includes('admin') && world.other.scope !== 'admin') continue;
+    const path = pathFor(world, operation.path);
+    if (!path?.id) continue;
+    await session.call(
+      operation.operationId,
+      { key: world.keys.otherWorkspace, path },
+      { status: [404], check: 'workspace_isolation', what: "another workspace's key" },
+    );
+  }
+}
+
+/** Schemathesis's negative_data_rejection: a body, query or path the schema refuses gets a 4xx problem. */
+export async function negativeData(session: Session, world: World): Promise<void> {
+  const rejected = (what: string, status = [400]) => ({ status, check: 'negative_data_rejection' as const, what });
+  for (const operation of session.contract.operations) {
+    const path = pathFor(world, operation.path);
+    if (operation.requestMediaType === 'application/json' && operation.authenticated) {
+      await session.call(operation.operationId, { path, rawBody: '[]' }, rejected('a JSON array where the schema wants an object'));
+    }
+    if (operation.parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'limit')) {
+      await session.call(operation.operationId, { path, query: { limit: 0 } }, rejected('limit=0'));
+    }
+    if (operation.method === 'get' && operation.path.endsWith('/{id}')) {
+      await session.call(operation.operationId, { path: { id: 'not-an-id' } }, rejected('an id of the wrong shape', [400, 404]));
+    }
+  }
+  await session.call('createForm', { rawBody: '{"name": ' }, rejected('JSON that does not parse'));
+  await session.call(
+    'createSubmission',
+    { body: { form_id: world.ids.form, answers: {} } },
+    rejected('a completed submission without its required answers', [422]),
+  );
+  // Its happy path needs an OAuth client and an authorization code, which no API operation makes.
+  session.note('createOAuthToken', "happy path not run (needs an authorization code); the example's spent code asked instead");
+  await session.call(
+    'createOAuthToken',
+    { key: null, body: exampleBody(session.contract, 'createOAuthToken') },
+    rejected('an unknown authorization code', [400, 401]),
+  );
+}
+
+/**
+ * 429 where it is cheap to reach: a burst on a key of the run's own until the per-key limit answers, which must
+ * say when to come back (`Retry-After`) and what the limit is.
+ */
+export async function rateLimit(session: Session, world: World, burst = 150): Promise<void> {
+  if (!world.spareKey) {
+    session.note('getMe', '429 not tried: needs an admin --key to make a key to spend');
+    return;
+  }
+  const answers = await Promise.all(
+    Array.from({ length: burst }, () =>
+      session.call('getMe', { key: world.spareKey }, { status: [200, 429], check: 'rate_limit_headers', what: 'a burst' }),
+    ),
+  );
+  const limited = answers.find((answer) => answer?.status === 429);
+  if (!limited) {
+    session.note('getMe', `429 not reached in a burst of ${burst} requests`);
+    return;
+  }
+  const missing = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter(
+    (name) => limited.headers[name] === undefined,
+  );
+  if (missing.length > 0) session.fail('getMe', 'rate_limit_headers', `GET ${limited.url}`, `429 without ${missing.join(', ')}`);
+}

@@ -1,0 +1,76 @@
+/**
+ * The conformance kit: runs every phase against one server and returns a result per operation. The phases run in
+ * the order the resources need (made before they are refused, refused before they are deleted).
+ */
+import { type ConformanceContract, loadConformanceContract } from './contract.js';
+import { httpClient } from './http.js';
+import type { Keys, World } from './lifecycle.js';
+import * as lifecycle from './lifecycle.js';
+import * as refusals from './refusals.js';
+import { createSession, type OperationResult } from './session.js';
+
+export interface ConformanceOptions {
+  /** The server's base URL, the `/v1` included: `https://localhost:8443/v1`. */
+  baseUrl: string;
+  keys: Keys;
+  /** An https URL the server accepts for a webhook; by default the example's, which a server that resolves it refuses. */
+  webhookUrl?: string;
+  /** Accept a self-signed certificate. */
+  insecure?: boolean;
+  /** Run only these operations' results in the report (every phase still runs, for their prerequisites). */
+  only?: readonly string[];
+  /** The bundled document to check against; by default the one `npm run bundle` writes. */
+  contractPath?: string;
+  contract?: ConformanceContract;
+  timeoutMs?: number;
+}
+
+export interface ConformanceReport {
+  baseUrl: string;
+  summary: Record<OperationResult['outcome'], number>;
+  operations: OperationResult[];
+}
+
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  const contract = options.contract ?? (await loadConformanceContract(options.contractPath));
+  const client = httpClient({ baseUrl: options.baseUrl, insecure: options.insecure ?? false, timeoutMs: options.timeoutMs ?? 15_000 });
+  const session = createSession(contract, client, options.keys.main);
+  const world: World = { keys: { ...options.keys }, webhookUrl: options.webhookUrl, ids: {} };
+  try {
+    await lifecycle.identify(session, world);
+    await lifecycle.folders(session, world);
+    await lifecycle.forms(session, world);
+    await lifecycle.submissions(session, world);
+    await lifecycle.integrations(session, world);
+    await lifecycle.apiKeys(session, world);
+    await lifecycle.team(session, world);
+    await lifecycle.transfers(session, world);
+    // Before the failed authentications, which the server may limit per address, since the token endpoint's
+    // refusal of a spent code counts as one.
+    await refusals.negativeData(session, world);
+    await refusals.authentication(session, world);
+    await refusals.scopes(session, world);
+    await refusals.isolation(session, world);
+    await lifecycle.tearDown(session, world);
+    await refusals.rateLimit(session, world);
+  } finally {
+    client.close();
+  }
+  const unknown = (options.only ?? []).filter(
+    (operationId) => !contract.operations.some((operation) => operation.operationId === operationId),
+  );
+  if (unknown.length > 0) throw new Error(`The contract has no operation ${unknown.join(', ')}.`);
+  const operations = session.results().filter((result) => !options.only?.length || options.only.includes(result.operationId));
+  const summary = { pass: 0, fail: 0, not_implemented: 0, skipped: 0 };
+  for (const result of operations) summary[result.outcome] += 1;
+  return { baseUrl: options.baseUrl, summary, operations };
+}
+
+/**
+ * 0: every operation passed (skipped ones aside); 1: at least one failed; 2: none failed, but at least one is not
+ * implemented yet, which is not a pass.
+ */
+export function exitCodeOf(report: ConformanceReport): 0 | 1 | 2 {
+  if (report.summary.fail > 0) return 1;
+  return report.summary.not_implemented > 0 ? 2 : 0;
+}
