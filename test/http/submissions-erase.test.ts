@@ -4,6 +4,7 @@
  * audit log records the erasure without the address; a repeat erases nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { createDeliveryWorker } from '../../src/domain/integrations/worker.js';
 import { createForm, createIntegration, type Form, logsOf, submit } from '../support/factories.js';
 import { useWatchedApi } from '../support/http-checks.js';
 import { storedRows } from '../support/stores.js';
@@ -140,6 +141,31 @@ describe('POST /v1/submissions/erase', () => {
     // A replay names an event that no longer exists, as after the form's deletion.
     expect(replay.status).toBe(422);
     expect(replay.body.code).toBe('invalid_value');
+  });
+
+  it('when an attempt was made and its retry is pending, then only the retry is canceled: logs of attempts made stay, without the body', async () => {
+    // A workspace of its own: no integration of another test receives these events.
+    const { live_admin_key: key } = await api.otherWorkspace();
+    const integration = await createIntegration(api, { events: ['submission.created'] }, key);
+    const form = await createForm(api, demoForm(), key);
+    const erased = await submit(api, { form_id: form.id, answers: withEmail('pia.moss@example.org') }, key);
+    const kept = await submit(api, { form_id: form.id, answers: withEmail('quin@example.org') }, key);
+    const eventOf = async (submissionId: string) =>
+      (await storedRows(api.store, 'SELECT id FROM events WHERE submission_id = ?', submissionId))[0]!.id as string;
+    const names = { [await eventOf(erased.id)]: 'erased', [await eventOf(kept.id)]: 'kept' };
+    const logs = () => logsOf(api, integration.id, key);
+    const attempts = async () => (await logs()).map((log) => `${names[log.event_id] ?? log.event_id} ${log.attempt} ${log.status}`).sort();
+    // Every first attempt answers 500: each event has a failed attempt logged and a retry pending.
+    await createDeliveryWorker(api.services, { transport: async () => ({ status: 500 }), random: () => 0.5 }).runDue();
+    expect(await attempts()).toEqual(['erased 1 failed', 'erased 2 pending', 'kept 1 failed', 'kept 2 pending']);
+
+    const res = await erase('pia.moss@example.org', key);
+
+    expect(res.body).toMatchObject({ deleted_submissions: 1, canceled_deliveries: 1 });
+    expect(await attempts()).toEqual(['erased 1 failed', 'kept 1 failed', 'kept 2 pending']);
+    const made = (await logs()).find((log) => names[log.event_id] === 'erased');
+    expect(made).toMatchObject({ status: 'failed', response_status: 500, event_type: 'submission.created' });
+    expect(JSON.stringify(made).toLowerCase()).not.toContain('pia.moss');
   });
 
   it("when the person's create, resume and rescore are retried with their Idempotency-Keys after the erasure, then 409 idempotency_key_erased: no answers, nothing made again", async () => {
