@@ -48,6 +48,24 @@ describe('POST /v1/submissions/erase', () => {
     expect(Number(index!.n)).toBe(0);
   });
 
+  it('when the erased submissions were listed and searched before, then neither the list nor a search by the address shows them after', async () => {
+    const form = await createForm(api, demoForm());
+    const erased = await submit(api, { form_id: form.id, answers: withEmail('rio.vance@example.org') });
+    const kept = await submit(api, { form_id: form.id, answers: noBudgetAnswers() });
+    const ids = async (query: string) =>
+      (await api.call('get', `/v1/submissions?form_id=${form.id}${query}`)).body.data
+        .map((submission: { id: string }) => submission.id)
+        .sort();
+    // Read first, so a cache of listed rows holds them.
+    expect(await ids('')).toEqual([kept.id, erased.id].sort());
+    expect(await ids('&q=rio.vance')).toEqual([erased.id]);
+
+    await erase('rio.vance@example.org');
+
+    expect(await ids('')).toEqual([kept.id]);
+    expect(await ids('&q=rio.vance')).toEqual([]);
+  });
+
   it('when the same erasure is asked again, then it deletes nothing; with the same Idempotency-Key, then the first answer is replayed', async () => {
     const form = await createForm(api, demoForm());
     await submit(api, { form_id: form.id, answers: withEmail('eli@example.org') });
