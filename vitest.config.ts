@@ -7,7 +7,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 //   npx vitest run --project unit                  one project
 
 /** Test files that start processes (npm, tsc, node): the `processes` project, so that `unit` starts none. */
-const processTestFiles = ['test/cli/command-line.test.ts', 'test/client/pack.test.ts'];
+const processTestFiles = ['test/cli/command-line.test.ts', 'test/client/pack.test.ts', 'test/stubs/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -62,7 +62,7 @@ export default defineConfig({
         // multi-process test runs its cluster on a PostgreSQL database copied from the run's template.
         test: {
           name: 'api',
-          include: ['test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: ['test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/conformance/**/*.test.ts'],
           // Faults of the PostgreSQL store (a lost connection) have no SQLite counterpart: they run in api-postgres only.
           exclude: ['test/http/faults.test.ts'],
           // A worker runs its files one after another in one module graph instead of a fresh one each: importing

@@ -34,7 +34,7 @@ export function readExamples(document: OpenApiDocument): Map<string, ExampleAnsw
     const named = Object.values(media.examples ?? {})[0];
     const value = media.example ?? (named === undefined ? undefined : resolve(document, named).value);
     if (value === undefined) continue;
-    if (/json/.test(mediaType)) {
+    if (/^application\/([a-z.-]+\+)?json$/.test(mediaType)) {
       const { request_id: _documentedId, ...body } = value as Record<string, unknown>;
       answers.set(operation.operationId, { status: Number(status), body });
     } else {

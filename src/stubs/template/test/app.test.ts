@@ -1,14 +1,17 @@
 // An example test to grow: it builds the app in the test process and calls it over plain HTTP on a free port.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { buildApp } from '../src/app.js';
 import { handlers } from '../src/handlers/index.js';
 
+let server: Server;
 let baseUrl = '';
-const server = buildApp({ handlers }).listen(0, '127.0.0.1');
-before(() => new Promise<void>((resolve) => server.once('listening', () => resolve())));
-before(() => {
+before(async () => {
+  server = buildApp({ handlers }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
 after(() => new Promise<void>((resolve) => server.close(() => resolve())));
