@@ -68,7 +68,7 @@ interface Probe {
   /** The status the probe is built to produce; any declared status when undefined. */
   expected?: number;
   path?: string;
-  query?: string[][];
+  query?: Array<[string, string]>;
   key?: string | null;
   headers?: Record<string, string>;
   /** The body as it goes on the wire; the example body when undefined. */
