@@ -1356,6 +1356,8 @@ export interface components {
          *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the form's own workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
          *     | `search_too_broad` | 422 | `validation_error` | The submissions list's `q` was checked on 100,000 submissions (in the list's order, from the cursor) without a match, so there is no page to answer with; narrow the list with `form_id`, `created_gte`/`created_lt`, `grade`, `status` or the score bounds. |
          *     | `rate_limited` | 429 | `rate_limit_error` | Too many requests for the key, the workspace, or failed authentications from the address; wait `Retry-After` seconds. |
+         *     | `too_many_exports` | 429 | `rate_limit_error` | The key already holds 2 open exports, or its workspace 4 (`GET /submissions/export`); retry once one of them has ended, or after `Retry-After` seconds. |
+         *     | `too_many_searches` | 429 | `rate_limit_error` | The workspace already runs 2 submission searches with `q` and 4 more wait for their turn; retry after `Retry-After` seconds. |
          *     | `internal_error` | 500 | `server_error` | Failure on the service side; retry with backoff. |
          *     | `service_unavailable` | 503 | `server_error` | The service cannot reach its database right now (a lost connection, a database that is away or restarting, or a request that kept colliding with others); retry after `Retry-After` seconds with backoff. |
          *     | `invalid_grant` | 400 | `validation_error` | OAuth token endpoint: the code, verifier or refresh token is invalid, expired or already used. |
@@ -1363,7 +1365,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "search_too_broad" | "rate_limited" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -4717,6 +4719,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -4923,6 +4927,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -4963,6 +4969,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5055,6 +5063,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5088,6 +5098,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5121,6 +5133,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5182,6 +5196,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5343,6 +5359,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5380,6 +5398,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5564,6 +5584,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5604,6 +5626,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5637,6 +5661,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5767,6 +5793,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5984,6 +6012,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -6069,6 +6099,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -6193,6 +6225,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -6270,6 +6304,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
+                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */

@@ -3,6 +3,7 @@
  * `npm start -- --help` prints this table, and docs/operating/configuration.md repeats it (test/docs/readme.test.ts
  * checks the two agree).
  */
+import { type ConcurrencySettings, defaultConcurrency } from './domain/concurrency-slots.js';
 import { defaultBackoff } from './domain/integrations/retry-schedule.js';
 import { parseAllowlistEntry } from './domain/keys/ip-allowlist.js';
 import { defaultRateLimits, type RateLimitSettings } from './http/documented-limits.js';
@@ -29,6 +30,7 @@ export interface Config {
   /** Server processes sharing the port (node:cluster); more than one needs `databaseUrl`. */
   workers: number;
   connectionLimits: ConnectionLimits;
+  concurrency: ConcurrencySettings;
 }
 
 interface Variable {
@@ -156,6 +158,33 @@ export const variables: Variable[] = [
     description: 'Prefix of every Redis key the server writes; deployments sharing one Redis need different prefixes.',
   },
   {
+    name: 'EXPORT_STALL_TIMEOUT_MS',
+    default: String(defaultConcurrency.streamStallTimeoutMs),
+    description:
+      'A streamed response (the submissions export) whose written data has not drained for this long is cut off: its client ' +
+      'stopped reading.',
+  },
+  {
+    name: 'EXPORTS_PER_KEY',
+    default: String(defaultConcurrency.exportsPerKey),
+    description: 'Exports one API key (or OAuth grant) may hold open at a time, per process; more get 429 too_many_exports.',
+  },
+  {
+    name: 'EXPORTS_PER_WORKSPACE',
+    default: String(defaultConcurrency.exportsPerWorkspace),
+    description: 'Exports one workspace may hold open at a time over all its keys, per process; more get 429 too_many_exports.',
+  },
+  {
+    name: 'SEARCH_SCANS_PER_WORKSPACE',
+    default: String(defaultConcurrency.scansPerWorkspace),
+    description: 'Submission searches with q that one workspace runs at a time, per process; more wait in a queue.',
+  },
+  {
+    name: 'SEARCH_SCAN_QUEUE_PER_WORKSPACE',
+    default: String(defaultConcurrency.scanQueuePerWorkspace),
+    description: 'Searches with q of one workspace that may wait for a turn, per process; more get 429 too_many_searches.',
+  },
+  {
     name: 'WORKERS',
     default: '1',
     description: 'Server processes sharing PORT (node:cluster); periodic jobs run in one of them at a time. Above 1 needs DATABASE_URL.',
@@ -246,6 +275,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 1, 3_600_000),
       maxConnections: integer(env, 'MAX_CONNECTIONS', 1, 10_000_000),
       maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 0, 10_000_000),
+    },
+    concurrency: {
+      streamStallTimeoutMs: integer(env, 'EXPORT_STALL_TIMEOUT_MS', 1, 3_600_000),
+      exportsPerKey: integer(env, 'EXPORTS_PER_KEY', 1, 10_000),
+      exportsPerWorkspace: integer(env, 'EXPORTS_PER_WORKSPACE', 1, 10_000),
+      scansPerWorkspace: integer(env, 'SEARCH_SCANS_PER_WORKSPACE', 1, 10_000),
+      scanQueuePerWorkspace: integer(env, 'SEARCH_SCAN_QUEUE_PER_WORKSPACE', 0, 10_000),
     },
   };
 }

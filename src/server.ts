@@ -179,6 +179,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     rateLimits: sharedLimits?.policy ?? config.rateLimits,
     validateResponses: config.validateResponses,
     deprecation: config.deprecation,
+    concurrency: config.concurrency,
   });
 
   const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);

@@ -49,6 +49,8 @@ export const errorClasses = {
   invalid_value: { status: 422, type: 'validation_error' },
   search_too_broad: { status: 422, type: 'validation_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
+  too_many_exports: { status: 429, type: 'rate_limit_error' },
+  too_many_searches: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'server_error' },
   service_unavailable: { status: 503, type: 'server_error' },
   invalid_grant: { status: 400, type: 'validation_error' },
@@ -212,10 +214,10 @@ export function invalidValue(issues: readonly ValidationIssue[], message?: strin
   return message === undefined ? unprocessable('invalid_value', issues) : unprocessable('invalid_value', issues, message);
 }
 
-/** 429 `rate_limited`: `reason` names the limit; the caller also sets `Retry-After` to the same seconds. */
-export function rateLimited(reason: string, retryAfterSeconds: number): AppError {
+/** 429: `reason` names the limit; the error handler sets `Retry-After` to the same seconds. */
+export function rateLimited(reason: string, retryAfterSeconds: number, code: CodeOf<'rate_limit_error'> = 'rate_limited'): AppError {
   return new AppError({
-    code: 'rate_limited',
+    code,
     message: `${reason}; retry after ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
     details: { retry_after_seconds: retryAfterSeconds },
   });

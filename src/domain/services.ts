@@ -1,6 +1,7 @@
 import type { IdempotentResponse } from '../store/outbox.js';
 import type { SearchScan } from '../store/search-scan.js';
 import type { Store, WorkspaceRateLimits } from '../store/types.js';
+import type { ConcurrencyLimits } from './concurrency-slots.js';
 import type { EventPublisher } from './events.js';
 import type { WebhookUrlPolicy } from './integrations/webhook-url.js';
 import type { ApiRequestMeter } from './usage/meter.js';
@@ -16,6 +17,8 @@ export interface Services {
   standardRateLimits?: WorkspaceRateLimits | undefined;
   /** How `q` reads the submissions list (window and cap); the document's `defaultSearchScan` unless a test sets smaller ones. */
   searchScan?: SearchScan | undefined;
+  /** Bounds on exports and `q` scans in progress, and the stall timeout of streamed responses (`defaultConcurrency` when absent). */
+  concurrency?: ConcurrencyLimits | undefined;
   /** Counts live API requests for usage; absent where nothing is metered (operator commands). */
   apiRequests?: ApiRequestMeter | undefined;
   /**

@@ -9,6 +9,7 @@ import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { stringify as stringifyYaml } from 'yaml';
 import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
+import { type ConcurrencySettings, concurrencyLimits } from '../domain/concurrency-slots.js';
 import type { EventPublisher } from '../domain/events.js';
 import { integrationEvents } from '../domain/integrations/publisher.js';
 import type { WebhookUrlPolicy } from '../domain/integrations/webhook-url.js';
@@ -56,6 +57,8 @@ export interface AppOptions {
   deprecation?: { at: string; sunset: string; successor: string } | null;
   /** How `q` reads the submissions list; default `defaultSearchScan` (tests set small windows). */
   searchScan?: SearchScan;
+  /** Exports and `q` scans at a time, and the streams' stall timeout; default `defaultConcurrency`. */
+  concurrency?: ConcurrencySettings;
 }
 
 export interface App {
@@ -85,6 +88,7 @@ export function buildApp(options: AppOptions): App {
     standardRateLimits: { perKeyPerSecond: limits.perKey.points, perWorkspacePerMinute: limits.perWorkspace.points },
     apiRequests,
     searchScan: options.searchScan,
+    concurrency: concurrencyLimits(options.concurrency),
   };
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
 

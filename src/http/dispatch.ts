@@ -13,6 +13,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import { defaultConcurrency } from '../domain/concurrency-slots.js';
 import { AppError, conflict } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { isStoreConflict } from '../store/errors.js';
@@ -77,9 +78,11 @@ function send(res: Response, outcome: Outcome, requestId: string): void {
  * Writes a streamed body as the client reads it: a chunk is written only once the previous one has drained, so
  * a slow client holds back the reading instead of filling memory. A failure after the first byte cannot become a
  * problem response any more: the connection is cut, so the client sees a broken download (and resumes it) rather
- * than one that looks complete.
+ * than one that looks complete. A client that stops reading is cut off too, once what was written has not drained
+ * for `stallTimeoutMs` (the last chunk included): otherwise it would hold the stream, its socket buffers and the
+ * export's slot for as long as it likes.
  */
-async function streamed(res: Response, result: StreamedResult<number>): Promise<void> {
+async function streamed(res: Response, result: StreamedResult<number>, stallTimeoutMs: number): Promise<void> {
   res.status(result.status).set(result.headers ?? {});
   res.type(result.stream.contentType);
   const iterator = result.stream.chunks[Symbol.asyncIterator]();
@@ -88,10 +91,12 @@ async function streamed(res: Response, result: StreamedResult<number>): Promise<
       const next = await iterator.next();
       if (next.done) break;
       if (res.destroyed) return;
-      if (!res.write(next.value)) await drainedOrClosed(res);
+      if (!res.write(next.value)) await drainedOrClosed(res, 'drain', stallTimeoutMs);
       if (res.destroyed) return;
     }
     res.end();
+    // 'finish': everything was handed to the connection; until then the data waits in this process's memory.
+    if (!res.writableFinished) await drainedOrClosed(res, 'finish', stallTimeoutMs);
   } catch (error) {
     // The error handler still logs it; with the headers sent it writes nothing.
     if (res.headersSent) res.destroy();
@@ -102,14 +107,20 @@ async function streamed(res: Response, result: StreamedResult<number>): Promise<
   }
 }
 
-const drainedOrClosed = (res: Response) =>
+/** Waits for `event` or the connection's end; after `stallTimeoutMs` without either, cuts the connection. */
+const drainedOrClosed = (res: Response, event: 'drain' | 'finish', stallTimeoutMs: number) =>
   new Promise<void>((resolve) => {
+    const stalled = setTimeout(() => {
+      res.destroy();
+      done();
+    }, stallTimeoutMs);
     const done = () => {
-      res.off('drain', done);
+      clearTimeout(stalled);
+      res.off(event, done);
       res.off('close', done);
       resolve();
     };
-    res.on('drain', done);
+    res.on(event, done);
     res.on('close', done);
   });
 
@@ -174,7 +185,9 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const idempotencyKey = operation.acceptsIdempotencyKey ? req.get('idempotency-key') : undefined;
     if (idempotencyKey === undefined || !state.principal) {
       const result = await handler(handlerInput(req, res, services));
-      return 'stream' in result ? streamed(res, result) : send(res, outcomeOf(result), state.requestId);
+      return 'stream' in result
+        ? streamed(res, result, services.concurrency?.streamStallTimeoutMs ?? defaultConcurrency.streamStallTimeoutMs)
+        : send(res, outcomeOf(result), state.requestId);
     }
 
     const { idempotency } = services.store;

@@ -42,7 +42,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       cutShort(res);
       return;
     }
-    if (appError.code === 'service_unavailable') res.setHeader('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
+    // A 429 says in its details how long to wait; the header says the same.
+    const retryAfter = appError.code === 'service_unavailable' ? STORE_RETRY_AFTER_SECONDS : appError.details?.retry_after_seconds;
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
     // If this problem breaks the contract (a status the operation does not declare, a body off its schema), the
     // response validator hands its verdict to the next error handler, `lastResort`; so does a throw from here.
     sendProblem(res, appError, state.requestId);

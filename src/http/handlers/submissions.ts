@@ -1,3 +1,4 @@
+import { streamHolding, unbounded } from '../../domain/concurrency-slots.js';
 import { notAcceptable } from '../../domain/errors.js';
 import * as rescoreJobs from '../../domain/rescore-jobs/service.js';
 import * as erasure from '../../domain/submissions/erase.js';
@@ -67,10 +68,15 @@ export const exportSubmissions: Handler<'exportSubmissions'> = async ({ services
     startingAfterCreatedAt: starting_after_created_at,
     startingAfterScore: starting_after_score,
   };
-  const download = await cursorChecked(exports.exportSubmissions(services, principal, find, format, resume));
+  // Taken before anything is read, and held until the download is over however it ends (concurrency-slots.ts).
+  const slot = services.concurrency?.exports.take(principal.workspace.id, principal.credentialId) ?? unbounded;
+  const chunks = await streamHolding(
+    slot,
+    async () => (await cursorChecked(exports.exportSubmissions(services, principal, find, format, resume))).chunks,
+  );
   return {
     status: 200,
-    stream: { contentType: `${exportMediaTypes[format]}; charset=utf-8`, chunks: download.chunks },
+    stream: { contentType: `${exportMediaTypes[format]}; charset=utf-8`, chunks },
     headers: { 'Content-Disposition': `attachment; filename="submissions.${format}"` },
   };
 };

@@ -1,0 +1,145 @@
+/**
+ * The bounds on long work (src/domain/concurrency-slots.ts): export slots per key and per workspace, `q` scan
+ * turns per workspace with a short queue, and a stream that gives its slot back however it ends.
+ */
+import { describe, expect, it } from 'vitest';
+import { ExportSlots, releasedWhenDone, ScanTurns } from '../src/domain/concurrency-slots.js';
+import { isAppError } from '../src/domain/errors.js';
+
+function refusal(take: () => unknown) {
+  try {
+    take();
+  } catch (error) {
+    if (isAppError(error)) return { status: error.status, code: error.code, details: error.details };
+    throw error;
+  }
+  return undefined;
+}
+
+describe('ExportSlots', () => {
+  it('when a key holds its limit, then its next export is 429 too_many_exports while another key of the workspace still gets one', () => {
+    const slots = new ExportSlots({ exportsPerKey: 2, exportsPerWorkspace: 3 });
+    slots.take('ws_a', 'key_1');
+    slots.take('ws_a', 'key_1');
+    expect(refusal(() => slots.take('ws_a', 'key_1'))).toEqual({
+      status: 429,
+      code: 'too_many_exports',
+      details: { retry_after_seconds: 10 },
+    });
+    expect(refusal(() => slots.take('ws_a', 'key_2'))).toBeUndefined();
+    expect(slots.heldBy('ws_a')).toBe(3);
+  });
+
+  it('when a workspace holds its limit, then every key of it is refused, other workspaces are not, and a refusal takes nothing', () => {
+    const slots = new ExportSlots({ exportsPerKey: 2, exportsPerWorkspace: 2 });
+    slots.take('ws_a', 'key_1');
+    const second = slots.take('ws_a', 'key_2');
+    expect(refusal(() => slots.take('ws_a', 'key_3'))?.code).toBe('too_many_exports');
+    expect(refusal(() => slots.take('ws_b', 'key_9'))).toBeUndefined();
+    second.release();
+    expect(slots.heldBy('ws_a')).toBe(1);
+    expect(refusal(() => slots.take('ws_a', 'key_3'))).toBeUndefined();
+  });
+
+  it('when a slot is released twice, then it is given back once', () => {
+    const slots = new ExportSlots({ exportsPerKey: 5, exportsPerWorkspace: 5 });
+    const first = slots.take('ws_a', 'key_1');
+    slots.take('ws_a', 'key_1');
+    first.release();
+    first.release();
+    expect(slots.heldBy('ws_a')).toBe(1);
+  });
+});
+
+/** A scan that runs until `finish` is called. */
+function heldScan() {
+  let finish!: (value: string) => void;
+  const done = new Promise<string>((resolve) => {
+    finish = resolve;
+  });
+  return { finish, scan: () => done };
+}
+
+describe('ScanTurns', () => {
+  it('when the running and waiting places of a workspace are taken, then the next scan is 429 too_many_searches and others run at once', async () => {
+    const turns = new ScanTurns({ scansPerWorkspace: 1, scanQueuePerWorkspace: 1 });
+    const first = heldScan();
+    const running = turns.run('ws_a', first.scan);
+    const waiting = turns.run('ws_a', async () => 'second');
+    expect(turns.heldBy('ws_a')).toEqual({ running: 1, waiting: 1 });
+    await expect(turns.run('ws_a', async () => 'third')).rejects.toMatchObject({
+      status: 429,
+      code: 'too_many_searches',
+      details: { retry_after_seconds: 1 },
+    });
+    expect(await turns.run('ws_b', async () => 'other workspace')).toBe('other workspace');
+    first.finish('first');
+    expect(await Promise.all([running, waiting])).toEqual(['first', 'second']);
+    expect(turns.heldBy('ws_a')).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('when a running scan fails, then its turn passes to the next in arrival order', async () => {
+    const turns = new ScanTurns({ scansPerWorkspace: 1, scanQueuePerWorkspace: 3 });
+    const order: string[] = [];
+    const first = turns.run('ws_a', async () => {
+      throw new Error('store failed');
+    });
+    const later = ['b', 'c', 'd'].map((name) => turns.run('ws_a', async () => void order.push(name)));
+    await expect(first).rejects.toThrow('store failed');
+    await Promise.all(later);
+    expect(order).toEqual(['b', 'c', 'd']);
+    expect(turns.heldBy('ws_a')).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('when a turn is handed to a waiting scan, then a newcomer does not overtake it', async () => {
+    const turns = new ScanTurns({ scansPerWorkspace: 1, scanQueuePerWorkspace: 1 });
+    const first = heldScan();
+    const running = turns.run('ws_a', first.scan);
+    const second = heldScan();
+    const waiting = turns.run('ws_a', second.scan);
+    first.finish('first');
+    await running;
+    // The waiting scan holds the turn now, so a newcomer waits in the queue rather than running beside it.
+    const newcomer = turns.run('ws_a', async () => 'newcomer');
+    expect(turns.heldBy('ws_a')).toEqual({ running: 1, waiting: 1 });
+    second.finish('second');
+    expect(await Promise.all([waiting, newcomer])).toEqual(['second', 'newcomer']);
+  });
+});
+
+describe('releasedWhenDone', () => {
+  async function* chunks(fail = false) {
+    yield 'a';
+    if (fail) throw new Error('read failed');
+    yield 'b';
+  }
+  const counting = () => {
+    const slot = { released: 0, release: () => void slot.released++ };
+    return slot;
+  };
+
+  it('when the stream is read to its end, then the slot is released', async () => {
+    const slot = counting();
+    const read: string[] = [];
+    for await (const chunk of releasedWhenDone(chunks(), slot)) {
+      expect(slot.released).toBe(0);
+      read.push(chunk);
+    }
+    expect(read).toEqual(['a', 'b']);
+    expect(slot.released).toBe(1);
+  });
+
+  it('when reading fails, then the slot is released and the error goes on', async () => {
+    const slot = counting();
+    const iterator = releasedWhenDone(chunks(true), slot)[Symbol.asyncIterator]();
+    await iterator.next();
+    await expect(iterator.next()).rejects.toThrow('read failed');
+    expect(slot.released).toBe(1);
+  });
+
+  it('when the stream is abandoned before its first chunk, then the slot is released all the same', async () => {
+    const slot = counting();
+    await releasedWhenDone(chunks(), slot)[Symbol.asyncIterator]().return?.();
+    expect(slot.released).toBe(1);
+  });
+});
