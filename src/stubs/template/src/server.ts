@@ -37,8 +37,13 @@ const app = buildApp({ handlers });
 const plainHttp = process.env.HTTP === '1';
 const server = plainHttp ? http.createServer(app) : https.createServer(await tlsOptions(), app);
 const host = process.env.HOST ?? '127.0.0.1';
-server.listen(Number(process.env.PORT ?? 8443), host, () => {
-  const { port } = server.address() as { port: number };
-  console.log(`Listening on ${plainHttp ? 'http' : 'https'}://${host}:${port}/v1`);
+const port = Number(process.env.PORT ?? 8443);
+server.once('error', (error) => {
+  console.error(`Cannot listen on ${host}:${port}: ${error.message}`);
+  process.exit(1);
+});
+server.listen(port, host, () => {
+  const { port: listening } = server.address() as { port: number };
+  console.log(`Listening on ${plainHttp ? 'http' : 'https'}://${host}:${listening}/v1`);
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));
