@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { ConformanceContract } from './contract.js';
 
 /** Ends what a run creates, so that two runs against the same server do not collide on unique values. */
-export const runSuffix = randomBytes(4).toString('hex');
+export const newRunSuffix = () => randomBytes(4).toString('hex');
 
 const idShape = /^([a-z]{2,4})_[0-9A-Za-z]{24}$/;
 
@@ -37,4 +37,4 @@ function substituteIds(value: unknown, ids: Record<string, string | undefined>):
 }
 
 /** `ana@example.com` → `ana+conformance-1a2b3c4d@example.com`: unique per run, still an address of the same domain. */
-export const uniqueEmail = (email: string) => email.replace('@', `+conformance-${runSuffix}@`).toLowerCase();
+export const uniqueEmail = (email: string, suffix: string) => email.replace('@', `+conformance-${suffix}@`).toLowerCase();

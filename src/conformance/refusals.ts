@@ -116,7 +116,7 @@ export async function negativeData(session: Session, world: World): Promise<void
   await session.call(
     'createOAuthToken',
     { key: null, body: exampleBody(session.contract, 'createOAuthToken') },
-    rejected('an unknown authorization code', [400, 401]),
+    rejected('an unknown authorization code', [400, 401, 429]),
   );
 }
 

@@ -3,6 +3,7 @@
  * the order the resources need (made before they are refused, refused before they are deleted).
  */
 import { type ConformanceContract, loadConformanceContract } from './contract.js';
+import { newRunSuffix } from './examples.js';
 import { httpClient } from './http.js';
 import type { Keys, World } from './lifecycle.js';
 import * as lifecycle from './lifecycle.js';
@@ -35,7 +36,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const contract = options.contract ?? (await loadConformanceContract(options.contractPath));
   const client = httpClient({ baseUrl: options.baseUrl, insecure: options.insecure ?? false, timeoutMs: options.timeoutMs ?? 15_000 });
   const session = createSession(contract, client, options.keys.main);
-  const world: World = { keys: { ...options.keys }, webhookUrl: options.webhookUrl, ids: {} };
+  const world: World = { keys: { ...options.keys }, suffix: newRunSuffix(), webhookUrl: options.webhookUrl, ids: {} };
   try {
     await lifecycle.identify(session, world);
     await lifecycle.folders(session, world);

@@ -1,0 +1,149 @@
+/**
+ * The conformance kit against the reference server, started as an operator starts it (SQLite, its own data
+ * directory), with keys made by `npm run admin -- bootstrap` as the README shows: every operation passes. Then the
+ * same server behind a proxy that breaks two answers: the kit finds exactly those, so a pass is not a given.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConformanceContract, loadConformanceContract } from '../../src/conformance/contract.js';
+import { exitCodeOf, runConformance } from '../../src/conformance/run.js';
+import { type ServerProcess, singleProcessOnSqlite, startServerProcess } from '../e2e/support/server-process.js';
+
+interface Bootstrapped {
+  workspace_id: string;
+  live_admin_key: string;
+  test_admin_key: string;
+}
+
+/** Passes requests on to the server; `tamper` may change an answer on its way back. */
+function startProxy(
+  target: number,
+  tamper: (request: http.IncomingMessage, answer: { status: number; headers: http.IncomingHttpHeaders; body: Buffer }) => void,
+) {
+  const agent = new https.Agent({ keepAlive: true, rejectUnauthorized: false });
+  const proxy = http.createServer((request, response) => {
+    const upstream = https.request(
+      { host: '127.0.0.1', port: target, method: request.method, path: request.url, headers: request.headers, agent },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const answer = { status: incoming.statusCode ?? 502, headers: { ...incoming.headers }, body: Buffer.concat(chunks) };
+          tamper(request, answer);
+          delete answer.headers['transfer-encoding'];
+          answer.headers['content-length'] = String(answer.body.length);
+          response.writeHead(answer.status, answer.headers).end(answer.body);
+        });
+      },
+    );
+    upstream.on('error', () => response.writeHead(502).end());
+    request.pipe(upstream);
+  });
+  return new Promise<{ url: string; close(): Promise<void> }>((resolve) => {
+    proxy.listen(0, '127.0.0.1', () => {
+      const { port } = proxy.address() as { port: number };
+      resolve({
+        url: `http://127.0.0.1:${port}/v1`,
+        close: () => {
+          agent.destroy();
+          proxy.closeAllConnections();
+          return new Promise((done) => proxy.close(() => done()));
+        },
+      });
+    });
+  });
+}
+
+describe('the conformance kit against the reference server', () => {
+  let server: ServerProcess;
+  let contract: ConformanceContract;
+  let main: Bootstrapped;
+  let other: Bootstrapped;
+
+  beforeAll(async () => {
+    // Private webhook URLs, so that an integration may point at the loopback address the run gives it.
+    server = await startServerProcess(singleProcessOnSqlite, { env: { ALLOW_PRIVATE_WEBHOOK_URLS: 'true' } });
+    const bootstrap = async (name: string) =>
+      JSON.parse(await server.admin('bootstrap', '--workspace', name, '--plan', 'business', '--json')) as Bootstrapped;
+    main = await bootstrap('Conformance');
+    other = await bootstrap('Conformance receiver');
+    contract = await loadConformanceContract();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const options = () => ({
+    keys: { main: main.live_admin_key, otherWorkspace: other.live_admin_key },
+    // Nothing listens there: deliveries fail and are retried, which no check waits for.
+    webhookUrl: 'https://127.0.0.1:9/conformance',
+    insecure: true,
+    contract,
+  });
+
+  it('when run with an admin key and a second workspace, then every operation passes and the exit code is 0', async () => {
+    const report = await runConformance({ ...options(), baseUrl: `https://127.0.0.1:${server.port}/v1` });
+
+    const notPassed = report.operations.filter((result) => result.outcome !== 'pass');
+    expect(notPassed.map((result) => ({ operationId: result.operationId, failures: result.failures, notes: result.notes }))).toEqual([]);
+    expect(report.operations.map((result) => result.operationId).sort()).toEqual(
+      contract.operations.map((operation) => operation.operationId).sort(),
+    );
+    expect(exitCodeOf(report)).toBe(0);
+    // The checks the issue names ran, each on at least one operation.
+    const ran = new Set(report.operations.flatMap((result) => result.passed));
+    for (const check of [
+      'not_a_server_error',
+      'status_code_conformance',
+      'content_type_conformance',
+      'response_headers_conformance',
+      'response_schema_conformance',
+      'request_id_conformance',
+      'negative_data_rejection',
+      'positive_data_acceptance',
+      'use_after_free',
+      'ensure_resource_availability',
+      'ignored_auth',
+      'scope_enforcement',
+      'workspace_isolation',
+      'pagination',
+      'rate_limit_headers',
+    ]) {
+      expect(ran, check).toContain(check);
+    }
+    const getForm = report.operations.find((result) => result.operationId === 'getForm')!;
+    expect(getForm.passed).toEqual(
+      expect.arrayContaining(['use_after_free', 'workspace_isolation', 'ignored_auth', 'ensure_resource_availability']),
+    );
+  });
+
+  it('when a proxy drops the request_id of getMe and the X-Request-Id of listFolders, then exactly those fail and the exit code is 1', async () => {
+    const proxy = await startProxy(server.port, (request, answer) => {
+      const path = request.url?.split('?')[0];
+      if (request.method === 'GET' && path === '/v1/me' && answer.status === 200) {
+        const { request_id: _dropped, ...body } = JSON.parse(answer.body.toString()) as Record<string, unknown>;
+        answer.body = Buffer.from(JSON.stringify(body));
+      }
+      if (request.method === 'GET' && path === '/v1/folders') delete answer.headers['x-request-id'];
+    });
+    try {
+      const report = await runConformance({ ...options(), baseUrl: proxy.url });
+
+      const failed: Record<string, string[]> = Object.fromEntries(
+        report.operations
+          .filter((result) => result.outcome === 'fail')
+          .map((result) => [result.operationId, [...new Set(result.failures.map((failure) => failure.check))].sort()]),
+      );
+      expect(failed).toEqual({
+        getMe: ['request_id_conformance', 'response_schema_conformance'],
+        // Its body's request_id then matches no header either.
+        listFolders: ['request_id_conformance', 'response_headers_conformance'],
+      });
+      expect(exitCodeOf(report)).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
