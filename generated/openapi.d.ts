@@ -344,6 +344,8 @@ export interface paths {
         /**
          * List submissions
          * @description Lists submissions in the order `sort` names (newest first by default), filtered by the query parameters given (all must hold): the sales team's "hot leads this week" is `grade=hot&created_gte=…&sort=-score`. Live keys see live submissions, test keys only the test sandbox's; a form- or folder-attached key sees only submissions of the forms it can reach. To download every match at once, use `GET /v1/submissions/export`.
+         *
+         *     A search with `q` may read many submissions, so a workspace's searches take turns: 2 run at a time and 4 more wait for their turn, in the order they came; one more is refused with 429 `too_many_searches` and `Retry-After`. Other workspaces' requests, and this workspace's lists without `q`, never wait behind them.
          */
         get: operations["listSubmissions"];
         put?: never;
@@ -460,6 +462,18 @@ export interface paths {
          *     With `q` the export reads the list to its end, 2,000 submissions at a time (see `q`), so it never answers
          *     `search_too_broad`: a rare text in a large workspace makes a download that takes a while to start and to end,
          *     while other requests are served between its reads.
+         *
+         *     **Downloads at a time.** A key (or OAuth grant) may hold 2 exports open at once and a workspace 4 over all
+         *     its keys; one more is refused before it starts with 429 `too_many_exports` and `Retry-After`. An export's
+         *     place is given back as soon as its download ends, however it ends. Run exports one after another rather than
+         *     side by side: each one is written as fast as the client reads it.
+         *
+         *     **A client that stops reading is cut off.** The server writes as fast as the client reads and waits for it
+         *     otherwise; but when nothing it has written has been taken for 30 seconds, it closes the connection. The
+         *     download is then broken like any cut connection: resume it as above. A client that pauses to process what it
+         *     received should keep reading into a buffer or a file, or resume afterwards. Time the server spends reading
+         *     its store (a rare `q`) never counts: only a client that does not read. The figures are those of the hosted
+         *     service; a self-hosted server may be configured otherwise.
          */
         get: operations["exportSubmissions"];
         put?: never;
@@ -3769,6 +3783,23 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A rate limit was hit, or the workspace already runs and queues as many searches with `q` as it may; wait `Retry-After` seconds before retrying. */
+        SearchTooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The submission was stored and scored; `Location` is its path. */
         SubmissionCreated: {
             headers: {
@@ -3851,6 +3882,23 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A rate limit was hit, or the key or its workspace already holds as many open exports as it may; wait `Retry-After` seconds before retrying. */
+        ExportTooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -5345,7 +5393,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["UnprocessableSearch"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["SearchTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5526,7 +5574,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["ExportTooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -3,8 +3,16 @@
  * turns per workspace with a short queue, and a stream that gives its slot back however it ends.
  */
 import { describe, expect, it } from 'vitest';
-import { ExportSlots, releasedWhenDone, ScanTurns } from '../src/domain/concurrency-slots.js';
+import {
+  defaultConcurrency,
+  EXPORT_RETRY_AFTER_SECONDS,
+  ExportSlots,
+  releasedWhenDone,
+  SCAN_RETRY_AFTER_SECONDS,
+  ScanTurns,
+} from '../src/domain/concurrency-slots.js';
 import { isAppError } from '../src/domain/errors.js';
+import { numberAt, textAt } from './support/openapi-files.js';
 
 function refusal(take: () => unknown) {
   try {
@@ -141,5 +149,38 @@ describe('releasedWhenDone', () => {
     const slot = counting();
     await releasedWhenDone(chunks(), slot)[Symbol.asyncIterator]().return?.();
     expect(slot.released).toBe(1);
+  });
+});
+
+describe('the document states the default bounds', () => {
+  const flat = (text: string) => text.replace(/\s+/g, ' ');
+  const { exportsPerKey, exportsPerWorkspace, scansPerWorkspace, scanQueuePerWorkspace, streamStallTimeoutMs } = defaultConcurrency;
+
+  it('when nothing is configured, then the export and search bounds are the ones the operations and ErrorCode state', () => {
+    const exportText = flat(textAt('paths/submissions_export', 'get', 'description'));
+    expect(exportText).toContain(`may hold ${exportsPerKey} exports open at once and a workspace ${exportsPerWorkspace} over all`);
+    expect(exportText).toContain(`has been taken for ${streamStallTimeoutMs / 1000} seconds`);
+    expect(flat(textAt('paths/submissions', 'get', 'description'))).toContain(
+      `${scansPerWorkspace} run at a time and ${scanQueuePerWorkspace} more wait for their turn`,
+    );
+    const codes = flat(textAt('components/schemas/ErrorCode', 'description'));
+    expect(codes).toContain(`already holds ${exportsPerKey} open exports, or its workspace ${exportsPerWorkspace}`);
+    expect(codes).toContain(`already runs ${scansPerWorkspace} submission searches with \`q\` and ${scanQueuePerWorkspace} more wait`);
+  });
+
+  it('when an export or search is refused, then the examples show the Retry-After the server sends', () => {
+    const example = (response: string, code: string) =>
+      numberAt(
+        `components/responses/${response}`,
+        'content',
+        'application/problem+json',
+        'examples',
+        code,
+        'value',
+        'details',
+        'retry_after_seconds',
+      );
+    expect(example('ExportTooManyRequests', 'too_many_exports')).toBe(EXPORT_RETRY_AFTER_SECONDS);
+    expect(example('SearchTooManyRequests', 'too_many_searches')).toBe(SCAN_RETRY_AFTER_SECONDS);
   });
 });
