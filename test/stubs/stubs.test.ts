@@ -21,6 +21,14 @@ import {
 } from './stub-project.js';
 
 const key = 'svc_test_stubs0example0key';
+
+/** The getMe implementation of docs/implement-yourself.md, as a reader would paste it. */
+function guideGetMe(): string {
+  const guide = readFileSync(join(repositoryRoot, 'docs/implement-yourself.md'), 'utf8');
+  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('export const getMe'));
+  if (!block) throw new Error('docs/implement-yourself.md no longer shows a getMe implementation');
+  return block.trimEnd();
+}
 let document: OpenApiDocument;
 beforeAll(async () => {
   document = await bundleContract();
@@ -47,6 +55,9 @@ describe('a generated stub project', () => {
   let server: RunningServer;
   beforeAll(async () => {
     project = await stubProject({ document });
+    // getMe implemented as the guide shows, so that the guide's code is compiled and served like the implementer's.
+    const accountFile = join(project.dir, 'src/handlers/account.ts');
+    writeFileSync(accountFile, readFileSync(accountFile, 'utf8').replace(/export const getMe: .*\n/, `${guideGetMe()}\n`));
     server = await startServer(project.dir);
   });
   afterAll(async () => {
@@ -66,13 +77,13 @@ describe('a generated stub project', () => {
     for (const operation of operations) expect(index).toContain(`  ${operation.operationId},\n`);
     expect(index).toContain('} satisfies Handlers;');
     const account = readFileSync(join(project.dir, 'src/handlers/account.ts'), 'utf8');
-    expect(account).toContain("export const getMe: Handler<'getMe'> = async () => notImplemented('getMe');");
+    expect(account).toContain("export const getUsage: Handler<'getUsage'> = async () => notImplemented('getUsage');");
   });
 
   it('when a valid request reaches any operation, then 501 not_implemented naming it, with the request id', async () => {
     const operations = readOperations(document);
     expect(operations.length).toBeGreaterThan(40);
-    for (const operation of operations) {
+    for (const operation of operations.filter(({ operationId }) => operationId !== 'getMe')) {
       const answer = await call(server, exampleRequest(document, operation, key));
       const requestId = answer.headers.get('x-request-id');
       expect({ operation: operation.operationId, status: answer.status }).toEqual({ operation: operation.operationId, status: 501 });
@@ -87,6 +98,18 @@ describe('a generated stub project', () => {
         request_id: requestId,
       });
     }
+  });
+
+  it('when getMe is implemented as docs/implement-yourself.md shows, then it answers 200 and passes response validation', async () => {
+    const answer = await call(server, { method: 'GET', path: '/me', headers: { Authorization: `Bearer ${key}` } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      object: 'me',
+      environment: 'test',
+      scope: 'admin',
+      request_id: answer.headers.get('x-request-id'),
+    });
+    expect(answer.body?.id).toMatch(/^key_[0-9A-Za-z]{24}$/);
   });
 
   it('when the body is not JSON, then the 400 invalid_json problem', async () => {
