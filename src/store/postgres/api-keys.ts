@@ -1,11 +1,12 @@
 import type pg from 'pg';
 import type { Schema } from '../../contract.js';
 import { type ApiKeyRow, attachmentIdOf, credentialQuery, toApiKey, toApiKeyCredential, toApiKeyRecord } from '../rows/api-keys.js';
-import type { ApiKeyStore, AuditEventInput } from '../types.js';
+import type { ApiKeyCredential, ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
+import type { RowCaches } from './row-cache.js';
 
 type ApiKey = Schema<'ApiKey'>;
 
@@ -41,7 +42,12 @@ export const attachedKeys = (db: Queryable, type: 'form' | 'folder', id: string)
     [type, id],
   );
 
-export function postgresApiKeys(pool: pg.Pool): ApiKeyStore {
+/** How many keys' credentials are kept in memory (row-cache.ts); a key past that is read from the table again. */
+const cachedCredentials = 10_000;
+
+export function postgresApiKeys(pool: pg.Pool, caches: RowCaches): ApiKeyStore {
+  // Every authenticated request reads its key; the credential changes only when its key or workspace row does.
+  const credentials = caches.create<ApiKeyCredential>(['api_keys', 'workspaces'], { rows: cachedCredentials });
   return {
     async create({ key, workspaceId, secretHash }, audit, outbox) {
       await withOutbox(pool, outbox, async (client) => {
@@ -69,8 +75,10 @@ export function postgresApiKeys(pool: pg.Pool): ApiKeyStore {
       });
     },
     async findBySecretHash(hash) {
-      const row = await one<ApiKeyRow>(pool, credentialSql, [hash]);
-      return row && toApiKeyCredential(row);
+      return credentials.get(hash.toString('base64'), async () => {
+        const row = await one<ApiKeyRow>(pool, credentialSql, [hash]);
+        return row && toApiKeyCredential(row);
+      });
     },
     async get(workspaceId, id) {
       const row = await one<ApiKeyRow>(pool, 'SELECT * FROM api_keys WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);

@@ -16,13 +16,14 @@ import {
   toVersion,
   toVersionSummary,
 } from '../rows/forms.js';
-import type { AuditEventInput, FormStore } from '../types.js';
+import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
 import { integrationFormCascade } from './integrations.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
+import type { RowCaches } from './row-cache.js';
 import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
 
 type Form = Schema<'Form'>;
@@ -84,7 +85,18 @@ async function ownedRow(client: Queryable, workspaceId: string, id: string): Pro
   return row;
 }
 
-export function postgresForms(pool: pg.Pool): FormStore {
+/**
+ * How many forms are kept in memory (row-cache.ts), and how much definition text they may hold together: a
+ * definition may be 256 KiB, and a cached form's response text and tag text are kept beside it while it is cached.
+ */
+const cachedForms = { rows: 1_000, weight: 16 * 1024 * 1024 };
+
+export function postgresForms(pool: pg.Pool, caches: RowCaches): FormStore {
+  // Every submission and every form read reads its form; the record changes only when its row does.
+  const records = caches.create<{ record: FormRecord; definitionLength: number }>(['forms'], {
+    ...cachedForms,
+    weigh: (cached) => cached.definitionLength,
+  });
   return {
     async list(visibility, filter, page) {
       const params = new Parameters();
@@ -107,8 +119,11 @@ export function postgresForms(pool: pg.Pool): FormStore {
       return { data: result.data.map(toSummary), hasMore: result.hasMore };
     },
     async get(workspaceId, id) {
-      const row = await one<FormRow>(pool, 'SELECT * FROM forms WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
-      return row && toFormRecord(row);
+      const cached = await records.get(`${workspaceId} ${id}`, async () => {
+        const row = await one<FormRow>(pool, 'SELECT * FROM forms WHERE id = $1 AND workspace_id = $2', [id, workspaceId]);
+        return row && { record: toFormRecord(row), definitionLength: row.definition.length };
+      });
+      return cached?.record;
     },
     async create({ form, workspaceId, environment }, outbox) {
       const definition = definitionOf(form);

@@ -11,6 +11,7 @@ import { integrationTestData, postgresIntegrations } from './integrations.js';
 import { migrate } from './migrations.js';
 import { postgresOAuth } from './oauth.js';
 import { postgresRescoreJobs } from './rescore-jobs.js';
+import { postgresRowCaches } from './row-cache.js';
 import { postgresSubmissions, submissionTestData } from './submissions.js';
 import { postgresTeam } from './team.js';
 import { postgresTransfers } from './transfers.js';
@@ -45,11 +46,12 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
     pool = source;
     await migrate(pool);
   }
+  const caches = await postgresRowCaches(pool);
   return {
     pool,
     workspaces: postgresWorkspaces(pool),
-    apiKeys: postgresApiKeys(pool),
-    forms: postgresForms(pool),
+    apiKeys: postgresApiKeys(pool, caches),
+    forms: postgresForms(pool, caches),
     folders: postgresFolders(pool),
     auditEvents: postgresAuditEvents(pool),
     idempotency: postgresIdempotency(pool),
@@ -73,6 +75,7 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
       });
     },
     async close() {
+      await caches.close();
       await pool.end();
     },
   };

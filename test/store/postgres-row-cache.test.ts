@@ -1,0 +1,168 @@
+/**
+ * Cached rows on PostgreSQL (src/store/postgres/row-cache.ts): the API key and form every request reads come from
+ * each process's memory, and a change committed anywhere reaches every process within the stated bound. Two stores
+ * on one database stand for two processes: each has its own pool, its own caches and its own listening connection.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/domain/keys/secret.js';
+import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { buildApp } from '../../src/http/app.js';
+import { TRUST_MS } from '../../src/store/postgres/row-cache.js';
+import type { Store } from '../../src/store/types.js';
+import { createForm } from '../support/factories.js';
+import { createTestApi, type TestApi } from '../support/harness.js';
+import { createStoreDatabase, storedRows, type TestDatabase } from '../support/stores.js';
+
+const opened: Array<{ close(): Promise<void> }> = [];
+const databases: TestDatabase[] = [];
+afterEach(async () => {
+  for (const closable of opened.splice(0).reverse()) await closable.close();
+  for (const database of databases.splice(0)) await database.drop();
+});
+
+/** Two processes' stores on one new database, with a workspace and its live admin key made through the first. */
+async function twoStores(): Promise<{ one: Store; two: Store; hash: Buffer; workspaceId: string; database: TestDatabase }> {
+  const database = await createStoreDatabase('postgres');
+  databases.push(database);
+  const one = await database.open();
+  const two = await database.open();
+  opened.push(one, two);
+  const workspace = await bootstrapWorkspace(buildApp({ store: one }).services, { name: 'Cache', plan: 'business' });
+  return { one, two, hash: hashSecret(workspace.live_admin_key), workspaceId: workspace.workspace_id, database };
+}
+
+const revokeAll = (store: Store) =>
+  storedRows(store, "UPDATE api_keys SET status = 'revoked', revocation_cause = 'revoked', revoked_at = '2026-01-01T00:00:00.000Z'");
+
+/** Reads through `store` until `done` holds, and says how long that took (ms), or fails after `limitMs`. */
+async function timeUntil(read: () => Promise<boolean>, limitMs: number): Promise<number> {
+  const started = performance.now();
+  while (!(await read())) {
+    const waited = performance.now() - started;
+    if (waited > limitMs) throw new Error(`not seen within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return performance.now() - started;
+}
+
+/**
+ * Reads until two reads in a row hand out the same record (so it is cached), and returns it. A write made just
+ * before (the setup's) empties the caches when its notification and the next counter check arrive, a few
+ * milliseconds later: a row read before then is not kept.
+ */
+async function cachedRead<T>(read: () => Promise<T>): Promise<T> {
+  let last = await read();
+  await timeUntil(async () => {
+    const next = await read();
+    const same = next === last;
+    last = next;
+    return same;
+  }, 2000);
+  return last;
+}
+
+/** The listening connections of a database's stores, ended as an administrator (or a failover) would end them. */
+const terminateListeners = (store: Store) =>
+  storedRows(
+    store,
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+     WHERE datname = current_database() AND application_name = 'form-funnel cache listener'`,
+  );
+
+describe('PostgreSQL row caches', () => {
+  it('when a key is read again, then the same frozen record comes from memory', async () => {
+    const { two, hash } = await twoStores();
+    const first = await cachedRead(() => two.apiKeys.findBySecretHash(hash));
+    expect(first?.key.status).toBe('active');
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(await two.apiKeys.findBySecretHash(hash)).toBe(first);
+  });
+
+  it('when a key is revoked through one process, then the other refuses it within a second, in practice within milliseconds', async () => {
+    const { one, two, hash } = await twoStores();
+    expect((await cachedRead(() => two.apiKeys.findBySecretHash(hash)))?.key.status).toBe('active');
+    await revokeAll(one);
+    const waited = await timeUntil(async () => (await two.apiKeys.findBySecretHash(hash))?.key.status === 'revoked', 1000);
+    expect(waited).toBeLessThan(TRUST_MS);
+  });
+
+  it('when this process writes a cached row, then its very next read sees the write, without waiting for a notification', async () => {
+    const { one, hash, workspaceId } = await twoStores();
+    expect((await cachedRead(() => one.apiKeys.findBySecretHash(hash)))?.workspace.rateLimits).toBeNull();
+    await storedRows(
+      one,
+      'UPDATE workspaces SET rate_limit_per_key_per_second = 7, rate_limit_per_workspace_per_minute = 70 WHERE id = ?',
+      workspaceId,
+    );
+    expect((await one.apiKeys.findBySecretHash(hash))?.workspace.rateLimits).toEqual({ perKeyPerSecond: 7, perWorkspacePerMinute: 70 });
+    await revokeAll(one);
+    expect((await one.apiKeys.findBySecretHash(hash))?.key.status).toBe('revoked');
+  });
+
+  it('when the listening connection is lost, then the caches are passed by until it listens again, and nothing changed meanwhile is answered stale', async () => {
+    const { one, two, hash } = await twoStores();
+    expect((await cachedRead(() => two.apiKeys.findBySecretHash(hash)))?.key.status).toBe('active');
+    await terminateListeners(one);
+    // Committed while nobody listens: no notification will ever say so.
+    await revokeAll(one);
+    await timeUntil(async () => (await two.apiKeys.findBySecretHash(hash))?.key.status === 'revoked', 1000);
+    // Listening again, the caches answer from memory again.
+    expect(await cachedRead(() => two.apiKeys.findBySecretHash(hash))).toBeDefined();
+  });
+
+  it('when the version counter moves without a notification, then every cache is emptied at the next check', async () => {
+    const { one, two, hash } = await twoStores();
+    expect((await cachedRead(() => two.apiKeys.findBySecretHash(hash)))?.key.status).toBe('active');
+    // A write with triggers off (replication role) sends nothing; only the counter, moved by hand, says it happened.
+    await storedRows(
+      one,
+      `DO $$ BEGIN
+         SET LOCAL session_replication_role = replica;
+         UPDATE api_keys SET status = 'revoked', revocation_cause = 'revoked', revoked_at = '2026-01-01T00:00:00.000Z';
+         PERFORM nextval('form_funnel_cache_version');
+       END $$`,
+    );
+    await timeUntil(async () => (await two.apiKeys.findBySecretHash(hash))?.key.status === 'revoked', 1000);
+  });
+});
+
+describe('PostgreSQL row caches behind two apps', () => {
+  const apis: TestApi[] = [];
+  afterEach(async () => {
+    for (const api of apis.splice(0)) await api.close();
+  });
+
+  it('when a key is revoked through one app, then the other app answers it 401 within a second', async () => {
+    const database = await createStoreDatabase('postgres');
+    databases.push(database);
+    const one = await createTestApi({ store: await database.open() });
+    const two = await createTestApi({ store: await database.open() });
+    apis.push(two, one);
+    const created = await one.createKey({ name: 'Revoked soon', scope: 'read', environment: 'live' });
+    const { secret } = created;
+    expect((await two.call('get', '/v1/me', secret)).status).toBe(200);
+    expect((await two.call('get', '/v1/me', secret)).status).toBe(200);
+    expect((await one.call('delete', `/v1/api_keys/${created.id}`)).status).toBe(200);
+    const waited = await timeUntil(async () => (await two.call('get', '/v1/me', secret)).status === 401, 1000);
+    expect(waited).toBeLessThan(1000);
+    expect((await two.call('get', '/v1/me', secret)).status).toBe(401);
+  });
+
+  it('when a form changes through one app, then the other app reads the new version, and a deleted form is gone', async () => {
+    const database = await createStoreDatabase('postgres');
+    databases.push(database);
+    const one = await createTestApi({ store: await database.open() });
+    apis.push(one);
+    const two = await database.open();
+    opened.push(two);
+    const { workspace_id: workspaceId } = one.workspace;
+    const [a, b] = [(await createForm(one, { name: 'A' })).id, (await createForm(one, { name: 'B' })).id];
+    expect((await cachedRead(() => two.forms.get(workspaceId, a)))?.form.name).toBe('A');
+    expect((await two.forms.get(workspaceId, b))?.form.name).toBe('B');
+    expect((await one.call('patch', `/v1/forms/${a}`).send({ name: 'Renamed' })).status).toBe(200);
+    const waited = await timeUntil(async () => (await two.forms.get(workspaceId, a))?.form.name === 'Renamed', 1000);
+    expect(waited).toBeLessThan(TRUST_MS);
+    expect((await one.call('delete', `/v1/forms/${b}`)).status).toBe(200);
+    await timeUntil(async () => (await two.forms.get(workspaceId, b)) === undefined, 1000);
+  });
+});
