@@ -4,26 +4,37 @@
  * (403), ids that name nothing in its path and query (404, crossed with each value of its enum parameters, so
  * `format=csv` is tried as well as `format=ndjson`), an unknown query parameter (400), a body that does not parse,
  * comes in another media type or is too large (400, 415, 413), an Idempotency-Key reused for another request (409)
- * and an Accept it may not serve. Each probe is sent and its answer must be a problem+json with a status the
- * operation declares, and the status the probe is built to produce.
+ * and an Accept it may not serve. Then the handlers' own refusals, on real resources made for each operation: a
+ * test key on live ones, a key attached to another form, a stale If-Match, the documented example body, twice.
+ * Each probe is sent and its answer must be a problem+json with a status the operation declares, and the status
+ * the probe is built to produce where there is one.
  */
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Operation } from '../../src/http/contract-document.js';
+import { createFolder, createForm, createIntegration, submit } from '../support/factories.js';
 import { absentId, generousLimits, useWatchedApi } from '../support/http-checks.js';
+import { testWebhookUrls } from './integrations-support.js';
+import { anaAnswers, anaHidden, demoForm } from './submissions-support.js';
 
 type Node = Record<string, unknown>;
 type Parameter = { name: string; in: string; schema: Node };
 
 const { document, operations } = loadContract();
-const api = useWatchedApi({ rateLimits: generousLimits });
+const api = useWatchedApi(() => ({ rateLimits: generousLimits, webhookUrls: testWebhookUrls() }));
 
 let keepAlive: https.Agent;
-const keys: Record<'read' | 'admin', string> = { read: '', admin: '' };
+const keys: Record<'read' | 'admin' | 'test' | 'otherForm', string> = { read: '', admin: '', test: '', otherForm: '' };
+let other: { workspace_id: string };
 beforeAll(async () => {
   keepAlive = new https.Agent({ keepAlive: true, maxSockets: 1, ca: api.certificate });
   keys.admin = api.workspace.live_admin_key;
+  keys.test = api.workspace.test_admin_key;
   keys.read = (await api.createKey({ environment: 'live', scope: 'read' })).secret;
+  const elsewhere = await createForm(api, demoForm({ name: 'Elsewhere' }));
+  const attachment = { type: 'form', form_id: elsewhere.id } as const;
+  keys.otherForm = (await api.createKey({ environment: 'live', scope: 'admin', attachment })).secret;
+  other = await api.otherWorkspace();
 });
 afterAll(() => {
   keepAlive.destroy();
@@ -125,16 +136,77 @@ function probesOf(target: Walked): Probe[] {
   return probes;
 }
 
-async function send(target: Walked, probe: Probe, seed = 'A') {
+async function send(target: Walked, probe: Probe, seed = 'A', ids?: RealIds) {
   const query = probe.query ? `?${new URLSearchParams(probe.query).toString()}` : '';
   const key = probe.key === undefined ? keys.admin : probe.key;
-  let req = api.call(target.operation.method, `/v1${probe.path ?? pathOf(target, seed)}${query}`, key).agent(keepAlive);
+  const path = probe.path ?? (ids ? realPathOf(target, ids) : pathOf(target, seed));
+  let req = api.call(target.operation.method, `/v1${path}${query}`, key).agent(keepAlive);
   for (const [name, value] of Object.entries(probe.headers ?? {})) req = req.set(name, value);
   if (probe.raw !== undefined) return req.set('Content-Type', probe.contentType!).send(probe.raw);
+  const example = ids ? withRealIds(target.example, ids) : target.example;
   if (target.mediaType === 'application/x-www-form-urlencoded') {
-    return req.type('form').send(new URLSearchParams(target.example as Record<string, string>).toString());
+    return req.type('form').send(new URLSearchParams(example as Record<string, string>).toString());
   }
-  return target.mediaType ? req.set('Content-Type', 'application/json').send(JSON.stringify(target.example)) : req;
+  return target.mediaType ? req.set('Content-Type', 'application/json').send(JSON.stringify(example)) : req;
+}
+
+/** Ids of real resources, by prefix (`form`, `sub`, ...), made afresh for each operation: a probe may delete them. */
+type RealIds = Record<string, string>;
+
+let made = 0;
+async function realIds(): Promise<RealIds> {
+  const ok = async (request: ReturnType<typeof api.call>, status = 201) => {
+    const res = await request;
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    return res.body;
+  };
+  const form = await createForm(api, demoForm({ name: `Walked ${++made}` }));
+  const submission = await submit(api, { form_id: form.id, answers: anaAnswers(), hidden: anaHidden(), status: 'partial' });
+  const folder = await createFolder(api, `Folder ${form.id}`);
+  const integration = await createIntegration(api);
+  const key = await api.createKey({ environment: 'live', scope: 'read' });
+  const invite = await ok(api.call('post', '/v1/team/invites').send({ email: `${form.id.toLowerCase()}@acme.example`, role: 'editor' }));
+  const [member] = (await ok(api.call('get', '/v1/team/members'), 200)).data;
+  const job = await ok(api.call('post', `/v1/forms/${form.id}/rescore`), 202);
+  const offered = await createForm(api, demoForm({ name: `Offered ${made}` }));
+  const transfer = await ok(api.call('post', `/v1/forms/${offered.id}/transfer`).send({ workspace_id: other.workspace_id }));
+  const [event] = (await ok(api.call('get', '/v1/events'), 200)).data;
+  return {
+    form: form.id,
+    sub: submission.id,
+    fld: folder.id,
+    int: integration.id,
+    key: key.id,
+    inv: invite.id,
+    mem: member.id,
+    rsj: job.id,
+    xfr: transfer.id,
+    evt: event.id,
+    ws: other.workspace_id,
+  };
+}
+
+const idPrefix = (schema: Node): string | undefined =>
+  typeof schema.pattern === 'string' ? /^\^([a-z]+)_\[0-9A-Za-z\]\{24\}\$$/.exec(schema.pattern)?.[1] : undefined;
+
+function realPathOf(target: Walked, ids: RealIds): string {
+  return target.operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => {
+    const parameter = target.parameters.find((candidate) => candidate.in === 'path' && candidate.name === name)!;
+    return parameter.schema.type === 'integer' ? '1' : ids[idPrefix(parameter.schema)!]!;
+  });
+}
+
+/** The example body with every id in it replaced by the real resource of the same kind. */
+function withRealIds(value: unknown, ids: RealIds): unknown {
+  if (typeof value === 'string') {
+    const prefix = /^([a-z]+)_[0-9A-Za-z]{24}$/.exec(value)?.[1];
+    return prefix && ids[prefix] ? ids[prefix] : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => withRealIds(item, ids));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withRealIds(item, ids)]));
+  }
+  return value;
 }
 
 /** A readable line per answer that breaks a rule: an undeclared status, not the probe's status, not a problem. */
@@ -201,6 +273,32 @@ describe('every error an operation can produce is declared', () => {
       expect(first.status).toBe(404);
       expect(violations(target, { name: 'same key, another path', expected: 409 }, second)).toEqual([]);
       expect(second.body.code).toBe('idempotency_conflict');
+    },
+  );
+
+  // The handlers' own refusals need real resources: a test key on live ones (403 live_resource), a key attached to
+  // another form (403 form_not_attached), a stale If-Match (412), the documented example body on real ids (409,
+  // 422 ...), and the same request twice (a second delete, accept or revoke).
+  it.each(walked.map((target) => [target.operation.operationId, target] as const))(
+    'when %s is called on real resources by keys that may not, and twice by one that may, then each answer is declared',
+    async (_operationId, target) => {
+      const ids = await realIds();
+      // Query parameters that name a resource (`form_id`, `folder_id`) name the real one.
+      const query = target.parameters.flatMap((parameter): Array<[string, string]> => {
+        const id = parameter.in === 'query' ? ids[idPrefix(parameter.schema) ?? ''] : undefined;
+        return id ? [[parameter.name, id]] : [];
+      });
+      const probes: Probe[] = [
+        { name: 'a test key on live resources', key: keys.test, query },
+        { name: 'a key attached to another form', key: keys.otherForm, query },
+      ];
+      if (target.parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'If-Match')) {
+        probes.push({ name: 'a stale If-Match', expected: 412, headers: { 'If-Match': '"stale"' }, query });
+      }
+      probes.push({ name: 'the example, first time', query }, { name: 'the example, second time', query });
+      const found: string[] = [];
+      for (const probe of probes) found.push(...violations(target, probe, await send(target, probe, 'A', ids)));
+      expect(found).toEqual([]);
     },
   );
 
