@@ -86,6 +86,17 @@ describe('ScanTurns', () => {
     expect(turns.heldBy('ws_a')).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('when a scan may always wait, then a full queue takes it in turn instead of refusing it', async () => {
+    const turns = new ScanTurns({ scansPerWorkspace: 1, scanQueuePerWorkspace: 1 });
+    const first = heldScan();
+    const running = turns.run('ws_a', first.scan);
+    const waiting = turns.run('ws_a', async () => 'queued');
+    const download = turns.run('ws_a', async () => 'export page', { alwaysWait: true });
+    expect(turns.heldBy('ws_a')).toEqual({ running: 1, waiting: 2 });
+    first.finish('first');
+    expect(await Promise.all([running, waiting, download])).toEqual(['first', 'queued', 'export page']);
+  });
+
   it('when a running scan fails, then its turn passes to the next in arrival order', async () => {
     const turns = new ScanTurns({ scansPerWorkspace: 1, scanQueuePerWorkspace: 3 });
     const order: string[] = [];

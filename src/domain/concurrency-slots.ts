@@ -126,9 +126,13 @@ export class ScanTurns {
     this.#queueLimit = settings.scanQueuePerWorkspace;
   }
 
-  /** Runs `scan` in its turn among the workspace's scans, or throws 429 `too_many_searches` when the queue is full. */
-  async run<T>(workspaceId: string, scan: () => Promise<T>): Promise<T> {
-    await this.#turn(workspaceId);
+  /**
+   * Runs `scan` in its turn among the workspace's scans, or throws 429 `too_many_searches` when the queue is full.
+   * `alwaysWait`: queue beyond the bound instead, for a download already under way, which a refusal would break
+   * (exports are bounded by their own slots, so such waiters stay few).
+   */
+  async run<T>(workspaceId: string, scan: () => Promise<T>, { alwaysWait = false } = {}): Promise<T> {
+    await this.#turn(workspaceId, alwaysWait);
     try {
       return await scan();
     } finally {
@@ -141,13 +145,13 @@ export class ScanTurns {
     return { running: this.#running.held(workspaceId), waiting: this.#waiting.get(workspaceId)?.length ?? 0 };
   }
 
-  #turn(workspaceId: string): Promise<void> | undefined {
+  #turn(workspaceId: string, alwaysWait: boolean): Promise<void> | undefined {
     if (!this.#running.isFull(workspaceId)) {
       this.#running.take(workspaceId);
       return undefined;
     }
     const queue = this.#waiting.get(workspaceId) ?? [];
-    if (queue.length >= this.#queueLimit) {
+    if (queue.length >= this.#queueLimit && !alwaysWait) {
       throw rateLimited(
         `More than ${this.#running.limit + this.#queueLimit} searches with q at a time in this workspace`,
         SCAN_RETRY_AFTER_SECONDS,

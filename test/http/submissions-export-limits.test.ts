@@ -247,9 +247,12 @@ describe('GET /v1/submissions?q=…: searches take turns per workspace', () => {
     expect((await api.call('get', `/v1/submissions?form_id=${form.id}`)).status).toBe(200);
     expect((await api.call('get', '/v1/submissions?q=ana', otherWorkspaceKey)).status).toBe(200);
     expect(held.reads).toBe(1);
+    // An export with q waits its turn too, but is never refused: it queues beyond the bound.
+    const download = started(`/v1/submissions/export?form_id=${form.id}&q=ana`);
+    await vi.waitFor(() => expect(api.services.concurrency!.scans.heldBy(workspaceId())).toEqual({ running: 1, waiting: 2 }));
     held.open();
-    for (const res of await Promise.all([running, waiting])) expect(res.status).toBe(200);
-    expect(held.reads).toBe(2);
+    for (const res of await Promise.all([running, waiting, download])) expect(res.status).toBe(200);
+    expect(held.reads).toBe(3);
     expect(api.services.concurrency!.scans.heldBy(workspaceId())).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -78,8 +78,13 @@ export async function exportSubmissions(
   // One download that must be complete: a search reads on to the end of the list, a window at a time with the
   // event loop's turn between windows (no cap; every window is one step of bounded size).
   const scan = { window: (services.searchScan ?? defaultSearchScan).window, cap: Number.POSITIVE_INFINITY };
-  const read = (page: Omit<PageRequest, 'limit'>) =>
+  const list = (page: Omit<PageRequest, 'limit'>) =>
     services.store.submissions.list(partition, filter, { limit: exportPageSize, ...page }, order, scan);
+  // With `q` each page is a scan, which takes its turn among the workspace's (concurrency-slots.ts); it waits
+  // rather than being refused, since a refusal in mid-download would break it.
+  const { scans } = services.concurrency ?? {};
+  const read = (page: Omit<PageRequest, 'limit'>) =>
+    filter.search !== undefined && scans ? scans.run(principal.workspace.id, () => list(page), { alwaysWait: true }) : list(page);
   const first = await read(start);
   const encode = format === 'csv' ? (submission: Submission) => csvRow(csvCells(submission, refs)) : ndjsonLine;
 
