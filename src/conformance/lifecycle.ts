@@ -209,7 +209,7 @@ export async function apiKeys(session: Session, world: World): Promise<void> {
   if (revoked) world.revokedKey = doomed.secret;
   if (!world.keys.read) {
     world.keys.read = (await plainKey('Conformance read key', 'read')).secret;
-    if (world.keys.read) session.note('getMe', 'no --key-read: the run made a read key to check scopes');
+    if (world.keys.read) session.runNote('no --key-read: the run made a read key to check scopes');
   }
   world.spareKey = (await plainKey('Conformance rate limit key', 'read')).secret;
 

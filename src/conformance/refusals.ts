@@ -37,7 +37,7 @@ function bodyFor(session: Session, world: World, operationId: string): unknown {
 export async function authentication(session: Session, world: World): Promise<void> {
   const refused = { status: [401, 429], check: 'ignored_auth' as const };
   if (world.revokedKey) await session.call('getMe', { key: world.revokedKey }, { ...refused, what: 'a revoked key' });
-  else session.note('getMe', 'revoked key not tried: the run could not make and revoke one (needs an admin --key)');
+  else session.runNote('revoked key not tried: the run could not make and revoke one (needs an admin --key)');
   await session.call('getMe', { authorization: `bearer ${world.keys.main}` }, { ...refused, what: 'the scheme written in lower case' });
   await session.call('getMe', { authorization: `Bearer  ${world.keys.main}` }, { ...refused, what: 'two spaces after Bearer' });
   await session.call('getMe', { authorization: 'Bearer svc_test_not_a_key' }, { ...refused, what: 'a key that does not exist' });
@@ -56,8 +56,7 @@ export async function scopes(session: Session, world: World): Promise<void> {
     (operation) => operation.authenticated && operation.scopes.length > 0 && !operation.scopes.includes('read'),
   );
   if (!world.keys.read) {
-    for (const operation of needsMore)
-      session.note(operation.operationId, 'scope not checked: needs --key-read (or an admin --key to make one)');
+    session.runNote('scopes not checked: needs --key-read (or an admin --key, to make one)');
     return;
   }
   for (const operation of needsMore) {
@@ -75,7 +74,11 @@ export async function isolation(session: Session, world: World): Promise<void> {
     (operation) => operation.method === 'get' && operation.path.includes('{id}') && !operation.path.startsWith('/transfers/'),
   );
   if (!world.keys.otherWorkspace || !world.other) {
-    for (const operation of reads) session.note(operation.operationId, 'workspace isolation not checked: needs --key-other-workspace');
+    session.runNote(
+      world.keys.otherWorkspace
+        ? 'workspace isolation not checked: getMe did not say which workspace --key-other-workspace belongs to'
+        : 'workspace isolation not checked: needs --key-other-workspace',
+    );
     return;
   }
   for (const operation of reads) {
@@ -108,7 +111,7 @@ export async function negativeData(session: Session, world: World): Promise<void
   await session.call('createForm', { rawBody: '{"name": ' }, rejected('JSON that does not parse'));
   await session.call(
     'createSubmission',
-    { body: { form_id: world.ids.form, answers: {} } },
+    { body: { ...exampleBody(session.contract, 'createSubmission', { form: world.ids.form }, 'completed'), answers: {} } },
     rejected('a completed submission without its required answers', [422]),
   );
   // Its happy path needs an OAuth client and an authorization code, which no API operation makes.
@@ -126,7 +129,7 @@ export async function negativeData(session: Session, world: World): Promise<void
  */
 export async function rateLimit(session: Session, world: World, burst = 150): Promise<void> {
   if (!world.spareKey) {
-    session.note('getMe', '429 not tried: needs an admin --key to make a key to spend');
+    session.runNote('429 not tried: needs an admin --key, to make a key to spend');
     return;
   }
   const answers = await Promise.all(
@@ -136,7 +139,7 @@ export async function rateLimit(session: Session, world: World, burst = 150): Pr
   );
   const limited = answers.find((answer) => answer?.status === 429);
   if (!limited) {
-    session.note('getMe', `429 not reached in a burst of ${burst} requests`);
+    session.runNote(`429 not reached in a burst of ${burst} requests`);
     return;
   }
   const missing = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter(

@@ -29,6 +29,8 @@ export interface ConformanceOptions {
 export interface ConformanceReport {
   baseUrl: string;
   summary: Record<OperationResult['outcome'], number>;
+  /** What the run could not check, and why (a key that was not given). */
+  notes: string[];
   operations: OperationResult[];
 }
 
@@ -64,7 +66,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const operations = session.results().filter((result) => !options.only?.length || options.only.includes(result.operationId));
   const summary = { pass: 0, fail: 0, not_implemented: 0, skipped: 0 };
   for (const result of operations) summary[result.outcome] += 1;
-  return { baseUrl: options.baseUrl, summary, operations };
+  return { baseUrl: options.baseUrl, summary, notes: session.runNotes, operations };
 }
 
 /**

@@ -75,7 +75,11 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
     const target = record(operationId);
     const path = expandPath(operation, options.path ?? {});
     const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) query.set(name, String(value));
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      const fallback = operation.parameters.find((parameter) => parameter.in === 'query' && parameter.name === name && parameter.required)
+        ?.schema.examples?.[0];
+      if (value !== undefined || fallback !== undefined) query.set(name, String(value ?? fallback));
+    }
     const headers: Record<string, string> = { accept: acceptFor(operation), ...options.headers };
     const key = options.key === undefined ? mainKey : options.key;
     if (options.authorization !== undefined) headers.authorization = options.authorization;
@@ -145,6 +149,11 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
   const note = (operationId: string, text: string) => {
     if (!record(operationId).notes.includes(text)) record(operationId).notes.push(text);
   };
+  /** Notes about the whole run: checks that need a key that was not given. */
+  const runNotes: string[] = [];
+  const runNote = (text: string) => {
+    if (!runNotes.includes(text)) runNotes.push(text);
+  };
   const ran = (operationId: string, check: CheckName) => record(operationId).ran.add(check);
   const notImplemented = (operationId: string) => record(operationId).notImplemented;
 
@@ -167,7 +176,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
     });
   }
 
-  return { contract, call, fail, note, ran, notImplemented, results };
+  return { contract, call, fail, note, runNote, runNotes, ran, notImplemented, results };
 }
 
 export type Session = ReturnType<typeof createSession>;
