@@ -71,6 +71,12 @@ describe('a generated stub project', () => {
     expect(stdout).toMatch(/# fail 0\b/);
   });
 
+  it('when the project regenerates its own types (npm run generate), then they equal the generated ones', async () => {
+    const generated = readFileSync(join(project.dir, 'src/generated/openapi.d.ts'), 'utf8');
+    await execute('npm', ['run', '--silent', 'generate'], { cwd: project.dir });
+    expect(readFileSync(join(project.dir, 'src/generated/openapi.d.ts'), 'utf8')).toBe(generated);
+  });
+
   it('has one handler file per tag and every operation in the satisfies map', () => {
     const index = readFileSync(join(project.dir, 'src/handlers/index.ts'), 'utf8');
     const operations = readOperations(document);

@@ -1,0 +1,67 @@
+/**
+ * The stub project's pipeline in process (the template's buildApp, with a key lookup of the test's own): what a
+ * generated server answers before any handler runs, for the cases a default project cannot show, since its
+ * placeholder key lookup gives every key the admin scope.
+ */
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleContract } from '../../src/stubs/contract-source.js';
+import { buildApp } from '../../src/stubs/template/src/app.js';
+import type { ApiKey } from '../../src/stubs/template/src/auth.js';
+import type { OpenApiDocument } from '../../src/stubs/template/src/contract.js';
+import { type Handlers, notImplemented, type OperationId } from '../../src/stubs/template/src/handler-types.js';
+
+const keys: Record<string, ApiKey> = {
+  svc_test_reader: { id: 'key_000000000000000000000001', scope: 'read', environment: 'test' },
+  svc_test_writer: { id: 'key_000000000000000000000002', scope: 'read_write', environment: 'test' },
+};
+
+/** Every operation not implemented, as in a freshly generated project. */
+const stubs = new Proxy({} as Handlers, { get: (_target, operationId) => async () => notImplemented(operationId as OperationId) });
+
+let app: ReturnType<typeof buildApp>;
+beforeAll(async () => {
+  const document: OpenApiDocument = await bundleContract();
+  app = buildApp({ handlers: stubs, document, lookUpKey: async (secret) => keys[secret], logError: () => {} });
+});
+
+describe('the stub pipeline', () => {
+  it('when a key is below the operation’s minimum scope, then 403 insufficient_scope naming the scope', async () => {
+    const response = await request(app).post('/v1/forms').set('Authorization', 'Bearer svc_test_reader').send({ name: 'Demo' });
+    expect(response.status).toBe(403);
+    expect(response.body).toMatchObject({
+      type: 'permission_error',
+      code: 'insufficient_scope',
+      request_id: response.headers['x-request-id'],
+    });
+    expect(response.body.message).toContain('read_write');
+  });
+
+  it('when a key meets the minimum scope, then the request reaches the handler', async () => {
+    const reading = await request(app).get('/v1/forms').set('Authorization', 'Bearer svc_test_reader');
+    expect(reading.status).toBe(501);
+    const writing = await request(app).post('/v1/forms').set('Authorization', 'Bearer svc_test_writer').send({ name: 'Demo' });
+    expect(writing.status).toBe(501);
+    const admin = await request(app).get('/v1/api_keys').set('Authorization', 'Bearer svc_test_writer');
+    expect(admin.status).toBe(403);
+  });
+
+  it('when the key lookup does not know the key, then 401 invalid_api_key', async () => {
+    const response = await request(app).get('/v1/me').set('Authorization', 'Bearer svc_test_unknown');
+    expect(response.status).toBe(401);
+    expect(response.body.code).toBe('invalid_api_key');
+  });
+
+  it('when the OAuth token request is invalid, then the problem carries the RFC 6749 error members its schema requires', async () => {
+    const response = await request(app).post('/v1/oauth/token').type('form').send({ grant_type: 'refresh_token' });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'invalid_parameters', error: 'invalid_request' });
+    expect(response.body.error_description).toBe(response.body.message);
+  });
+
+  it('when a request is sent as text, then 415 unsupported_media_type', async () => {
+    const response = await request(app).post('/v1/forms').set('Authorization', 'Bearer svc_test_writer').type('text/plain').send('Demo');
+    expect(response.status).toBe(415);
+    expect(response.body).toMatchObject({ type: 'invalid_request', code: 'unsupported_media_type' });
+  });
+});
