@@ -67,13 +67,18 @@ const answerHeaders = ['content-disposition', 'location', 'retry-after', 'allow'
 export function lastResort(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const { requestId } = stateOf(res);
-    if (isValidatorError(error)) {
-      log.error(
-        { request_id: requestId, status: res.statusCode, violation: error.errors, message: error.message },
-        'problem broke the contract',
-      );
-    } else {
-      log.error({ request_id: requestId, err: error }, 'error handler failed');
+    // Nothing here may throw: a throw would take the request to Express's final handler after all.
+    try {
+      if (isValidatorError(error)) {
+        log.error(
+          { request_id: requestId, status: res.statusCode, violation: error.errors, message: error.message },
+          'problem broke the contract',
+        );
+      } else {
+        log.error({ request_id: requestId, err: error }, 'error handler failed');
+      }
+    } catch {
+      // A log that cannot take the line must not cost the client its answer.
     }
     if (res.headersSent) {
       cutShort(res);
