@@ -41,7 +41,8 @@ export default defineConfig({
       {
         extends: true,
         // The command line as operators run it (`npm run admin`, `npm start`) and the client package as partners
-        // install it (packed, installed into new ESM and CommonJS projects, type-checked and run). No global setup.
+        // install it (packed, installed into new ESM and CommonJS projects, type-checked and run); generated server
+        // stub projects, type-checked, started and regenerated. No global setup.
         test: {
           name: 'processes',
           include: processTestFiles,
