@@ -37,7 +37,7 @@ function bodyFor(session: Session, world: World, operationId: string): unknown {
 export async function authentication(session: Session, world: World): Promise<void> {
   const refused = { status: [401, 429], check: 'ignored_auth' as const };
   if (world.revokedKey) await session.call('getMe', { key: world.revokedKey }, { ...refused, what: 'a revoked key' });
-  else session.runNote('revoked key not tried: the run could not make and revoke one (needs an admin --key)');
+  else session.runNote('revoked key not tried: the run makes and revokes one, which needs an admin --key, createApiKey and revokeApiKey');
   await session.call('getMe', { authorization: `bearer ${world.keys.main}` }, { ...refused, what: 'the scheme written in lower case' });
   await session.call('getMe', { authorization: `Bearer  ${world.keys.main}` }, { ...refused, what: 'two spaces after Bearer' });
   await session.call('getMe', { authorization: 'Bearer svc_test_not_a_key' }, { ...refused, what: 'a key that does not exist' });
@@ -56,7 +56,7 @@ export async function scopes(session: Session, world: World): Promise<void> {
     (operation) => operation.authenticated && operation.scopes.length > 0 && !operation.scopes.includes('read'),
   );
   if (!world.keys.read) {
-    session.runNote('scopes not checked: needs --key-read (or an admin --key, to make one)');
+    session.runNote('scopes not checked: needs --key-read, or an admin --key and createApiKey to make one');
     return;
   }
   for (const operation of needsMore) {
@@ -129,7 +129,7 @@ export async function negativeData(session: Session, world: World): Promise<void
  */
 export async function rateLimit(session: Session, world: World, burst = 150): Promise<void> {
   if (!world.spareKey) {
-    session.runNote('429 not tried: needs an admin --key, to make a key to spend');
+    session.runNote('429 not tried: needs an admin --key and createApiKey, to make a key to spend');
     return;
   }
   const answers = await Promise.all(
