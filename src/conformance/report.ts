@@ -12,7 +12,7 @@ export function formatReport(report: ConformanceReport): string {
     for (const note of result.notes) lines.push(`    - ${note}`);
   }
   const { summary } = report;
-  if (report.notes.length > 0) lines.push('', 'Notes:', ....map((note) => `  - ${note}`));
+  if (report.notes.length > 0) lines.push('', 'Notes:', ...report.notes.map((note) => `  - ${note}`));
   lines.push(
     '',
     `${summary.pass} passed, ${summary.fail} failed, ${summary.not_implemented} not implemented, ${summary.skipped} skipped, of ${report.operations.length} operations`,
