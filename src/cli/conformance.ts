@@ -1,7 +1,8 @@
 /**
- * `npm run conformance -- --base-url URL --key KEY [--key-read KEY] [--key-other-workspace KEY] …` (see `usage`): checks a running server against the contract (docs/implementing.md, "Check your
- * server"). Exit code: 0 every operation passed, 1 one failed, 2 none failed but some are not implemented, 3 the
- * run itself could not be made (bad options, no server).
+ * `npm run conformance -- --base-url URL --key KEY [--key-read KEY] [--key-other-workspace KEY] …` (see `usage`):
+ * checks a running server against the contract (docs/implementing.md, "Check your server"). Exit code: 0 every
+ * operation passed, 1 one failed, 2 none failed but some are not implemented, 3 the run itself could not be made
+ * (bad options, no server).
  */
 import { parseArgs } from 'node:util';
 import { formatReport } from '../conformance/report.js';

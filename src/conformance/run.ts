@@ -40,6 +40,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const session = createSession(contract, client, options.keys.main);
   const world: World = { keys: { ...options.keys }, suffix: newRunSuffix(), webhookUrl: options.webhookUrl, ids: {} };
   try {
+    // A server that cannot be reached gives no report worth reading: every operation would fail the same way.
+    await client.send({ method: 'GET', path: '/me', headers: { authorization: `Bearer ${options.keys.main}` } }).catch((error: Error) => {
+      throw new Error(`${options.baseUrl} cannot be reached: ${error.message}`);
+    });
     await lifecycle.identify(session, world);
     await lifecycle.folders(session, world);
     await lifecycle.forms(session, world);
