@@ -196,6 +196,9 @@ describe('a stub project generated with --examples', () => {
   it('when any operation is called, then it answers its documented example, which passed response validation', async () => {
     const examples = readExamples(document);
     expect(project.report.withoutExample).toEqual([]);
+    // The resource headers a client acts on are answered too.
+    expect(examples.get('createForm')?.headers?.Location).toMatch(/^\/v1\/forms\/form_/);
+    expect(examples.get('getForm')?.headers?.ETag).toMatch(/^"/);
     for (const operation of readOperations(document)) {
       if (operation.operationId === 'getFolder') continue;
       const example = examples.get(operation.operationId)!;
@@ -207,6 +210,7 @@ describe('a stub project generated with --examples', () => {
       if (example.body !== undefined)
         expect(answer.body).toEqual({ ...(example.body as object), request_id: answer.headers.get('x-request-id') });
       if (example.text !== undefined) expect(answer.text).toBe(example.text);
+      for (const [name, value] of Object.entries(example.headers ?? {})) expect(answer.headers.get(name)).toBe(value);
     }
   });
 
