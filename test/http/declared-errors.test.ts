@@ -154,36 +154,58 @@ async function send(target: Walked, probe: Probe, seed = 'A', ids?: RealIds) {
 type RealIds = Record<string, string>;
 
 let made = 0;
-async function realIds(): Promise<RealIds> {
+/** Makes the resources of the kinds asked for (and those they need); each kind is made once per call. */
+async function realIds(kinds: ReadonlySet<string>): Promise<RealIds> {
   const ok = async (request: ReturnType<typeof api.call>, status = 201) => {
     const res = await request;
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     return res.body;
   };
-  const form = await createForm(api, demoForm({ name: `Walked ${++made}` }));
-  const submission = await submit(api, { form_id: form.id, answers: anaAnswers(), hidden: anaHidden(), status: 'partial' });
-  const folder = await createFolder(api, `Folder ${form.id}`);
-  const integration = await createIntegration(api);
-  const key = await api.createKey({ environment: 'live', scope: 'read' });
-  const invite = await ok(api.call('post', '/v1/team/invites').send({ email: `${form.id.toLowerCase()}@acme.example`, role: 'editor' }));
-  const [member] = (await ok(api.call('get', '/v1/team/members'), 200)).data;
-  const job = await ok(api.call('post', `/v1/forms/${form.id}/rescore`), 202);
-  const offered = await createForm(api, demoForm({ name: `Offered ${made}` }));
-  const transfer = await ok(api.call('post', `/v1/forms/${offered.id}/transfer`).send({ workspace_id: other.workspace_id }));
-  const [event] = (await ok(api.call('get', '/v1/events'), 200)).data;
-  return {
-    form: form.id,
-    sub: submission.id,
-    fld: folder.id,
-    int: integration.id,
-    key: key.id,
-    inv: invite.id,
-    mem: member.id,
-    rsj: job.id,
-    xfr: transfer.id,
-    evt: event.id,
-    ws: other.workspace_id,
+  const ids: RealIds = { ws: other.workspace_id };
+  const makers: Record<string, () => Promise<string>> = {
+    form: async () => (await createForm(api, demoForm({ name: `Walked ${++made}` }))).id,
+    sub: async () => {
+      const body = { form_id: await id('form'), answers: anaAnswers(), hidden: anaHidden(), status: 'partial' as const };
+      return (await submit(api, body)).id;
+    },
+    fld: async () => (await createFolder(api, `Folder ${++made}`)).id,
+    int: async () => (await createIntegration(api)).id,
+    key: async () => (await api.createKey({ environment: 'live', scope: 'read' })).id,
+    inv: async () => (await ok(api.call('post', '/v1/team/invites').send({ email: `walk${++made}@acme.example`, role: 'editor' }))).id,
+    mem: async () => (await ok(api.call('get', '/v1/team/members'), 200)).data[0].id,
+    rsj: async () => (await ok(api.call('post', `/v1/forms/${await id('form')}/rescore`), 202)).id,
+    xfr: async () => {
+      const offered = await createForm(api, demoForm({ name: `Offered ${++made}` }));
+      return (await ok(api.call('post', `/v1/forms/${offered.id}/transfer`).send({ workspace_id: other.workspace_id }))).id;
+    },
+    evt: async () => {
+      await id('form');
+      return (await ok(api.call('get', '/v1/events'), 200)).data[0].id;
+    },
   };
+  const id = async (kind: string): Promise<string> => {
+    ids[kind] ??= await makers[kind]!();
+    return ids[kind];
+  };
+  for (const kind of kinds) if (makers[kind]) await id(kind);
+  return ids;
+}
+
+/** The kinds of resource (id prefixes) an operation names in its path, its query or its example body. */
+function kindsNamed(target: Walked): Set<string> {
+  const kinds = new Set<string>();
+  for (const parameter of target.parameters) {
+    const prefix = parameter.in === 'path' || parameter.in === 'query' ? idPrefix(parameter.schema) : undefined;
+    if (prefix) kinds.add(prefix);
+  }
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const prefix = /^([a-z]+)_[0-9A-Za-z]{24}$/.exec(value)?.[1];
+      if (prefix) kinds.add(prefix);
+    } else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  visit(target.example);
+  return kinds;
 }
 
 const idPrefix = (schema: Node): string | undefined =>
@@ -282,7 +304,7 @@ describe('every error an operation can produce is declared', () => {
   it.each(walked.map((target) => [target.operation.operationId, target] as const))(
     'when %s is called on real resources by keys that may not, and twice by one that may, then each answer is declared',
     async (_operationId, target) => {
-      const ids = await realIds();
+      const ids = await realIds(kindsNamed(target));
       // Query parameters that name a resource (`form_id`, `folder_id`) name the real one.
       const query = target.parameters.flatMap((parameter): Array<[string, string]> => {
         const id = parameter.in === 'query' ? ids[idPrefix(parameter.schema) ?? ''] : undefined;
