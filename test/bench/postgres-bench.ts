@@ -2,8 +2,10 @@
  * `npm run bench:postgres`: the server on PostgreSQL as an operator runs it (`npm start`'s entry in its own
  * process, TLS, full pipeline). Not a test: it prints a table and writes dist/bench-postgres.json.
  *
- * 1. `POST /v1/submissions` and `GET /v1/forms/{id}` under autocannon (another process), with 1 and then 2
- *    worker processes.
+ * 1. `POST /v1/submissions` (to one form, then spread over 100 forms) and `GET /v1/forms/{id}` under autocannon
+ *    (another process, 16 connections), with 1 and then 2 worker processes; beside them, measured in the same run,
+ *    plain Express over TLS in a process of its own (postgres-plain-server.ts) doing one `pg` INSERT per POST and
+ *    sending the form's JSON from memory per GET. Prints each ratio to its baseline and WORKERS=2 against 1.
  * 2. A million submissions of one form (inserted by the database itself from a few answer sets the domain
  *    validated and scored, with the analytics aggregates the store would have written): GET /v1/analytics at
  *    10,000 and at 1,000,000 submissions, and GET /v1/submissions?limit=100 on the first page against the page
@@ -16,7 +18,7 @@
  * is each autocannon measurement's duration, BENCH_ROWS (default 1,000,000) the submissions seeded, BENCH_SAMPLES
  * (default 200) the requests per latency figure.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
@@ -131,13 +133,11 @@ async function autocannon(url: string, key: string, method: 'GET' | 'POST', body
     env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
     maxBuffer: 16 * 1024 * 1024,
   });
-  const result = JSON.parse(stdout) as {
-    requests: { average: number };
-    latency: { p50: number; p99: number };
-    '2xx': number;
-    non2xx: number;
-    errors: number;
-  };
+  return summary(JSON.parse(stdout));
+}
+
+/** The figures of one autocannon result. */
+function summary(result: { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }) {
   return {
     requests_per_second: round(result.requests.average),
     p50_ms: result.latency.p50,
@@ -166,27 +166,57 @@ try {
   await store.close();
   const key = workspace.live_admin_key;
 
-  const figures: Record<string, { create: Awaited<ReturnType<typeof autocannon>>; get: Awaited<ReturnType<typeof autocannon>> }> = {};
+  type Figure = Awaited<ReturnType<typeof autocannon>>;
+  const figures: Record<string, { create: Figure; get: Figure; create_100_forms: Figure }> = {};
   let formId: string | undefined;
-  for (const workers of [1, 2]) {
-    log(`Starting the server with WORKERS=${workers} on PostgreSQL...`);
-    const server = await startServer(workers, dataDir);
-    try {
-      if (!formId) {
-        const { slug: _slug, ...form } = demoForm();
-        const created = await fetchJson('POST', `${server.url}/v1/forms`, key, form);
-        formId = String(created.id);
+  /** The submission bodies spread over 100 forms of the workspace (the first form among them). */
+  let spread: string | undefined;
+  let plain: Awaited<ReturnType<typeof startPlainServer>> | undefined;
+  let baseline: { create: Figure; get: Figure } | undefined;
+  try {
+    for (const workers of [1, 2]) {
+      log(`Starting the server with WORKERS=${workers} on PostgreSQL...`);
+      const server = await startServer(workers, dataDir);
+      try {
+        if (!formId) {
+          const { slug: _slug, ...form } = demoForm();
+          const ids: string[] = [];
+          for (let index = 0; index < 100; index++) {
+            ids.push(String((await fetchJson('POST', `${server.url}/v1/forms`, key, { ...form, name: `${form.name} ${index}` })).id));
+          }
+          formId = ids[0]!;
+          spread = join(dataDir, 'spread-submissions.json');
+          writeFileSync(spread, JSON.stringify(ids.map((id) => ({ form_id: id, answers: anaAnswers(), hidden: anaHidden() }))));
+        }
+        const submission = JSON.stringify({ form_id: formId, answers: anaAnswers(), hidden: anaHidden() });
+        if (!plain) {
+          // The baseline answers what the full stack answers: the form's text as sent, a created submission's body.
+          const formJson = await fetchText('GET', `${server.url}/v1/forms/${formId}`, key);
+          const created = await fetchJson('POST', `${server.url}/v1/submissions`, key, JSON.parse(submission));
+          plain = await startPlainServer({ databaseUrl, formJson, created, workspaceId: workspace.workspace_id });
+          log(
+            `  plain Express: POST (one pg INSERT) and GET (the JSON from memory), ${SECONDS} s each (16 connections, after a 2 s warm-up)...`,
+          );
+          await autocannon(`${plain.url}/v1/submissions`, key, 'POST', submission, 2);
+          const create = await autocannon(`${plain.url}/v1/submissions`, key, 'POST', submission, SECONDS);
+          await autocannon(`${plain.url}/v1/forms/${formId}`, key, 'GET', undefined, 2);
+          baseline = { create, get: await autocannon(`${plain.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS) };
+        }
+        log(
+          `  POST /v1/submissions (one form, then 100 forms) and GET /v1/forms/{id}, ${SECONDS} s each (16 connections, after a 2 s warm-up)...`,
+        );
+        await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, 2);
+        const create = await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, SECONDS);
+        const create100 = await rotatingLoad(`${server.url}/v1/submissions`, key, spread!, SECONDS);
+        await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, 2);
+        const get = await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS);
+        figures[`workers_${workers}`] = { create, get, create_100_forms: create100 };
+      } finally {
+        await stopServer(server.child);
       }
-      const submission = JSON.stringify({ form_id: formId, answers: anaAnswers(), hidden: anaHidden() });
-      log(`  POST /v1/submissions and GET /v1/forms/{id}, ${SECONDS} s each (16 connections, after a 2 s warm-up)...`);
-      await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, 2);
-      const create = await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, SECONDS);
-      await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, 2);
-      const get = await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS);
-      figures[`workers_${workers}`] = { create, get };
-    } finally {
-      await stopServer(server.child);
     }
+  } finally {
+    plain?.child.disconnect();
   }
   log(`Seeding ${FIRST_ROWS.toLocaleString('en')} submissions over 30 days...`);
   const seeding = await openPostgres(databaseUrl, { max: 1 });
@@ -289,12 +319,17 @@ try {
   Object.assign(results, figures, { submissions: million, load_average_at_end: loadavg().map((load) => round(load, 2)) });
 
   const rows: string[][] = [];
-  for (const [name, { create, get }] of Object.entries(figures)) {
+  for (const [name, { create, get, create_100_forms: create100 }] of Object.entries(figures)) {
     const workers = name.replace('workers_', '');
     rows.push([
       `POST /v1/submissions, ${workers} worker(s)`,
       `${create.requests_per_second} req/s`,
       `p50 ${create.p50_ms} ms, p99 ${create.p99_ms} ms, ${create.failed} failed`,
+    ]);
+    rows.push([
+      `POST /v1/submissions over 100 forms, ${workers} worker(s)`,
+      `${create100.requests_per_second} req/s`,
+      `p50 ${create100.p50_ms} ms, p99 ${create100.p99_ms} ms, ${create100.failed} failed`,
     ]);
     rows.push([
       `GET /v1/forms/{id}, ${workers} worker(s)`,
@@ -345,11 +380,48 @@ try {
   const width = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
   log('');
   log(rows.map((row) => row.map((cell, column) => cell.padEnd(width[column]!)).join('  ')).join('\n'));
-  const scale = (kind: 'create' | 'get') =>
+  const scale = (kind: 'create' | 'get' | 'create_100_forms') =>
     round(figures.workers_2![kind].requests_per_second / figures.workers_1![kind].requests_per_second, 2);
-  results.two_to_one = { create: scale('create'), get: scale('get') };
+  results.two_to_one = { create: scale('create'), get: scale('get'), create_100_forms: scale('create_100_forms') };
+  const one = figures.workers_1!;
+  const sideBySide = {
+    plain_express: baseline,
+    create: round(one.create.requests_per_second / baseline!.create.requests_per_second, 2),
+    create_100_forms: round(one.create_100_forms.requests_per_second / baseline!.create.requests_per_second, 2),
+    get: round(one.get.requests_per_second / baseline!.get.requests_per_second, 2),
+    one_form_to_100_forms: round(one.create.requests_per_second / one.create_100_forms.requests_per_second, 2),
+  };
+  results.side_by_side = sideBySide;
+  const sideRows = [
+    ['one worker, against plain Express in the same run', 'full stack', 'plain Express', 'ratio', 'target'],
+    [
+      'POST /v1/submissions, one form',
+      `${one.create.requests_per_second} req/s`,
+      `${baseline!.create.requests_per_second} req/s (one pg INSERT)`,
+      `${sideBySide.create}x`,
+      '>= 0.5x (aim 0.7x)',
+    ],
+    [
+      'POST /v1/submissions, 100 forms',
+      `${one.create_100_forms.requests_per_second} req/s`,
+      `${baseline!.create.requests_per_second} req/s (one pg INSERT)`,
+      `${sideBySide.create_100_forms}x`,
+      `one form at ${sideBySide.one_form_to_100_forms}x of 100 forms (within 20 %)`,
+    ],
+    [
+      'GET /v1/forms/{id}',
+      `${one.get.requests_per_second} req/s`,
+      `${baseline!.get.requests_per_second} req/s (JSON from memory)`,
+      `${sideBySide.get}x`,
+      '>= 0.6x (aim 0.9x)',
+    ],
+  ];
+  const sideWidth = [0, 1, 2, 3, 4].map((column) => Math.max(...sideRows.map((row) => row[column]!.length)));
+  log('');
+  log(sideRows.map((row) => row.map((cell, column) => cell.padEnd(sideWidth[column]!)).join('  ')).join('\n'));
   log(
-    `\n2 workers / 1 worker: POST ${scale('create')}x, GET ${scale('get')}x on ${cpus().length} cores. Each request is CPU work ` +
+    `\n2 workers / 1 worker: POST ${scale('create')}x, POST over 100 forms ${scale('create_100_forms')}x, GET ${scale('get')}x ` +
+      `on ${cpus().length} cores. Each request is CPU work ` +
       '(TLS, authentication, validation of request and response, JSON) in a worker, and on this machine the same cores also ' +
       'run PostgreSQL, the autocannon process and (with REDIS_URL) Redis: a second worker adds at most the share of a core ' +
       'the others leave idle, so the 2-worker figure is bounded by the cores, not by the store (on a machine already busier ' +
@@ -368,6 +440,35 @@ try {
   await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
   agent.destroy();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** The baseline server (postgres-plain-server.ts) in a process of its own, as the server under test runs in its own. */
+async function startPlainServer(setup: { databaseUrl: string; formJson: string; created: Record<string, unknown>; workspaceId: string }) {
+  const child = fork(join(root, 'test/bench/postgres-plain-server.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`the plain Express server exited (${code})`)));
+    child.send(setup);
+  });
+  return { child, url: `https://127.0.0.1:${port}` };
+}
+
+/** `POST` with each request's body the next of the file's bodies, 16 connections (rotating-load.mjs in another process). */
+async function rotatingLoad(url: string, key: string, bodiesFile: string, seconds: number) {
+  const { stdout } = await run(
+    process.execPath,
+    [join(root, 'test/bench/rotating-load.mjs'), url, `Bearer ${key}`, String(seconds), bodiesFile],
+    {
+      env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return summary(JSON.parse(stdout));
+}
+
+/** The body of one GET as the server sent it. */
+async function fetchText(method: 'GET', url: string, key: string): Promise<string> {
+  return JSON.stringify(await fetchJson(method, url, key));
 }
 
 /** One request to the bench's own server, whose certificate is self-signed; a status other than 200/201 throws. */

@@ -16,7 +16,8 @@
  *   committed before a query ahead of that query's answer. The caches answer only while the last answered check was
  *   sent less than `TRUST_MS` ago; a connection that hangs or dropped makes every read go to the database. A counter
  *   that moved since the last check empties every cache, whether or not a notification said so.
- * - When the connection is lost, every cache is emptied and passed by until a new one listens again.
+ * - When the connection is lost (or a check goes unanswered for 2 s), every cache is emptied and passed by until a
+ *   new connection listens again.
  * - This process's own writes are seen before the writing request answers, without waiting for the notification:
  *   the triggers also raise a NOTICE, which reaches the writing connection inside its statement. The table's caches
  *   are emptied then, and passed by (no answer, nothing remembered) until that connection goes back to the pool,
@@ -33,6 +34,8 @@ import { advisoryLocks } from './advisory-locks.js';
 export const TRUST_MS = 600;
 /** How often the listening connection is checked. */
 const CHECK_INTERVAL_MS = 200;
+/** A check unanswered this long means the connection hangs: it is dropped and a new one listens. */
+const CHECK_GIVE_UP_MS = 2000;
 /** Waits before listening again after the connection was lost, doubling up to the last. */
 const RECONNECT_DELAYS_MS = [50, 200, 1000];
 
@@ -183,7 +186,8 @@ export async function postgresRowCaches(pool: pg.Pool): Promise<RowCaches> {
   let confirmedAt = Number.NEGATIVE_INFINITY;
   let version: string | undefined;
   let closed = false;
-  let checking = false;
+  /** When the check still unanswered was sent (`performance.now()`), if one is. */
+  let checkingSince: number | undefined;
   let reconnects = 0;
   let reconnectTimer: NodeJS.Timeout | undefined;
 
@@ -191,6 +195,7 @@ export async function postgresRowCaches(pool: pg.Pool): Promise<RowCaches> {
     if (listener !== client) return;
     listener = undefined;
     listening = false;
+    checkingSince = undefined;
     emptyAll();
     client.end().catch(() => {});
     if (closed) return;
@@ -232,12 +237,16 @@ export async function postgresRowCaches(pool: pg.Pool): Promise<RowCaches> {
 
   const heartbeat = setInterval(() => {
     const client = listener;
-    if (!client || !listening || checking) return;
-    checking = true;
+    if (!client || !listening) return;
+    if (checkingSince !== undefined) {
+      if (performance.now() - checkingSince > CHECK_GIVE_UP_MS) lost(client);
+      return;
+    }
+    checkingSince = performance.now();
     check(client)
       .catch(() => lost(client))
       .finally(() => {
-        checking = false;
+        if (listener === client) checkingSince = undefined;
       });
   }, CHECK_INTERVAL_MS);
   heartbeat.unref();
