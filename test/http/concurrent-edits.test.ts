@@ -150,6 +150,37 @@ describe('If-Match on DELETE /v1/forms/{id}', () => {
       }),
     ]);
   });
+
+  it('when a DELETE and a PATCH send the same If-Match at once, then exactly one is made and the other is refused: nothing is lost', async () => {
+    // Several rounds, each request sent first in turn: whichever interleaving the server allows must keep the rule.
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 6; round++) {
+      const form = await createForm(api, { name: `Contested ${round}` });
+      const { etag } = await readForm(form.id);
+      const remove = () => api.call('delete', `/v1/forms/${form.id}`).set('If-Match', etag);
+      const rename = () => renameForm(form.id, `Renamed ${round}`, etag);
+      const [deleted, renamed] =
+        round % 2 === 0
+          ? await Promise.all([remove(), rename()])
+          : await Promise.all([rename(), remove()]).then(([patch, del]) => [del, patch] as const);
+      const after = await api.call('get', `/v1/forms/${form.id}`);
+      if (deleted.status === 200) {
+        // The PATCH was not made and did not bring the form back; it is told what a PATCH sent after the deletion is.
+        outcomes.add('deleted');
+        expectProblem(renamed, 404, 'not_found', 'resource_not_found');
+        expect(after.status).toBe(404);
+        expectProblem(await rename(), 404, 'not_found', 'resource_not_found');
+      } else {
+        // The DELETE was not made: the form holds the PATCH's change.
+        outcomes.add('renamed');
+        expect(renamed.status).toBe(200);
+        expectProblem(deleted, 412, 'conflict_error', 'precondition_failed');
+        expect(after.body).toMatchObject({ name: `Renamed ${round}`, version: 2 });
+      }
+    }
+    // Both ways were met: each interleaving was checked, not only the one a quiet machine makes.
+    expect([...outcomes].sort()).toEqual(['deleted', 'renamed']);
+  });
 });
 
 describe('ETag and If-Match on integrations', () => {
