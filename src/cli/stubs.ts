@@ -5,7 +5,12 @@
 import { parseArgs } from 'node:util';
 import { generateStubs, type StubReport } from '../stubs/generate.js';
 
-const usage = 'Usage: npm run stubs -- --out DIR [--examples] [--update]';
+const usage = `Usage: npm run stubs -- --out DIR [--examples] [--update [--no-examples]]
+
+  --out DIR      the project to write (a new or empty directory, or with --update an existing stub project)
+  --examples     handlers answer their operation's documented example instead of 501
+  --update       regenerate: new operations get handlers, nothing you changed is overwritten
+  --no-examples  with --update, new and untouched handlers answer 501 again (--update keeps the project's kind)`;
 
 function describe(report: StubReport, update: boolean): string {
   const lines = [`${update ? 'Regenerated' : 'Generated'} the stub project in ${report.out} (${report.written.length} files written).`];
@@ -24,13 +29,20 @@ function describe(report: StubReport, update: boolean): string {
 
 try {
   const { values } = parseArgs({
-    options: { out: { type: 'string' }, examples: { type: 'boolean' }, update: { type: 'boolean' }, help: { type: 'boolean' } },
+    options: {
+      out: { type: 'string' },
+      examples: { type: 'boolean' },
+      'no-examples': { type: 'boolean' },
+      update: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(usage);
   } else {
     if (!values.out) throw new Error(`--out is required. ${usage}`);
-    const report = await generateStubs({ out: values.out, examples: values.examples, update: values.update });
+    const examples = values['no-examples'] ? false : values.examples;
+    const report = await generateStubs({ out: values.out, examples, update: values.update });
     console.log(describe(report, values.update ?? false));
   }
 } catch (error) {

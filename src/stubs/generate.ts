@@ -25,7 +25,7 @@ import { readExamples } from './template/src/examples.js';
 export interface StubOptions {
   /** The project directory: created, or regenerated with `update`. */
   out: string;
-  /** Handlers answer their operation's documented example instead of 501. */
+  /** Handlers answer their operation's documented example instead of 501 (on update: as the project was made). */
   examples?: boolean;
   /** Regenerate into an existing stub project. */
   update?: boolean;
@@ -86,15 +86,17 @@ export async function generateStubs(options: StubOptions): Promise<StubReport> {
     throw new Error(`${out} is not empty; pass --update to regenerate a stub project in it.`);
   }
 
+  // Regenerating keeps the project's kind (501 stubs or example answers) unless told otherwise.
+  const examples = options.examples ?? previous?.examples ?? false;
   const document = options.document ?? (await bundleContract());
   const operations = stubOperations(document);
-  const exampleIds = options.examples ? new Set(readExamples(document).keys()) : new Set<string>();
+  const exampleIds = examples ? new Set(readExamples(document).keys()) : new Set<string>();
   const modeOf = (operationId: string): HandlerMode => (exampleIds.has(operationId) ? 'example' : 'not_implemented');
   const report: StubReport = { out, written: [], keptFiles: [], addedHandlers: [], keptHandlers: [], disappeared: [], withoutExample: [] };
-  if (options.examples) report.withoutExample = operations.map((operation) => operation.operationId).filter((id) => !exampleIds.has(id));
+  if (examples) report.withoutExample = operations.map((operation) => operation.operationId).filter((id) => !exampleIds.has(id));
   const manifest: Manifest = {
     note: 'Written by the stub generator: hashes of what it generated, so that regenerating never overwrites your changes.',
-    examples: options.examples ?? false,
+    examples,
     files: {},
     handlers: {},
   };

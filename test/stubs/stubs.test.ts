@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleContract } from '../../src/stubs/contract-source.js';
+import { generateStubs } from '../../src/stubs/generate.js';
 import { type OpenApiDocument, readOperations } from '../../src/stubs/template/src/contract.js';
 import { readExamples } from '../../src/stubs/template/src/examples.js';
 import {
@@ -226,7 +227,24 @@ describe('a stub project generated with --examples', () => {
 
 describe('npm run stubs -- --update', () => {
   let project: StubProject;
-  afterAll(() => project?.remove());
+  let fake: StubProject | undefined;
+  afterAll(() => {
+    project?.remove();
+    fake?.remove();
+  });
+
+  it('when a project made with --examples is regenerated, then its untouched handlers still answer examples', async () => {
+    fake = await stubProject({ document, examples: true });
+    const report = await generateStubs({ out: fake.dir, update: true, document });
+    expect(report.keptHandlers).toEqual([]);
+    expect(readFileSync(join(fake.dir, 'src/handlers/account.ts'), 'utf8')).toContain(
+      "export const getMe: Handler<'getMe'> = async () => documentedExample('getMe');",
+    );
+    await generateStubs({ out: fake.dir, update: true, examples: false, document });
+    expect(readFileSync(join(fake.dir, 'src/handlers/account.ts'), 'utf8')).toContain(
+      "export const getMe: Handler<'getMe'> = async () => notImplemented('getMe');",
+    );
+  });
 
   it('adds new operations, keeps an edited handler, lists the operations that disappeared', async () => {
     // The project starts from an older contract: without getUsage, and with an operation since removed.
