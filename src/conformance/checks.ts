@@ -22,6 +22,9 @@ export const checkNames = [
   'workspace_isolation',
   'pagination',
   'rate_limit_headers',
+  'unsupported_method',
+  'idempotency_replay',
+  'conditional_request',
 ] as const;
 
 export type CheckName = (typeof checkNames)[number];

@@ -26,7 +26,17 @@ export interface World {
   other?: { scope: string; workspaceId: string };
   ids: Partial<
     Record<
-      'form' | 'transferForm' | 'folder' | 'submission' | 'partial' | 'integration' | 'event' | 'apiKey' | 'invite' | 'rescoreJob',
+      | 'form'
+      | 'transferForm'
+      | 'folder'
+      | 'replayedFolder'
+      | 'submission'
+      | 'partial'
+      | 'integration'
+      | 'event'
+      | 'apiKey'
+      | 'invite'
+      | 'rescoreJob',
       string
     >
   >;
@@ -93,7 +103,35 @@ export async function folders(session: Session, world: World): Promise<void> {
   checkLocation(session, 'createFolder', folder);
   world.ids.folder = idOf(folder);
   await session.call('getFolder', { path: { id: world.ids.folder } }, readBack('the folder just made'));
+  await idempotentReplay(session, world, body);
   expectListed(session, 'listFolders', await walkList(session, 'listFolders'), world.ids.folder);
+}
+
+/**
+ * A POST repeated with the same `Idempotency-Key` and body answers what the first did, without making a second
+ * resource; the same key with another body is refused with 409.
+ */
+async function idempotentReplay(session: Session, world: World, example: Record<string, unknown>): Promise<void> {
+  const idempotent = (what: string, status: number[]): Expectation => ({ status, check: 'idempotency_replay', what });
+  const headers = { 'idempotency-key': `conformance-${world.suffix}` };
+  const body = { ...example, name: `${String(example.name)} replayed` };
+  const first = await session.call('createFolder', { body, headers }, made('a folder with an Idempotency-Key'));
+  world.ids.replayedFolder = idOf(first);
+  if (!first) return;
+  const again = await session.call('createFolder', { body, headers }, idempotent('the same request again', [first.status]));
+  if (again && idOf(again) !== idOf(first)) {
+    session.fail(
+      'createFolder',
+      'idempotency_replay',
+      `POST ${first.url}`,
+      `the repeat made ${String(idOf(again))}, the first ${String(idOf(first))}`,
+    );
+  }
+  await session.call(
+    'createFolder',
+    { body: { ...body, name: `${body.name} changed` }, headers },
+    idempotent('the same key with another body', [409]),
+  );
 }
 
 async function createForm(session: Session, world: World, label: string): Promise<string | undefined> {
@@ -109,6 +147,11 @@ export async function forms(session: Session, world: World): Promise<void> {
   const id = world.ids.form;
   await session.call('getForm', { path: { id } }, readBack('the form just made'));
   expectListed(session, 'listForms', await walkList(session, 'listForms'), id);
+  await session.call(
+    'updateForm',
+    { path: { id }, body: exampleBody(session.contract, 'updateForm'), headers: { 'if-match': '"conformance-stale"' } },
+    { status: [412], check: 'conditional_request', what: 'an If-Match that names no version of the form' },
+  );
   await session.call('updateForm', { path: { id }, body: exampleBody(session.contract, 'updateForm') }, ok('the example change'));
   const versions = await walkList(session, 'listFormVersions', { path: { id } });
   const version = (versions?.at(-1)?.version as number | undefined) ?? 1;
@@ -300,6 +343,7 @@ export async function tearDown(session: Session, world: World): Promise<void> {
   );
   await session.call('deleteFolder', { path: { id: ids.folder } }, ok('deleting the folder'));
   await session.call('getFolder', { path: { id: ids.folder } }, gone('the deleted folder'));
+  if (ids.replayedFolder) await session.call('deleteFolder', { path: { id: ids.replayedFolder } }, ok('deleting the replayed folder'));
 
   if (adminOnly(session, world, 'eraseSubmissions', 'resetTestData')) {
     const body = exampleBody(session.contract, 'eraseSubmissions');

@@ -2,6 +2,8 @@
  * The documented errors: what a server must refuse, and that it refuses it as the document says (the answer
  * still goes through every common check, so a refusal with the wrong body fails too).
  */
+
+import type { ContractOperation } from './contract.js';
 import { exampleBody } from './examples.js';
 import type { World } from './lifecycle.js';
 import type { CallOptions, Session } from './session.js';
@@ -109,6 +111,13 @@ export async function negativeData(session: Session, world: World): Promise<void
     }
   }
   await session.call('createForm', { rawBody: '{"name": ' }, rejected('JSON that does not parse'));
+  for (const operation of session.contract.operations.filter((candidate) => candidate.responses['415'] && candidate.requestMediaType)) {
+    await session.call(
+      operation.operationId,
+      { path: pathFor(world, operation.path), rawBody: 'name=conformance', contentType: 'text/plain' },
+      rejected('a body in a media type the operation does not take', [415]),
+    );
+  }
   await session.call(
     'createSubmission',
     { body: { ...exampleBody(session.contract, 'createSubmission', { form: world.ids.form }, 'completed'), answers: {} } },
@@ -146,4 +155,35 @@ export async function rateLimit(session: Session, world: World, burst = 150): Pr
     (name) => limited.headers[name] === undefined,
   );
   if (missing.length > 0) session.fail('getMe', 'rate_limit_headers', `GET ${limited.url}`, `429 without ${missing.join(', ')}`);
+}
+
+/**
+ * Schemathesis's unsupported_method: on every path whose operations document a 405, a method the path does not
+ * have gets 405 with an `Allow` header naming the ones it has.
+ */
+export async function unsupportedMethods(session: Session, world: World): Promise<void> {
+  const paths = new Map<string, ContractOperation[]>();
+  for (const operation of session.contract.operations) paths.set(operation.path, [...(paths.get(operation.path) ?? []), operation]);
+  for (const [path, operations] of paths) {
+    const documenting = operations.find((operation) => operation.responses['405']);
+    if (!documenting) continue;
+    const allowed = operations.map((operation) => operation.method.toUpperCase());
+    const method = ['PUT', 'PATCH', 'DELETE', 'POST'].find((candidate) => !allowed.includes(candidate))!;
+    const answer = await session.call(
+      documenting.operationId,
+      { method, path: pathFor(world, path) },
+      { status: [405], check: 'unsupported_method', what: `${method}, which the path does not have` },
+    );
+    if (!answer) continue;
+    const allow = (answer.headers.allow ?? '').split(',').map((item) => item.trim().toUpperCase());
+    const missing = allowed.filter((item) => !allow.includes(item));
+    if (missing.length > 0) {
+      session.fail(
+        documenting.operationId,
+        'unsupported_method',
+        `${method} ${path}`,
+        `Allow: ${answer.headers.allow ?? '(none)'} leaves out ${missing.join(', ')}`,
+      );
+    }
+  }
 }

@@ -55,6 +55,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // Before the failed authentications, which the server may limit per address, since the token endpoint's
     // refusal of a spent code counts as one.
     await refusals.negativeData(session, world);
+    await refusals.unsupportedMethods(session, world);
     await refusals.authentication(session, world);
     await refusals.scopes(session, world);
     await refusals.isolation(session, world);

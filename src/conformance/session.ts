@@ -33,6 +33,8 @@ export interface CallOptions {
   rawBody?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** Another method than the operation's, on its path (a method the path does not have). */
+  method?: string;
 }
 
 export interface Expectation {
@@ -97,12 +99,13 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
           : JSON.stringify(options.body);
     }
     const queryText = query.size > 0 ? `?${query}` : '';
-    const label = `${operation.method.toUpperCase()} ${path}${queryText}`;
+    const method = options.method ?? operation.method.toUpperCase();
+    const label = `${method} ${path}${queryText}`;
     target.requests += 1;
     let exchange: Exchange | undefined;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        exchange = await client.send({ method: operation.method.toUpperCase(), path: `${path}${queryText}`, headers, body });
+        exchange = await client.send({ method, path: `${path}${queryText}`, headers, body });
       } catch (error) {
         target.failures.push({ check: 'not_a_server_error', request: label, message: `no answer: ${(error as Error).message}` });
         return undefined;

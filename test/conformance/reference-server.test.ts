@@ -110,6 +110,9 @@ describe('the conformance kit against the reference server', () => {
       'workspace_isolation',
       'pagination',
       'rate_limit_headers',
+      'unsupported_method',
+      'idempotency_replay',
+      'conditional_request',
     ]) {
       expect(ran, check).toContain(check);
     }
