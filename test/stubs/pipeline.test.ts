@@ -20,8 +20,9 @@ const keys: Record<string, ApiKey> = {
 const stubs = new Proxy({} as Handlers, { get: (_target, operationId) => async () => notImplemented(operationId as OperationId) });
 
 let app: ReturnType<typeof buildApp>;
+let document: OpenApiDocument;
 beforeAll(async () => {
-  const document: OpenApiDocument = await bundleContract();
+  document = await bundleContract();
   app = buildApp({ handlers: stubs, document, lookUpKey: async (secret) => keys[secret], logError: () => {} });
 });
 
@@ -57,6 +58,23 @@ describe('the stub pipeline', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 'invalid_parameters', error: 'invalid_request' });
     expect(response.body.error_description).toBe(response.body.message);
+  });
+
+  it('when a handler runs, then it gets the path and query parameters as the contract types them', async () => {
+    const seen: unknown[] = [];
+    const recording = new Proxy({} as Handlers, {
+      get: (_target, operationId) => async (input: { params: unknown; query: unknown }) => {
+        seen.push({ operationId, params: input.params, query: input.query });
+        return notImplemented(operationId as OperationId);
+      },
+    });
+    const recorded = buildApp({ handlers: recording, document, lookUpKey: async (secret) => keys[secret] });
+    await request(recorded).get('/v1/forms/form_2kTz9QwErTy7UiOp4AsDfGhJ/versions/3?').set('Authorization', 'Bearer svc_test_reader');
+    await request(recorded).get('/v1/forms?limit=5').set('Authorization', 'Bearer svc_test_reader');
+    expect(seen).toEqual([
+      { operationId: 'getFormVersion', params: { id: 'form_2kTz9QwErTy7UiOp4AsDfGhJ', version: 3 }, query: {} },
+      { operationId: 'listForms', params: {}, query: { limit: 5 } },
+    ]);
   });
 
   it('when a request is sent as text, then 415 unsupported_media_type', async () => {
