@@ -30,8 +30,8 @@
  * leave it empty. Its reads take many rows at once (a page of a list), inside one read transaction with the query
  * that chose them, and checked against that transaction's state: the page's order and its rows are of one moment.
  *
- * The PostgreSQL store has no such caches: there every process would need a signal from the others before each
- * answer, which costs what the lookup costs.
+ * The PostgreSQL store keeps keys and forms the same way, told of other processes' commits by LISTEN/NOTIFY
+ * instead of `data_version`: src/store/postgres/row-cache.ts.
  */
 import type Database from 'better-sqlite3';
 import type { Frozen } from '../../frozen.js';
