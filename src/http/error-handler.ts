@@ -42,6 +42,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       cutShort(res);
       return;
     }
+    // Set for a result that then failed (a download whose first read threw, a body the validator refused): a problem
+    // saved as `submissions.csv`, or pointing at a resource it did not make, would mislead.
+    for (const name of resultHeaders) res.removeHeader(name);
     // A 429 says in its details how long to wait; the header says the same.
     const retryAfter = appError.code === 'service_unavailable' ? STORE_RETRY_AFTER_SECONDS : appError.details?.retry_after_seconds;
     if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
@@ -51,11 +54,14 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
   };
 }
 
+/** Headers only a handler's result sets. */
+const resultHeaders = ['content-disposition', 'location'];
+
 /**
- * What a success or a retry hint says about the response: a 500 that replaces an answer must not keep them (a
- * problem saved as `submissions.csv`, a `Retry-After` on a failure that waiting does not cure).
+ * What an answer or a retry hint says about the response: the 500 that replaces it must not keep them (a
+ * `Retry-After` on a failure that waiting does not cure, an `Allow` or an `ETag` of an answer not given).
  */
-const answerHeaders = ['content-disposition', 'location', 'retry-after', 'allow', 'etag', 'last-modified', 'idempotent-replayed'];
+const answerHeaders = [...resultHeaders, 'retry-after', 'allow', 'etag', 'last-modified', 'idempotent-replayed'];
 
 /**
  * The last error handler, for what `errorHandler` could not answer: a problem that broke the contract on its way

@@ -13,6 +13,7 @@ import type { Handlers } from '../../src/http/handlers/types.js';
 import { createForm, formBody } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { absentId, expectProblem, internals, useWatchedApi } from '../support/http-checks.js';
+import { schemaErrors } from './integrations-support.js';
 
 const api = useWatchedApi();
 
@@ -67,6 +68,7 @@ describe('a problem the contract does not allow', () => {
       opened = app;
       const res = await app.call('get', '/v1/me');
       expectProblem(res, 500, 'server_error', 'internal_error');
+      expect(schemaErrors('Problem', res.body)).toEqual([]);
       expect(res.text).not.toMatch(/<html|<pre>|Not an answer/i);
       expect(res.text).not.toMatch(internals);
       expect(app.logged).toContainEqual(
@@ -89,10 +91,25 @@ describe('a problem the contract does not allow', () => {
       opened = app;
       const res = await app.call('get', '/v1/forms');
       expectProblem(res, 500, 'server_error', 'internal_error');
+      expect(schemaErrors('Problem', res.body)).toEqual([]);
       expect(res.text).not.toMatch(internals);
       expect(app.logged).toContainEqual(expect.objectContaining({ msg: 'error handler failed', request_id: res.body.request_id }));
     },
   );
+
+  it('when a download fails before its first byte, then 500 internal_error as problem+json, not an attachment', async () => {
+    async function* chunks(): AsyncGenerator<string> {
+      yield* [];
+      throw new Error('disk gone');
+    }
+    const stream = { contentType: 'text/csv; charset=utf-8', chunks: chunks() };
+    const headers = { 'Content-Disposition': 'attachment; filename="submissions.csv"' };
+    const app = await appWith({ exportSubmissions: async () => ({ status: 200, stream, headers }) }, undefined);
+    opened = app;
+    const res = await app.call('get', '/v1/submissions/export');
+    expectProblem(res, 500, 'server_error', 'internal_error');
+    expect(res.headers['content-disposition']).toBeUndefined();
+  });
 
   it.each(nodeEnvs)(
     'when a download fails after its first bytes (NODE_ENV=%s), then the connection is cut and nothing is appended',
