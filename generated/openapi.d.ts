@@ -459,7 +459,7 @@ export interface paths {
          *     (NDJSON consumers can keep the last record per `id`); one created meanwhile is written if it sorts after the
          *     current place. Each page is one consistent read.
          *
-         *     With `q` the export reads the list to its end, 2,000 submissions at a time (see `q`), so it never answers
+         *     With `q` the export reads the list to its end, 500 submissions at a time (see `q`), so it never answers
          *     `search_too_broad`: a rare text in a large workspace makes a download that takes a while to start and to end,
          *     while other requests are served between its reads.
          *
@@ -4596,11 +4596,11 @@ export interface components {
          *     across two answers. 1 to 100 characters, no control characters.
          *
          *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
-         *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+         *     list's order) are read 500 at a time and `q` is checked on each of them until the page is full. A list
          *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
          *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
          *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
-         *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
+         *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 500
          *     rows at a time, without that ceiling.
          * @example acme.com
          */
@@ -5364,11 +5364,11 @@ export interface operations {
                  *     across two answers. 1 to 100 characters, no control characters.
                  *
                  *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
-                 *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+                 *     list's order) are read 500 at a time and `q` is checked on each of them until the page is full. A list
                  *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
                  *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
                  *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
-                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
+                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 500
                  *     rows at a time, without that ceiling.
                  * @example acme.com
                  */
@@ -5544,11 +5544,11 @@ export interface operations {
                  *     across two answers. 1 to 100 characters, no control characters.
                  *
                  *     `q` is a filter on the list, not an index lookup: the list's rows (with every other filter applied, in the
-                 *     list's order) are read 2,000 at a time and `q` is checked on each of them until the page is full. A list
+                 *     list's order) are read 500 at a time and `q` is checked on each of them until the page is full. A list
                  *     request reads at most 100,000 submissions. When that many hold no match, the answer is 422 `search_too_broad`;
                  *     when they hold some but fewer than `limit`, the page holds those with `has_more: true`, and the next page
                  *     continues after its last one (it may find no more, or answer `search_too_broad`). On large workspaces narrow the
-                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 2,000
+                 *     search with `form_id`, `created_gte`/`created_lt`, `grade` or `status`. The export reads the whole list, 500
                  *     rows at a time, without that ceiling.
                  * @example acme.com
                  */

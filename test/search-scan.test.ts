@@ -65,4 +65,32 @@ describe('scanForMatches', () => {
     expect(page).toEqual({ data: ids(rows, [2]), hasMore: true });
     expect(reads.map((read) => read.limit)).toEqual([4, 4, 2]);
   });
+
+  it('when three scans run at once, then one window at most is read in each turn of the event loop', async () => {
+    // A ticker counts the turns; each read notes the turn it ran in.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turnsRead: number[][] = [];
+    const scans = [0, 1, 2].map((scan) => {
+      const rows = list(40, (index) => index === 39);
+      const { readWindow, searchTextOf } = windowsOf(rows);
+      turnsRead[scan] = [];
+      const noted = (request: PageRequest) => {
+        turnsRead[scan]!.push(turn);
+        return readWindow(request);
+      };
+      return scanForMatches({ limit: 5 }, 'needle', { window: 5, cap: 100 }, noted, searchTextOf);
+    });
+    await Promise.all(scans);
+    ticking = false;
+    // Each scan read 8 windows; its first is read when it starts, every later one in a turn no other read shares.
+    expect(turnsRead.map((turns) => turns.length)).toEqual([8, 8, 8]);
+    const later = turnsRead.flatMap((turns) => turns.slice(1));
+    expect(new Set(later).size).toBe(later.length);
+  });
 });

@@ -5,7 +5,6 @@
  * order, without the text), the text is checked on each window, and the event loop gets a turn between two
  * windows; after `cap` rows without a match the search stops.
  */
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { InvalidCursor, SearchTooBroad } from './errors.js';
 import type { KeysetPosition, Page, PageRequest } from './page.js';
 
@@ -16,11 +15,12 @@ export interface SearchScan {
 }
 
 /**
- * The document's figures (the `q` parameter, test/domain/spec-sync.test.ts pins them): 2,000 rows a window, so
- * one synchronous step reads at most that many; 100,000 rows a request, so a search that finds nothing ends after
- * 50 windows (what that costs on each store: `npm run bench:search`).
+ * The document's figures (the `q` parameter, test/domain/spec-sync.test.ts pins them): 500 rows a window, so one
+ * synchronous step reads at most that many, and other requests wait for no more than that; 100,000 rows a request,
+ * so a search that finds nothing ends after 200 windows. A smaller window costs more statements, a larger one
+ * makes every other request wait longer while a search runs (both figures: `npm run bench:search`).
  */
-export const defaultSearchScan: Readonly<SearchScan> = { window: 2_000, cap: 100_000 };
+export const defaultSearchScan: Readonly<SearchScan> = { window: 500, cap: 100_000 };
 
 /** A row of a window: its place in the order and the text the search looks in. */
 export interface SearchCandidate {
@@ -73,9 +73,35 @@ export async function scanForMatches(
     const last = rows.at(-1)!;
     const place: KeysetPosition = { key: last.key, id: last.id };
     request = { limit: Math.min(scan.window, scan.cap - scanned), ...(backwards ? { before: place } : { after: place }) };
-    // The SQLite store reads synchronously: other requests get their turn between two windows.
-    await yieldToEventLoop();
+    await nextWindowTurn();
   }
+}
+
+/**
+ * Scans waiting to read their next window, first come first served. The SQLite store reads a window
+ * synchronously, so every window read in one turn of the event loop delays every other request by as much: with
+ * each scan yielding on its own, four scans would read four windows between two turns. Instead one window is read
+ * per turn, whatever the number of scans and workspaces: other requests wait for one window at most, and scans
+ * share what is left of the process among themselves.
+ */
+const waitingForWindow: Array<() => void> = [];
+let turnScheduled = false;
+
+function nextWindowTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waitingForWindow.push(resolve);
+    if (!turnScheduled) {
+      turnScheduled = true;
+      setImmediate(giveWindowTurn);
+    }
+  });
+}
+
+function giveWindowTurn(): void {
+  waitingForWindow.shift()?.();
+  // Scheduled from this turn's setImmediate phase, the next one runs in the next turn, after its I/O.
+  if (waitingForWindow.length > 0) setImmediate(giveWindowTurn);
+  else turnScheduled = false;
 }
 
 /** The rows named by `ids`, in that order; a row deleted since its window was read is left out. */
