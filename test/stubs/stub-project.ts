@@ -40,22 +40,22 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** `npm start` as the project's package.json runs it, on plain HTTP and a free port. */
-export function startServer(dir: string): Promise<RunningServer> {
+/** `npm start` as the project's package.json runs it, on a free port: plain HTTP unless `tls` is set. */
+export function startServer(dir: string, { tls = false } = {}): Promise<RunningServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: dir,
-    env: { ...process.env, HTTP: '1', PORT: '0', NODE_OPTIONS: '' },
+    env: { ...process.env, HTTP: tls ? '' : '1', PORT: '0', NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   return new Promise((resolvePromise, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const port = /Listening on http:\/\/127\.0\.0\.1:(\d+)\/v1/.exec(output)?.[1];
-      if (!port) return;
+      const baseUrl = /Listening on (https?:\/\/127\.0\.0\.1:\d+\/v1)/.exec(output)?.[1];
+      if (!baseUrl) return;
       child.stdout.off('data', onData);
       resolvePromise({
-        baseUrl: `http://127.0.0.1:${port}/v1`,
+        baseUrl,
         process: child,
         stop: () =>
           new Promise<void>((done) => {

@@ -4,6 +4,7 @@
  * the documented examples, validated on the way out; `--update` keeps what the implementer changed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleContract } from '../../src/stubs/contract-source.js';
@@ -117,6 +118,28 @@ describe('a generated stub project', () => {
       request_id: answer.headers.get('x-request-id'),
     });
     expect(answer.body?.id).toMatch(/^key_[0-9A-Za-z]{24}$/);
+  });
+
+  it('when started without HTTP=1, then it serves HTTPS with a self-signed certificate it wrote to data/', async () => {
+    const secure = await startServer(project.dir, { tls: true });
+    try {
+      expect(secure.baseUrl).toMatch(/^https:/);
+      const ca = readFileSync(join(project.dir, 'data/tls-cert.pem'), 'utf8');
+      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = https.get(`${secure.baseUrl}/me`, { ca, headers: { Authorization: `Bearer ${key}` } }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        });
+        request.on('error', reject);
+      });
+      expect(status).toBe(200);
+      expect(JSON.parse(body)).toMatchObject({ object: 'me' });
+    } finally {
+      await secure.stop();
+    }
   });
 
   it('when the body is not JSON, then the 400 invalid_json problem', async () => {
