@@ -6,7 +6,7 @@
  * command, run as printed, makes a key the server accepts.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,14 +54,48 @@ const groupAlive = (npm: ChildProcess) => {
   }
 };
 
+/**
+ * Processes working in the copy: npm, the server, its workers and any builder, whatever process group it is in
+ * (the builders run in groups of their own). Linux's /proc, as on every machine the suite runs on.
+ */
+function processesInProject(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`) === project;
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
+}
+
+const commandLineOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+};
+
+/** Resolves with the processes still working in the copy once there are none, or after `withinMs`. */
+async function processesLeftInProject(withinMs = 5000): Promise<number[]> {
+  for (const since = Date.now(); ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const left = processesInProject();
+    if (left.length === 0 || Date.now() - since > withinMs) return left;
+  }
+}
+
 afterEach(() => {
   // Whatever a failed test left running goes, builders and workers included.
   for (const npm of running) if (groupAlive(npm)) process.kill(-npm.pid!, 'SIGKILL');
+  for (const pid of processesInProject()) process.kill(pid, 'SIGKILL');
   running.clear();
 });
 
-/** `npm start` in a process group of its own (as a terminal would make), up to its banner. */
-async function start(env: Record<string, string> = {}): Promise<Started> {
+/** `npm start` in a process group of its own, as a terminal would make it. */
+function spawnStart(env: Record<string, string> = {}) {
   const npm = spawn('npm', ['start'], {
     cwd: project,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env },
@@ -73,11 +107,24 @@ async function start(env: Record<string, string> = {}): Promise<Started> {
   npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
-  for (const started = Date.now(); ; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    const listening = /Form-Funnel API listening on https:\/\/localhost:(\d+)\/v1/.exec(output);
-    if (listening) return { npm, port: Number(listening[1]), output: () => output, exited };
-    if (npm.exitCode !== null || Date.now() - started > 150_000) throw new Error(`npm start did not listen:\n${output}`);
+  return { npm, output: () => output, exited };
+}
+
+/** Waits until the output shows the pattern; fails if npm exits first or it takes too long. */
+async function outputMatching(started: ReturnType<typeof spawnStart>, pattern: RegExp): Promise<RegExpExecArray> {
+  for (const since = Date.now(); ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const match = pattern.exec(started.output());
+    if (match) return match;
+    if (started.npm.exitCode !== null || Date.now() - since > 150_000)
+      throw new Error(`npm start never printed ${pattern}:\n${started.output()}`);
   }
+}
+
+/** `npm start` up to its banner. */
+async function start(env: Record<string, string> = {}): Promise<Started> {
+  const started = spawnStart(env);
+  const [, port] = await outputMatching(started, /Form-Funnel API listening on https:\/\/localhost:(\d+)\/v1/);
+  return { ...started, port: Number(port) };
 }
 
 const portOpen = (port: number) =>
@@ -99,6 +146,7 @@ async function expectStopsOn(server: Started, signal: NodeJS.Signals, to: 'npm' 
   expect(server.output()).toContain('"msg":"stopped"');
   expect(await portOpen(server.port)).toBe(false);
   expect(groupAlive(server.npm)).toBe(false);
+  expect(await processesLeftInProject()).toEqual([]);
 }
 
 /** The admin command the banner prints, run as printed (its variables and nothing else of the server's). */
@@ -180,4 +228,23 @@ describe('npm start', () => {
       await database.drop();
     }
   }, 120_000);
+
+  it('when SIGTERM reaches npm while the docs are being built, then the builders stop too and nothing is started', async () => {
+    appendFileSync(join(project, 'openapi/openapi.yaml'), '# edited again\n');
+    const started = spawnStart();
+    await outputMatching(started, /building the docs page/);
+    // Deep in the build: the Redocly CLI runs under npm run docs' npm and shell.
+    for (const since = Date.now(); !processesInProject().some((pid) => commandLineOf(pid).includes('redocly')); ) {
+      if (Date.now() - since > 30_000) throw new Error(`the Redocly CLI never ran:\n${started.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    process.kill(started.npm.pid!, 'SIGTERM');
+    // Counted from the signal, not from npm's exit: a builder left behind (the signal passed to npm alone, whose
+    // shell dies of it) would go on with its step for seconds, and hold npm's output open meanwhile.
+    expect(await processesLeftInProject(1500)).toEqual([]);
+    // npm ends as its script did: by the signal, with no exit code.
+    expect(await started.exited).toBeNull();
+    expect(groupAlive(started.npm)).toBe(false);
+    expect(started.output()).not.toContain('listening on');
+  }, 60_000);
 });
