@@ -7,11 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/domain/keys/secret.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
+import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { TRUST_MS } from '../../src/store/postgres/row-cache.js';
 import type { Store } from '../../src/store/types.js';
 import { createForm } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { createStoreDatabase, storedRows, type TestDatabase } from '../support/stores.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 
 const opened: Array<{ close(): Promise<void> }> = [];
 const databases: TestDatabase[] = [];
@@ -123,6 +125,39 @@ describe('PostgreSQL row caches', () => {
        END $$`,
     );
     await timeUntil(async () => (await two.apiKeys.findBySecretHash(hash))?.key.status === 'revoked', 1000);
+  });
+});
+
+describe('PostgreSQL row caches when the database hangs', () => {
+  it('when the database stops answering, then the caches stop answering within the trust window', async () => {
+    const database = await createStoreDatabase('postgres');
+    databases.push(database);
+    const direct = new URL(database.env.DATABASE_URL!);
+    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    opened.push(proxy);
+    const proxied = new URL(direct);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    const store = await createPostgresStore(proxied.toString(), { max: 2 });
+    const workspace = await bootstrapWorkspace(buildApp({ store }).services, { name: 'Hang', plan: 'business' });
+    const hash = hashSecret(workspace.live_admin_key);
+    await cachedRead(() => store.apiKeys.findBySecretHash(hash));
+
+    proxy.mode('hold');
+    const held = performance.now();
+    // A read from memory settles at once; one that goes to the database waits on the held connection.
+    const pending: Array<Promise<unknown>> = [];
+    for (;;) {
+      const read = store.apiKeys.findBySecretHash(hash);
+      pending.push(read.catch(() => undefined));
+      const answered = await Promise.race([read.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 50))]);
+      if (!answered) break;
+      expect(performance.now() - held).toBeLessThan(TRUST_MS + 300);
+    }
+    expect(performance.now() - held).toBeLessThan(TRUST_MS + 300);
+    proxy.mode('forward');
+    await Promise.all(pending);
+    await store.close();
   });
 });
 
