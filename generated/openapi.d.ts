@@ -503,7 +503,10 @@ export interface paths {
         post?: never;
         /**
          * Delete a submission
-         * @description Permanently deletes the submission; it no longer counts in analytics.
+         * @description Permanently deletes the submission; it no longer counts in analytics. Responses kept for `Idempotency-Key`
+         *     retries of the requests that created, resumed or rescored it are cleared: such a retry gets 409
+         *     `idempotency_key_erased` rather than the deleted answers or a new submission. To forget a person across every
+         *     form, use `POST /submissions/erase`.
          */
         delete: operations["deleteSubmission"];
         options?: never;
@@ -1352,7 +1355,7 @@ export interface components {
          *     | `transfer_pending` | 409 | `conflict_error` | The form already has a pending transfer; cancel it before offering the form again. |
          *     | `transfer_not_pending` | 409 | `conflict_error` | The transfer was already accepted, declined, canceled or has expired. |
          *     | `idempotency_conflict` | 409 | `conflict_error` | The `Idempotency-Key` was used before with another request (method, path or body), or that request is still in progress. |
-         *     | `idempotency_key_erased` | 409 | `conflict_error` | The request under this `Idempotency-Key` was answered, but the submission its response carried has since been erased (`POST /submissions/erase`): the response is no longer kept, and the request is not made again. |
+         *     | `idempotency_key_erased` | 409 | `conflict_error` | The request under this `Idempotency-Key` was answered, but the submission its response carried has since been erased (`POST /submissions/erase`) or deleted (`DELETE /submissions/{id}`): the response is no longer kept, and the request is not made again. |
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
@@ -4534,8 +4537,9 @@ export interface components {
          *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
          *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
          *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-         *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-         *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+         *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+         *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+         *     the removed data nor a new submission.
          *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
          *     itself stored only as a hash. Use a random value such as a UUID v4.
          */
@@ -4767,8 +4771,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -4975,8 +4980,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5017,8 +5023,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5111,8 +5118,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5146,8 +5154,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5181,8 +5190,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5244,8 +5254,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5407,8 +5418,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5446,8 +5458,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5632,8 +5645,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5674,8 +5688,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5709,8 +5724,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -5841,8 +5857,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -6060,8 +6077,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -6147,8 +6165,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -6273,8 +6292,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */
@@ -6352,8 +6372,9 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`), the response is
-                 *     no longer kept: a repeat gets 409 `idempotency_key_erased`, neither the erased data nor a new submission.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
+                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
                  */

@@ -211,7 +211,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
       if (claim.reason === 'erased') {
         throw conflict(
           'idempotency_key_erased',
-          "The submission in this request's response has been erased: the response is not kept and the request is not made again.",
+          "The submission in this request's response was erased or deleted: the response is gone and the request is not made again.",
         );
       }
       throw claim.reason === 'in_progress'

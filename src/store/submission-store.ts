@@ -167,16 +167,17 @@ export interface SubmissionStore {
   ): Promise<Page<Submission>>;
   get(partition: SubmissionPartition, id: string): Promise<SubmissionRecord | undefined>;
   /**
-   * Deletes the partition's submission and takes it out of the aggregates; `RecordNotFound` when the partition no
-   * longer holds it (deleted, or moved with its form to another workspace).
+   * Deletes the partition's submission and takes it out of the aggregates, and clears the responses kept for
+   * Idempotency-Key retries that carry it, as `erase` does; `RecordNotFound` when the partition no longer holds it
+   * (deleted, or moved with its form to another workspace).
    */
   delete(partition: SubmissionPartition, id: string): Promise<void>;
   /**
    * Erases a person from the partition in one transaction: every submission with an `email` answer equal to
    * `email` once both are normalised (surrounding whitespace removed, ASCII letters lower-cased), found through
    * the address index; each leaves the aggregates as `delete` takes it out, and the stored `submission.*` events
-   * about it go with their pending attempts. Writes the audit event `audit` returns (given the result, never
-   * the address) in the same transaction.
+   * about it go with their pending attempts, and the responses kept for Idempotency-Key retries that carry it are
+   * cleared. Writes the audit event `audit` returns (given the result, never the address) in the same transaction.
    */
   erase(
     partition: SubmissionPartition,

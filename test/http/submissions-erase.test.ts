@@ -278,3 +278,25 @@ describe('POST /v1/submissions/erase', () => {
     }
   });
 });
+
+describe('DELETE /v1/submissions/{id} and responses kept for retries', () => {
+  it('when a created submission is deleted, then a retry of its create gets 409 idempotency_key_erased, not the answers, and creates nothing', async () => {
+    const form = await createForm(api, demoForm());
+    const create = () =>
+      api
+        .call('post', '/v1/submissions')
+        .set('Idempotency-Key', 'create-sol')
+        .send({ form_id: form.id, answers: { full_name: 'Sol Ibarra', email: 'sol@example.org' }, status: 'partial' });
+    const created = await create();
+    expect(created.status).toBe(201);
+    expect((await create()).headers['idempotent-replayed']).toBe('true');
+
+    expect((await api.call('delete', `/v1/submissions/${created.body.id}`)).status).toBe(200);
+
+    const retry = await create();
+    expect(retry.status).toBe(409);
+    expect(retry.body).toMatchObject({ type: 'conflict_error', code: 'idempotency_key_erased' });
+    expect(JSON.stringify(retry.body)).not.toMatch(/sol/i);
+    expect((await api.call('get', `/v1/submissions?form_id=${form.id}`)).body.data).toEqual([]);
+  });
+});

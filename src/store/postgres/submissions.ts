@@ -240,6 +240,8 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
     async delete(partition, id) {
       await inTransaction(pool, async (client) => {
         await deleteSubmissionRow(client, await ownedRow(client, partition, id));
+        // A retry of the create must not answer with the deleted answers. The moment only marks the key.
+        await eraseReplays(client, id, new Date().toISOString());
       });
     },
     async erase({ workspaceId, environment }, email, audit, outbox) {

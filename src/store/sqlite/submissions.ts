@@ -325,6 +325,8 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
     async delete(partition, id) {
       return transaction(db, 'deferred', () => {
         deleteSubmissionRow(db, ownedRow(db, partition, id));
+        // A retry of the create must not answer with the deleted answers. The moment only marks the key.
+        eraseReplays(db, id, new Date().toISOString());
       });
     },
     async erase({ workspaceId, environment }, email, audit, outbox) {

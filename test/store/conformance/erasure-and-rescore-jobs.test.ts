@@ -171,6 +171,20 @@ describe.each(storeKinds)('the %s store', (kind) => {
       });
     });
 
+    it('when a submission is deleted, then the responses kept for it are cleared as by an erasure', async () => {
+      const record = await contactForm();
+      const deleted = await lead(record.id, { work_email: 'hal@example.com' });
+      await answered('h_create', deleted.id, 20);
+      await store.submissions.delete({ workspaceId, environment: 'live' }, deleted.id);
+      expect(await store.idempotency.claim('key_a', 'h_create', 'fingerprint', at(30), day)).toEqual({
+        outcome: 'conflict',
+        reason: 'erased',
+      });
+      expect(await storedRows(store, 'SELECT sealed_response FROM idempotency_keys WHERE submission_id = ?', deleted.id)).toEqual([
+        { sealed_response: null },
+      ]);
+    });
+
     it('when an erased key expires, then it is claimed afresh and what it stores next is replayed', async () => {
       const record = await contactForm();
       const erased = await lead(record.id, { work_email: 'gil@example.com' });
