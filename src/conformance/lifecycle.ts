@@ -80,6 +80,16 @@ function adminOnly(session: Session, world: World, ...operationIds: string[]): b
   return false;
 }
 
+/**
+ * Notes on operations the contract keeps from test keys (team changes and transfers are live-only, 403
+ * `live_resource`). Returns whether the run may call them.
+ */
+function liveOnly(session: Session, world: World, ...operationIds: string[]): boolean {
+  if (world.me?.environment !== 'test') return true;
+  for (const operationId of operationIds) session.note(operationId, 'not run: live-only, and --key is a test key');
+  return false;
+}
+
 export async function identify(session: Session, world: World): Promise<void> {
   const me = await session.call('getMe', {}, ok('the calling key'));
   const body = me?.json as { scope?: string; environment?: string; workspace?: { id?: string } } | undefined;
@@ -231,13 +241,13 @@ export async function apiKeys(session: Session, world: World): Promise<void> {
 
   // Keys of the run's own: one to revoke, one for --key-read when none was given, one to spend on the rate limit.
   const plainKey = async (name: string, scope: string) => {
-    const made_ = await session.call(
+    const answer = await session.call(
       'createApiKey',
       { body: { name: `${name} ${world.suffix}`, environment: world.me?.environment ?? 'test', scope } },
       made(`a ${scope} key`),
     );
-    const secret = (made_?.json as { secret?: unknown } | undefined)?.secret;
-    return { id: idOf(made_), secret: typeof secret === 'string' ? secret : undefined };
+    const secret = (answer?.json as { secret?: unknown } | undefined)?.secret;
+    return { id: idOf(answer), secret: typeof secret === 'string' ? secret : undefined };
   };
   const doomed = await plainKey('Conformance revoked key', 'read');
   if (doomed.secret) {
@@ -263,6 +273,10 @@ export async function apiKeys(session: Session, world: World): Promise<void> {
 export async function team(session: Session, world: World): Promise<void> {
   if (!adminOnly(session, world, 'listMembers', 'removeMember', 'createInvite', 'listInvites', 'revokeInvite')) return;
   await walkList(session, 'listMembers');
+  if (!liveOnly(session, world, 'createInvite', 'revokeInvite', 'removeMember')) {
+    await walkList(session, 'listInvites');
+    return;
+  }
   const body = exampleBody(session.contract, 'createInvite');
   body.email = uniqueEmail(String(body.email), world.suffix);
   const invite = await session.call('createInvite', { body }, made('an invite from the example'));
@@ -281,7 +295,7 @@ export async function team(session: Session, world: World): Promise<void> {
 
 export async function transfers(session: Session, world: World): Promise<void> {
   const operations = ['transferForm', 'getTransfer', 'listTransfers', 'cancelTransfer', 'declineTransfer', 'acceptTransfer'];
-  if (!adminOnly(session, world, ...operations)) return;
+  if (!adminOnly(session, world, ...operations) || !liveOnly(session, world, ...operations)) return;
   if (!world.keys.otherWorkspace) {
     for (const operationId of operations) session.note(operationId, 'not run: needs --key-other-workspace (the receiving workspace)');
     return;

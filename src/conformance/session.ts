@@ -6,6 +6,10 @@ import { type CheckName, isNotImplemented, problemSummary, responseFindings } fr
 import type { ConformanceContract, ContractOperation } from './contract.js';
 import type { Exchange, HttpClient } from './http.js';
 
+/**
+ * `pass`: its happy path succeeded and no check failed. `skipped`: its happy path could not be run (the notes say
+ * why), though its refusals may have been checked. `not_implemented`: it answered 501 `not_implemented`.
+ */
 export type Outcome = 'pass' | 'fail' | 'not_implemented' | 'skipped';
 
 export interface OperationResult {
@@ -44,22 +48,27 @@ export interface Expectation {
   what: string;
 }
 
-interface Record_ {
+interface OperationRecord {
   requests: number;
+  /** Whether the operation did its job once, as its happy path asks: only then can it pass. */
+  succeeded: boolean;
   notImplemented: boolean;
   ran: Set<CheckName>;
   failures: OperationResult['failures'];
   notes: string[];
 }
 
+/** The checks of a request that asks an operation to do its job (not to refuse something). */
+const happyPathChecks: ReadonlySet<CheckName> = new Set(['positive_data_acceptance', 'ensure_resource_availability']);
+
 const maxRetries = 3;
 const maxRetryAfterSeconds = 5;
 
 export function createSession(contract: ConformanceContract, client: HttpClient, mainKey: string) {
-  const records = new Map<string, Record_>(
+  const records = new Map<string, OperationRecord>(
     contract.operations.map((operation) => [
       operation.operationId,
-      { requests: 0, notImplemented: false, ran: new Set(), failures: [], notes: [] },
+      { requests: 0, succeeded: false, notImplemented: false, ran: new Set(), failures: [], notes: [] },
     ]),
   );
   const record = (operationId: string) => {
@@ -141,6 +150,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
       });
       return undefined;
     }
+    if (happyPathChecks.has(expect.check) && exchange.status < 300) target.succeeded = true;
     return exchange;
   }
 
@@ -165,7 +175,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
       const target = record(operation.operationId);
       const failedChecks = new Set(target.failures.map((failure) => failure.check));
       const outcome: Outcome =
-        target.failures.length > 0 ? 'fail' : target.notImplemented ? 'not_implemented' : target.requests === 0 ? 'skipped' : 'pass';
+        target.failures.length > 0 ? 'fail' : target.notImplemented ? 'not_implemented' : target.succeeded ? 'pass' : 'skipped';
       return {
         operationId: operation.operationId,
         method: operation.method.toUpperCase(),

@@ -83,11 +83,16 @@ describe('the conformance kit against the reference server', () => {
     contract,
   });
 
-  it('when run with an admin key and a second workspace, then every operation passes and the exit code is 0', async () => {
+  it('when run with a live admin key and a second workspace, then every operation passes but the two out of reach, and the exit code is 0', async () => {
     const report = await runConformance({ ...options(), baseUrl: `https://127.0.0.1:${server.port}/v1` });
 
     const notPassed = report.operations.filter((result) => result.outcome !== 'pass');
-    expect(notPassed.map((result) => ({ operationId: result.operationId, failures: result.failures, notes: result.notes }))).toEqual([]);
+    // Their happy paths need what no operation of the API makes (a second member, an OAuth authorization code).
+    expect(notPassed.map(({ operationId, outcome, failures }) => ({ operationId, outcome, failures }))).toEqual([
+      { operationId: 'removeMember', outcome: 'skipped', failures: [] },
+      { operationId: 'createOAuthToken', outcome: 'skipped', failures: [] },
+    ]);
+    expect(notPassed.flatMap((result) => result.passed)).toContain('negative_data_rejection');
     expect(report.operations.map((result) => result.operationId).sort()).toEqual(
       contract.operations.map((operation) => operation.operationId).sort(),
     );
