@@ -6,25 +6,25 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import type { ValidationIssue } from '../contract.js';
 import { AppError, internalError, routeNotFound, serviceUnavailable } from '../domain/errors.js';
 import { StoreUnavailable } from '../store/errors.js';
-import { stateOf } from './locals.js';
+import { type RequestState, stateOf } from './locals.js';
 import { problemBody, sendProblem } from './problem.js';
 import { fromValidatorError, isValidatorError } from './validation.js';
 
-function toAppError(error: unknown, expectedMediaType: string, earlierIssues: readonly ValidationIssue[], log: Logger): AppError {
+function toAppError(error: unknown, state: RequestState, log: Logger): AppError {
   if (error instanceof AppError) return error;
+  const { requestId: request_id } = state;
   if (error instanceof StoreUnavailable) {
-    log.warn({ err: error.cause ?? error, reason: error.reason }, 'store unavailable');
+    log.warn({ request_id, err: error.cause ?? error, reason: error.reason }, 'store unavailable');
     return serviceUnavailable(STORE_RETRY_AFTER_SECONDS);
   }
   if (isValidatorError(error) && (error.status === 400 || error.status === 415)) {
-    return fromValidatorError(error, expectedMediaType, earlierIssues);
+    return fromValidatorError(error, state.operation?.requestMediaType ?? 'application/json', state.parameterIssues ?? []);
   }
   // A 500 from the response validator means the server broke the contract: loud in the log.
-  if (isValidatorError(error)) log.error({ violation: error.errors, message: error.message }, 'response broke the contract');
-  else log.error({ err: error }, 'unhandled error');
+  if (isValidatorError(error)) log.error({ request_id, violation: error.errors, message: error.message }, 'response broke the contract');
+  else log.error({ request_id, err: error }, 'unhandled error');
   return internalError();
 }
 
@@ -37,7 +37,7 @@ export const STORE_RETRY_AFTER_SECONDS = 1;
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const state = stateOf(res);
-    const appError = toAppError(error, state.operation?.requestMediaType ?? 'application/json', state.parameterIssues ?? [], log);
+    const appError = toAppError(error, state, log);
     if (res.headersSent) {
       cutShort(res);
       return;

@@ -97,6 +97,16 @@ describe('a problem the contract does not allow', () => {
     },
   );
 
+  it('when a handler answers a body off its schema, then 500 internal_error, and the log names the violation with the request id', async () => {
+    const app = await appWith({ getMe: async () => ({ status: 200, body: { object: 'nonsense' } as never }) }, undefined);
+    opened = app;
+    const res = await app.call('get', '/v1/me');
+    expectProblem(res, 500, 'server_error', 'internal_error');
+    expect(app.logged).toContainEqual(
+      expect.objectContaining({ msg: 'response broke the contract', request_id: res.body.request_id, violation: expect.any(Array) }),
+    );
+  });
+
   it('when a download fails before its first byte, then 500 internal_error as problem+json, not an attachment', async () => {
     async function* chunks(): AsyncGenerator<string> {
       yield* [];
