@@ -5,6 +5,7 @@
  */
 import type { ApiKey } from './auth.js';
 import type { operations } from './generated/openapi.js';
+import type { OpenOperation } from './generated/security.js';
 
 /** Operations this server serves (the contract's webhooks are requests the service sends, not operations). */
 export type OperationId = Exclude<keyof operations, `${string}Webhook`>;
@@ -57,8 +58,8 @@ export interface HandlerInput<K extends OperationId> {
   params: PathParams<K>;
   query: QueryParams<K>;
   body: RequestBody<K>;
-  /** The caller, as `lookUpKey` in auth.ts found it; undefined only for operations with `security: []`. */
-  key: ApiKey | undefined;
+  /** The caller, as `lookUpKey` in auth.ts found it; an operation anyone may call (`security: []`) may have none. */
+  key: K extends OpenOperation ? ApiKey | undefined : ApiKey;
   requestId: string;
   /** A request header's value (header parameters the contract declares, such as `If-Match`, are validated). */
   header(name: string): string | undefined;
