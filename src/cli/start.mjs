@@ -49,7 +49,10 @@ function filesUnder(path) {
 function codeIsStale() {
   if (!existsSync(buildStamp)) return true;
   const builtAt = statSync(buildStamp).mtimeMs;
-  const inputs = [...filesUnder(join(root, 'src')).filter((file) => file.endsWith('.ts')), ...codeConfigFiles.map((file) => join(root, file))];
+  const inputs = [
+    ...filesUnder(join(root, 'src')).filter((file) => file.endsWith('.ts')),
+    ...codeConfigFiles.map((file) => join(root, file)),
+  ];
   return inputs.some((file) => statSync(file).mtimeMs > builtAt);
 }
 
@@ -60,7 +63,10 @@ const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest(
 function docsInputsHash() {
   const hash = createHash('sha256');
   for (const file of docsInputs.flatMap((input) => filesUnder(join(root, input)))) {
-    hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+    hash
+      .update(`${relative(root, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   }
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const redocly = createRequire(import.meta.url)('@redocly/cli/package.json').version;
@@ -72,7 +78,10 @@ function docsInputsHash() {
 function docsAreCurrent(inputs) {
   if (!existsSync(docsStamp)) return false;
   const stamp = JSON.parse(readFileSync(docsStamp, 'utf8'));
-  return stamp.inputs === inputs && docsOutputs.every((output) => existsSync(join(root, output)) && stamp.outputs[output] === sha256(join(root, output)));
+  return (
+    stamp.inputs === inputs &&
+    docsOutputs.every((output) => existsSync(join(root, output)) && stamp.outputs[output] === sha256(join(root, output)))
+  );
 }
 
 /** @type {import('node:child_process').ChildProcess | null} */
