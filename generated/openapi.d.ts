@@ -435,11 +435,12 @@ export interface paths {
          *     field `ref` of the form,
          *     in the order the fields first appear across the form's versions (version 1 first, then refs a later version
          *     added). Quoting follows RFC 4180: a header row, CRLF line ends, a cell with a comma, a quote, CR or LF in
-         *     double quotes with its quotes doubled. A `hidden` field's column holds its value from `hidden`; a
+         *     double quotes with its quotes doubled; a cell with a `;` or a tab is quoted too, for spreadsheets that split
+         *     on those. A `hidden` field's column holds its value from `hidden`; a
          *     multiple-choice answer is its values joined by `; `; an unanswered field is an empty cell; answers to refs no
          *     kept version of the form has are in the NDJSON export only. A text cell a spreadsheet could run as a formula is
          *     written with a leading `'` and in double quotes, as OWASP advises for CSV injection: one that starts with `=`,
-         *     `+`, `-`, `@`, `|`, a tab or a carriage return, or with a full-width `＝`, `＋`, `－`, `＠` or `｜`, also after
+         *     `+`, `-`, `@`, `|`, a tab, a carriage return or NUL, or with a full-width `＝`, `＋`, `－`, `＠` or `｜`, also after
          *     leading spaces of any kind (a no-break space, an ideographic space, a zero-width space). Numbers are not text:
          *     a negative `score` or number answer is written as the number it is; the same characters typed into a text field
          *     are text and get the `'`.
