@@ -1,0 +1,117 @@
+/**
+ * The checks every answer goes through, on a small document of one operation, so that each can be seen to fail
+ * for the reason it names.
+ */
+import { describe, expect, it } from 'vitest';
+import { isNotImplemented, responseFindings } from '../../src/conformance/checks.js';
+import { conformanceContractOf } from '../../src/conformance/contract.js';
+import type { Exchange } from '../../src/conformance/http.js';
+import type { OpenApiDocument } from '../../src/http/contract-document.js';
+
+const document = {
+  openapi: '3.1.0',
+  paths: {
+    '/things/{id}': {
+      get: {
+        operationId: 'getThing',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', examples: ['thg_1'] } }],
+        responses: {
+          '200': {
+            description: 'The thing',
+            headers: {
+              'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+              'X-RateLimit-Remaining': { schema: { type: 'integer', minimum: 0 } },
+            },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } },
+          },
+          '404': { $ref: '#/components/responses/NotFound' },
+        },
+      },
+    },
+  },
+  components: {
+    headers: { 'X-Request-Id': { schema: { type: 'string', pattern: '^req_' } } },
+    schemas: {
+      Thing: {
+        type: 'object',
+        required: ['id', 'request_id'],
+        properties: { id: { type: 'string' }, request_id: { type: 'string' } },
+      },
+      Problem: {
+        type: 'object',
+        required: ['code', 'request_id'],
+        properties: { code: { type: 'string' }, request_id: { type: 'string' } },
+      },
+    },
+    responses: {
+      NotFound: { description: 'Not found', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+    },
+  },
+} as unknown as OpenApiDocument;
+
+const contract = conformanceContractOf(document);
+const operation = contract.operation('getThing');
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}): Exchange {
+  const text = JSON.stringify(body);
+  return {
+    method: 'GET',
+    url: 'http://127.0.0.1/v1/things/thg_1',
+    requestHeaders: {},
+    status,
+    headers: { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', 'x-request-id': 'req_1', ...headers },
+    text,
+    json: body,
+  };
+}
+const checksOf = (exchange: Exchange) => responseFindings(contract, operation, exchange).map((finding) => finding.check);
+
+describe('the common checks', () => {
+  it('when the answer is as documented, then nothing is found', () => {
+    expect(
+      responseFindings(contract, operation, answer(200, { id: 'thg_1', request_id: 'req_1' }, { 'x-ratelimit-remaining': '7' })),
+    ).toEqual([]);
+    expect(responseFindings(contract, operation, answer(404, { code: 'resource_not_found', request_id: 'req_1' }))).toEqual([]);
+  });
+
+  it('when the status is not documented, then status_code_conformance; when it is 5xx, not_a_server_error too', () => {
+    expect(checksOf(answer(418, { code: 'teapot', request_id: 'req_1' }))).toEqual(['status_code_conformance']);
+    expect(checksOf(answer(500, { code: 'internal_error', request_id: 'req_1' }))).toEqual([
+      'not_a_server_error',
+      'status_code_conformance',
+    ]);
+  });
+
+  it('when the content type is not the declared one, then content_type_conformance', () => {
+    expect(checksOf(answer(200, { id: 'thg_1', request_id: 'req_1' }, { 'content-type': 'text/html' }))).toEqual([
+      'content_type_conformance',
+    ]);
+  });
+
+  it('when the body breaks its schema, then response_schema_conformance', () => {
+    expect(checksOf(answer(200, { request_id: 'req_1' }))).toEqual(['response_schema_conformance']);
+  });
+
+  it('when a declared header breaks its schema (an integer header that is not a number) or X-Request-Id is missing, then response_headers_conformance', () => {
+    expect(checksOf(answer(200, { id: 'thg_1', request_id: 'req_1' }, { 'x-ratelimit-remaining': 'many' }))).toEqual([
+      'response_headers_conformance',
+    ]);
+    const withoutId = answer(200, { id: 'thg_1', request_id: 'req_1' });
+    delete withoutId.headers['x-request-id'];
+    expect(checksOf(withoutId)).toEqual(['response_headers_conformance', 'request_id_conformance']);
+  });
+
+  it('when request_id differs from X-Request-Id, then request_id_conformance', () => {
+    expect(checksOf(answer(200, { id: 'thg_1', request_id: 'req_2' }))).toEqual(['request_id_conformance']);
+  });
+
+  it('when a stub answers 501 not_implemented, then it is not a finding, unless its problem lacks what every error carries', () => {
+    const stub = answer(501, { type: 'server_error', code: 'not_implemented', request_id: 'req_1' });
+    expect(isNotImplemented(stub)).toBe(true);
+    expect(responseFindings(contract, operation, stub)).toEqual([]);
+    expect(checksOf({ ...stub, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' } })).toEqual([
+      'content_type_conformance',
+    ]);
+    expect(isNotImplemented(answer(501, { code: 'internal_error', request_id: 'req_1' }))).toBe(false);
+  });
+});
