@@ -16,8 +16,8 @@ describe('csvCell', () => {
     expect(csvCell('"')).toBe('""""');
   });
 
-  // OWASP's list, the pipe, and the full-width forms of each (U+FF1D, U+FF0B, U+FF0D, U+FF20, U+FF5C).
-  const formulaStarts = ['=', '+', '-', '@', '\t', '\r', '|', '＝', '＋', '－', '＠', '｜'];
+  // OWASP's list, NUL (ASVS 1.2.10), the pipe, and the full-width forms of each (U+FF1D, U+FF0B, U+FF0D, U+FF20, U+FF5C).
+  const formulaStarts = ['=', '+', '-', '@', '\t', '\r', '\0', '|', '＝', '＋', '－', '＠', '｜'];
 
   it.each(formulaStarts)('when text starts with %j, then it gets a leading apostrophe and is quoted', (start) => {
     expect(neutralised(`${start}1+1`)).toBe(`'${start}1+1`);
@@ -36,6 +36,12 @@ describe('csvCell', () => {
       expect(parseCsv(`${csvCell(text)}\r\n`)).toEqual([[`'${text}`]]);
     },
   );
+
+  it("when text holds another locale's separator (; or tab), then it is quoted, so no cell starts inside it", () => {
+    expect(csvCell('Ana;=HYPERLINK("x")')).toBe('"Ana;=HYPERLINK(""x"")"');
+    expect(csvCell('Ana\t=1+1')).toBe('"Ana\t=1+1"');
+    expect(parseCsv(`${csvCell('a;b')},${csvCell('c\td')}\r\n`)).toEqual([['a;b', 'c\td']]);
+  });
 
   it('when neutralised text also needs quotes, then the apostrophe is inside them', () => {
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);

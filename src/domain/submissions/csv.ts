@@ -1,6 +1,6 @@
 /**
  * CSV as RFC 4180 writes it (CRLF line ends; a cell holding a comma, a quote, CR or LF quoted, its quotes
- * doubled), with one addition for files that end up in spreadsheets: text a spreadsheet could read as the start
+ * doubled; a `;` or a tab too), with one addition for files that end up in spreadsheets: text a spreadsheet could read as the start
  * of a formula gets a leading apostrophe and is quoted (OWASP, "CSV Injection"), so `=HYPERLINK(...)` typed into
  * a form is shown, never run.
  */
@@ -20,9 +20,15 @@ const formulaCharacters = '=+\\-@|\\uFF1D\\uFF0B\\uFF0D\\uFF20\\uFF5C';
 
 /**
  * A formula character, a tab or a carriage return (OWASP lists both: a spreadsheet drops them and reads what
- * follows) after nothing but skippable characters.
+ * follows), or a NUL (OWASP ASVS 1.2.10 adds it), after nothing but skippable characters.
  */
-const formulaStart = new RegExp(`^[${skippedBeforeFormula}]*[\\t\\r${formulaCharacters}]`, 'u');
+const formulaStart = new RegExp(`^[${skippedBeforeFormula}]*[\\t\\r\\0${formulaCharacters}]`, 'u');
+
+/**
+ * What RFC 4180 quotes (a comma, a quote, CR, LF), and the separators spreadsheets use in other locales (`;`) or
+ * for pasted text (tab): unquoted, `Ana;=HYPERLINK(...)` would be two cells there, the second a formula.
+ */
+const needsQuotes = /[",;\t\r\n]/;
 
 /** Text as a spreadsheet shows it: a formula-like start is prefixed with `'`. */
 export const neutralised = (text: string): string => (formulaStart.test(text) ? `'${text}` : text);
@@ -38,7 +44,7 @@ export function csvCell(value: string | number | boolean | null | undefined): st
   if (value === null || value === undefined) return '';
   if (typeof value !== 'string') return String(value);
   const text = neutralised(value);
-  return text !== value || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return text !== value || needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** One record, with its CRLF line end. */
