@@ -36,6 +36,10 @@ export interface ConformanceReport {
 
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const contract = options.contract ?? (await loadConformanceContract(options.contractPath));
+  const unknown = (options.only ?? []).filter(
+    (operationId) => !contract.operations.some((operation) => operation.operationId === operationId),
+  );
+  if (unknown.length > 0) throw new Error(`The contract has no operation ${unknown.join(', ')}.`);
   const client = httpClient({ baseUrl: options.baseUrl, insecure: options.insecure ?? false, timeoutMs: options.timeoutMs ?? 15_000 });
   const session = createSession(contract, client, options.keys.main);
   const world: World = { keys: { ...options.keys }, suffix: newRunSuffix(), webhookUrl: options.webhookUrl, ids: {} };
@@ -64,10 +68,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } finally {
     client.close();
   }
-  const unknown = (options.only ?? []).filter(
-    (operationId) => !contract.operations.some((operation) => operation.operationId === operationId),
-  );
-  if (unknown.length > 0) throw new Error(`The contract has no operation ${unknown.join(', ')}.`);
   const operations = session.results().filter((result) => !options.only?.length || options.only.includes(result.operationId));
   const summary = { pass: 0, fail: 0, not_implemented: 0, skipped: 0 };
   for (const result of operations) summary[result.outcome] += 1;
