@@ -297,6 +297,16 @@ describe('npm run stubs -- --update', () => {
     expect(readFileSync(readme, 'utf8')).toContain('Our notes.');
     expect(readFileSync(join(project.dir, 'src/handlers/index.ts'), 'utf8')).not.toContain('getMeLegacy');
 
+    // Until then the compiler names it, as it names a handler answering a status its operation does not declare.
+    const usageAnswer = "export const getUsage: Handler<'getUsage'> = async () => notImplemented('getUsage');";
+    writeFileSync(accountFile, account.replace(usageAnswer, "export const getUsage: Handler<'getUsage'> = async () => ({ status: 204 });"));
+    const failed = await typeCheck(project.dir).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(failed).toMatch(/account\.ts\(\d+,\d+\): error TS\d+: .*getMeLegacy/);
+    expect(failed).toMatch(/account\.ts\(\d+,\d+\): error TS2322: .*status: 204/);
+
     // Once the implementer deletes the handler the update named, the project type-checks against the new contract.
     writeFileSync(accountFile, account.replace(/\n\/\*\*[^\n]*\*\/\nexport const getMeLegacy: .*\n/, '\n'));
     await typeCheck(project.dir);
