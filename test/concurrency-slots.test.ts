@@ -3,6 +3,7 @@
  * turns per workspace with a short queue, and a stream that gives its slot back however it ends.
  */
 import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
 import {
   defaultConcurrency,
   EXPORT_RETRY_AFTER_SECONDS,
@@ -193,5 +194,31 @@ describe('the document states the default bounds', () => {
       );
     expect(example('ExportTooManyRequests', 'too_many_exports')).toBe(EXPORT_RETRY_AFTER_SECONDS);
     expect(example('SearchTooManyRequests', 'too_many_searches')).toBe(SCAN_RETRY_AFTER_SECONDS);
+  });
+});
+
+describe('the bounds from the environment', () => {
+  it('when no variable is set, then the defaults apply; when set, they are read', () => {
+    expect(loadConfig({}).concurrency).toEqual(defaultConcurrency);
+    const env = {
+      EXPORT_STALL_TIMEOUT_MS: '5000',
+      EXPORTS_PER_KEY: '1',
+      EXPORTS_PER_WORKSPACE: '3',
+      SEARCH_SCANS_PER_WORKSPACE: '4',
+      SEARCH_SCAN_QUEUE_PER_WORKSPACE: '0',
+    };
+    expect(loadConfig(env).concurrency).toEqual({
+      streamStallTimeoutMs: 5000,
+      exportsPerKey: 1,
+      exportsPerWorkspace: 3,
+      scansPerWorkspace: 4,
+      scanQueuePerWorkspace: 0,
+    });
+  });
+
+  it('when a bound would refuse every export or search, then the server does not start', () => {
+    for (const name of ['EXPORTS_PER_KEY', 'EXPORTS_PER_WORKSPACE', 'SEARCH_SCANS_PER_WORKSPACE', 'EXPORT_STALL_TIMEOUT_MS']) {
+      expect(() => loadConfig({ [name]: '0' }), name).toThrow(ConfigError);
+    }
   });
 });
