@@ -1,6 +1,6 @@
 /**
- * The reference server as an operator starts it (`node --import tsx src/server.ts`, what `npm start` runs once
- * the docs are built) in a process of its own, in one of two deployments the end-to-end tests run against:
+ * The reference server in a process of its own, from source (`node --import tsx src/server.ts`: the same code that
+ * `npm start` compiles into build/ and runs; test/e2e/start.test.ts covers `npm start` itself), in one of two deployments the end-to-end tests run against:
  * one process on SQLite in a data directory of its own, or `WORKERS=2` on a fresh PostgreSQL database (copied
  * from the run's template) with the rate limits in Redis under a key prefix of its own. `admin` runs
  * `npm run admin -- …` against the same data, so the operator's first key comes from the command line.
