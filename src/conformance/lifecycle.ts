@@ -1,94 +1,15 @@
 /**
- * The happy paths, stateful: each resource is made from the documented example, read back, listed, changed, and
- * (in `tearDown`) deleted and asked for again. Operations run in the order their prerequisites need: a form
- * before its submissions, an event before its dispatch. When a prerequisite could not be made, the operation is
- * still asked with the schema's example id, so a stub still says "not implemented" and a server says why not.
+ * The happy paths of the workspace's content, stateful: each resource is made from the documented example, read
+ * back, listed, changed, and (in `tearDown`) deleted and asked for again. Operations run in the order their
+ * prerequisites need: a form before its submissions, an event before its dispatch. When a prerequisite could not be
+ * made, the operation is still asked with the schema's example id, so a stub still says "not implemented" and a
+ * server says why not.
  */
-
 import { exampleBody, uniqueEmail } from './examples.js';
-import type { Exchange } from './http.js';
 import { expectListed, walkList } from './pagination.js';
 import type { Expectation, Session } from './session.js';
-
-export interface Keys {
-  main: string;
-  read?: string;
-  otherWorkspace?: string;
-}
-
-/** What the run has learnt and made so far. */
-export interface World {
-  keys: Keys;
-  /** Ends the unique values (slugs, emails, names) of what this run makes. */
-  suffix: string;
-  webhookUrl?: string;
-  me?: { scope: string; environment: string; workspaceId: string };
-  other?: { scope: string; workspaceId: string };
-  ids: Partial<
-    Record<
-      | 'form'
-      | 'transferForm'
-      | 'folder'
-      | 'replayedFolder'
-      | 'submission'
-      | 'partial'
-      | 'integration'
-      | 'event'
-      | 'apiKey'
-      | 'invite'
-      | 'rescoreJob',
-      string
-    >
-  >;
-  /** A key the run revoked, to show that it no longer opens anything. */
-  revokedKey?: string;
-  /** A key of the run's own, spent on reaching the rate limit. */
-  spareKey?: string;
-}
-
-const ok = (what: string): Expectation => ({ status: [200], check: 'positive_data_acceptance', what });
-const made = (what: string, status = 201): Expectation => ({ status: [status], check: 'positive_data_acceptance', what });
-const readBack = (what: string): Expectation => ({ status: [200], check: 'ensure_resource_availability', what });
-const gone = (what: string): Expectation => ({ status: [404], check: 'use_after_free', what });
-
-const idOf = (exchange: Exchange | undefined): string | undefined => {
-  const id = (exchange?.json as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' ? id : undefined;
-};
-
-/** A 201's `Location` names the resource it made. */
-function checkLocation(session: Session, operationId: string, exchange: Exchange | undefined): void {
-  const id = idOf(exchange);
-  const location = exchange?.headers.location;
-  if (!id || location === undefined) return;
-  if (!location.endsWith(`/${id}`))
-    session.fail(
-      operationId,
-      'response_headers_conformance',
-      `${exchange!.method} ${exchange!.url}`,
-      `Location ${location} does not name ${id}`,
-    );
-}
-
-const isAdmin = (world: World) => world.me?.scope === 'admin';
-
-/** Notes on admin operations that a non-admin key cannot try. Returns whether the run may call them. */
-function adminOnly(session: Session, world: World, ...operationIds: string[]): boolean {
-  // Without an answer from getMe the scope is unknown: try, and let the answers speak.
-  if (!world.me || isAdmin(world)) return true;
-  for (const operationId of operationIds) session.note(operationId, 'not run: needs an admin key as --key');
-  return false;
-}
-
-/**
- * Notes on operations the contract keeps from test keys (team changes and transfers are live-only, 403
- * `live_resource`). Returns whether the run may call them.
- */
-function liveOnly(session: Session, world: World, ...operationIds: string[]): boolean {
-  if (world.me?.environment !== 'test') return true;
-  for (const operationId of operationIds) session.note(operationId, 'not run: live-only, and --key is a test key');
-  return false;
-}
+import { adminOnly, checkLocation, createForm, gone, idOf, made, ok, readBack } from './steps.js';
+import type { World } from './world.js';
 
 export async function identify(session: Session, world: World): Promise<void> {
   const me = await session.call('getMe', {}, ok('the calling key'));
@@ -142,14 +63,6 @@ async function idempotentReplay(session: Session, world: World, example: Record<
     { body: { ...body, name: `${body.name} changed` }, headers },
     idempotent('the same key with another body', [409]),
   );
-}
-
-async function createForm(session: Session, world: World, label: string): Promise<string | undefined> {
-  const body = exampleBody(session.contract, 'createForm');
-  if (typeof body.slug === 'string') body.slug = `${body.slug}-${label}-${world.suffix}`;
-  const form = await session.call('createForm', { body }, made('a form from the example'));
-  checkLocation(session, 'createForm', form);
-  return idOf(form);
 }
 
 export async function forms(session: Session, world: World): Promise<void> {
@@ -226,117 +139,6 @@ export async function integrations(session: Session, world: World): Promise<void
     'rotateIntegrationSecret',
     { path: { id }, body: exampleBody(session.contract, 'rotateIntegrationSecret') },
     ok('rotating the secret'),
-  );
-}
-
-export async function apiKeys(session: Session, world: World): Promise<void> {
-  if (!adminOnly(session, world, 'createApiKey', 'getApiKey', 'listApiKeys', 'revokeApiKey', 'listAuditEvents', 'getUsage')) return;
-  const body = exampleBody(session.contract, 'createApiKey', { form: world.ids.form });
-  if (world.me) body.environment = world.me.environment;
-  const key = await session.call('createApiKey', { body }, made('a key from the example'));
-  checkLocation(session, 'createApiKey', key);
-  world.ids.apiKey = idOf(key);
-  await session.call('getApiKey', { path: { id: world.ids.apiKey } }, readBack('the key just made'));
-  expectListed(session, 'listApiKeys', await walkList(session, 'listApiKeys'), world.ids.apiKey);
-
-  // Keys of the run's own: one to revoke, one for --key-read when none was given, one to spend on the rate limit.
-  const plainKey = async (name: string, scope: string) => {
-    const answer = await session.call(
-      'createApiKey',
-      { body: { name: `${name} ${world.suffix}`, environment: world.me?.environment ?? 'test', scope } },
-      made(`a ${scope} key`),
-    );
-    const secret = (answer?.json as { secret?: unknown } | undefined)?.secret;
-    return { id: idOf(answer), secret: typeof secret === 'string' ? secret : undefined };
-  };
-  const doomed = await plainKey('Conformance revoked key', 'read');
-  if (doomed.secret) {
-    await session.call('getMe', { key: doomed.secret }, readBack('a key just made, used at once'));
-    session.ran('createApiKey', 'ensure_resource_availability');
-  }
-  const revoked = await session.call(
-    'revokeApiKey',
-    { path: { id: doomed.id }, body: exampleBody(session.contract, 'revokeApiKey') },
-    ok('revoking a key'),
-  );
-  if (revoked) world.revokedKey = doomed.secret;
-  if (!world.keys.read) {
-    world.keys.read = (await plainKey('Conformance read key', 'read')).secret;
-    if (world.keys.read) session.runNote('no --key-read: the run made a read key to check scopes');
-  }
-  world.spareKey = (await plainKey('Conformance rate limit key', 'read')).secret;
-
-  await walkList(session, 'listAuditEvents');
-  await session.call('getUsage', {}, ok('the usage'));
-}
-
-export async function team(session: Session, world: World): Promise<void> {
-  if (!adminOnly(session, world, 'listMembers', 'removeMember', 'createInvite', 'listInvites', 'revokeInvite')) return;
-  await walkList(session, 'listMembers');
-  if (!liveOnly(session, world, 'createInvite', 'revokeInvite', 'removeMember')) {
-    await walkList(session, 'listInvites');
-    return;
-  }
-  const body = exampleBody(session.contract, 'createInvite');
-  body.email = uniqueEmail(String(body.email), world.suffix);
-  const invite = await session.call('createInvite', { body }, made('an invite from the example'));
-  checkLocation(session, 'createInvite', invite);
-  world.ids.invite = idOf(invite);
-  expectListed(session, 'listInvites', await walkList(session, 'listInvites'), world.ids.invite);
-  await session.call('revokeInvite', { path: { id: world.ids.invite } }, ok('revoking the invite'));
-  // A second member exists only once an invite is accepted, which no API operation does.
-  session.note('removeMember', 'happy path not run (a second member needs an accepted invite); an unknown member asked instead');
-  await session.call(
-    'removeMember',
-    { path: {} },
-    { status: [404], check: 'negative_data_rejection', what: 'removing a member that does not exist' },
-  );
-}
-
-export async function transfers(session: Session, world: World): Promise<void> {
-  const operations = ['transferForm', 'getTransfer', 'listTransfers', 'cancelTransfer', 'declineTransfer', 'acceptTransfer'];
-  if (!adminOnly(session, world, ...operations) || !liveOnly(session, world, ...operations)) return;
-  if (!world.keys.otherWorkspace) {
-    for (const operationId of operations) session.note(operationId, 'not run: needs --key-other-workspace (the receiving workspace)');
-    return;
-  }
-  const form = await createForm(session, world, 'transfer');
-  world.ids.transferForm = form;
-  const transfer = async () => {
-    const answer = await session.call(
-      'transferForm',
-      { path: { id: form }, body: exampleBody(session.contract, 'transferForm', { ws: world.other?.workspaceId }) },
-      made('asking for a transfer'),
-    );
-    checkLocation(session, 'transferForm', answer);
-    return idOf(answer);
-  };
-  const first = await transfer();
-  await session.call('getTransfer', { path: { id: first } }, readBack('the transfer just asked for'));
-  expectListed(session, 'listTransfers', await walkList(session, 'listTransfers'), first);
-  await session.call('cancelTransfer', { path: { id: first } }, ok('the sender cancelling'));
-  // Without an answer from getMe the other key's scope is unknown: try, and let the answers speak.
-  if (world.other && world.other.scope !== 'admin') {
-    for (const operationId of ['declineTransfer', 'acceptTransfer'])
-      session.note(operationId, 'not run: the --key-other-workspace key is not an admin key');
-    return;
-  }
-  await session.call('declineTransfer', { path: { id: await transfer() }, key: world.keys.otherWorkspace }, ok('the receiver declining'));
-  const accepted = await session.call(
-    'acceptTransfer',
-    { path: { id: await transfer() }, key: world.keys.otherWorkspace },
-    ok('the receiver accepting'),
-  );
-  if (!accepted) return;
-  await session.call(
-    'getForm',
-    { path: { id: form }, key: world.keys.otherWorkspace },
-    readBack('the transferred form, by its new workspace'),
-  );
-  await session.call(
-    'getForm',
-    { path: { id: form } },
-    { status: [404], check: 'workspace_isolation', what: 'the transferred form, by its old workspace' },
   );
 }
 

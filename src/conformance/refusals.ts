@@ -5,8 +5,8 @@
 
 import type { ContractOperation } from './contract.js';
 import { exampleBody } from './examples.js';
-import type { World } from './lifecycle.js';
 import type { CallOptions, Session } from './session.js';
+import type { World } from './world.js';
 
 /** Path values of the run's resources, by the operation's path, so a refusal is about a resource that exists. */
 function pathFor(world: World, path: string): CallOptions['path'] {

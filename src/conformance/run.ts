@@ -2,13 +2,15 @@
  * The conformance kit: runs every phase against one server and returns a result per operation. The phases run in
  * the order the resources need (made before they are refused, refused before they are deleted).
  */
+
+import * as administration from './administration.js';
 import { type ConformanceContract, loadConformanceContract } from './contract.js';
 import { newRunSuffix } from './examples.js';
 import { httpClient } from './http.js';
-import type { Keys, World } from './lifecycle.js';
 import * as lifecycle from './lifecycle.js';
 import * as refusals from './refusals.js';
 import { createSession, type OperationResult } from './session.js';
+import type { Keys, World } from './world.js';
 
 export interface ConformanceOptions {
   /** The server's base URL, the `/v1` included: `https://localhost:8443/v1`. */
@@ -53,9 +55,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     await lifecycle.forms(session, world);
     await lifecycle.submissions(session, world);
     await lifecycle.integrations(session, world);
-    await lifecycle.apiKeys(session, world);
-    await lifecycle.team(session, world);
-    await lifecycle.transfers(session, world);
+    await administration.apiKeys(session, world);
+    await administration.team(session, world);
+    await administration.transfers(session, world);
     // Before the failed authentications, which the server may limit per address, since the token endpoint's
     // refusal of a spent code counts as one.
     await refusals.negativeData(session, world);

@@ -1,0 +1,37 @@
+/** What a conformance run knows: the keys it was given, and what it has learnt and made so far. */
+
+export interface Keys {
+  main: string;
+  read?: string;
+  otherWorkspace?: string;
+}
+
+/** What the run has learnt and made so far. */
+export interface World {
+  keys: Keys;
+  /** Ends the unique values (slugs, emails, names) of what this run makes. */
+  suffix: string;
+  webhookUrl?: string;
+  me?: { scope: string; environment: string; workspaceId: string };
+  other?: { scope: string; workspaceId: string };
+  ids: Partial<
+    Record<
+      | 'form'
+      | 'transferForm'
+      | 'folder'
+      | 'replayedFolder'
+      | 'submission'
+      | 'partial'
+      | 'integration'
+      | 'event'
+      | 'apiKey'
+      | 'invite'
+      | 'rescoreJob',
+      string
+    >
+  >;
+  /** A key the run revoked, to show that it no longer opens anything. */
+  revokedKey?: string;
+  /** A key of the run's own, spent on reaching the rate limit. */
+  spareKey?: string;
+}
