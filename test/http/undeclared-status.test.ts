@@ -124,10 +124,14 @@ describe('a problem the contract does not allow', () => {
   it.each(nodeEnvs)(
     'when a download fails after its first bytes (NODE_ENV=%s), then the connection is cut and nothing is appended',
     async (nodeEnv) => {
+      // The failure waits until the client holds the first line, so what it sees after it is all the server added.
+      let firstLineArrived: () => void = () => {};
+      const arrived = new Promise<void>((resolve) => {
+        firstLineArrived = resolve;
+      });
       async function* chunks() {
         yield 'first line\n';
-        // Long enough for the first line to reach the client before the failure.
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await arrived;
         throw new Error('disk gone at /srv/data');
       }
       const app = await appWith(
@@ -149,6 +153,7 @@ describe('a problem the contract does not allow', () => {
             res.setEncoding('utf8');
             res.on('data', (chunk: string) => {
               text += chunk;
+              if (text.includes('\n')) firstLineArrived();
             });
             res.on('end', () => resolve({ text, complete: res.complete }));
             res.on('error', () => resolve({ text, complete: false }));
