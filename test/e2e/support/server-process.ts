@@ -1,9 +1,10 @@
 /**
  * The reference server in a process of its own, from source (`node --import tsx src/server.ts`: the same code that
  * `npm start` compiles into build/ and runs; test/e2e/start.test.ts covers `npm start` itself), in one of two
- * deployments the end-to-end tests run against: one process on SQLite in a data directory of its own, or `WORKERS=2` on a fresh PostgreSQL database (copied
- * from the run's template) with the rate limits in Redis under a key prefix of its own. `admin` runs
- * `npm run admin -- …` against the same data, so the operator's first key comes from the command line.
+ * deployments the end-to-end tests run against: one process on SQLite in a data directory of its own, or
+ * `WORKERS=2` on a fresh PostgreSQL database (copied from the run's template) with the rate limits in Redis under a
+ * key prefix of its own. `admin` runs `npm run admin -- …` against the same data, so the operator's first key comes
+ * from the command line.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
