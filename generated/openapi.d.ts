@@ -692,7 +692,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Revokes the key: from the very next request it gets 401 `invalid_api_key`. Revocation cannot be undone; the key stays listed with `status: revoked`. The optional `reason` is stored on the key and in the `api_key.revoked` audit event. Revoking a key that is already revoked returns it unchanged. A test-mode admin key can revoke only test keys (403 `live_resource`). A key can revoke itself.
+         * @description Revokes the key: it gets 401 `invalid_api_key` from the next request on (a deployment of several server processes refuses it in every process within one second). Revocation cannot be undone; the key stays listed with `status: revoked`. The optional `reason` is stored on the key and in the `api_key.revoked` audit event. Revoking a key that is already revoked returns it unchanged. A test-mode admin key can revoke only test keys (403 `live_resource`). A key can revoke itself.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -4127,7 +4127,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiKey"] & components["schemas"]["RequestIdField"];
             };
         };
-        /** @description The key, now revoked: it stops working on the very next request. */
+        /** @description The key, now revoked: it stops working from the next request on (within one second in every process of a deployment of several). */
         ApiKeyRevoked: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
