@@ -109,7 +109,8 @@ async function startServer(workers: number, dataDir: string): Promise<{ child: C
     RATE_LIMIT_PER_KEY_PER_SECOND: '1000000',
     RATE_LIMIT_PER_WORKSPACE_PER_MINUTE: '100000000',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // What `npm start` runs: the compiled server in build/, rebuilt first when src/ changed.
+  const child = spawn(process.execPath, ['src/cli/start.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
