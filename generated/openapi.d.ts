@@ -1356,7 +1356,7 @@ export interface components {
          *     | `transfer_pending` | 409 | `conflict_error` | The form already has a pending transfer; cancel it before offering the form again. |
          *     | `transfer_not_pending` | 409 | `conflict_error` | The transfer was already accepted, declined, canceled or has expired. |
          *     | `idempotency_conflict` | 409 | `conflict_error` | The `Idempotency-Key` was used before with another request (method, path or body), or that request is still in progress. |
-         *     | `idempotency_key_erased` | 409 | `conflict_error` | The request under this `Idempotency-Key` was answered, but the submission its response carried has since been erased (`POST /submissions/erase`) or deleted (`DELETE /submissions/{id}`): the response is no longer kept, and the request is not made again. |
+         *     | `idempotency_key_erased` | 409 | `conflict_error` | The request under this `Idempotency-Key` was answered, but the submission its response carried has since been erased (`POST /submissions/erase`) or deleted (on its own, with its form, or by a test-data reset): the response is no longer kept, and the request is not made again. |
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
@@ -4538,8 +4538,8 @@ export interface components {
          *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
          *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
          *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-         *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-         *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+         *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+         *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
          *     the removed data nor a new submission.
          *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
          *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -4772,8 +4772,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -4981,8 +4981,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5024,8 +5024,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5119,8 +5119,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5155,8 +5155,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5191,8 +5191,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5255,8 +5255,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5419,8 +5419,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5459,8 +5459,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5646,8 +5646,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5689,8 +5689,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5725,8 +5725,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -5858,8 +5858,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -6078,8 +6078,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -6166,8 +6166,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -6293,8 +6293,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.
@@ -6373,8 +6373,8 @@ export interface operations {
                  *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
                  *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
                  *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
-                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted
-                 *     (`DELETE /submissions/{id}`), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
                  *     the removed data nor a new submission.
                  *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
                  *     itself stored only as a hash. Use a random value such as a UUID v4.

@@ -279,7 +279,7 @@ describe('POST /v1/submissions/erase', () => {
   });
 });
 
-describe('DELETE /v1/submissions/{id} and responses kept for retries', () => {
+describe('deletions and responses kept for retries', () => {
   it('when a created submission is deleted, then a retry of its create gets 409 idempotency_key_erased, not the answers, and creates nothing', async () => {
     const form = await createForm(api, demoForm());
     const create = () =>
@@ -298,5 +298,38 @@ describe('DELETE /v1/submissions/{id} and responses kept for retries', () => {
     expect(retry.body).toMatchObject({ type: 'conflict_error', code: 'idempotency_key_erased' });
     expect(JSON.stringify(retry.body)).not.toMatch(/sol/i);
     expect((await api.call('get', `/v1/submissions?form_id=${form.id}`)).body.data).toEqual([]);
+  });
+
+  /** A create under `key` that answered 201, and a function that retries it. */
+  const createdWithKey = async (formId: string, idempotencyKey: string, apiKey = api.workspace.live_admin_key) => {
+    const create = () =>
+      api
+        .call('post', '/v1/submissions', apiKey)
+        .set('Idempotency-Key', idempotencyKey)
+        .send({ form_id: formId, answers: { full_name: 'Tess Ruiz', email: 'tess@example.org' }, status: 'partial' });
+    expect((await create()).status).toBe(201);
+    return create;
+  };
+  const expectCleared = async (retry: Awaited<ReturnType<typeof createdWithKey>>) => {
+    const res = await retry();
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('idempotency_key_erased');
+    expect(JSON.stringify(res.body)).not.toMatch(/tess/i);
+  };
+
+  it('when the form is deleted, then a retry of a create in it gets 409 idempotency_key_erased, not the answers', async () => {
+    const form = await createForm(api, demoForm());
+    const retry = await createdWithKey(form.id, 'create-tess-form');
+    expect((await api.call('delete', `/v1/forms/${form.id}`)).status).toBe(200);
+    await expectCleared(retry);
+  });
+
+  it("when test data is reset, then a retry of a test create gets 409 idempotency_key_erased; a live create's replay stays", async () => {
+    const form = await createForm(api, demoForm());
+    const testRetry = await createdWithKey(form.id, 'create-tess-test', api.workspace.test_admin_key);
+    const liveRetry = await createdWithKey(form.id, 'create-tess-live');
+    expect((await api.call('delete', '/v1/test_data', api.workspace.test_admin_key)).status).toBe(200);
+    await expectCleared(testRetry);
+    expect((await liveRetry()).status).toBe(201);
   });
 });

@@ -9,6 +9,10 @@ export async function eraseReplays(db: Queryable, submissionId: string, at: stri
   await run(db, 'UPDATE idempotency_keys SET sealed_response = NULL, erased_at = $1 WHERE submission_id = $2', [at, submissionId]);
 }
 
+/** The same for every submission whose id `selection` (a subquery) lists: for the cascades that delete many at once. */
+export const eraseReplaysOf = (selection: string): string =>
+  `UPDATE idempotency_keys SET sealed_response = NULL, erased_at = now() WHERE submission_id IN (${selection})`;
+
 export function postgresIdempotency(pool: pg.Pool): IdempotencyStore {
   return {
     /**

@@ -31,7 +31,7 @@ import {
 } from '../submission-store.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
-import { eraseReplays } from './idempotency.js';
+import { eraseReplays, eraseReplaysOf } from './idempotency.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
@@ -40,6 +40,8 @@ import { countSubmission } from './usage.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
+  // First, while the submissions are there to name them: a retried create must not answer with deleted answers.
+  eraseReplaysOf('SELECT id FROM submissions WHERE form_id = $1'),
   'DELETE FROM rescore_jobs WHERE form_id = $1',
   'DELETE FROM submission_emails WHERE form_id = $1',
   'DELETE FROM submission_source_days WHERE form_id = $1',
@@ -65,6 +67,7 @@ export const submissionTestData: Array<{ counts: 'submissions' | null; sql: stri
     counts: null,
     sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = $1)`,
   })),
+  { counts: null, sql: eraseReplaysOf(`SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'test'`) },
   { counts: null, sql: `DELETE FROM rescore_jobs WHERE workspace_id = $1 AND environment = 'test'` },
   { counts: null, sql: `DELETE FROM submission_emails WHERE workspace_id = $1 AND environment = 'test'` },
   { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = $1 AND environment = 'test'` },

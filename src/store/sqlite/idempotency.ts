@@ -26,6 +26,10 @@ export function eraseReplays(db: Database.Database, submissionId: string, at: st
   statement(db, 'UPDATE idempotency_keys SET sealed_response = NULL, erased_at = ? WHERE submission_id = ?').run(at, submissionId);
 }
 
+/** The same for every submission whose id `selection` (a subquery) lists: for the cascades that delete many at once. */
+export const eraseReplaysOf = (selection: string): string =>
+  `UPDATE idempotency_keys SET sealed_response = NULL, erased_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE submission_id IN (${selection})`;
+
 export function sqliteIdempotency(db: Database.Database): IdempotencyStore {
   // Claiming is read-then-write, so it runs as one IMMEDIATE transaction: two concurrent requests with
   // the same key cannot both claim it, even from two processes sharing the database file.
