@@ -24,10 +24,13 @@ import {
 
 const key = 'svc_test_stubs0example0key';
 
-/** The getMe implementation of docs/implement-yourself.md, as a reader would paste it. */
+/**
+ * The getMe implementation of docs/implement-yourself.md, as a reader would paste it (fenced `ts excerpt`: it
+ * compiles inside a stub project, here, not on its own as the docs' snippet check compiles blocks).
+ */
 function guideGetMe(): string {
   const guide = readFileSync(join(repositoryRoot, 'docs/implement-yourself.md'), 'utf8');
-  const block = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('export const getMe'));
+  const block = [...guide.matchAll(/```ts(?: excerpt)?\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('export const getMe'));
   if (!block) throw new Error('docs/implement-yourself.md no longer shows a getMe implementation');
   return block.trimEnd();
 }
