@@ -30,7 +30,9 @@ const key = 'svc_test_stubs0example0key';
  */
 function guideGetMe(): string {
   const guide = readFileSync(join(repositoryRoot, 'docs/implement-yourself.md'), 'utf8');
-  const block = [...guide.matchAll(/```ts(?: excerpt)?\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('export const getMe'));
+  const block = [...guide.matchAll(/```ts(?: excerpt)?\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .find((code) => code.includes('export const getMe'));
   if (!block) throw new Error('docs/implement-yourself.md no longer shows a getMe implementation');
   return block.trimEnd();
 }
