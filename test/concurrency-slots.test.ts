@@ -5,12 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import {
+  concurrencyLimits,
   defaultConcurrency,
   EXPORT_RETRY_AFTER_SECONDS,
   ExportSlots,
   releasedWhenDone,
   SCAN_RETRY_AFTER_SECONDS,
   ScanTurns,
+  streamHolding,
+  unbounded,
 } from '../src/domain/concurrency-slots.js';
 import { isAppError } from '../src/domain/errors.js';
 import { numberAt, textAt } from './support/openapi-files.js';
@@ -161,6 +164,73 @@ describe('releasedWhenDone', () => {
     const slot = counting();
     await releasedWhenDone(chunks(), slot)[Symbol.asyncIterator]().return?.();
     expect(slot.released).toBe(1);
+  });
+});
+
+describe('what a refusal tells the caller', () => {
+  const messageOf = (take: () => unknown) => {
+    try {
+      take();
+    } catch (error) {
+      if (isAppError(error)) return error.message;
+      throw error;
+    }
+    return undefined;
+  };
+
+  it('when a key or a workspace is at its export bound, then the message names that bound and the wait', () => {
+    const slots = new ExportSlots({ exportsPerKey: 1, exportsPerWorkspace: 2 });
+    slots.take('ws_a', 'key_1');
+    expect(messageOf(() => slots.take('ws_a', 'key_1'))).toBe('More than 1 exports at a time with this key; retry after 10 seconds.');
+    slots.take('ws_a', 'key_2');
+    expect(messageOf(() => slots.take('ws_a', 'key_3'))).toBe('More than 2 exports at a time in this workspace; retry after 10 seconds.');
+  });
+
+  it('when the search queue is full, then the message counts the running and the waiting places together', async () => {
+    const turns = new ScanTurns({ scansPerWorkspace: 2, scanQueuePerWorkspace: 3 });
+    const held = heldScan();
+    const taken = Array.from({ length: 5 }, () => turns.run('ws_a', held.scan));
+    await expect(turns.run('ws_a', held.scan)).rejects.toThrow(
+      'More than 5 searches with q at a time in this workspace; retry after 1 second.',
+    );
+    held.finish('done');
+    await Promise.all(taken);
+  });
+});
+
+describe('slots that bound nothing, and streams without a return of their own', () => {
+  it('when a stream opened without a bound is read to its end, then releasing its slot does nothing and fails nothing', async () => {
+    async function* chunks() {
+      yield 'a';
+      yield 'b';
+    }
+    const stream = await streamHolding(unbounded, async () => chunks());
+    const read: string[] = [];
+    for await (const chunk of stream) read.push(chunk);
+    expect(read).toEqual(['a', 'b']);
+  });
+
+  it('when opening a stream fails (a problem answer instead), then its slot is released at once and the error goes on', async () => {
+    const slots = concurrencyLimits({ ...defaultConcurrency, exportsPerKey: 1 });
+    const slot = slots.exports.take('ws_a', 'key_1');
+    const failing = async (): Promise<AsyncIterable<string>> => {
+      throw new Error('form not found');
+    };
+    await expect(streamHolding(slot, failing)).rejects.toThrow('form not found');
+    expect(slots.exports.heldBy('ws_a')).toBe(0);
+    expect(refusal(() => slots.exports.take('ws_a', 'key_1'))).toBeUndefined();
+  });
+
+  it('when a stream whose source cannot be returned is abandoned, then it reports itself done and releases the slot', async () => {
+    let released = 0;
+    // A hand-made iterator with `next` only, as the protocol allows.
+    const source: AsyncIterable<string> = {
+      [Symbol.asyncIterator]: () => ({ next: async () => ({ done: false, value: 'a' }) }),
+    };
+    const iterator = releasedWhenDone(source, { release: () => void released++ })[Symbol.asyncIterator]();
+    await iterator.next();
+    expect(await iterator.return?.()).toEqual({ done: true, value: undefined });
+    expect(released).toBe(1);
   });
 });
 
