@@ -7,6 +7,7 @@ import type { Response } from 'express';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isAppError } from '../src/domain/errors.js';
 import { consumeRequest, memoryRateLimits } from '../src/http/rate-limits.js';
+import type { WorkspaceRateLimits } from '../src/store/types.js';
 
 /** The few parts of a response the limits touch: the headers they set. */
 function fakeResponse() {
@@ -62,5 +63,67 @@ describe('consumeRequest refusals', () => {
     await request(policy, 'key_a');
     expect((await request(policy, 'key_b'))?.retryAfter).toBe('60');
     expect((await policy.perKey.get('key_b'))?.consumedPoints).toBe(0);
+  });
+});
+
+describe('a workspace with limits of its own', () => {
+  const standard = { perKeyPerSecond: 10, perWorkspacePerMinute: 100, failedAuthPerAddressPerMinute: 10 };
+
+  /** One request of `key` in a workspace whose operator set `rateLimits`; its refusal and the headers reported. */
+  async function requestIn(policy: ReturnType<typeof memoryRateLimits>, workspaceId: string, rateLimits: WorkspaceRateLimits, key: string) {
+    const { res, headers } = fakeResponse();
+    try {
+      await consumeRequest(policy, res, key, { id: workspaceId, rateLimits });
+      return { headers };
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      return { headers, refused: { status: error.status, message: error.message } };
+    }
+  }
+
+  it('when its key limit is below the standard one, then a key is refused past it, with that limit in the headers', async () => {
+    const policy = memoryRateLimits(standard);
+    const own = { perKeyPerSecond: 2, perWorkspacePerMinute: 100 };
+    expect((await requestIn(policy, 'ws_own', own, 'key_a')).headers).toMatchObject({
+      'X-RateLimit-Limit': '2',
+      'X-RateLimit-Remaining': '1',
+    });
+    expect((await requestIn(policy, 'ws_own', own, 'key_a')).refused).toBeUndefined();
+    expect((await requestIn(policy, 'ws_own', own, 'key_a')).refused).toEqual({
+      status: 429,
+      message: 'More than 2 requests per second with this key; retry after 1 second.',
+    });
+  });
+
+  it('when two workspaces have key limits of different sizes, then each is held to its own', async () => {
+    const policy = memoryRateLimits(standard);
+    const small = { perKeyPerSecond: 1, perWorkspacePerMinute: 100 };
+    const large = { perKeyPerSecond: 3, perWorkspacePerMinute: 100 };
+    expect((await requestIn(policy, 'ws_small', small, 'key_s')).refused).toBeUndefined();
+    expect((await requestIn(policy, 'ws_small', small, 'key_s')).refused?.status).toBe(429);
+    for (let attempt = 0; attempt < 3; attempt++) expect((await requestIn(policy, 'ws_large', large, 'key_l')).refused).toBeUndefined();
+    expect((await requestIn(policy, 'ws_large', large, 'key_l')).refused?.status).toBe(429);
+  });
+
+  it('when its workspace limit differs from the standard one, then it is counted per minute: Retry-After is the minute left', async () => {
+    const policy = memoryRateLimits(standard);
+    const own = { perKeyPerSecond: 10, perWorkspacePerMinute: 2 };
+    await requestIn(policy, 'ws_own', own, 'key_a');
+    await requestIn(policy, 'ws_own', own, 'key_b');
+    vi.setSystemTime(Date.now() + 1500);
+    const refused = await requestIn(policy, 'ws_own', own, 'key_c');
+    expect(refused.refused).toEqual({ status: 429, message: 'More than 2 requests per minute in this workspace; retry after 59 seconds.' });
+    expect(refused.headers['Retry-After']).toBe('59');
+  });
+});
+
+describe('a response already under way', () => {
+  it('when the headers have been sent, then the request is still counted and no header is added', async () => {
+    const policy = memoryRateLimits({ perKeyPerSecond: 5, perWorkspacePerMinute: 100, failedAuthPerAddressPerMinute: 10 });
+    const { res, headers } = fakeResponse();
+    (res as { headersSent: boolean }).headersSent = true;
+    await consumeRequest(policy, res, 'key_a', workspace);
+    expect(headers).toEqual({});
+    expect((await policy.perKey.get('key_a'))?.consumedPoints).toBe(1);
   });
 });
