@@ -15,7 +15,7 @@ export function formatReport(report: ConformanceReport): string {
   if (report.notes.length > 0) lines.push('', 'Notes:', ...report.notes.map((note) => `  - ${note}`));
   lines.push(
     '',
-    `${summary.pass} passed, ${summary.fail} failed, ${summary.not_implemented} not implemented, ${summary.skipped} skipped, of ${report.operations.length} operations`,
+    `${summary.pass} passed, ${summary.fail} failed, ${summary.not_implemented} not implemented, ${summary.skipped} skipped, of ${report.operations.length} operation${report.operations.length === 1 ? '' : 's'}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -24,9 +24,10 @@ export function stubPackageJson(): string {
     private: true,
     description: 'A Form-Funnel API server, generated from the contract',
     type: 'module',
-    engines: { node: '>=20.11' },
+    engines: { node: '>=20.11 <21 || >=22' },
     scripts: {
-      start: 'node --import tsx src/server.ts',
+      // exec: npm's signal reaches node itself (a shell in between would die of it and leave the server running).
+      start: 'exec node --import tsx src/server.ts',
       test: 'tsc --noEmit -p . && node --import tsx --test test/*.test.ts',
       typecheck: 'tsc --noEmit -p .',
       generate: 'openapi-typescript openapi/openapi.json -o src/generated/openapi.d.ts',

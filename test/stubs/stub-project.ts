@@ -40,9 +40,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** `npm start` as the project's package.json runs it, on a free port: plain HTTP unless `tls` is set. */
-export function startServer(dir: string, { tls = false } = {}): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+/**
+ * The project's server on a free port, plain HTTP unless `tls` is set: its start command run directly, or with
+ * `npm` the `npm start` process itself, which `stop` then signals as a supervisor would (that process alone).
+ */
+export function startServer(dir: string, { tls = false, npm = false } = {}): Promise<RunningServer> {
+  const [command, args] = npm ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/server.ts']];
+  const child = spawn(command, args, {
     cwd: dir,
     env: { ...process.env, HTTP: tls ? '' : '1', PORT: '0', NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleContract } from '../../src/stubs/contract-source.js';
@@ -123,6 +124,26 @@ describe('a generated stub project', () => {
       request_id: answer.headers.get('x-request-id'),
     });
     expect(answer.body?.id).toMatch(/^key_[0-9A-Za-z]{24}$/);
+  });
+
+  it('when the npm start process alone gets SIGTERM, then its server stops too and frees the port', async () => {
+    const started = await startServer(project.dir, { npm: true });
+    const port = Number(new URL(started.baseUrl).port);
+    await started.stop();
+    const refused = async () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(false);
+        });
+        socket.once('error', () => resolve(true));
+      });
+    let closed = await refused();
+    for (const deadline = Date.now() + 5000; !closed && Date.now() < deadline; closed = await refused()) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(closed).toBe(true);
   });
 
   it('when started without HTTP=1, then it serves HTTPS with a self-signed certificate it wrote to data/', async () => {
