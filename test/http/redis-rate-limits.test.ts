@@ -5,11 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import type { Response } from 'express';
 import { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../src/http/documented-limits.js';
+import { consumeRequest } from '../../src/http/rate-limits.js';
 import { REDIS_COMMAND_TIMEOUT_MS, type RedisRateLimits, redisRateLimits } from '../../src/http/redis-rate-limits.js';
+import type { WorkspaceRateLimits } from '../../src/store/types.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { expectProblem } from '../support/http-checks.js';
 import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
@@ -245,6 +248,19 @@ describe('rate limits on Redis', () => {
     const fresh = await policy.consumeBoth!(policy, 'key_c', 'ws_untouched_by_refusals');
     expect(fresh.key.consumedPoints).toBe(1);
     expect(fresh.workspace?.consumedPoints).toBe(1);
+  });
+
+  it('when an operator gives a workspace a limit of its own mid-window, then the requests already counted in the window still count', async () => {
+    const shared = limits({ perKeyPerSecond: 100, perWorkspacePerMinute: 100 });
+    expect(await shared.ready(5000)).toBe(true);
+    const response = () => ({ headersSent: false, setHeader: () => undefined }) as unknown as Response;
+    const request = (rateLimits: WorkspaceRateLimits | null) =>
+      consumeRequest(shared.policy, response(), 'key_change', { id: 'ws_change', rateLimits });
+    for (let count = 0; count < 3; count++) await request(null);
+    const own = { perKeyPerSecond: 100, perWorkspacePerMinute: 4 };
+    await request(own);
+    await expect(request(own)).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(Number(await inspector.get(`${prefix}:ws:ws_change`))).toBe(5);
   });
 
   it('when Redis stops answering, then requests are served without waiting for it beyond the first 100 ms', async () => {
