@@ -110,7 +110,7 @@ export function postgresRescoreJobs(pool: pg.Pool): RescoreJobStore {
         if (!job) return false;
         let changed = 0;
         // In id order by bytes, as the erasure locks them (COLLATE "C"), so the two take the submission rows in the
-        // same order; a cycle through the aggregate rows is still possible, and `inTransaction` retries it.
+        // same order (their aggregate changes are appended rows, which lock nothing).
         const ordered = [...updates].sort((a, b) => (a.candidate.id < b.candidate.id ? -1 : 1));
         for (const { candidate, rescore } of ordered) {
           // A submission changed since the batch read it (deleted, rescored, answered) keeps what it has now.

@@ -208,8 +208,8 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         // Locked in id order, so an erasure and a concurrent delete or rescore meet on their first common row rather
         // than each holding a row the other wants. The order is the bytes' (COLLATE "C"), the one a rescore batch
         // sorts by in JavaScript: under the database's own collation (en_US sorts `sub_b` before `sub_C`) the two
-        // would lock in different orders. (The aggregate rows both update afterwards can still meet in a cycle;
-        // PostgreSQL then aborts one, and `inTransaction` runs it again.) The partition is also checked on the submission
+        // would lock in different orders. (The aggregate changes both make are appended rows, which lock nothing.)
+        // The partition is also checked on the submission
         // itself, which a lock wait checks again: one a transfer moved meanwhile is no longer this partition's to erase.
         const rows = await all<SubmissionRow>(
           client,
