@@ -31,7 +31,10 @@ describe.each(storeKinds)('the %s store, when submissions to one form are writte
     store.usage.figures(workspaceId, { month: '2031-01', start: '2031-01-01T00:00:00.000Z', end: '2031-02-01T00:00:00.000Z' });
   const pendingDeltas = async () => Number((await storedRows(store, 'SELECT COUNT(*) AS n FROM submission_aggregate_deltas'))[0]!.n);
 
-  /** 24 creates (16 completed scoring 25 with grade B, 8 partial) from two sources, then 4 rescored to 40 / A and 3 deleted, all at once. */
+  /**
+   * 24 creates (16 completed scoring 25 with grade B, 8 partial) from two sources, at once; then, at once, 4 of them
+   * rescored to 40 / A and 3 deleted.
+   */
   async function concurrentWrites(): Promise<void> {
     const created = Array.from({ length: 24 }, (_, index) => {
       const made = submission(target.id, at(index % 3), index % 3 === 2 ? 'partial' : 'completed');
