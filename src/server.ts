@@ -217,6 +217,8 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     setInterval(() => void flushUsage().catch((error) => log.error({ err: error }, 'usage flush failed')), USAGE_FLUSH_INTERVAL_MS),
     setInterval(() => void sweep().catch((error) => log.error({ err: error }, 'expiry sweep failed')), 60_000),
     setInterval(() => void purge().catch((error) => log.error({ err: error }, 'retention purge failed')), 3600_000),
+    // Every process tries; the fold's own lock lets one run at a time (docs/internals/postgres-writes.md).
+    setInterval(() => void store.foldAggregates?.().catch((error) => log.error({ err: error }, 'aggregate fold failed')), 1000),
   ];
   await sweep();
   const deliveries = startDeliveryWorker(services, {

@@ -1,7 +1,8 @@
 /**
  * Persistence of submissions and their analytics aggregates. Every write that changes what analytics report
- * (insert, delete, rescore) updates the aggregates in the same transaction, so `funnel` never reads
- * submissions and never disagrees with them.
+ * (insert, delete, rescore) records its change to the aggregates in the same transaction (SQLite updates the rows;
+ * PostgreSQL appends a delta that `funnel` adds until it is folded in), so `funnel` never reads submissions and
+ * never disagrees with them.
  */
 import type { Attachment, Environment, Schema } from '../contract.js';
 import type { AuditEventInput } from './audit-event-input.js';

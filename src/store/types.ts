@@ -255,5 +255,10 @@ export interface Store {
   usage: UsageStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
+  /**
+   * Moves aggregate changes appended by writes into the aggregate rows, returning how many it moved; only a store
+   * that appends them has it (PostgreSQL, docs/internals/postgres-writes.md). Reads are exact either way.
+   */
+  foldAggregates?(): Promise<number>;
   close(): Promise<void>;
 }

@@ -633,7 +633,13 @@ async function recountFunnel(pool: pg.Pool, formId: string): Promise<void> {
       grades.set(`${day} ${grade}`, { ...sum, completed: sum.completed + completed });
     }
   }
-  for (const table of ['submission_days', 'submission_step_days', 'submission_grade_days', 'submission_source_days']) {
+  for (const table of [
+    'submission_aggregate_deltas',
+    'submission_days',
+    'submission_step_days',
+    'submission_grade_days',
+    'submission_source_days',
+  ]) {
     await pool.query(`DELETE FROM ${table} WHERE form_id = $1`, [formId]);
   }
   const dayRows = [...days.entries()];

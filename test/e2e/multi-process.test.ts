@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
@@ -19,6 +20,7 @@ import { type BootstrappedWorkspace, bootstrapWorkspace } from '../../src/domain
 import { defaultRateLimits } from '../../src/http/documented-limits.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { startReceiver } from '../http/integrations-support.js';
+import { anaAnswers, demoForm } from '../http/submissions-support.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from './support/server-process.js';
 
@@ -335,6 +337,35 @@ describe('two worker processes on one port, PostgreSQL and Redis', () => {
     const eventIds = receiver.received.map((request) => request.headers['x-service-event-id']);
     expect(new Set(eventIds).size).toBe(eventIds.length);
     expect(delivered.map((event) => event.data.object.id).sort()).toEqual(forms.map((form) => String(form.body.id)).sort());
+  });
+
+  it('when submissions to one form arrive through both workers, then analytics count them at once and the workers fold them within seconds', async () => {
+    const form = await call(on(0, 5), 'POST', '/v1/forms', { body: demoForm({ name: 'Busy' }) });
+    expect(form.status).toBe(201);
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        call(on(index % 2 === 0 ? 0 : 1, 5 + index), 'POST', '/v1/submissions', { body: { form_id: form.body.id, answers: anaAnswers() } }),
+      ),
+    );
+    expect(created.map((answer) => answer.status)).toEqual(created.map(() => 201));
+    const started = async () => {
+      const analytics = await call(on(1, 5), 'GET', `/v1/analytics?form_id=${String(form.body.id)}`);
+      expect(analytics.status).toBe(200);
+      return (analytics.body.submissions as { started: number }).started;
+    };
+    expect(await started()).toBe(12);
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      const pending = async () =>
+        Number((await pool.query('SELECT COUNT(*) AS n FROM submission_aggregate_deltas WHERE form_id = $1', [form.body.id])).rows[0].n);
+      for (const since = Date.now(); (await pending()) > 0 && Date.now() - since < 10_000; ) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(await pending()).toBe(0);
+    } finally {
+      await pool.end();
+    }
+    expect(await started()).toBe(12);
   });
 
   it('when the primary receives SIGTERM, then every worker drains and stops, and the primary exits 0', async () => {

@@ -10,4 +10,6 @@ export const advisoryLocks = {
   deliveryClaims: 7_260_451_833,
   /** Held for as long as its session lives by the one process that runs the periodic jobs. */
   periodicJobs: 7_260_451_834,
+  /** One aggregate fold at a time across the processes, so two folds never lock the same day rows in a cycle. */
+  aggregateFold: 7_260_451_835,
 } as const;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Store } from '../types.js';
+import { foldAggregateDeltas } from './aggregate-deltas.js';
 import { postgresApiKeys } from './api-keys.js';
 import { insertAuditEvent, postgresAuditEvents } from './audit-events.js';
 import { inTransaction, openPostgres, run } from './database.js';
@@ -38,7 +39,10 @@ const testDataTables: Array<{
  * processes (or machines) sharing one database. Given a URL it opens its own pool; given a pool, it migrates
  * it and takes it over (closing the store ends the pool).
  */
-export async function createPostgresStore(source: pg.Pool | string, options: { max?: number } = {}): Promise<Store & { pool: pg.Pool }> {
+export async function createPostgresStore(
+  source: pg.Pool | string,
+  options: { max?: number } = {},
+): Promise<Store & { pool: pg.Pool; foldAggregates(): Promise<number> }> {
   let pool: pg.Pool;
   if (typeof source === 'string') {
     pool = await openPostgres(source, options);
@@ -74,7 +78,11 @@ export async function createPostgresStore(source: pg.Pool | string, options: { m
         return deleted;
       });
     },
+    foldAggregates: () => foldAggregateDeltas(pool),
     async close() {
+      // Pending deltas are read as exactly as folded ones; folding them here only spares the next process the work,
+      // so a fold that fails (the database already gone) does not keep the store from closing.
+      await foldAggregateDeltas(pool).catch(() => 0);
       await caches.close();
       await pool.end();
     },

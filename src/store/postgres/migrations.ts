@@ -6,6 +6,7 @@ import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { idempotencyErasureSchema } from './schema/idempotency-erasure.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
+import { submissionDeltasSchema } from './schema/submission-deltas.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
@@ -39,6 +40,7 @@ const migrations: readonly string[] = [
   submissionUpdatedSchema,
   usageMetersSchema,
   idempotencyErasureSchema,
+  submissionDeltasSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

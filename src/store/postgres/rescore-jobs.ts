@@ -10,6 +10,7 @@ import {
   toRescoreCandidate,
   toRescoreJob,
 } from '../rows/rescore-jobs.js';
+import { mergedAggregates } from './aggregate-deltas.js';
 import { all, inTransaction, isUniqueViolation, one, run } from './database.js';
 import { withOutbox } from './outbox.js';
 import { moveScore } from './submissions.js';
@@ -37,7 +38,7 @@ export function postgresRescoreJobs(pool: pg.Pool): RescoreJobStore {
           if (active) return { activeId: active.id };
           const counted = await one<{ total: number }>(
             client,
-            'SELECT COALESCE(SUM(started), 0)::bigint AS total FROM submission_days WHERE form_id = $1 AND environment = $2',
+            `SELECT COALESCE(SUM(started), 0)::bigint AS total FROM ${mergedAggregates.submission_days} a WHERE form_id = $1 AND environment = $2`,
             [job.form_id, environment],
           );
           const total = counted!.total;
@@ -109,7 +110,7 @@ export function postgresRescoreJobs(pool: pg.Pool): RescoreJobStore {
         if (!job) return false;
         let changed = 0;
         // In id order by bytes, as the erasure locks them (COLLATE "C"), so the two take the submission rows in the
-        // same order; a cycle through the aggregate rows is still possible, and `inTransaction` retries it.
+        // same order (their aggregate changes are appended rows, which lock nothing).
         const ordered = [...updates].sort((a, b) => (a.candidate.id < b.candidate.id ? -1 : 1));
         for (const { candidate, rescore } of ordered) {
           // A submission changed since the batch read it (deleted, rescored, answered) keeps what it has now.

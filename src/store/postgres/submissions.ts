@@ -3,9 +3,7 @@ import type { Environment } from '../../contract.js';
 import { RecordNotFound } from '../errors.js';
 import type { PageRequest } from '../page.js';
 import {
-  dayOf,
   type FunnelFacts,
-  gradeKey,
   gradeOfKey,
   insertedColumns,
   insertedValues,
@@ -14,8 +12,6 @@ import {
   type SubmissionRow,
   sourceBreakdown,
   sourceGroups,
-  sourceKey,
-  stepTotals,
   submissionRowColumns,
   toSubmission,
   toSubmissionRecord,
@@ -29,6 +25,7 @@ import {
   type SubmissionRecord,
   type SubmissionStore,
 } from '../submission-store.js';
+import { appendDeltas, funnelDelta, mergedAggregates, scoreDeltas } from './aggregate-deltas.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { eraseReplays, eraseReplaysOf } from './idempotency.js';
@@ -36,7 +33,6 @@ import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
 import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
-import { countSubmission } from './usage.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
 export const submissionFormCascade: string[] = [
@@ -44,6 +40,8 @@ export const submissionFormCascade: string[] = [
   eraseReplaysOf('SELECT id FROM submissions WHERE form_id = $1'),
   'DELETE FROM rescore_jobs WHERE form_id = $1',
   'DELETE FROM submission_emails WHERE form_id = $1',
+  // Before the day rows: a fold that took some of these commits first, and the deletes below then see what it added.
+  'DELETE FROM submission_aggregate_deltas WHERE form_id = $1',
   'DELETE FROM submission_source_days WHERE form_id = $1',
   'DELETE FROM submission_grade_days WHERE form_id = $1',
   'DELETE FROM submission_step_days WHERE form_id = $1',
@@ -52,8 +50,9 @@ export const submissionFormCascade: string[] = [
 ];
 
 /**
- * Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates are keyed by
- * form and need no move.
+ * Statements that move a transferred form's rows (parameters: new workspace id, form id). Aggregates and their
+ * pending deltas are keyed by form and need no move; a delta's usage month stays with the workspace that received
+ * the submission, as the counter it would have been added to directly.
  */
 export const submissionFormTransfer: string[] = [
   'UPDATE submissions SET workspace_id = $1 WHERE form_id = $2',
@@ -63,74 +62,32 @@ export const submissionFormTransfer: string[] = [
 
 /** Test-mode rows of a workspace (parameter: workspace id), with the count they report; before the forms go. */
 export const submissionTestData: Array<{ counts: 'submissions' | null; sql: string }> = [
-  ...['submission_source_days', 'submission_grade_days', 'submission_step_days', 'submission_days'].map((table) => ({
-    counts: null,
-    sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = $1)`,
-  })),
+  ...['submission_aggregate_deltas', 'submission_source_days', 'submission_grade_days', 'submission_step_days', 'submission_days'].map(
+    (table) => ({
+      counts: null,
+      sql: `DELETE FROM ${table} WHERE environment = 'test' AND form_id IN (SELECT id FROM forms WHERE workspace_id = $1)`,
+    }),
+  ),
   { counts: null, sql: eraseReplaysOf(`SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'test'`) },
   { counts: null, sql: `DELETE FROM rescore_jobs WHERE workspace_id = $1 AND environment = 'test'` },
   { counts: null, sql: `DELETE FROM submission_emails WHERE workspace_id = $1 AND environment = 'test'` },
   { counts: 'submissions', sql: `DELETE FROM submissions WHERE workspace_id = $1 AND environment = 'test'` },
 ];
 
-/**
- * Adds (sign 1) or removes (sign -1) one submission from its form's aggregates. Each table is one
- * INSERT … ON CONFLICT DO UPDATE, which increments atomically however many processes write the same day.
- */
-async function countInFunnel(db: Queryable, environment: Environment, facts: FunnelFacts, sign: 1 | -1): Promise<void> {
-  const day = dayOf(facts.created_at);
-  const completed = facts.status === 'completed' ? 1 : 0;
-  await run(
-    db,
-    `INSERT INTO submission_days AS t (form_id, environment, day, started, completed, score_sum, score_count) VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (form_id, environment, day) DO UPDATE SET started = t.started + excluded.started, completed = t.completed + excluded.completed,
-       score_sum = t.score_sum + excluded.score_sum, score_count = t.score_count + excluded.score_count`,
-    [facts.form_id, environment, day, sign, sign * completed, sign * completed * facts.score, sign * completed],
-  );
-  const steps = stepTotals(facts, sign);
-  if (steps.length > 0) {
-    await run(
-      db,
-      `INSERT INTO submission_step_days AS t (form_id, environment, day, step_id, reached, dropped_off)
-       SELECT $1, $2, $3, step_id, reached, dropped_off FROM unnest($4::text[], $5::int[], $6::int[]) AS u(step_id, reached, dropped_off)
-       ON CONFLICT (form_id, environment, day, step_id) DO UPDATE SET reached = t.reached + excluded.reached,
-         dropped_off = t.dropped_off + excluded.dropped_off`,
-      [facts.form_id, environment, day, steps.map((s) => s.stepId), steps.map((s) => s.reached), steps.map((s) => s.droppedOff)],
-    );
-  }
-  await run(
-    db,
-    `INSERT INTO submission_source_days AS t (form_id, environment, day, utm_source, started, completed) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (form_id, environment, day, utm_source) DO UPDATE SET started = t.started + excluded.started,
-       completed = t.completed + excluded.completed`,
-    [facts.form_id, environment, day, sourceKey(facts.metadata), sign, sign * completed],
-  );
-  if (completed) await countGrade(db, environment, facts, facts.grade, sign);
-}
-
-const countGrade = (
-  db: Queryable,
-  environment: Environment,
-  facts: Pick<FunnelFacts, 'form_id' | 'created_at'>,
-  grade: string | null,
-  sign: 1 | -1,
-) =>
-  run(
-    db,
-    `INSERT INTO submission_grade_days AS t (form_id, environment, day, grade, completed) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (form_id, environment, day, grade) DO UPDATE SET completed = t.completed + excluded.completed`,
-    [facts.form_id, environment, dayOf(facts.created_at), gradeKey(grade), sign],
-  );
-
 const insertedPlaceholders = insertedColumns
   .split(', ')
   .map((_, index) => `$${index + 1}`)
   .join(', ');
 
-/** Inserts one submission with its aggregates; the caller provides the transaction (bulk loads batch many). */
+/**
+ * Inserts one submission with its aggregate delta (and, for a live one, its usage count); the caller provides the
+ * transaction.
+ */
 export async function insertSubmissionRow(db: Queryable, record: SubmissionRecord): Promise<void> {
   await run(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`, insertedValues(record));
-  await countInFunnel(db, record.environment, record.submission, 1);
+  const usage =
+    record.environment === 'live' ? { workspaceId: record.workspaceId, month: record.submission.created_at.slice(0, 7) } : undefined;
+  await appendDeltas(db, [{ ...funnelDelta(record.environment, record.submission, 1), usage }]);
   await insertSubmissionEmails(db, record.submission.id, listedEmailAnswers(record, record.emailAnswers));
 }
 
@@ -167,7 +124,6 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       await withOutbox(pool, outbox, async (client) => {
         await assertFormOwned(client, record);
         await insertSubmissionRow(client, record);
-        if (record.environment === 'live') await countSubmission(client, record.workspaceId, record.submission.created_at.slice(0, 7));
       });
     },
     async list({ workspaceId, environment, attachment }, filter, page, order = newestFirst, scan = defaultSearchScan) {
@@ -252,8 +208,8 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         // Locked in id order, so an erasure and a concurrent delete or rescore meet on their first common row rather
         // than each holding a row the other wants. The order is the bytes' (COLLATE "C"), the one a rescore batch
         // sorts by in JavaScript: under the database's own collation (en_US sorts `sub_b` before `sub_C`) the two
-        // would lock in different orders. (The aggregate rows both update afterwards can still meet in a cycle;
-        // PostgreSQL then aborts one, and `inTransaction` runs it again.) The partition is also checked on the submission
+        // would lock in different orders. (The aggregate changes both make are appended rows, which lock nothing.)
+        // The partition is also checked on the submission
         // itself, which a lock wait checks again: one a transfer moved meanwhile is no longer this partition's to erase.
         const rows = await all<SubmissionRow>(
           client,
@@ -314,40 +270,42 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
           id,
           listedEmailAnswers({ workspaceId: row.workspace_id, environment: row.environment, submission: previous }, emailAnswers),
         );
-        await countInFunnel(client, row.environment, previous, -1);
-        await countInFunnel(client, row.environment, next, 1);
+        await appendDeltas(client, [funnelDelta(row.environment, previous, -1), funnelDelta(row.environment, next, 1)]);
         return { submission: toSubmission(updated!), previous };
       });
     },
     async funnel({ formId, environment, from, to, topSources }) {
       const range = [formId, environment, from, to];
       const inRange = 'form_id = $1 AND environment = $2 AND day >= $3 AND day <= $4';
-      // One snapshot for the three tables, as the SQLite store's read transaction gives.
+      // One snapshot for the tables and their pending deltas, as the SQLite store's read transaction gives.
       return inTransaction(pool, async (client): Promise<FunnelTotals> => {
         await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
         const days = await all<FunnelTotals['days'][number]>(
           client,
-          `SELECT day, started, completed, score_sum AS "scoreSum", score_count AS "scoreCount" FROM submission_days WHERE ${inRange} ORDER BY day`,
+          `SELECT day, SUM(started) AS started, SUM(completed) AS completed, SUM(score_sum)::bigint AS "scoreSum", SUM(score_count) AS "scoreCount"
+           FROM ${mergedAggregates.submission_days} a WHERE ${inRange} GROUP BY day ORDER BY day`,
           range,
         );
         const steps = await all<FunnelTotals['steps'][number]>(
           client,
-          `SELECT step_id AS "stepId", SUM(reached) AS reached, SUM(dropped_off) AS "droppedOff" FROM submission_step_days WHERE ${inRange} GROUP BY step_id`,
+          `SELECT step_id AS "stepId", SUM(reached) AS reached, SUM(dropped_off) AS "droppedOff" FROM ${mergedAggregates.submission_step_days} a
+           WHERE ${inRange} GROUP BY step_id`,
           range,
         );
         const grades = await all<{ grade: string; completed: number }>(
           client,
-          `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`,
+          `SELECT grade, SUM(completed) AS completed FROM ${mergedAggregates.submission_grade_days} a WHERE ${inRange} GROUP BY grade`,
           range,
         );
+        const sources = `${mergedAggregates.submission_source_days} a`;
         const top = await all<{ source: string; started: number; completed: number }>(
           client,
-          `${sourceGroups(inRange)} ORDER BY SUM(started) DESC, utm_source COLLATE "C" LIMIT $5`,
+          `${sourceGroups(inRange, sources)} ORDER BY SUM(started) DESC, utm_source COLLATE "C" LIMIT $5`,
           [...range, topSources],
         );
         const sums = await one<{ sources: number; started: number; completed: number }>(
           client,
-          `SELECT COUNT(*) AS sources, COALESCE(SUM(started), 0) AS started, COALESCE(SUM(completed), 0) AS completed FROM (${sourceGroups(inRange)}) g`,
+          `SELECT COUNT(*) AS sources, COALESCE(SUM(started), 0) AS started, COALESCE(SUM(completed), 0) AS completed FROM (${sourceGroups(inRange, sources)}) g`,
           range,
         );
         return {
@@ -369,19 +327,12 @@ export async function moveScore(
   after: { score: number; grade: string | null },
 ): Promise<void> {
   if (before.status !== 'completed') return;
-  await run(db, 'UPDATE submission_days SET score_sum = score_sum + $1 WHERE form_id = $2 AND environment = $3 AND day = $4', [
-    after.score - before.score,
-    before.form_id,
-    environment,
-    dayOf(before.created_at),
-  ]);
-  await countGrade(db, environment, before, before.grade, -1);
-  await countGrade(db, environment, before, after.grade, 1);
+  await appendDeltas(db, scoreDeltas(environment, before, after));
 }
 
 /** Deletes one locked submission, its index entries and its share of the aggregates, inside the caller's transaction. */
 async function deleteSubmissionRow(db: Queryable, row: SubmissionRow): Promise<void> {
-  await countInFunnel(db, row.environment, toSubmission(row), -1);
+  await appendDeltas(db, [funnelDelta(row.environment, toSubmission(row), -1)]);
   await run(db, 'DELETE FROM submission_emails WHERE submission_id = $1', [row.id]);
   await run(db, 'DELETE FROM submissions WHERE id = $1', [row.id]);
 }

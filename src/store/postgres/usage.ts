@@ -1,19 +1,7 @@
 import type pg from 'pg';
 import type { UsageStore } from '../usage-store.js';
+import { pendingUsageSubmissions } from './aggregate-deltas.js';
 import { inTransaction, one, type Queryable, run } from './database.js';
-
-/**
- * Counts one live submission into its workspace's month, in the caller's transaction (the submission's insert), so
- * deleting or erasing the row later leaves the month as it was. Run it last: the counter row stays locked until commit.
- */
-export async function countSubmission(db: Queryable, workspaceId: string, month: string): Promise<void> {
-  await run(
-    db,
-    `INSERT INTO usage_counters (workspace_id, month, submissions) VALUES ($1, $2, 1)
-     ON CONFLICT (workspace_id, month) DO UPDATE SET submissions = usage_counters.submissions + 1`,
-    [workspaceId, month],
-  );
-}
 
 /**
  * Counts a delivery attempt just recorded, if it was to a live integration, into the month it was due, in the
@@ -49,9 +37,11 @@ export function postgresUsage(pool: pg.Pool): UsageStore {
       });
     },
     async figures(workspaceId, { month }) {
-      const row = await one<{ api_requests: number; submissions: number; webhook_deliveries: number }>(
+      // Submissions counted but not yet folded into the month's row are added in the same statement (one snapshot).
+      const row = await one<{ api_requests: number | null; submissions: number; webhook_deliveries: number | null }>(
         pool,
-        'SELECT api_requests, submissions, webhook_deliveries FROM usage_counters WHERE workspace_id = $1 AND month = $2',
+        `SELECT c.api_requests, COALESCE(c.submissions, 0) + (${pendingUsageSubmissions}) AS submissions, c.webhook_deliveries
+         FROM (SELECT 1) AS one LEFT JOIN usage_counters c ON c.workspace_id = $1 AND c.month = $2`,
         [workspaceId, month],
       );
       return { apiRequests: row?.api_requests ?? 0, submissions: row?.submissions ?? 0, webhookDeliveries: row?.webhook_deliveries ?? 0 };

@@ -219,6 +219,6 @@ export function sourceBreakdown(
 }
 
 /** Per source, the rows of a range that still count (a delete can leave a row at zero). */
-export const sourceGroups = (inRange: string): string =>
-  `SELECT utm_source AS source, SUM(started) AS started, SUM(completed) AS completed FROM submission_source_days
+export const sourceGroups = (inRange: string, from = 'submission_source_days'): string =>
+  `SELECT utm_source AS source, SUM(started) AS started, SUM(completed) AS completed FROM ${from}
    WHERE ${inRange} GROUP BY utm_source HAVING SUM(started) > 0`;
