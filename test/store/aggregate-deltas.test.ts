@@ -83,9 +83,9 @@ describe.each(storeKinds)('the %s store, when submissions to one form are writte
     expect((await month()).submissions).toBe(24);
   });
 
-  it.runIf(kind === 'postgres')(
-    'when the pending deltas are folded, then analytics and usage read the same as before the fold',
-    async () => {
+  // Where the counts are between folds is PostgreSQL's alone: SQLite writes its aggregate rows in each commit.
+  if (kind === 'postgres') {
+    it('when the pending deltas are folded, then analytics and usage read the same as before the fold', async () => {
       await concurrentWrites();
       expect(await pendingDeltas()).toBeGreaterThan(0);
       const before = await funnel();
@@ -95,26 +95,23 @@ describe.each(storeKinds)('the %s store, when submissions to one form are writte
       expectExactCounts(after);
       expect(after).toEqual(before);
       expect((await month()).submissions).toBe(24);
-    },
-  );
+    });
 
-  it.runIf(kind === 'postgres')('when folds run while writes arrive, then every write is counted once', async () => {
-    let folding = true;
-    const folds = (async () => {
-      while (folding) await store.foldAggregates!();
-    })();
-    await concurrentWrites();
-    folding = false;
-    await folds;
-    expectExactCounts(await funnel());
-    await store.foldAggregates!();
-    expectExactCounts(await funnel());
-    expect((await month()).submissions).toBe(24);
-  });
+    it('when folds run while writes arrive, then every write is counted once', async () => {
+      let folding = true;
+      const folds = (async () => {
+        while (folding) await store.foldAggregates!();
+      })();
+      await concurrentWrites();
+      folding = false;
+      await folds;
+      expectExactCounts(await funnel());
+      await store.foldAggregates!();
+      expectExactCounts(await funnel());
+      expect((await month()).submissions).toBe(24);
+    });
 
-  it.runIf(kind === 'postgres')(
-    'when another transaction holds the form’s day row and the usage month, then a create does not wait for it',
-    async () => {
+    it('when another transaction holds the form’s day row and the usage month, then a create does not wait for it', async () => {
       await store.submissions.insert({ submission: submission(target.id, at(1)), workspaceId, environment: 'live' });
       await store.foldAggregates!();
       const holder = new pg.Client({ connectionString: (store as Store & { pool: pg.Pool }).pool.options.connectionString });
@@ -132,16 +129,16 @@ describe.each(storeKinds)('the %s store, when submissions to one form are writte
         await holder.query('ROLLBACK');
         await holder.end();
       }
-    },
-  );
-
-  it.runIf(kind === 'postgres')('when the form is deleted with deltas pending, then none of them is left to fold', async () => {
-    await concurrentWrites();
-    await store.forms.delete(workspaceId, target.id, at(40), {
-      revokedKey: () => {
-        throw new Error('no key is attached');
-      },
     });
-    expect(await pendingDeltas()).toBe(0);
-  });
+
+    it('when the form is deleted with deltas pending, then none of them is left to fold', async () => {
+      await concurrentWrites();
+      await store.forms.delete(workspaceId, target.id, at(40), {
+        revokedKey: () => {
+          throw new Error('no key is attached');
+        },
+      });
+      expect(await pendingDeltas()).toBe(0);
+    });
+  }
 });
