@@ -161,6 +161,15 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       'submissions.insert',
       (outbox) => store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox),
     ],
+    // With its email answers named, as the API's create names them (on PostgreSQL: the one-statement create).
+    [
+      'submissions.insert with named email answers',
+      (outbox) =>
+        store.submissions.insert(
+          { submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live', emailAnswers: ['Ada@Example.com'] },
+          outbox,
+        ),
+    ],
     [
       'submissions.rescore',
       (outbox) =>
@@ -293,50 +302,106 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       expect(await count('events')).toBe(1);
     });
 
-    it('when a change emits several events, then each gets an attempt for exactly the integrations that subscribe to its type and form', async () => {
-      await store.forms.create({ form: form('form_2', 'second'), workspaceId: 'ws_1', environment: 'live' });
-      const integration = (
-        id: string,
-        events: Array<Schema<'EventType'>>,
-        options: { formId?: string; environment?: 'live' | 'test' } = {},
-      ) =>
-        store.integrations.create(
+    // Answers named or not: on PostgreSQL these are the one-statement create and the transaction.
+    it.each([
+      ['derived', undefined],
+      ['named', []],
+    ])(
+      'when a change emits several events (email answers %s), then each gets an attempt for exactly the integrations that subscribe to its type and form',
+      async (_, emailAnswers) => {
+        await store.forms.create({ form: form('form_2', 'second'), workspaceId: 'ws_1', environment: 'live' });
+        const integration = (
+          id: string,
+          events: Array<Schema<'EventType'>>,
+          options: { formId?: string; environment?: 'live' | 'test' } = {},
+        ) =>
+          store.integrations.create(
+            {
+              integration: {
+                id,
+                object: 'integration',
+                type: 'webhook',
+                url: `https://hooks.example.com/${id}`,
+                events,
+                enabled: true,
+                disabled_at: null,
+                disabled_reason: null,
+                description: null,
+                form_id: options.formId ?? null,
+                secret_hint: 'whsec_…abcd',
+                previous_secret_expires_at: null,
+                test: options.environment === 'test',
+                created_at: at,
+                updated_at: at,
+              },
+              workspaceId: 'ws_1',
+              environment: options.environment ?? 'live',
+              signingSecret: 'whsec_secret',
+            },
+            audit('integration.created'),
+          );
+        await integration('int_form_1', ['submission.completed'], { formId: 'form_1' });
+        await integration('int_form_2', ['submission.created', 'submission.completed'], { formId: 'form_2' });
+        await integration('int_test', ['submission.created', 'submission.completed'], { environment: 'test' });
+        await integration('int_off', ['submission.created', 'submission.completed']);
+        await storedRows(store, `UPDATE integrations SET enabled = FALSE WHERE id = 'int_off'`);
+        const outbox = await claimedOutbox('h5', [eventOf('evt_5', 'submission.created'), eventOf('evt_6', 'submission.completed')]);
+        await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live', emailAnswers }, outbox);
+        expect(await storedRows(store, 'SELECT id FROM events ORDER BY id')).toEqual([{ id: 'evt_5' }, { id: 'evt_6' }]);
+        expect(await storedRows(store, 'SELECT event_id, integration_id FROM deliveries ORDER BY event_id, integration_id')).toEqual([
+          { event_id: 'evt_5', integration_id: 'int_1' },
+          { event_id: 'evt_6', integration_id: 'int_form_1' },
+        ]);
+      },
+    );
+
+    it('when more integrations subscribe than a create first has delivery ids for, then each gets one attempt and the create is stored once', async () => {
+      for (let n = 0; n < 9; n++)
+        await store.integrations.create(
           {
             integration: {
-              id,
+              id: `int_many_${n}`,
               object: 'integration',
               type: 'webhook',
-              url: `https://hooks.example.com/${id}`,
-              events,
+              url: `https://hooks.example.com/many/${n}`,
+              events: ['submission.created'],
               enabled: true,
               disabled_at: null,
               disabled_reason: null,
               description: null,
-              form_id: options.formId ?? null,
+              form_id: null,
               secret_hint: 'whsec_…abcd',
               previous_secret_expires_at: null,
-              test: options.environment === 'test',
+              test: false,
               created_at: at,
               updated_at: at,
             },
             workspaceId: 'ws_1',
-            environment: options.environment ?? 'live',
+            environment: 'live',
             signingSecret: 'whsec_secret',
           },
           audit('integration.created'),
         );
-      await integration('int_form_1', ['submission.completed'], { formId: 'form_1' });
-      await integration('int_form_2', ['submission.created', 'submission.completed'], { formId: 'form_2' });
-      await integration('int_test', ['submission.created', 'submission.completed'], { environment: 'test' });
-      await integration('int_off', ['submission.created', 'submission.completed']);
-      await storedRows(store, `UPDATE integrations SET enabled = FALSE WHERE id = 'int_off'`);
-      const outbox = await claimedOutbox('h5', [eventOf('evt_5', 'submission.created'), eventOf('evt_6', 'submission.completed')]);
-      await store.submissions.insert({ submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live' }, outbox);
-      expect(await storedRows(store, 'SELECT id FROM events ORDER BY id')).toEqual([{ id: 'evt_5' }, { id: 'evt_6' }]);
-      expect(await storedRows(store, 'SELECT event_id, integration_id FROM deliveries ORDER BY event_id, integration_id')).toEqual([
-        { event_id: 'evt_5', integration_id: 'int_1' },
-        { event_id: 'evt_6', integration_id: 'int_form_1' },
+      const outbox = await claimedOutbox('h7', [eventOf('evt_7', 'submission.created')]);
+      await store.submissions.insert(
+        { submission: submission('sub_2'), workspaceId: 'ws_1', environment: 'live', emailAnswers: ['ada@example.com'] },
+        outbox,
+      );
+      const deliveries = await storedRows(store, 'SELECT id, integration_id, url, attempt, status FROM deliveries ORDER BY integration_id');
+      expect(deliveries.map(({ integration_id, url, attempt, status }) => ({ integration_id, url, attempt, status }))).toEqual([
+        { integration_id: 'int_1', url: 'https://hooks.example.com/in', attempt: 1, status: 'pending' },
+        ...Array.from({ length: 9 }, (_, n) => ({
+          integration_id: `int_many_${n}`,
+          url: `https://hooks.example.com/many/${n}`,
+          attempt: 1,
+          status: 'pending',
+        })),
       ]);
+      expect(new Set(deliveries.map((row) => row.id)).size).toBe(10);
+      expect(await count('submissions')).toBe(2);
+      expect(await count('events')).toBe(1);
+      expect(await count('submission_emails')).toBe(1);
+      expect(await keyState('h7')).toEqual({ state: 'done', sealed_response: 'sealed h7' });
     });
 
     it('when no integration subscribes to the event, then the change and the event are stored (the feed lists it) and no attempt is queued', async () => {

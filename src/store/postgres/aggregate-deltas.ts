@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import type { Environment } from '../../contract.js';
 import { dayOf, type FunnelFacts, gradeKey, sourceKey, stepTotals } from '../rows/submissions.js';
+import type { SubmissionRecord } from '../submission-store.js';
 import { advisoryLocks } from './advisory-locks.js';
-import { inTransaction, one, type Queryable, run } from './database.js';
+import { inTransaction, one, Parameters, type Queryable, run } from './database.js';
 
 /** One row of `submission_aggregate_deltas`: what a write adds to (or takes from) its form's aggregates. */
 export interface AggregateDelta {
@@ -39,6 +40,12 @@ export function funnelDelta(environment: Environment, facts: FunnelFacts, sign: 
   };
 }
 
+/** A created submission's delta: its funnel, and for a live one the workspace month's usage count. */
+export const creationDelta = ({ environment, workspaceId, submission }: SubmissionRecord): AggregateDelta => ({
+  ...funnelDelta(environment, submission, 1),
+  usage: environment === 'live' ? { workspaceId, month: submission.created_at.slice(0, 7) } : undefined,
+});
+
 /** Moves a completed submission's score and grade (a rescore): the day's score sum, one grade down, one up. */
 export function scoreDeltas(
   environment: Environment,
@@ -53,36 +60,39 @@ export function scoreDeltas(
   ];
 }
 
-const deltaColumns =
+export const deltaColumns =
   'form_id, environment, day, started, completed, score_sum, score_count, utm_source, grade, grade_completed, step_ids, reached, dropped_off, workspace_id, month, submissions';
 const deltaCasts = ['', '', '', '', '', '', '', '', '', '', '::text[]', '::int[]', '::int[]', '', '', ''];
+
+/** One delta's values in `deltaColumns` order, each as the placeholder `add` returns for it (with its cast). */
+export function deltaValues(delta: AggregateDelta, add: (value: unknown) => string): string {
+  const row = [
+    delta.formId,
+    delta.environment,
+    delta.day,
+    delta.started,
+    delta.completed,
+    delta.scoreSum,
+    delta.scoreCount,
+    delta.utmSource,
+    delta.grade,
+    delta.gradeCompleted,
+    delta.steps.map((step) => step.stepId),
+    delta.steps.map((step) => step.reached),
+    delta.steps.map((step) => step.droppedOff),
+    delta.usage?.workspaceId ?? null,
+    delta.usage?.month ?? null,
+    delta.usage ? 1 : 0,
+  ];
+  return row.map((value, column) => `${add(value)}${deltaCasts[column]}`).join(', ');
+}
 
 /** Appends the rows in the caller's transaction: an insert only, so it locks nothing another write wants. */
 export async function appendDeltas(db: Queryable, deltas: readonly AggregateDelta[]): Promise<void> {
   if (deltas.length === 0) return;
-  const values: unknown[] = [];
-  const rows = deltas.map((delta) => {
-    const row = [
-      delta.formId,
-      delta.environment,
-      delta.day,
-      delta.started,
-      delta.completed,
-      delta.scoreSum,
-      delta.scoreCount,
-      delta.utmSource,
-      delta.grade,
-      delta.gradeCompleted,
-      delta.steps.map((step) => step.stepId),
-      delta.steps.map((step) => step.reached),
-      delta.steps.map((step) => step.droppedOff),
-      delta.usage?.workspaceId ?? null,
-      delta.usage?.month ?? null,
-      delta.usage ? 1 : 0,
-    ];
-    return `(${row.map((value, column) => `$${values.push(value)}${deltaCasts[column]}`).join(', ')})`;
-  });
-  await run(db, `INSERT INTO submission_aggregate_deltas (${deltaColumns}) VALUES ${rows.join(', ')}`, values);
+  const params = new Parameters();
+  const rows = deltas.map((delta) => `(${deltaValues(delta, (value) => params.add(value))})`);
+  await run(db, `INSERT INTO submission_aggregate_deltas (${deltaColumns}) VALUES ${rows.join(', ')}`, params.values);
 }
 
 /**

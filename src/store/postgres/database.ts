@@ -142,30 +142,38 @@ export function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) =>
  * A statement: on the pool it is its own transaction, retried as one on a collision; on a transaction's client
  * its errors go to the transaction (`inTransaction` decides), a lost connection already named as such.
  */
-async function query(db: Queryable, sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
-  if (db instanceof pg.Pool) return withRetries(() => db.query(sql, params as unknown[]), TRANSACTION_ATTEMPTS);
+async function query(db: Queryable, sql: Statement, params: readonly unknown[]): Promise<pg.QueryResult> {
+  const values = params as unknown[];
+  const send = () => (typeof sql === 'string' ? db.query(sql, values) : db.query({ ...sql, values }));
+  if (db instanceof pg.Pool) return withRetries(send, TRANSACTION_ATTEMPTS);
   try {
-    return await db.query(sql, params as unknown[]);
+    return await send();
   } catch (error) {
     throw storeErrorOf(error);
   }
 }
 
+/**
+ * SQL text, or a named statement: each connection parses and plans a named one once and then only binds its
+ * values, which matters for a statement as long as a whole create. One name must always carry the same text.
+ */
+export type Statement = string | { name: string; text: string };
+
 /** Either the pool (one statement, its own transaction) or the client of a transaction in progress. */
 export type Queryable = pg.Pool | pg.PoolClient;
 
 /** The rows a statement returns. */
-export async function all<Row>(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+export async function all<Row>(db: Queryable, sql: Statement, params: readonly unknown[] = []): Promise<Row[]> {
   return (await query(db, sql, params)).rows as Row[];
 }
 
 /** The first row a statement returns, if any. */
-export async function one<Row>(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
+export async function one<Row>(db: Queryable, sql: Statement, params: readonly unknown[] = []): Promise<Row | undefined> {
   return (await query(db, sql, params)).rows[0] as Row | undefined;
 }
 
 /** Runs a statement; returns how many rows it changed. */
-export async function run(db: Queryable, sql: string, params: readonly unknown[] = []): Promise<number> {
+export async function run(db: Queryable, sql: Statement, params: readonly unknown[] = []): Promise<number> {
   return (await query(db, sql, params)).rowCount ?? 0;
 }
 

@@ -25,13 +25,14 @@ import {
   type SubmissionRecord,
   type SubmissionStore,
 } from '../submission-store.js';
-import { appendDeltas, funnelDelta, mergedAggregates, scoreDeltas } from './aggregate-deltas.js';
+import { appendDeltas, creationDelta, funnelDelta, mergedAggregates, scoreDeltas } from './aggregate-deltas.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { eraseReplays, eraseReplaysOf } from './idempotency.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
+import { createSubmission } from './submission-create.js';
 import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
@@ -85,9 +86,7 @@ const insertedPlaceholders = insertedColumns
  */
 export async function insertSubmissionRow(db: Queryable, record: SubmissionRecord): Promise<void> {
   await run(db, `INSERT INTO submissions (${insertedColumns}) VALUES (${insertedPlaceholders})`, insertedValues(record));
-  const usage =
-    record.environment === 'live' ? { workspaceId: record.workspaceId, month: record.submission.created_at.slice(0, 7) } : undefined;
-  await appendDeltas(db, [{ ...funnelDelta(record.environment, record.submission, 1), usage }]);
+  await appendDeltas(db, [creationDelta(record)]);
   await insertSubmissionEmails(db, record.submission.id, listedEmailAnswers(record, record.emailAnswers));
 }
 
@@ -121,6 +120,10 @@ async function assertFormOwned(db: Queryable, record: SubmissionRecord): Promise
 export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
   return {
     async insert(record, outbox) {
+      const listed = listedEmailAnswers(record, record.emailAnswers);
+      if (listed !== undefined) return createSubmission(pool, record, listed, outbox?.() ?? {});
+      // Without named answers the email index is derived from the stored row, which the one-statement create
+      // cannot read back (its parts do not see each other's rows): these take the transaction.
       await withOutbox(pool, outbox, async (client) => {
         await assertFormOwned(client, record);
         await insertSubmissionRow(client, record);
