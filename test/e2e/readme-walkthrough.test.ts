@@ -6,10 +6,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portBecomes } from '../support/ports.js';
 import { freePort, type ServerProcess, singleProcessOnSqlite, startServerProcess } from './support/server-process.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -21,19 +21,7 @@ const shellBlocks = blocks.filter((block) => block !== serverBlock);
 
 /** Resolves once something accepts connections on the port: a reader pastes the next block seconds later. */
 async function listening(port: number): Promise<void> {
-  const accepts = () =>
-    new Promise<boolean>((resolve) => {
-      const socket = connect(port, 'localhost');
-      const settle = (accepted: boolean) => {
-        socket.destroy();
-        resolve(accepted);
-      };
-      socket.once('connect', () => settle(true)).once('error', () => settle(false));
-      socket.setTimeout(1000, () => settle(false));
-    });
-  for (const started = Date.now(); !(await accepts()); await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (Date.now() - started > 10_000) throw new Error(`nothing listens on ${port}`);
-  }
+  if (!(await portBecomes(port, true, 10_000, 'localhost'))) throw new Error(`nothing listens on ${port}`);
 }
 
 /** The `NAME=value` settings written before `npm start`. */

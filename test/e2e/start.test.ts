@@ -7,11 +7,11 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accepts } from '../support/ports.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { fetchTrusting } from './support/fetch-trusting.js';
 
@@ -127,24 +127,14 @@ async function start(env: Record<string, string> = {}): Promise<Started> {
   return { ...started, port: Number(port) };
 }
 
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
 /** Sends the signal (to the npm process, or to its group as Ctrl-C does) and expects everything gone within 5 s. */
 async function expectStopsOn(server: Started, signal: NodeJS.Signals, to: 'npm' | 'group'): Promise<void> {
-  expect(await portOpen(server.port)).toBe(true);
+  expect(await accepts(server.port)).toBe(true);
   process.kill(to === 'npm' ? server.npm.pid! : -server.npm.pid!, signal);
   const code = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
   expect(code).toBe(0);
   expect(server.output()).toContain('"msg":"stopped"');
-  expect(await portOpen(server.port)).toBe(false);
+  expect(await accepts(server.port)).toBe(false);
   expect(groupAlive(server.npm)).toBe(false);
   expect(await processesLeftInProject()).toEqual([]);
 }

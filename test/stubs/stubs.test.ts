@@ -5,13 +5,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleContract } from '../../src/stubs/contract-source.js';
 import { generateStubs } from '../../src/stubs/generate.js';
 import { type OpenApiDocument, readOperations } from '../../src/stubs/template/src/contract.js';
 import { readExamples } from '../../src/stubs/template/src/examples.js';
+import { portBecomes } from '../support/ports.js';
 import {
   exampleRequest,
   execute,
@@ -130,19 +130,7 @@ describe('a generated stub project', () => {
     const started = await startServer(project.dir, { npm: true });
     const port = Number(new URL(started.baseUrl).port);
     await started.stop();
-    const refused = async () =>
-      new Promise<boolean>((resolve) => {
-        const socket = connect(port, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(false);
-        });
-        socket.once('error', () => resolve(true));
-      });
-    let closed = await refused();
-    for (const deadline = Date.now() + 5000; !closed && Date.now() < deadline; closed = await refused()) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const closed = await portBecomes(port, false, 5000);
     expect(closed).toBe(true);
   });
 
