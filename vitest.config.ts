@@ -63,7 +63,13 @@ export default defineConfig({
         // multi-process test runs its cluster on a PostgreSQL database copied from the run's template.
         test: {
           name: 'api',
-          include: ['test/http/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/conformance/**/*.test.ts'],
+          include: [
+            'test/http/**/*.test.ts',
+            'test/contract/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/conformance/**/*.test.ts',
+            'test/hosted/**/*.test.ts',
+          ],
           // Faults of the PostgreSQL store (a lost connection) have no SQLite counterpart: they run in api-postgres only.
           exclude: ['test/http/faults.test.ts'],
           // A worker runs its files one after another in one module graph instead of a fresh one each: importing
@@ -74,7 +80,7 @@ export default defineConfig({
           isolate: false,
           unstubEnvs: true,
           unstubGlobals: true,
-          globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
+          globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts', 'test/setup/hosted-page.ts', 'test/setup/chromium.ts'],
         },
       },
       {
@@ -84,13 +90,16 @@ export default defineConfig({
         test: {
           name: 'api-postgres',
           include: ['test/http/**/*.test.ts'],
+          // The hosted page's own behaviour in a browser (keyboard, saved progress, the embed) does not depend on the
+          // store; the page's walk with a scored, delivered lead runs here too (hosted-browser.test.ts).
+          exclude: ['test/http/hosted-page-behaviour.test.ts'],
           // As in `api`: one module graph per worker (vitest keeps a worker to one project; store-kind.test.ts checks
           // that each project's APIs stand on its store).
           isolate: false,
           unstubEnvs: true,
           unstubGlobals: true,
           env: { TEST_STORE: 'postgres' },
-          globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts'],
+          globalSetup: ['test/setup/bundle.ts', 'test/setup/postgres.ts', 'test/setup/hosted-page.ts', 'test/setup/chromium.ts'],
         },
       },
       {

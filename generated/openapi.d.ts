@@ -40,7 +40,7 @@ export interface paths {
         };
         /**
          * Get a form
-         * @description Returns the form with its full definition: steps, fields, logic rules and scoring. The `ETag` header identifies this state of the form; pass it in `If-Match` to update or delete the form only if nobody changed it since (the dashboard and other API clients edit the same forms).
+         * @description Returns the form with its full definition: steps, fields, logic rules and scoring. The `ETag` header identifies this state of the form; pass it in `If-Match` to update or delete the form only if nobody changed it since (the dashboard and other API clients edit the same forms). Pass it in `If-None-Match` to get 304 without a body while the form is unchanged.
          */
         get: operations["getForm"];
         put?: never;
@@ -331,7 +331,11 @@ export interface paths {
         delete: operations["deleteFolder"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a folder
+         * @description Renames the folder or changes its `metadata` (merged into the stored pairs: a key given as `""` is removed, a key left out is kept); an omitted field is left as it is. Use PATCH: PUT gets 405. A form-attached key cannot change folders and a folder-attached key only its own folder; test-mode keys can change only test-only folders (403 `live_resource`).
+         */
+        patch: operations["updateFolder"];
         trace?: never;
     };
     "/submissions": {
@@ -429,10 +433,10 @@ export interface paths {
          *     answered before the download starts.
          *
          *     **CSV** needs `form_id`, because its columns come from the form: `id`, `form_id`, `form_version`,
-         *     `created_at`, `updated_at`, `status`, `test`, `score`, `grade`, the metadata flattened (`metadata.user_agent`,
-         *     `metadata.referrer`, `metadata.landing_url`, `metadata.utm_source`, `metadata.utm_medium`,
-         *     `metadata.utm_campaign`, `metadata.utm_term`, `metadata.utm_content`; empty when null), then one column per
-         *     field `ref` of the form,
+         *     `created_at`, `updated_at`, `completed_at` (empty until completed), `status`, `test`, `score`, `grade`, the
+         *     context flattened (`context.user_agent`, `context.referrer`, `context.landing_url`, `context.utm_source`,
+         *     `context.utm_medium`, `context.utm_campaign`, `context.utm_term`, `context.utm_content`; empty when null),
+         *     `metadata` (the object as JSON text, `{}` when none), then one column per field `ref` of the form,
          *     in the order the fields first appear across the form's versions (version 1 first, then refs a later version
          *     added). Quoting follows RFC 4180: a header row, CRLF line ends, a cell with a comma, a quote, CR or LF in
          *     double quotes with its quotes doubled; a cell with a `;` or a tab is quoted too, for spreadsheets that split
@@ -664,7 +668,7 @@ export interface paths {
          *
          *     A test-mode admin key can create only test keys (403 `live_resource`). A form or folder attachment below the Business plan gets 403 `plan_required`. An `expires_at` in the past, a malformed address or CIDR range, or an attachment to an unknown form or folder gets 422 `invalid_value`. Writes an `api_key.created` audit event.
          *
-         *     OAuth access tokens cannot create API keys, whatever their scope (403 `api_key_required`): a key would outlive the grant it came from, turning an hour-long token into a permanent credential. Partners act through their grant; keys are created with an admin API key.
+         *     Only API keys may create API keys: the security requirement lists no OAuth scheme, and an OAuth access token gets 403 `api_key_required` whatever its scope. A key would outlive the grant it came from, turning an hour-long token into a permanent credential. Partners act through their grant; keys are created with an admin API key.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -695,6 +699,57 @@ export interface paths {
          * @description Revokes the key: it gets 401 `invalid_api_key` from the next request on (a deployment of several server processes refuses it in every process within one second). Revocation cannot be undone; the key stays listed with `status: revoked`. The optional `reason` is stored on the key and in the `api_key.revoked` audit event. Revoking a key that is already revoked returns it unchanged. A test-mode admin key can revoke only test keys (403 `live_resource`). A key can revoke itself.
          */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publishable_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List publishable keys
+         * @description Lists the workspace's publishable keys of both environments, newest first, active and revoked, each with its value.
+         */
+        get: operations["listPublishableKeys"];
+        put?: never;
+        /**
+         * Create a publishable key
+         * @description Creates a key for web pages: it can only fetch forms and submit to them (`/public/…`), from the `allowed_origins` it lists. Its value is not a secret and is returned whenever the key is read. Live keys allow `https://` origins only; test keys may also allow `http://localhost` and `http://127.0.0.1` (any port) for development: otherwise 422 `invalid_value`. An attachment to a form or folder limits the key to those forms (on any plan); an unknown form or folder gets 422 `invalid_value`. A test-mode admin key can create only test keys (403 `live_resource`). Writes a `publishable_key.created` audit event.
+         */
+        post: operations["createPublishableKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publishable_keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the publishable key. */
+                id: components["parameters"]["PublishableKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a publishable key
+         * @description Returns the key with its value, allowed origins, attachment, status and `last_used_at`.
+         */
+        get: operations["getPublishableKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a publishable key
+         * @description Revokes the key: pages that use it get 401 `invalid_api_key` from the next request on. Revocation cannot be undone; the key stays listed with `status: revoked`. Revoking a revoked key returns it unchanged. A test-mode admin key can revoke only test keys (403 `live_resource`). Writes a `publishable_key.revoked` audit event.
+         */
+        delete: operations["revokePublishableKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -876,14 +931,14 @@ export interface paths {
         };
         /**
          * Get an integration
-         * @description Returns the integration. The signing secret is not returned, only its last 4 characters in `secret_hint`. The `ETag` header identifies this state of the integration; pass it in `If-Match` to update it safely.
+         * @description Returns the integration. The signing secret is not returned, only its last 4 characters in `secret_hint`. The `ETag` header identifies this state of the integration; pass it in `If-Match` to update or delete it safely, or in `If-None-Match` to get 304 without a body while it is unchanged.
          */
         get: operations["getIntegration"];
         put?: never;
         post?: never;
         /**
          * Delete an integration
-         * @description Deletes the integration: pending deliveries are dropped and its signing secret stops being used. Its logs are deleted with it.
+         * @description Deletes the integration: pending deliveries are dropped and its signing secret stops being used. Its logs are deleted with it. With `If-Match`, the integration is deleted only if its current `ETag` is one of those given; otherwise 412 `precondition_failed`, and nothing is deleted.
          */
         delete: operations["deleteIntegration"];
         options?: never;
@@ -910,8 +965,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a test or replayed event
-         * @description Queues one event for delivery to this integration, whether or not it is enabled: without a body (or without `event_id`) a new `integration.ping` test event, with `event_id` that earlier event again, with its original id and body (an event it does not subscribe to gets 422 `invalid_value`). The answer is the log entry of the first attempt, still `pending`; failed attempts are retried like any delivery. In test mode nothing is sent over the network: the delivery is recorded as sent to the mock endpoint (`mock: true`).
+         * Send a test, sample or replayed event
+         * @description Queues one event for delivery to this integration, whether or not it is enabled: without a body (or with `{}`) a new `integration.ping` test event; with `type` a synthetic sample of that event type, marked `synthetic: true` (body) and `X-Service-Synthetic: true` (header), so a receiver of, say, `submission.completed` can be tested without creating a submission; with `event_id` that earlier event again, with its original id and body (an event it does not subscribe to gets 422 `invalid_value`). Both at once get 400. The answer is the log entry of the first attempt, still `pending`; failed attempts are retried like any delivery. In test mode nothing is sent over the network: the delivery is recorded as sent to the mock endpoint (`mock: true`).
          */
         post: operations["dispatchIntegration"];
         delete?: never;
@@ -1062,8 +1117,12 @@ export interface paths {
         /**
          * Get OAuth tokens
          * @description The token endpoint of the OAuth 2.0 authorization-code flow (Enterprise plans). Send the form-encoded body
-         *     (`Content-Type: application/x-www-form-urlencoded`, RFC 6749); no `Authorization` header is needed: the client
-         *     is identified by `client_id` and proves it started the flow with the PKCE `code_verifier`.
+         *     (`Content-Type: application/x-www-form-urlencoded`, RFC 6749). A public client (a browser or native app) is
+         *     identified by `client_id` alone and proves it started the flow with the PKCE `code_verifier`. A confidential
+         *     client (a server) registered with a client secret also authenticates with it, by HTTP Basic
+         *     (`Authorization: Basic base64(client_id:client_secret)`) or `client_secret` in the body; without it, or with a
+         *     wrong one, it gets 401 `invalid_client`. Confidential clients send PKCE too: the secret proves who asks, the
+         *     verifier that the code was not intercepted (OAuth 2.0 Security BCP, RFC 9700).
          *
          *     - `authorization_code`: exchanges the code from the redirect, with the same `redirect_uri` and the verifier
          *       whose S256 hash was sent as `code_challenge`. PKCE is required and only `S256` is accepted (`plain` is
@@ -1072,11 +1131,129 @@ export interface paths {
          *     - `refresh_token`: returns a new access token and a new refresh token. Refresh tokens are rotated on every
          *       use: the old one stops working, and presenting it again revokes every token of that grant.
          *
-         *     Access tokens are valid for 1 hour (`expires_in`), refresh tokens for 90 days. Errors carry the RFC 6749
+         *     Access tokens are valid for 1 hour (`expires_in`), refresh tokens for 90 days; `POST /oauth/revoke` ends either
+         *     sooner. Errors carry the RFC 6749
          *     `error` member beside the usual problem body. Responses carry secrets and are never stored, so this endpoint
          *     takes no `Idempotency-Key`: if a response is lost, start the authorization again.
          */
         post: operations["createOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an OAuth token
+         * @description Token revocation (RFC 7009), for a partner's "disconnect" button or a token it no longer trusts. Send the
+         *     form-encoded body (`Content-Type: application/x-www-form-urlencoded`) with the token and your `client_id`; a
+         *     confidential client also authenticates with its secret (HTTP Basic, or `client_secret` in the body), and gets
+         *     401 `invalid_client` without it or with a wrong one.
+         *
+         *     - A refresh token: its whole grant is revoked, with every access and refresh token issued under it (RFC 7009
+         *       section 2.1); the user's consent must be given again.
+         *     - An access token: that access token stops working at once; the grant's refresh token keeps working.
+         *
+         *     The answer is 200 whether or not the token was known, had expired, was revoked already or was issued to another
+         *     client (which this request does not revoke), so nothing is revealed about tokens. `token_type_hint` only says
+         *     where to look first.
+         */
+        post: operations["revokeOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a form to render
+         * @description Returns what a page needs to render the form (name, steps, fields, logic) and nothing it must not see: no scoring rules or option scores, no integrations, no folder. A test key reads the live forms and the sandbox's own. A form the key is not attached to, or that does not exist, gets 404 `resource_not_found`. Each response carries a new `started_token`, signed by the service, to send back with the submission.
+         */
+        get: operations["getPublicForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit answers from a page
+         * @description Stores a respondent's answers, `partial` or `completed`, exactly as `POST /submissions` does: checked against the form's current version (422 `invalid_answers` lists every problem), scored, counted in analytics and delivered to integrations (`submission.created`, and `submission.completed` when completed). The response never carries the score or grade. A partial submission comes with a `resume_token`, the only way to continue it (`PATCH /public/submissions/{id}`) for 30 days. The respondent's user agent and referrer are read from the request's headers; landing page and UTM parameters come from `context`; the address is not stored. A form the key does not reach gets 404 `resource_not_found`. The form's `spam_protection` applies first: a filled-in honeypot gets an ordinary-looking 201 and nothing is stored or delivered (analytics count it as `spam`); a missing or wrong proof of work gets 422 `challenge_required` or `challenge_invalid`, a submission sooner than the minimum completion time 422 `submitted_too_fast`.
+         */
+        post: operations["createPublicSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the submission. */
+                id: components["parameters"]["SubmissionIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Continue a partial submission from a page
+         * @description Adds answers to a partial public submission, and completes it with `"status": "completed"`, given the `resume_token` its creation returned: merged, checked (against the form version it started on), rescored, counted and announced exactly as `PATCH /submissions/{id}` does. A token that does not belong to the submission, or whose 30-day resume window has ended, gets 403 `invalid_resume_token`; a completed submission 409 `submission_completed`; a submission of another environment, or of a form the key does not reach, 404.
+         */
+        patch: operations["updatePublicSubmission"];
+        trace?: never;
+    };
+    "/public/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a proof-of-work challenge
+         * @description A new proof-of-work challenge (ALTCHA v2) for a form whose `spam_protection.proof_of_work` is on. The page solves it (a second or so of work for a browser, far more for a bot sending thousands of submissions) and sends the solution as the submission's `challenge`. A challenge is accepted once and expires after 10 minutes: fetch it shortly before submitting. Nothing is stored until a solution is used.
+         */
+        post: operations["createPublicChallenge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1205,6 +1382,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "submission.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submission deleted
+         * @description Sent when a submission is deleted by `DELETE /submissions/{id}`; `data.object` names it (its id, its form and when), without its answers. Deleting a form sends `form.deleted` instead, with no event per submission. Delivered as a signed `POST` to the integration's URL when the integration subscribes to the event (and, if it has a `form_id`, the event is of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         */
+        post: operations["submissionDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "submission.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submissions erased
+         * @description Sent when `POST /submissions/erase` deleted submissions carrying a person's address, one event per form (and per 1,000 submissions); `data.object` lists the deleted submissions' ids, their form and the count, never the address or any answer. Delete your copies of these submissions. Delivered as a signed `POST` to the integration's URL when the integration subscribes to the event (and, if it has a `form_id`, the event is of that form). Verify `X-Service-Signature` before trusting the body and deduplicate on `X-Service-Event-Id`.
+         */
+        post: operations["submissionErasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "integration.ping": {
         parameters: {
             query?: never;
@@ -1256,6 +1473,11 @@ export interface components {
          */
         FolderId: string;
         /**
+         * @description A `metadata` key: 1 to 40 characters, without square brackets (the list filter writes a key as `metadata[key]`) or control characters.
+         * @example crm_id
+         */
+        MetadataKey: string;
+        /**
          * @description Identifier of the request, generated by the service; equal to the `X-Request-Id` response header. Quote it when contacting support.
          * @example req_0aB1cD2eF3gH4iJ5kL6mN7oP
          */
@@ -1286,6 +1508,16 @@ export interface components {
          * @example 2026-11-02T14:03:11.482Z
          */
         Timestamp: string;
+        /**
+         * @description Your own key-value pairs, as in Stripe: at most 50 keys of at most 40 characters, each with a string value of 1 to 500 characters; `{}` when none are set. The service stores them as given and never interprets them; they are carried in webhooks and exports, and `metadata[key]=value` filters the form and submission lists.
+         * @example {
+         *       "crm_id": "0061x00000AbCdE",
+         *       "campaign_owner": "ana"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
         /** @description A form as listed: everything but its definition (steps, logic, scoring), which `GET /forms/{id}` returns. */
         FormSummary: {
             id: components["schemas"]["FormId"];
@@ -1305,6 +1537,7 @@ export interface components {
             test: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of forms, newest first. */
         FormList: {
@@ -1345,7 +1578,11 @@ export interface components {
          *     | `live_resource` | 403 | `permission_error` | A test-mode key tried to change a live resource. |
          *     | `plan_required` | 403 | `permission_error` | The feature needs a higher plan (form- or folder-attached keys: Business). |
          *     | `https_required` | 403 | `permission_error` | The request came over plain HTTP. |
-         *     | `api_key_required` | 403 | `permission_error` | The operation needs an API key, not an OAuth access token (creating API keys, which would outlive the grant). |
+         *     | `api_key_required` | 403 | `permission_error` | The operation takes API keys only (its security lists no OAuth scheme), such as creating API keys. |
+         *     | `publishable_key_not_allowed` | 403 | `permission_error` | A publishable key (`svc_pub_…`) was sent to an operation outside `/public/…`; those need a secret key. |
+         *     | `secret_key_not_allowed` | 403 | `permission_error` | A secret key or OAuth token was sent to a public operation (`/public/…`), which takes a publishable key only, so that no secret is ever put in a web page. |
+         *     | `origin_not_allowed` | 403 | `permission_error` | A browser sent a public operation from an origin (its `Origin` header) that is not in the publishable key's `allowed_origins`; it also gets no CORS grant. |
+         *     | `invalid_resume_token` | 403 | `permission_error` | The `resume_token` does not belong to the public submission, or its resume window has ended. |
          *     | `resource_not_found` | 404 | `not_found` | The resource does not exist or this key cannot see it. |
          *     | `route_not_found` | 404 | `not_found` | No operation has this path. |
          *     | `method_not_allowed` | 405 | `invalid_request` | The path exists but not with this method; see the `Allow` header. |
@@ -1372,6 +1609,9 @@ export interface components {
          *     | `invalid_form_logic` | 422 | `validation_error` | A logic rule names an unknown step or field, jumps backwards or forms a cycle. |
          *     | `invalid_answers` | 422 | `validation_error` | Submission answers do not satisfy the form; one `details.errors` entry per field. |
          *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the form's own workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
+         *     | `challenge_required` | 422 | `validation_error` | The form's `spam_protection` requires proof of work and the public submission carries no `challenge`; solve one from `POST /public/challenges`. |
+         *     | `challenge_invalid` | 422 | `validation_error` | The public submission's `challenge` is not a solution of a challenge of this service, has expired (10 minutes), or was already used; solve a new one. |
+         *     | `submitted_too_fast` | 422 | `validation_error` | The public submission came sooner after its `started_token` than the form's `spam_protection.min_completion_seconds` allow, or without a valid `started_token` while they are set. |
          *     | `search_too_broad` | 422 | `validation_error` | The submissions list's `q` was checked on 100,000 submissions (in the list's order, from the cursor) without a match, so there is no page to answer with; narrow the list with `form_id`, `created_gte`/`created_lt`, `grade`, `status` or the score bounds. |
          *     | `rate_limited` | 429 | `rate_limit_error` | Too many requests for the key, the workspace, or failed authentications from the address; wait `Retry-After` seconds. |
          *     | `too_many_exports` | 429 | `rate_limit_error` | The key already holds 2 open exports, or its workspace 4 (`GET /submissions/export`); retry once one of them has ended, or after `Retry-After` seconds. |
@@ -1383,7 +1623,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "invalid_resume_token" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "challenge_required" | "challenge_invalid" | "submitted_too_fast" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -1399,7 +1639,7 @@ export interface components {
             /**
              * @description What is wrong, for programs. Schema issues: `required`, `type`, `format`, `pattern`, `enum`, `const`,
              *     `min_length`, `max_length`, `minimum`, `maximum`, `min_items`, `max_items`, `unique_items`,
-             *     `additional_property`, `min_properties`, `one_of`, `mutually_exclusive`. Body text: `max_depth`,
+             *     `additional_property`, `min_properties`, `max_properties`, `one_of`, `mutually_exclusive`. Body text: `max_depth`,
              *     `control_character` (U+0000), `lone_surrogate`, `invalid_utf8`. Form definitions: `duplicate_step_id`,
              *     `duplicate_ref`, `duplicate_option`, `duplicate_rule_id`, `duplicate_grade`, `invalid_range` (a minimum above its
              *     maximum), `unknown_step`, `unknown_field`, `unknown_option`, `forward_reference` (a condition on a field of a
@@ -1937,6 +2177,57 @@ export interface components {
             /** @default [] */
             grades: components["schemas"]["Grade"][];
         };
+        /**
+         * @description Key-value pairs to set (Stripe semantics). On update they are merged into the stored ones: a key given replaces its value, a key given as `""` is removed, a key left out is kept. On create a key given as `""` is simply not stored. At most 50 keys may be stored in all (counted after the merge), a key has 1 to 40 characters, a value at most 500; anything else, a value that is not a string included, gets 400 `invalid_parameters` with the key in the issue's pointer (`/metadata/<key>`).
+         * @example {
+         *       "crm_id": "0061x00000AbCdE",
+         *       "campaign_owner": ""
+         *     }
+         */
+        MetadataUpdate: {
+            [key: string]: string;
+        };
+        /** @description How the public operations (`POST /public/submissions`) guard the form against bots. Every public request is also limited per address, whatever these settings say. Off by default; when given on an update, the object is replaced whole (an omitted member takes its default). */
+        SpamProtection: {
+            /**
+             * @description The name of an answer a page renders as a field people never see (hidden with CSS) and bots fill in. A public submission whose answer under this name is not empty gets an ordinary-looking 201, but nothing is stored or delivered and the form's analytics count it as `spam`. It must not be the `ref` of a field of the form.
+             * @default null
+             */
+            honeypot_field: components["schemas"]["FieldRef"] | null;
+            /**
+             * Format: int32
+             * @description A public submission sent sooner than this after the page fetched the form (its `started_token`) is refused with 422 `submitted_too_fast`; so is one without a valid `started_token` while this is above 0.
+             * @default 0
+             */
+            min_completion_seconds: number;
+            /**
+             * @description Whether a public submission must carry a solved challenge (`challenge`, from `POST /public/challenges`); without one it gets 422 `challenge_required`, with a wrong, expired or already used one 422 `challenge_invalid`.
+             * @default false
+             */
+            proof_of_work: boolean;
+        };
+        /** @description Hosting as set on create or update: the object is replaced whole (an omitted member takes its default); the page's `url` is the service's to decide. */
+        FormHostingSettings: {
+            /**
+             * @description Whether the service serves the form's page at `GET /f/{form_id}`.
+             * @default false
+             */
+            enabled: boolean;
+        };
+        /** @description How the hosted page looks: two settings, nothing more. When given on an update, the object is replaced whole (an omitted member takes its default). */
+        FormAppearance: {
+            /**
+             * @description The colour of buttons, the progress bar and focus rings, as `#rrggbb` in lower case. Pick one that keeps a contrast of at least 4.5:1 with white, since button labels are white.
+             * @default #4338ca
+             */
+            accent_color: string;
+            /**
+             * @description The page's typeface family, from the respondent's own fonts (no font is downloaded).
+             * @default system
+             * @enum {string}
+             */
+            font: "system" | "serif";
+        };
         /** @description A new form. `slug` is derived from `name` when omitted; `steps`, `logic` and `scoring` default to empty. */
         FormCreate: {
             name: components["schemas"]["FormName"];
@@ -1948,12 +2239,26 @@ export interface components {
             /** @description Branching rules between steps. */
             logic?: components["schemas"]["LogicRule"][];
             scoring?: components["schemas"]["Scoring"];
+            metadata?: components["schemas"]["MetadataUpdate"];
+            spam_protection?: components["schemas"]["SpamProtection"];
+            hosting?: components["schemas"]["FormHostingSettings"];
+            appearance?: components["schemas"]["FormAppearance"];
         };
         /**
          * Format: uri-reference
          * @description Path of a resource under the API's base URL.
          */
         ResourcePath: string;
+        /** @description Whether the service hosts the form's page for respondents, and where. Off by default. A hosted form's page is served at `url` (`GET /f/{form_id}`, outside `/v1`) and can be embedded in a site with `GET /embed.js`; the page calls the public operations with a publishable key the service manages for the workspace and environment, allowed on the service's own origin only. See the "Host a form" guide. */
+        FormHosting: {
+            /**
+             * @description Whether the page is served. While it is off, the page's URL answers 404.
+             * @default false
+             */
+            enabled: boolean;
+            /** @description The page's address (`PUBLIC_BASE_URL` followed by `/f/{form_id}`), set by the service and never by a request (`FormHostingSettings` has no `url`); null while hosting is off. */
+            url: string | null;
+        };
         /** @description A form with its full definition. */
         Form: components["schemas"]["FormSummary"] & {
             /** @description The steps in order. */
@@ -1961,8 +2266,11 @@ export interface components {
             /** @description Branching rules between steps. */
             logic: components["schemas"]["LogicRule"][];
             scoring: components["schemas"]["Scoring"];
+            spam_protection: components["schemas"]["SpamProtection"];
+            hosting: components["schemas"]["FormHosting"];
+            appearance: components["schemas"]["FormAppearance"];
         };
-        /** @description Every response body carries the request's id. */
+        /** @description Every JSON response body carries the request's id, equal to the `X-Request-Id` header. The export's CSV or NDJSON file and a 304 have no such body; the header alone carries it there. */
         RequestIdField: {
             request_id: components["schemas"]["RequestId"];
         };
@@ -1990,6 +2298,10 @@ export interface components {
             /** @description Branching rules between steps. */
             logic?: components["schemas"]["LogicRule"][];
             scoring?: components["schemas"]["Scoring"];
+            metadata?: components["schemas"]["MetadataUpdate"];
+            spam_protection?: components["schemas"]["SpamProtection"];
+            hosting?: components["schemas"]["FormHostingSettings"];
+            appearance?: components["schemas"]["FormAppearance"];
         };
         /**
          * @description Identifier of one published snapshot of a form.
@@ -2121,6 +2433,7 @@ export interface components {
              */
             form_count: number;
             created_at: components["schemas"]["Timestamp"];
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of folders, newest first. */
         FolderList: {
@@ -2135,6 +2448,13 @@ export interface components {
         FolderCreate: {
             /** @description Name of the folder, shown in the dashboard. */
             name: string;
+            metadata?: components["schemas"]["MetadataUpdate"];
+        };
+        /** @description Fields to change; an omitted field is left as it is, `metadata` is merged into the stored pairs. */
+        FolderUpdate: {
+            /** @description Name of the folder, shown in the dashboard. */
+            name?: string;
+            metadata?: components["schemas"]["MetadataUpdate"];
         };
         /**
          * @description `completed`: the respondent finished the form; every required field of the visited steps is answered. `partial`: the respondent stopped early; required fields are not enforced and `visited_steps` ends at the last step reached.
@@ -2150,7 +2470,7 @@ export interface components {
          * @description Free text of at most 256 characters without control characters (C0, DEL or C1).
          * @example linkedin
          */
-        MetadataText: string;
+        ContextText: string;
         /**
          * @description Identifier of a submission.
          * @example sub_9pLk3JhG6fDs1AzX4cVb7NmQ
@@ -2195,28 +2515,28 @@ export interface components {
          * @description An absolute `http` or `https` URL of at most 2,048 characters, with a host, without spaces or control characters (percent-encode them).
          * @example https://www.acme-logistics.example/pricing?utm_source=linkedin
          */
-        MetadataUrl: string;
+        ContextUrl: string;
         /** @description The campaign's UTM parameters given at creation; null for each one that was not given. */
         UtmParameters: {
             /** @description `utm_source`, or null. */
-            source: components["schemas"]["MetadataText"] | null;
+            source: components["schemas"]["ContextText"] | null;
             /** @description `utm_medium`, or null. */
-            medium: components["schemas"]["MetadataText"] | null;
+            medium: components["schemas"]["ContextText"] | null;
             /** @description `utm_campaign`, or null. */
-            campaign: components["schemas"]["MetadataText"] | null;
+            campaign: components["schemas"]["ContextText"] | null;
             /** @description `utm_term`, or null. */
-            term: components["schemas"]["MetadataText"] | null;
+            term: components["schemas"]["ContextText"] | null;
             /** @description `utm_content`, or null. */
-            content: components["schemas"]["MetadataText"] | null;
+            content: components["schemas"]["ContextText"] | null;
         };
         /** @description Where the respondent came from, as given at creation. Always present with every member; a member that was not given is null (and `utm` holds null for each parameter not given). The respondent's IP address is never stored. */
-        SubmissionMetadata: {
+        SubmissionContext: {
             /** @description The respondent's browser `User-Agent`, or null. */
             user_agent: string | null;
             /** @description The page that linked to the form's page, or null. */
-            referrer: components["schemas"]["MetadataUrl"] | null;
+            referrer: components["schemas"]["ContextUrl"] | null;
             /** @description The page the respondent landed on, or null. */
-            landing_url: components["schemas"]["MetadataUrl"] | null;
+            landing_url: components["schemas"]["ContextUrl"] | null;
             utm: components["schemas"]["UtmParameters"];
         };
         /** @description A respondent's answers to a form, checked against the form's logic and scored as a lead. */
@@ -2252,7 +2572,10 @@ export interface components {
             grade: string | null;
             /** @description Where the score comes from: every chosen option with a non-zero score and every scoring rule that holds. */
             score_breakdown: components["schemas"]["ScoreContribution"][];
-            metadata: components["schemas"]["SubmissionMetadata"];
+            context: components["schemas"]["SubmissionContext"];
+            metadata: components["schemas"]["Metadata"];
+            /** @description When the submission became `completed` (created completed, or completed by `PATCH`); null while it is `partial`. Submissions completed before this member existed carry the time of their `submission.completed` event, or their `updated_at` where that event is no longer kept. */
+            completed_at: components["schemas"]["Timestamp"] | null;
             /** @description When `score` was computed (at creation or at the last rescore). */
             scored_at: components["schemas"]["Timestamp"];
             created_at: components["schemas"]["Timestamp"];
@@ -2270,24 +2593,24 @@ export interface components {
         /** @description The campaign's UTM parameters as the landing page received them (`utm_source` and so on, without the `utm_` prefix). Each is optional. */
         UtmParametersCreate: {
             /** @description `utm_source`: who sent the visitor (for example `linkedin`, `newsletter`). Filterable on the submission list and broken down in analytics. */
-            source?: components["schemas"]["MetadataText"];
+            source?: components["schemas"]["ContextText"];
             /** @description `utm_medium`: the channel (for example `cpc`, `email`). */
-            medium?: components["schemas"]["MetadataText"];
+            medium?: components["schemas"]["ContextText"];
             /** @description `utm_campaign`: the campaign's name. */
-            campaign?: components["schemas"]["MetadataText"];
+            campaign?: components["schemas"]["ContextText"];
             /** @description `utm_term`: the paid search keyword. */
-            term?: components["schemas"]["MetadataText"];
+            term?: components["schemas"]["ContextText"];
             /** @description `utm_content`: which ad or link was clicked. */
-            content?: components["schemas"]["MetadataText"];
+            content?: components["schemas"]["ContextText"];
         };
         /** @description Where the respondent came from, as the page that hosts the form saw it. Every member is optional; text with control characters, a URL that is not an absolute http(s) URL, or a value over its length cap gets 400 `invalid_parameters`. There is no member for the respondent's IP address, and none is derived from the request: the service never stores a respondent's IP address, in clear or hashed. */
-        SubmissionMetadataCreate: {
+        SubmissionContextCreate: {
             /** @description The respondent's browser `User-Agent`, at most 512 characters, without control characters. */
             user_agent?: string;
             /** @description The page that linked to the form's page (`document.referrer`), at most 2,048 characters. */
-            referrer?: components["schemas"]["MetadataUrl"];
+            referrer?: components["schemas"]["ContextUrl"];
             /** @description The page the respondent landed on, at most 2,048 characters. */
-            landing_url?: components["schemas"]["MetadataUrl"];
+            landing_url?: components["schemas"]["ContextUrl"];
             utm?: components["schemas"]["UtmParametersCreate"];
         };
         /** @description A new submission. Answers are checked against the form's current version: every answer must fit its field, belong to a step on the path the logic produces, and (for `completed`) every required field of those steps must be answered. */
@@ -2303,7 +2626,8 @@ export interface components {
             };
             /** @default completed */
             status: components["schemas"]["SubmissionStatus"];
-            metadata?: components["schemas"]["SubmissionMetadataCreate"];
+            context?: components["schemas"]["SubmissionContextCreate"];
+            metadata?: components["schemas"]["MetadataUpdate"];
         };
         /** @description Whose submissions to erase. */
         SubmissionErasureRequest: {
@@ -2338,7 +2662,7 @@ export interface components {
             canceled_deliveries: number;
             erased_at: components["schemas"]["Timestamp"];
         };
-        /** @description More answers for a `partial` submission, and optionally its completion. `answers` and `hidden` are merged over the stored ones: a ref given replaces the stored value, a ref given as `null` clears it, a ref left out keeps it. The merged submission is then checked as a new one would be, against the form version it started on. */
+        /** @description More answers for a `partial` submission, and optionally its completion; or `metadata` alone, for any submission. `answers` and `hidden` are merged over the stored ones: a ref given replaces the stored value, a ref given as `null` clears it, a ref left out keeps it. The merged submission is then checked as a new one would be, against the form version it started on. A completed submission takes `metadata` only (its answers are final: 409 `submission_completed` otherwise); changing `metadata` alone neither rescores the submission nor sends an event. */
         SubmissionUpdate: {
             /** @description Answers by field `ref` to add or replace; `null` clears a stored answer. */
             answers?: {
@@ -2350,6 +2674,7 @@ export interface components {
             };
             /** @description `completed` finishes the submission (required fields of the visited steps must then be answered); `partial`, or leaving it out, keeps it open. */
             status?: components["schemas"]["SubmissionStatus"];
+            metadata?: components["schemas"]["MetadataUpdate"];
         };
         /** @description The submission after rescoring, with the score it had before. */
         RescoredSubmission: components["schemas"]["Submission"] & {
@@ -2443,10 +2768,10 @@ export interface components {
             /** Format: int64 */
             count: number;
         };
-        /** @description Submissions of one `metadata.utm.source`. */
+        /** @description Submissions of one `context.utm.source`. */
         AnalyticsUtmSource: {
             /** @description The `utm_source`; null for submissions created without one. */
-            source: components["schemas"]["MetadataText"] | null;
+            source: components["schemas"]["ContextText"] | null;
             /**
              * Format: int64
              * @description Submissions created with this source, partial or completed.
@@ -2504,6 +2829,11 @@ export interface components {
                 /** @description `completed` / `started`, rounded to 4 decimals; 0 when nothing started. */
                 completion_rate: number;
             };
+            /**
+             * Format: int64
+             * @description Public submissions the form's honeypot caught in the range (`spam_protection.honeypot_field`): answered like any other, but never stored or delivered, so they are not in `submissions`.
+             */
+            spam: number;
             /** @description One entry per step of the form's current version, in order. */
             steps: components["schemas"]["AnalyticsStep"][];
             /** @description Lead scores of the completed submissions. */
@@ -2513,7 +2843,7 @@ export interface components {
                 /** @description Completed submissions by stored `grade`: one entry per grade of the form's current scoring, highest first, then any other label still stored on older submissions, then `label: null` for those without a grade. */
                 grades: components["schemas"]["AnalyticsGradeCount"][];
             };
-            /** @description Started and completed submissions by `metadata.utm.source` (exact, case-sensitive values): the 20 sources with the most started submissions, and the rest summed in `other`. */
+            /** @description Started and completed submissions by `context.utm.source` (exact, case-sensitive values): the 20 sources with the most started submissions, and the rest summed in `other`. */
             utm_sources: {
                 /** @description At most 20 sources, most started first (ties by source, null first). Submissions without a source form the entry `source: null`, ranked like any other; a source without submissions in the range is not listed. */
                 top: components["schemas"]["AnalyticsUtmSource"][];
@@ -2588,6 +2918,7 @@ export interface components {
             auth_type: "api_key" | "oauth_token";
             /** @description The key's name; for an OAuth token, the partner application's name, or null. */
             name: string | null;
+            /** @description The key's environment; for an OAuth token, the one chosen when the user consented (`environment` at the authorization URL, `live` by default). */
             environment: components["schemas"]["Environment"];
             scope: components["schemas"]["Scope"];
             /** @description What the key can reach; always the workspace for OAuth tokens. */
@@ -2692,10 +3023,68 @@ export interface components {
             reason?: string;
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself); an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). New types may be added within v1: show an entry of a type you do not know as it is.
+         * @description Identifier of a publishable key (not its value).
+         * @example pk_3wEr6TyU9iOp2AsD5fGh8JkL
+         */
+        PublishableKeyId: string;
+        /**
+         * @description The publishable key, to send as `Authorization: Bearer <value>` from a web page. Not a secret: it can be read at any time, and it reaches only the public operations. `svc_pub_live_…` keys work on live data, `svc_pub_test_…` keys on the test sandbox.
+         * @example svc_pub_live_4fGh8JkL2mN5bV7cX9zQ1wE3
+         */
+        PublishableKeyValue: string;
+        /**
+         * @description An exact web origin: `https://` and a lowercase host, with a port when it is not 443, and nothing after it (no path, no trailing `/`). `http://localhost` and `http://127.0.0.1` (with any port) are accepted for test keys only. No wildcards: list every origin that serves the form.
+         * @example https://www.acme-logistics.example
+         */
+        AllowedOrigin: string;
+        /** @description The origins whose pages may use the key (1 to 20). Browsers get a CORS grant for these origins only; a page elsewhere cannot read the answers. */
+        AllowedOrigins: components["schemas"]["AllowedOrigin"][];
+        /** @description Which forms the key reaches: every form of the workspace (the default), one form, or the forms of one folder. A public request for another form gets 404 `resource_not_found`, as if the form did not exist. Any plan. */
+        PublishableKeyAttachment: components["schemas"]["WorkspaceAttachment"] | components["schemas"]["FormAttachment"] | components["schemas"]["FolderAttachment"];
+        /** @description A publishable key: what a web page sends to fetch a form and submit to it. Its `value` is not a secret and is shown in every response. */
+        PublishableKey: {
+            id: components["schemas"]["PublishableKeyId"];
+            /** @constant */
+            object: "publishable_key";
+            name: components["schemas"]["ApiKeyName"];
+            environment: components["schemas"]["Environment"];
+            value: components["schemas"]["PublishableKeyValue"];
+            allowed_origins: components["schemas"]["AllowedOrigins"];
+            attachment: components["schemas"]["PublishableKeyAttachment"];
+            status: components["schemas"]["ApiKeyStatus"];
+            /** @description When the key was revoked; null while it is active. */
+            revoked_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the key last authenticated a request; null if never. Updated at most once a minute. */
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A page of publishable keys, newest first. */
+        PublishableKeyList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["PublishableKey"][];
+            /** @description True when more objects exist beyond this page. */
+            has_more: boolean;
+            request_id: components["schemas"]["RequestId"];
+        };
+        /** @description A new publishable key. Its value is generated by the service. */
+        PublishableKeyCreate: {
+            name: components["schemas"]["ApiKeyName"];
+            /** @description `live` or `test`; decides the value's prefix (`svc_pub_live_` or `svc_pub_test_`) and the data the key submits to. A test-mode admin key can create only test keys. */
+            environment: components["schemas"]["Environment"];
+            allowed_origins: components["schemas"]["AllowedOrigins"];
+            /**
+             * @default {
+             *       "type": "workspace"
+             *     }
+             */
+            attachment: components["schemas"]["PublishableKeyAttachment"];
+        };
+        /**
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a publishable key was created or revoked; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself); an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). New types may be added within v1: show an entry of a type you do not know as it is.
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated" | "workspace.rate_limits_changed";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "publishable_key.created" | "publishable_key.revoked" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated" | "workspace.rate_limits_changed";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -2719,8 +3108,8 @@ export interface components {
              * @description The kind of object. New kinds may be added within v1, as `integration` was; show one you do not know as it is.
              * @enum {string}
              */
-            type: "api_key" | "form" | "folder" | "member" | "invite" | "workspace" | "integration";
-            /** @description Identifier of the object (`key_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`, `int_…`). */
+            type: "api_key" | "publishable_key" | "form" | "folder" | "member" | "invite" | "workspace" | "integration";
+            /** @description Identifier of the object (`key_…`, `pk_…`, `form_…`, `fld_…`, `mem_…`, `inv_…`, `ws_…`, `int_…`). */
             id: string;
             /** @description Its name (or a member's or invite's email, or the host of an integration's URL) at the time; null if it has none. */
             name: string | null;
@@ -2898,11 +3287,16 @@ export interface components {
          *     | `submission.created` | a submission was stored and scored, partial or completed |
          *     | `submission.completed` | a submission became completed: created with status `completed` (right after its `submission.created`), or a partial one completed by `PATCH /submissions/{id}`; sent once per submission, so an integration that wants only finished leads subscribes to this one |
          *     | `submission.rescored` | a submission was scored again with its form's current version |
+         *     | `submission.deleted` | a submission was deleted by `DELETE /submissions/{id}` (ids only, no answers); deleting a form sends `form.deleted` instead |
+         *     | `submission.erased` | `POST /submissions/erase` deleted submissions carrying a person's address: one event per form and erasure, with the ids and the count, never the address or answers |
          *     | `integration.ping` | a test event sent by `POST /integrations/{id}/dispatch` |
+         *
+         *     `POST /integrations/{id}/dispatch` with `type` also sends a synthetic sample of any type, marked `synthetic: true`
+         *     in the body and `X-Service-Synthetic: true` in the request.
          *     | `integration.disabled` | the service disabled an integration whose deliveries kept failing (sent to the workspace's other integrations that subscribe to it) |
          * @enum {string}
          */
-        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.completed" | "submission.rescored" | "integration.ping" | "integration.disabled";
+        EventType: "form.created" | "form.updated" | "form.deleted" | "submission.created" | "submission.completed" | "submission.rescored" | "submission.deleted" | "submission.erased" | "integration.ping" | "integration.disabled";
         /** @description A webhook integration: where events are delivered and which ones. The signing secret is shown only when the integration is created and when it is rotated (`POST /integrations/{id}/rotate_secret`). */
         Integration: {
             id: components["schemas"]["IntegrationId"];
@@ -2946,6 +3340,7 @@ export interface components {
             test: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            metadata: components["schemas"]["Metadata"];
         };
         /** @description A page of integrations, newest first. */
         IntegrationList: {
@@ -2976,6 +3371,7 @@ export interface components {
             description?: string;
             /** @description When set, only events of this form (and its submissions) are delivered; otherwise events of every form the workspace has. A key attached to a form or folder must set it to a form it can reach. */
             form_id?: components["schemas"]["FormId"];
+            metadata?: components["schemas"]["MetadataUpdate"];
         };
         /** @description Fields to change; an omitted field is left as it is, `events` is replaced whole. The signing secret does not change. */
         IntegrationUpdate: {
@@ -2993,16 +3389,19 @@ export interface components {
             description?: string | null;
             /** @description Only events of this form; null delivers events of every form. */
             form_id?: components["schemas"]["FormId"] | null;
+            metadata?: components["schemas"]["MetadataUpdate"];
         };
         /**
          * @description Identifier of an event; identical across all deliveries and retries of the event.
          * @example evt_4rTy7UiO1pAs3DfG6hJk9LzX
          */
         EventId: string;
-        /** @description What to send. Without `event_id` an `integration.ping` test event is sent. */
+        /** @description What to send, at most one of `event_id` and `type`. With neither, an `integration.ping` test event is sent. */
         IntegrationDispatch: {
             /** @description Replay this earlier event: one of this environment that the integration subscribes to (its type is in `events` and, when `form_id` is set, it is of that form). Events are kept at least 30 days whether or not an integration subscribed to them; their ids are in the events feed (`GET /events`), the integration logs and `X-Service-Event-Id`. */
             event_id?: components["schemas"]["EventId"];
+            /** @description Send a synthetic sample of this type, whether or not the integration subscribes to it, to test a receiver without creating data: a new event of this type whose `data.object` has the shape real ones have, with made-up ids and values (the integration's `form_id` when it has one). It is marked `synthetic: true` in the body and `X-Service-Synthetic: true` in the request, signed like every delivery, recorded in the integration log and listed in the events feed; no form, submission or other resource is created or changed. */
+            type?: components["schemas"]["EventType"];
         };
         /**
          * @description Identifier of one delivery attempt of an event to an integration (an integration log entry).
@@ -3078,6 +3477,11 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description True for an event of test-mode activity. Such events are only recorded against the mock endpoint, so a request your endpoint receives always has `false`; test keys read them in the events feed. */
             test: boolean;
+            /**
+             * @description Present, and true, only on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type`. Its ids name nothing that exists and nothing happened; act on it only to test a receiver. Events of real activity never carry this member.
+             * @constant
+             */
+            synthetic?: true;
             /** @description `object` is the resource the event is about, as the API returns it; its shape, and any further members, depend on `type`. */
             data: Record<string, never>;
         };
@@ -3129,6 +3533,8 @@ export interface components {
          * @example acme-crm-connector
          */
         OAuthClientId: string;
+        /** @description A confidential client's secret (`svc_ocs_…`), shown once when the client is registered. Send it with HTTP Basic authentication (`Authorization: Basic base64(client_id:client_secret)`, RFC 6749 section 2.3.1) or as this form parameter, never both; public clients have none and send neither. */
+        OAuthClientSecret: string;
         /**
          * authorization_code
          * @description Exchanges the code from the authorization redirect for tokens. The code is single-use and expires 10 minutes after it was issued.
@@ -3147,6 +3553,7 @@ export interface components {
              */
             redirect_uri: string;
             client_id: components["schemas"]["OAuthClientId"];
+            client_secret?: components["schemas"]["OAuthClientSecret"];
             /** @description The PKCE verifier (RFC 7636) whose S256 hash was sent as `code_challenge`. */
             code_verifier: string;
         };
@@ -3163,6 +3570,7 @@ export interface components {
             /** @description The latest refresh token issued to this client for this grant. */
             refresh_token: string;
             client_id: components["schemas"]["OAuthClientId"];
+            client_secret?: components["schemas"]["OAuthClientSecret"];
         };
         /** @description A token request (RFC 6749 section 4.1.3 and 6), form-encoded; the kind is chosen by `grant_type`. */
         OAuthTokenRequest: components["schemas"]["OAuthAuthorizationCodeRequest"] | components["schemas"]["OAuthRefreshTokenRequest"];
@@ -3207,6 +3615,148 @@ export interface components {
             error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
             /** @description Human-readable text (RFC 6749 character set: printable ASCII without `"` and `\`); the same as `message`. */
             error_description?: string;
+        };
+        /** @description A revocation request (RFC 7009 section 2.1), form-encoded. */
+        OAuthRevokeRequest: {
+            /** @description The access token or refresh token to revoke. */
+            token: string;
+            /**
+             * @description Which kind `token` is, to look it up first where it is; a wrong hint costs nothing, the other kind is looked up too.
+             * @enum {string}
+             */
+            token_type_hint?: "access_token" | "refresh_token";
+            client_id: components["schemas"]["OAuthClientId"];
+            client_secret?: components["schemas"]["OAuthClientSecret"];
+        };
+        /** @description The answer to every revocation of a registered client, whether or not the token was known (RFC 7009 section 2.2), so that it reveals nothing about which tokens exist. */
+        OAuthRevocation: {
+            /** @constant */
+            object: "oauth_revocation";
+            request_id: components["schemas"]["RequestId"];
+        };
+        /**
+         * @description Proof of when the respondent opened the form, signed by the service: send it back unchanged with the submission (`started_token`). It is bound to the form and to the key that fetched it, and is opaque: do not parse it.
+         * @example 1796198400000.form_2kTz9QwErTy7UiOp4AsDfGhJ.q4yZb8Yl0cXh3vS2nD6mK1pR7tW9uE5aB0fJ4gH2iLo
+         */
+        StartedToken: string;
+        /** @description What a page must do for the form's spam protection. */
+        PublicSpamProtection: {
+            /** @description Render an input with this name that people do not see (hidden with CSS, `tabindex="-1"`, `autocomplete="off"`) and send its value under `answers`; null when the form has no honeypot. */
+            honeypot_field: components["schemas"]["FieldRef"] | null;
+            /** @description Whether the submission must carry a solved challenge from `POST /public/challenges`. */
+            proof_of_work: boolean;
+        };
+        /** @description What a page needs to render a form and nothing more: its name, steps, fields and logic. Scoring rules, option scores, integrations, the folder and every other internal detail are left out. `started_token` marks when the page fetched the form. */
+        PublicForm: {
+            /** @constant */
+            object: "public_form";
+            id: components["schemas"]["FormId"];
+            name: components["schemas"]["FormName"];
+            /**
+             * Format: int32
+             * @description The form version this definition is; a submission is checked against the current version.
+             */
+            version: number;
+            /** @description The steps in order, with their fields. Choice options carry `value` and `label`, never a `score`. */
+            steps: components["schemas"]["Step"][];
+            /** @description Branching rules between steps, to show the right next step. */
+            logic: components["schemas"]["LogicRule"][];
+            started_token: components["schemas"]["StartedToken"];
+            spam_protection: components["schemas"]["PublicSpamProtection"];
+            appearance: components["schemas"]["FormAppearance"];
+        };
+        /** @description A solved challenge of `POST /public/challenges`, as the ALTCHA widget sends it: the Base64 of `{"challenge": {"parameters": …, "signature": …}, "solution": {"counter": …, "derivedKey": …}}`. Each challenge is accepted once. */
+        ChallengeSolution: string;
+        /** @description Where the respondent came from, as the page knows it. The respondent's user agent and referrer are taken from the request's `User-Agent` and `Referer` headers; the address is used for rate limits and never stored. */
+        PublicSubmissionContext: {
+            /** @description The page the respondent landed on (`location.href` of the first page), at most 2,048 characters. */
+            landing_url?: components["schemas"]["ContextUrl"];
+            utm?: components["schemas"]["UtmParametersCreate"];
+        };
+        /** @description A respondent's answers, checked exactly as on `POST /submissions`: every answer must fit its field and lie on the path the logic produces, and a `completed` submission must answer every required field of that path. */
+        PublicSubmissionCreate: {
+            form_id: components["schemas"]["FormId"];
+            /** @description The answers by field `ref`; not for `hidden` fields. */
+            answers: {
+                [key: string]: components["schemas"]["AnswerValue"];
+            };
+            /** @description Values for the form's fields of type `hidden`, by `ref`. */
+            hidden?: {
+                [key: string]: string;
+            };
+            /**
+             * @description `partial` keeps the submission open (the response carries a `resume_token`); `completed` finishes it.
+             * @default completed
+             */
+            status: components["schemas"]["SubmissionStatus"];
+            /** @description The `started_token` of the `GET /public/forms/{id}` response the page rendered. */
+            started_token?: components["schemas"]["StartedToken"];
+            challenge?: components["schemas"]["ChallengeSolution"];
+            context?: components["schemas"]["PublicSubmissionContext"];
+        };
+        /** @description A submission as the respondent's page sees it: never its answers' score or grade, which only the workspace's secret keys read (`GET /submissions/{id}`). */
+        PublicSubmission: {
+            /** @constant */
+            object: "public_submission";
+            id: components["schemas"]["SubmissionId"];
+            form_id: components["schemas"]["FormId"];
+            status: components["schemas"]["SubmissionStatus"];
+            /** @description Until when a partial submission can be continued with its `resume_token` (30 days after it was created); null once it is completed. */
+            resume_expires_at: components["schemas"]["Timestamp"] | null;
+        };
+        /**
+         * @description The one credential that continues a partial public submission (`PATCH /public/submissions/{id}`). Shown once, in the response that created the submission; the service keeps only a hash of it. Keep it where the page can find it after a reload (for example `localStorage`), and forget it once the submission is completed.
+         * @example srt_7hJ2kL9mN4bV6cX1zQ8wE3rT5yU0iO2pA4sD6fG8
+         */
+        ResumeToken: string;
+        /** @description A new public submission, with the token that continues it while it is partial. */
+        PublicSubmissionCreated: components["schemas"]["PublicSubmission"] & {
+            /** @description For a `partial` submission, the one credential that continues it; shown in this response only. Null for a submission created `completed`. */
+            resume_token: components["schemas"]["ResumeToken"] | null;
+        };
+        /** @description More answers for a partial public submission, and optionally its completion, with the `resume_token` its creation returned. `answers` and `hidden` are merged over the stored ones as on `PATCH /submissions/{id}`. */
+        PublicSubmissionUpdate: {
+            resume_token: components["schemas"]["ResumeToken"];
+            /** @description Answers by field `ref` to add or replace; `null` clears a stored answer. */
+            answers?: {
+                [key: string]: components["schemas"]["AnswerValue"] | null;
+            };
+            /** @description Values of `hidden` fields by `ref` to add or replace; `null` clears a stored value. */
+            hidden?: {
+                [key: string]: string | null;
+            };
+            /** @description `completed` finishes the submission; `partial`, or leaving it out, keeps it open. */
+            status?: components["schemas"]["SubmissionStatus"];
+        };
+        /** @description The ALTCHA v2 challenge parameters, signed by the service: hand them to the solver unchanged. */
+        ChallengeParameters: {
+            /**
+             * @description The key derivation the solver repeats.
+             * @enum {string}
+             */
+            algorithm: "SHA-256";
+            nonce: string;
+            salt: string;
+            /** Format: int32 */
+            cost: number;
+            /** Format: int32 */
+            keyLength: number;
+            /** @description The derived key the solver looks for starts with these hex digits. */
+            keyPrefix: string;
+            keySignature?: string;
+            /**
+             * Format: int64
+             * @description Unix seconds after which a solution is refused.
+             */
+            expiresAt?: number;
+        };
+        /** @description A proof-of-work challenge in the ALTCHA v2 format (the ALTCHA widget and `altcha-lib` solve it). Solve it, then send `base64(JSON.stringify({ challenge: { parameters, signature }, solution: { counter, derivedKey } }))` as the submission's `challenge`. A challenge can be used once and expires after 10 minutes. */
+        Challenge: {
+            /** @constant */
+            object: "challenge";
+            parameters: components["schemas"]["ChallengeParameters"];
+            /** @description The service's HMAC of `parameters`. */
+            signature: string;
         };
         /** @description Sent when a form is created; `data.object` is the form (version 1) with its full definition. */
         FormCreatedEvent: components["schemas"]["Event"] & {
@@ -3282,6 +3832,52 @@ export interface components {
                 };
             };
         };
+        /** @description Sent when a submission is deleted by `DELETE /submissions/{id}`. It carries ids only, never the answers, so a CRM can delete its copy. Deleting a form deletes its submissions without this event (see `form.deleted`). */
+        SubmissionDeletedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "submission.deleted";
+            data?: {
+                object: {
+                    id: components["schemas"]["SubmissionId"];
+                    /** @constant */
+                    object: "submission";
+                    form_id: components["schemas"]["FormId"];
+                    /** @constant */
+                    deleted: true;
+                    deleted_at: components["schemas"]["Timestamp"];
+                };
+            };
+        };
+        /**
+         * @description Sent when `POST /submissions/erase` deleted submissions carrying a person's address, so the erasure reaches the
+         *     copies a CRM keeps. It carries no personal data: the ids of the deleted submissions, their form and a count;
+         *     never the address, the answers or the context.
+         *
+         *     One erasure sends one event per form it deleted submissions of (an integration limited to a form receives that
+         *     form's). An event lists at most 1,000 ids: when an erasure deleted more submissions of one form, further events
+         *     of the same erasure and form (same `erased_at`) carry the rest, and each says in `count` how many there are in
+         *     all. An erasure that deleted nothing sends no event. The erasure also drops the stored events about the deleted
+         *     submissions and their pending deliveries (the response's `canceled_deliveries`).
+         */
+        SubmissionErasedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type?: "submission.erased";
+            data?: {
+                object: {
+                    /** @constant */
+                    object: "erased_submissions";
+                    form_id: components["schemas"]["FormId"];
+                    /** @description Ids of submissions of the form that the erasure deleted, at most 1,000 per event. */
+                    submission_ids: components["schemas"]["SubmissionId"][];
+                    /**
+                     * Format: int64
+                     * @description How many submissions of this form the erasure deleted in all, over every event it sent for the form; more than `submission_ids` lists when they did not fit in one event.
+                     */
+                    count: number;
+                    erased_at: components["schemas"]["Timestamp"];
+                };
+            };
+        };
         /** @description A test event sent by `POST /integrations/{id}/dispatch`; `data.object` names the integration. */
         IntegrationPingEvent: components["schemas"]["Event"] & {
             /** @constant */
@@ -3324,6 +3920,7 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3356,6 +3953,7 @@ export interface components {
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3418,10 +4016,12 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The form was created; `Location` is its path. */
+        /** @description The form was created; `Location` is its path and `ETag` its state, as `getForm` would answer it. */
         FormCreated: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3443,6 +4043,7 @@ export interface components {
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3491,6 +4092,7 @@ export interface components {
         UnprocessableForm: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3508,6 +4110,7 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3520,10 +4123,26 @@ export interface components {
                 "application/json": components["schemas"]["Form"] & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description The resource has not changed since the read whose `ETag` the request sent in `If-None-Match`; no body. The copy you hold is current. (Without a body there is no `request_id` member; `X-Request-Id` carries it.) */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The resource does not exist or is not visible to this key. */
         NotFound: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3573,6 +4192,7 @@ export interface components {
         PreconditionFailed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3583,6 +4203,23 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The form after the change, with its new `version`. */
+        FormUpdated: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Form"] & components["schemas"]["RequestIdField"];
             };
         };
         /** @description A page of the form's snapshots. */
@@ -3617,10 +4254,29 @@ export interface components {
                 "application/json": components["schemas"]["FormVersion"] & components["schemas"]["RequestIdField"];
             };
         };
+        /** @description The form with the restored definition, published as a new `version`. */
+        FormRestored: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Form"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description The transfer was requested and waits for the destination workspace; `Location` is its path. */
         FormTransferCreated: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3642,6 +4298,7 @@ export interface components {
         UnprocessableTransfer: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3674,6 +4331,58 @@ export interface components {
         FormTransfer: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FormTransfer"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The transfer, accepted: the form now belongs to the receiving workspace. */
+        FormTransferAccepted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FormTransfer"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The transfer, declined: the form stays where it was. */
+        FormTransferDeclined: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FormTransfer"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The transfer, canceled by the offering workspace. */
+        FormTransferCanceled: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3706,6 +4415,7 @@ export interface components {
         FolderCreated: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3808,6 +4518,7 @@ export interface components {
         SubmissionCreated: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3829,6 +4540,7 @@ export interface components {
         UnprocessableSubmission: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3845,6 +4557,7 @@ export interface components {
         SubmissionErasure: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3857,7 +4570,7 @@ export interface components {
                 "application/json": components["schemas"]["SubmissionErasure"] & components["schemas"]["RequestIdField"];
             };
         };
-        /** @description Every matching submission, streamed. `Content-Disposition` names a file (`submissions.csv` or `submissions.ndjson`). */
+        /** @description Every matching submission, streamed. `Content-Disposition` names a file (`submissions.csv` or `submissions.ndjson`). The file has no `request_id`, neither as a column nor in a line; the request's id is in the `X-Request-Id` header only. */
         SubmissionExport: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3945,6 +4658,7 @@ export interface components {
         SubmissionResumed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3961,6 +4675,7 @@ export interface components {
         RescoredSubmission: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3977,6 +4692,7 @@ export interface components {
         RescoreJobAccepted: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4078,6 +4794,7 @@ export interface components {
         ApiKeyCreated: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4099,6 +4816,7 @@ export interface components {
         UnprocessableApiKey: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4141,6 +4859,93 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ApiKey"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description A page of publishable keys. */
+        PublishableKeyList: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublishableKeyList"];
+            };
+        };
+        /** @description The key was created; `Location` is its path. */
+        PublishableKeyCreated: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                /**
+                 * @description Path of the created resource.
+                 * @example /v1/publishable_keys/pk_3wEr6TyU9iOp2AsD5fGh8JkL
+                 */
+                Location?: components["schemas"]["ResourcePath"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublishableKey"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The key's settings are not acceptable; `details.errors` lists every issue. */
+        UnprocessablePublishableKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The publishable key. */
+        PublishableKey: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublishableKey"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The key, now revoked: it gets 401 from the next request on. */
+        PublishableKeyRevoked: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublishableKey"] & components["schemas"]["RequestIdField"];
             };
         };
         /** @description A page of audit events. */
@@ -4227,6 +5032,7 @@ export interface components {
         InviteCreated: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4276,10 +5082,12 @@ export interface components {
                 "application/json": components["schemas"]["IntegrationList"];
             };
         };
-        /** @description The integration was created; `Location` is its path. `signing_secret` appears in this response only: store it now. */
+        /** @description The integration was created; `Location` is its path and `ETag` its state, as `getIntegration` would answer it (without the secret). `signing_secret` appears in this response only: store it now. */
         IntegrationCreated: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4304,6 +5112,7 @@ export interface components {
         UnprocessableIntegration: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4349,10 +5158,28 @@ export interface components {
                 "application/json": components["schemas"]["Deleted"];
             };
         };
+        /** @description The integration after the change. */
+        IntegrationUpdated: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Integration"] & components["schemas"]["RequestIdField"];
+            };
+        };
         /** @description The event was queued for delivery; this is the log entry of its first attempt (status `pending`). Follow it with `GET /integrations/{id}/logs`. */
         IntegrationDispatched: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4369,6 +5196,7 @@ export interface components {
         UnprocessableDispatch: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4402,6 +5230,7 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4499,7 +5328,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["OAuthProblem"];
             };
         };
-        /** @description The client is unknown or disabled (RFC 6749 `invalid_client`). */
+        /** @description The client is unknown, or a confidential client did not authenticate with its secret (RFC 6749 `invalid_client`). */
         OAuthUnauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4513,6 +5342,344 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["OAuthProblem"];
+            };
+        };
+        /** @description The token no longer works, or never did (unknown, expired, already revoked, or another client's). */
+        OAuthRevoked: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                Pragma: components["headers"]["Pragma"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthRevocation"];
+            };
+        };
+        /** @description The form as a page renders it, with a fresh `started_token`. */
+        PublicForm: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublicForm"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The request does not match the schema or its body is not valid JSON; `details.errors` lists every issue. */
+        PublicBadRequest: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The API key (or OAuth token) is missing, malformed, unknown, expired or revoked. */
+        PublicUnauthorized: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key may not do this: a secret key or OAuth token on a public operation, a page on an origin the key does not allow, or a resume token that does not match. */
+        PublicForbidden: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The resource does not exist or is not visible to this key. */
+        PublicNotFound: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A rate limit was hit; wait `Retry-After` seconds before retrying. */
+        PublicTooManyRequests: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Failure on the service side; retry with backoff and quote `request_id` if it persists. */
+        PublicInternalError: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The service cannot reach its database right now (the connection was lost, the database is restarting or away, or the request kept colliding with others); nothing is known to be wrong with the request. Retry after `Retry-After` seconds with backoff. A write that met this answer may or may not have been made, since a connection can drop while the write commits; send writes with an `Idempotency-Key` so that the retry is safe. */
+        PublicServiceUnavailable: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The submission was stored, scored and delivered to integrations. */
+        PublicSubmissionCreated: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                /**
+                 * @description The path that continues the submission (`PATCH`, with its `resume_token`).
+                 * @example /v1/public/submissions/sub_9pLk3JhG6fDs1AzX4cVb7NmQ
+                 */
+                Location?: components["schemas"]["ResourcePath"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublicSubmissionCreated"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The request conflicts with the current state or with an earlier request. */
+        PublicConflict: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than 1 MiB. */
+        PublicPayloadTooLarge: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is not `application/json` (`application/x-www-form-urlencoded` for the OAuth token endpoint). */
+        PublicUnsupportedMediaType: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The answers do not satisfy the form, or the form's spam protection refused the submission; `details.errors` lists every issue. */
+        PublicUnprocessableSubmissionCreate: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The submission after the change. */
+        PublicSubmission: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublicSubmission"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The answers do not satisfy the form; `details.errors` lists every issue. */
+        PublicUnprocessableSubmission: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description A new challenge. */
+        Challenge: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Vary: components["headers"]["Vary"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Challenge"] & components["schemas"]["RequestIdField"];
             };
         };
         /** @description Any 2xx answer within 10 seconds acknowledges the event; the body is ignored. Anything else (another status, a timeout, a connection or TLS error) is retried with exponential backoff and jitter, 8 attempts in all, each logged under `GET /integrations/{id}/logs`. Answer quickly and do slow work after answering. */
@@ -4534,6 +5701,15 @@ export interface components {
         /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
         EndingBefore: components["schemas"]["Cursor"];
         /**
+         * @description Only the objects whose `metadata` holds each of these pairs exactly (case-sensitive), written `metadata[crm_id]=0061x00000AbCdE`; at most 5 pairs in one request. The pairs are checked on the rows the list reads in its order (there is no index on metadata): combine them with a filter that narrows the list, such as `form_id` or a time range, on large workspaces.
+         * @example {
+         *       "crm_id": "0061x00000AbCdE"
+         *     }
+         */
+        MetadataFilter: {
+            [key: string]: string;
+        };
+        /**
          * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
          *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
          *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
@@ -4547,6 +5723,13 @@ export interface components {
         "Idempotency-Key": string;
         /** @description Identifier of the form. */
         FormIdPath: components["schemas"]["FormId"];
+        /**
+         * @description Asks for the resource only if it changed (RFC 9110 section 13.1.2): pass the `ETag` of your last read. When the
+         *     resource's current entity tag is one of those listed (`*` matches any current state), the answer is 304 Not
+         *     Modified without a body, and the copy you hold is current; otherwise the usual 200 with the resource and its
+         *     new `ETag`. Comparison is weak, as the RFC asks for this header: `W/"…"` matches the same tag.
+         */
+        "If-None-Match": string;
         /**
          * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
          *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
@@ -4616,8 +5799,14 @@ export interface components {
         SubmissionCreatedLt: components["schemas"]["Timestamp"];
         /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
         SubmissionUpdatedGte: components["schemas"]["Timestamp"];
-        /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
-        SubmissionUtmSource: components["schemas"]["MetadataText"];
+        /** @description Only submissions last changed before this time (`updated_at`); with `updated_gte`, a window of changes. */
+        SubmissionUpdatedLt: components["schemas"]["Timestamp"];
+        /** @description Only submissions completed at or after this time (`completed_at`); submissions not completed never match. */
+        SubmissionCompletedGte: components["schemas"]["Timestamp"];
+        /** @description Only submissions completed before this time (`completed_at`); submissions not completed never match. */
+        SubmissionCompletedLt: components["schemas"]["Timestamp"];
+        /** @description Only submissions whose `context.utm.source` is exactly this (case-sensitive). */
+        SubmissionUtmSource: components["schemas"]["ContextText"];
         /** @description The export's format, `csv` or `ndjson`. When given it wins over the `Accept` header; without it the `Accept` header chooses (`text/csv` or `application/x-ndjson`; NDJSON when it accepts anything). */
         ExportFormat: "csv" | "ndjson";
         /**
@@ -4656,6 +5845,8 @@ export interface components {
         RescoreJobIdPath: components["schemas"]["RescoreJobId"];
         /** @description Identifier of the API key. */
         ApiKeyIdPath: components["schemas"]["ApiKeyId"];
+        /** @description Identifier of the publishable key. */
+        PublishableKeyIdPath: components["schemas"]["PublishableKeyId"];
         /** @description Identifier of the team member. */
         MemberIdPath: components["schemas"]["MemberId"];
         /** @description Identifier of the invite. */
@@ -4690,10 +5881,12 @@ export interface components {
         "X-Service-Event-Id": components["schemas"]["EventId"];
         /** @description The event's `type`, to route the request before parsing its body. */
         "X-Service-Event-Type": components["schemas"]["EventType"];
+        /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+        "X-Service-Synthetic": "true";
     };
     requestBodies: never;
     headers: {
-        /** @description Identifier of the request, generated by the service (a client-sent value is ignored); equal to `request_id` in the body. */
+        /** @description Identifier of the request, generated by the service (a client-sent value is ignored); equal to `request_id` in a JSON body. On the export (CSV or NDJSON) and on a 304, which have no JSON body, only this header carries it. */
         "X-Request-Id": components["schemas"]["RequestId"];
         /**
          * @description Requests allowed in the current window of the limit nearest to exhaustion (100 per second per key,
@@ -4713,6 +5906,14 @@ export interface components {
         Sunset: string;
         /** @description Sent with `Deprecation`; `<…>; rel="successor-version"` names the version that replaces this one, and `rel="deprecation"` its migration guide. */
         Link: string;
+        /**
+         * @description `true` when this response is the stored answer to an earlier request with the same `Idempotency-Key` (and the
+         *     same body), replayed instead of making the request again; absent otherwise. It appears only on operations that
+         *     take an `Idempotency-Key` (every POST, and `PATCH /submissions/{id}`), on the success response and on the 4xx
+         *     problems the operation itself decided (a 404, 409 or 422, say). Refusals made before the key was claimed (an
+         *     invalid API key, a rate limit, an invalid request body) and 5xx failures are never stored: the retry runs again.
+         */
+        "Idempotent-Replayed": "true";
         /** @description Whole seconds to wait before retrying (at least 1). */
         "Retry-After": number;
         /**
@@ -4728,6 +5929,12 @@ export interface components {
         "Cache-Control": "no-store";
         /** @description `no-cache`, for HTTP/1.0 caches (RFC 6749 section 5.1). */
         Pragma: "no-cache";
+        /** @description On the public operations only: the request's `Origin`, when it is one of the publishable key's `allowed_origins` (never `*`). Absent for any other origin, for a request without `Origin`, and where the key is not known yet (a missing or unknown key, the per-address limit); the secret-key operations never send it. */
+        "Access-Control-Allow-Origin": string;
+        /** @description Sent with `Access-Control-Allow-Origin`; the response headers a page may read. */
+        "Access-Control-Expose-Headers": string;
+        /** @description `Origin` on every answer of the public operations: what they grant depends on the request's origin, so a cache must keep answers to different origins apart. */
+        Vary: string;
     };
     pathItems: never;
 }
@@ -4747,6 +5954,13 @@ export interface operations {
                 ending_before?: components["parameters"]["EndingBefore"];
                 /** @description Only forms in this folder. */
                 folder_id?: components["schemas"]["FolderId"];
+                /**
+                 * @description Only the objects whose `metadata` holds each of these pairs exactly (case-sensitive), written `metadata[crm_id]=0061x00000AbCdE`; at most 5 pairs in one request. The pairs are checked on the rows the list reads in its order (there is no index on metadata): combine them with a filter that narrows the list, such as `form_id` or a time range, on large workspaces.
+                 * @example {
+                 *       "crm_id": "0061x00000AbCdE"
+                 *     }
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
             };
             header?: never;
             path?: never;
@@ -4805,7 +6019,15 @@ export interface operations {
     getForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Asks for the resource only if it changed (RFC 9110 section 13.1.2): pass the `ETag` of your last read. When the
+                 *     resource's current entity tag is one of those listed (`*` matches any current state), the answer is 304 Not
+                 *     Modified without a body, and the copy you hold is current; otherwise the usual 200 with the resource and its
+                 *     new `ETag`. Comparison is weak, as the RFC asks for this header: `W/"…"` matches the same tag.
+                 */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description Identifier of the form. */
                 id: components["parameters"]["FormIdPath"];
@@ -4815,6 +6037,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Form"];
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4887,7 +6110,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Form"];
+            200: components["responses"]["FormUpdated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5002,7 +6225,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Form"];
+            200: components["responses"]["FormRestored"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5135,7 +6358,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["FormTransfer"];
+            200: components["responses"]["FormTransferAccepted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5171,7 +6394,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["FormTransfer"];
+            200: components["responses"]["FormTransferDeclined"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5207,7 +6430,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["FormTransfer"];
+            200: components["responses"]["FormTransferCanceled"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5329,6 +6552,34 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    updateFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the folder. */
+                id: components["parameters"]["FolderIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FolderUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Folder"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listSubmissions: {
         parameters: {
             query?: {
@@ -5391,8 +6642,21 @@ export interface operations {
                 created_lt?: components["parameters"]["SubmissionCreatedLt"];
                 /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
                 updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
-                /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+                /** @description Only submissions last changed before this time (`updated_at`); with `updated_gte`, a window of changes. */
+                updated_lt?: components["parameters"]["SubmissionUpdatedLt"];
+                /** @description Only submissions completed at or after this time (`completed_at`); submissions not completed never match. */
+                completed_gte?: components["parameters"]["SubmissionCompletedGte"];
+                /** @description Only submissions completed before this time (`completed_at`); submissions not completed never match. */
+                completed_lt?: components["parameters"]["SubmissionCompletedLt"];
+                /** @description Only submissions whose `context.utm.source` is exactly this (case-sensitive). */
                 utm_source?: components["parameters"]["SubmissionUtmSource"];
+                /**
+                 * @description Only the objects whose `metadata` holds each of these pairs exactly (case-sensitive), written `metadata[crm_id]=0061x00000AbCdE`; at most 5 pairs in one request. The pairs are checked on the rows the list reads in its order (there is no index on metadata): combine them with a filter that narrows the list, such as `form_id` or a time range, on large workspaces.
+                 * @example {
+                 *       "crm_id": "0061x00000AbCdE"
+                 *     }
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
             };
             header?: never;
             path?: never;
@@ -5573,8 +6837,21 @@ export interface operations {
                 created_lt?: components["parameters"]["SubmissionCreatedLt"];
                 /** @description Only submissions changed at or after this time (`updated_at`, which creation, every resume with `PATCH /v1/submissions/{id}` and every rescore set). A CRM sync passes the time of its last run to fetch what is new, completed or rescored since. */
                 updated_gte?: components["parameters"]["SubmissionUpdatedGte"];
-                /** @description Only submissions whose `metadata.utm.source` is exactly this (case-sensitive). */
+                /** @description Only submissions last changed before this time (`updated_at`); with `updated_gte`, a window of changes. */
+                updated_lt?: components["parameters"]["SubmissionUpdatedLt"];
+                /** @description Only submissions completed at or after this time (`completed_at`); submissions not completed never match. */
+                completed_gte?: components["parameters"]["SubmissionCompletedGte"];
+                /** @description Only submissions completed before this time (`completed_at`); submissions not completed never match. */
+                completed_lt?: components["parameters"]["SubmissionCompletedLt"];
+                /** @description Only submissions whose `context.utm.source` is exactly this (case-sensitive). */
                 utm_source?: components["parameters"]["SubmissionUtmSource"];
+                /**
+                 * @description Only the objects whose `metadata` holds each of these pairs exactly (case-sensitive), written `metadata[crm_id]=0061x00000AbCdE`; at most 5 pairs in one request. The pairs are checked on the rows the list reads in its order (there is no index on metadata): combine them with a filter that narrows the list, such as `form_id` or a time range, on large workspaces.
+                 * @example {
+                 *       "crm_id": "0061x00000AbCdE"
+                 *     }
+                 */
+                metadata?: components["parameters"]["MetadataFilter"];
             };
             header?: never;
             path?: never;
@@ -5939,6 +7216,117 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPublishableKeys: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Cursor for the next page: the `id` of the last object of the page you have. Lists are ordered newest first
+                 *     (by `created_at`, then `id`). Cannot be combined with `ending_before`.
+                 */
+                starting_after?: components["parameters"]["StartingAfter"];
+                /** @description Cursor for the previous page: the `id` of the first object of the page you have. Cannot be combined with `starting_after`. */
+                ending_before?: components["parameters"]["EndingBefore"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PublishableKeyList"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPublishableKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishableKeyCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PublishableKeyCreated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessablePublishableKey"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublishableKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the publishable key. */
+                id: components["parameters"]["PublishableKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PublishableKey"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokePublishableKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the publishable key. */
+                id: components["parameters"]["PublishableKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PublishableKeyRevoked"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAuditEvents: {
         parameters: {
             query?: {
@@ -6199,7 +7587,15 @@ export interface operations {
     getIntegration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Asks for the resource only if it changed (RFC 9110 section 13.1.2): pass the `ETag` of your last read. When the
+                 *     resource's current entity tag is one of those listed (`*` matches any current state), the answer is 304 Not
+                 *     Modified without a body, and the copy you hold is current; otherwise the usual 200 with the resource and its
+                 *     new `ETag`. Comparison is weak, as the RFC asks for this header: `W/"…"` matches the same tag.
+                 */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description Identifier of the integration. */
                 id: components["parameters"]["IntegrationIdPath"];
@@ -6209,6 +7605,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Integration"];
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6222,7 +7619,18 @@ export interface operations {
     deleteIntegration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
             path: {
                 /** @description Identifier of the integration. */
                 id: components["parameters"]["IntegrationIdPath"];
@@ -6237,6 +7645,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6269,7 +7678,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Integration"];
+            200: components["responses"]["IntegrationUpdated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -6505,6 +7914,166 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    revokeOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthRevokeRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["OAuthRevoked"];
+            400: components["responses"]["OAuthBadRequest"];
+            401: components["responses"]["OAuthUnauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublicForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PublicForm"];
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicForbidden"];
+            404: components["responses"]["PublicNotFound"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["PublicInternalError"];
+            503: components["responses"]["PublicServiceUnavailable"];
+        };
+    };
+    createPublicSubmission: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublicSubmissionCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["PublicSubmissionCreated"];
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicForbidden"];
+            404: components["responses"]["PublicNotFound"];
+            409: components["responses"]["PublicConflict"];
+            413: components["responses"]["PublicPayloadTooLarge"];
+            415: components["responses"]["PublicUnsupportedMediaType"];
+            422: components["responses"]["PublicUnprocessableSubmissionCreate"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["PublicInternalError"];
+            503: components["responses"]["PublicServiceUnavailable"];
+        };
+    };
+    updatePublicSubmission: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the submission. */
+                id: components["parameters"]["SubmissionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublicSubmissionUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PublicSubmission"];
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicForbidden"];
+            404: components["responses"]["PublicNotFound"];
+            409: components["responses"]["PublicConflict"];
+            413: components["responses"]["PublicPayloadTooLarge"];
+            415: components["responses"]["PublicUnsupportedMediaType"];
+            422: components["responses"]["PublicUnprocessableSubmission"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["PublicInternalError"];
+            503: components["responses"]["PublicServiceUnavailable"];
+        };
+    };
+    createPublicChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Challenge"];
+            400: components["responses"]["PublicBadRequest"];
+            401: components["responses"]["PublicUnauthorized"];
+            403: components["responses"]["PublicForbidden"];
+            409: components["responses"]["PublicConflict"];
+            429: components["responses"]["PublicTooManyRequests"];
+            500: components["responses"]["PublicInternalError"];
+            503: components["responses"]["PublicServiceUnavailable"];
+        };
+    };
     formCreatedWebhook: {
         parameters: {
             query?: never;
@@ -6533,6 +8102,8 @@ export interface operations {
                 "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
                 /** @description The event's `type`, to route the request before parsing its body. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
             };
             path?: never;
             cookie?: never;
@@ -6575,6 +8146,8 @@ export interface operations {
                 "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
                 /** @description The event's `type`, to route the request before parsing its body. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
             };
             path?: never;
             cookie?: never;
@@ -6617,6 +8190,8 @@ export interface operations {
                 "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
                 /** @description The event's `type`, to route the request before parsing its body. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
             };
             path?: never;
             cookie?: never;
@@ -6659,6 +8234,8 @@ export interface operations {
                 "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
                 /** @description The event's `type`, to route the request before parsing its body. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
             };
             path?: never;
             cookie?: never;
@@ -6701,6 +8278,8 @@ export interface operations {
                 "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
                 /** @description The event's `type`, to route the request before parsing its body. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
             };
             path?: never;
             cookie?: never;
@@ -6743,6 +8322,8 @@ export interface operations {
                 "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
                 /** @description The event's `type`, to route the request before parsing its body. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
             };
             path?: never;
             cookie?: never;
@@ -6751,6 +8332,94 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubmissionRescoredEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    submissionDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Proves that the service sent the request and that the body is unchanged:
+                 *
+                 *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+                 *
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
+                 *     verify:
+                 *
+                 *     1. Split the header on `,`; take `t` and every `v1` value.
+                 *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
+                 *        before any JSON parsing), keyed with the secret.
+                 *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
+                 *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
+                 *
+                 *     An API key is never used to verify a webhook.
+                 * @example t=1793787667,v1=5f8c2a9d41e07b36c8d9e2f1a4b7c0d3e6f9a2b5c8d1e4f7a0b3c6d9e2f5a8b1
+                 */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description The event's `id`, the same on every retry: deduplicate on it. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description The event's `type`, to route the request before parsing its body. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionDeletedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAcknowledged"];
+        };
+    };
+    submissionErasedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Proves that the service sent the request and that the body is unchanged:
+                 *
+                 *     `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+                 *
+                 *     where `secret` is the integration's signing secret (`whsec_…`, shown when the integration was created or its secret rotated). To
+                 *     verify:
+                 *
+                 *     1. Split the header on `,`; take `t` and every `v1` value.
+                 *     2. Compute the HMAC-SHA256, in lowercase hex, of `t`, a dot and the raw request body (the bytes as received,
+                 *        before any JSON parsing), keyed with the secret.
+                 *     3. Compare it in constant time with each `v1` value; accept if any matches. While a secret is being rotated,
+                 *        one `v1` is sent per valid secret, the new one first
+                 *        (see `POST /integrations/{id}/rotate_secret`).
+                 *     4. Reject the request when `t` is more than 300 seconds old (replay protection).
+                 *
+                 *     An API key is never used to verify a webhook.
+                 * @example t=1793787667,v1=5f8c2a9d41e07b36c8d9e2f1a4b7c0d3e6f9a2b5c8d1e4f7a0b3c6d9e2f5a8b1
+                 */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description The event's `id`, the same on every retry: deduplicate on it. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description The event's `type`, to route the request before parsing its body. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmissionErasedEvent"];
             };
         };
         responses: {
@@ -6785,6 +8454,8 @@ export interface operations {
                 "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
                 /** @description The event's `type`, to route the request before parsing its body. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
             };
             path?: never;
             cookie?: never;
@@ -6827,6 +8498,8 @@ export interface operations {
                 "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
                 /** @description The event's `type`, to route the request before parsing its body. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description `true` on a synthetic sample sent by `POST /integrations/{id}/dispatch` with `type` (its body carries `synthetic: true`); absent on every event of real activity. */
+                "X-Service-Synthetic"?: components["parameters"]["X-Service-Synthetic"];
             };
             path?: never;
             cookie?: never;

@@ -20,6 +20,8 @@ export interface Config {
   trustedProxies: string[];
   publicBaseUrl: string | null;
   rateLimits: RateLimitSettings;
+  /** Signs proof-of-work challenges; null: the key kept in DATA_DIR (created on first start). */
+  challengeHmacKey: string | null;
   validateResponses: boolean;
   logLevel: string;
   allowPrivateWebhookUrls: boolean;
@@ -75,7 +77,10 @@ export const variables: Variable[] = [
   {
     name: 'PUBLIC_BASE_URL',
     default: '',
-    description: 'Base URL printed at start (e.g. https://api.example.com); defaults to https://localhost:PORT.',
+    description:
+      'Where clients and respondents reach the service (e.g. https://api.example.com): printed at start, the start of ' +
+      "hosted forms' URLs, and the one origin of their pages' key. Unset: https://localhost:PORT, and the key allows " +
+      'the host each request names.',
   },
   {
     name: 'RATE_LIMIT_PER_KEY_PER_SECOND',
@@ -91,6 +96,18 @@ export const variables: Variable[] = [
     name: 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',
     default: String(defaultRateLimits.failedAuthPerAddressPerMinute),
     description: 'Failed authentications per client address per minute before 429.',
+  },
+  {
+    name: 'PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE',
+    default: String(defaultRateLimits.publicPerAddressPerMinute),
+    description: 'Public requests (/v1/public/..., publishable keys) per client address per minute, counted before any other work.',
+  },
+  {
+    name: 'CHALLENGE_HMAC_KEY',
+    default: '',
+    description:
+      'Secret (at least 32 characters) that signs proof-of-work challenges; every process and machine of a deployment needs the ' +
+      'same one. Unset: a random key is created in DATA_DIR (challenge-hmac.key) on first start.',
   },
   {
     name: 'VALIDATE_RESPONSES',
@@ -205,6 +222,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, min: number, max: number)
   return value;
 }
 
+/** A URL's scheme with its colon, or '' for what is not a URL. */
+function protocolOf(text: string): string {
+  try {
+    return new URL(text).protocol;
+  } catch {
+    return '';
+  }
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const value = read(env, name).toLowerCase();
   if (!['true', 'false', '1', '0'].includes(value)) throw new ConfigError(`${name} must be true or false.`);
@@ -240,8 +266,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const redisUrl = read(env, 'REDIS_URL');
   const keyPrefix = read(env, 'REDIS_KEY_PREFIX');
   if (redisUrl && !keyPrefix) throw new ConfigError('REDIS_KEY_PREFIX must not be empty.');
+  const challengeHmacKey = read(env, 'CHALLENGE_HMAC_KEY') || null;
+  if (challengeHmacKey !== null && challengeHmacKey.length < 32)
+    throw new ConfigError('CHALLENGE_HMAC_KEY must be at least 32 characters.');
   const workers = integer(env, 'WORKERS', 1, 256);
   // SQLite is a file one process writes: several processes would each keep their own rate limits and jobs.
+  const publicBaseUrl = read(env, 'PUBLIC_BASE_URL') || null;
+  // Its origin is the hosted pages' key's one origin (src/http/cors.ts): a URL a browser can be at, or nothing.
+  if (publicBaseUrl !== null && !/^https?:$/.test(protocolOf(publicBaseUrl))) {
+    throw new ConfigError('PUBLIC_BASE_URL must be an https:// (or http://) URL.');
+  }
   if (workers > 1 && !databaseUrl) throw new ConfigError('WORKERS above 1 needs DATABASE_URL (PostgreSQL): SQLite serves one process.');
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 1, 3_600_000);
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 1, 3_600_000);
@@ -255,12 +289,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tlsCert,
     tlsKey,
     trustedProxies,
-    publicBaseUrl: read(env, 'PUBLIC_BASE_URL') || null,
+    publicBaseUrl,
     rateLimits: {
       perKeyPerSecond: integer(env, 'RATE_LIMIT_PER_KEY_PER_SECOND', 1, 1_000_000),
       perWorkspacePerMinute: integer(env, 'RATE_LIMIT_PER_WORKSPACE_PER_MINUTE', 1, 100_000_000),
       failedAuthPerAddressPerMinute: integer(env, 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', 1, 1_000_000),
+      publicPerAddressPerMinute: integer(env, 'PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 1, 1_000_000),
     },
+    challengeHmacKey,
     validateResponses: flag(env, 'VALIDATE_RESPONSES'),
     logLevel: read(env, 'LOG_LEVEL'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),

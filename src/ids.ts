@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 
-const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const base62Alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 // Random bytes are drawn in blocks: one call to the CSPRNG per block instead of one per identifier.
 const pool = Buffer.alloc(4096);
@@ -18,16 +18,68 @@ function randomByte(): number {
  * Uniformly random base62 text. Bytes >= 248 are rejected rather than reduced modulo 62, which would
  * make the first characters of the alphabet more likely (used for secrets too, so the bias matters).
  */
-export function randomBase62(length: number): string {
+function uniformBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     const byte = randomByte();
-    if (byte < 248) out += alphabet[byte % 62];
+    if (byte < 248) out += base62Alphabet[byte % 62];
   }
   return out;
 }
 
-export type IdPrefix = 'ws' | 'form' | 'fv' | 'fld' | 'sub' | 'key' | 'int' | 'evt' | 'dlv' | 'mem' | 'inv' | 'aud' | 'req' | 'xfr' | 'rsj';
+/**
+ * Where identifiers and secrets get their time and their randomness. The system's source (the clock and the CSPRNG)
+ * serves every request; `npm run examples:record` swaps in a repeatable one (src/examples/) so the document's
+ * examples can be recorded from the server and checked for drift. One object, read per call: no branch on the path.
+ */
+export interface IdSource {
+  /** A new identifier: the prefix, `_`, and 24 base62 characters (see `newId`). */
+  id(prefix: IdPrefix): string;
+  /** `length` base62 characters for tokens that are neither ids nor secrets. */
+  random(length: number): string;
+  /** `length` base62 characters of a secret (API keys, signing secrets, OAuth codes and tokens). */
+  secret(length: number): string;
+}
+
+const systemSource: IdSource = {
+  id: (prefix) => `${prefix}_${timeKey(Date.now())}${uniformBase62(16)}`,
+  random: uniformBase62,
+  secret: uniformBase62,
+};
+let source: IdSource = systemSource;
+
+/** Makes `next` the source of every id and secret until the returned function restores the previous one. */
+export function useIdSource(next: IdSource): () => void {
+  const previous = source;
+  source = next;
+  return () => {
+    source = previous;
+  };
+}
+
+/** Random base62 text that is neither an id nor a secret (OAuth client ids, lock owners). */
+export const randomBase62 = (length: number): string => source.random(length);
+
+/** Random base62 text for a secret. */
+export const secretBase62 = (length: number): string => source.secret(length);
+
+export type IdPrefix =
+  | 'ws'
+  | 'pk'
+  | 'form'
+  | 'fv'
+  | 'fld'
+  | 'sub'
+  | 'key'
+  | 'int'
+  | 'evt'
+  | 'dlv'
+  | 'mem'
+  | 'inv'
+  | 'aud'
+  | 'req'
+  | 'xfr'
+  | 'rsj';
 
 /**
  * Identifiers are a type prefix and 24 base62 characters: the creation time in milliseconds (8 characters, most
@@ -42,14 +94,14 @@ export type IdPrefix = 'ws' | 'form' | 'fv' | 'fld' | 'sub' | 'key' | 'int' | 'e
  * checkpointer copies back), and PostgreSQL's indexes and WAL gain the same way. The time an id reveals is its
  * object's `created_at`, which the API shows anyway.
  */
-export const newId = (prefix: IdPrefix): string => `${prefix}_${timeKey(Date.now())}${randomBase62(16)}`;
+export const newId = (prefix: IdPrefix): string => source.id(prefix);
 
 /** The 8 base62 characters of `ms` (up to 62^8 ms, the year 8888), in the alphabet's order, which is ASCII's. */
 export function timeKey(ms: number): string {
   let rest = Math.max(0, Math.floor(ms));
   let out = '';
   for (let index = 0; index < 8; index++) {
-    out = alphabet[rest % 62] + out;
+    out = base62Alphabet[rest % 62] + out;
     rest = Math.floor(rest / 62);
   }
   return out;

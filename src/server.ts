@@ -5,6 +5,7 @@
  * is the cluster's primary (`./cluster.ts`) and each worker it forks runs everything below.
  */
 import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
@@ -58,6 +59,21 @@ async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: str
     log.warn({ certFile }, 'created a self-signed TLS certificate; set TLS_CERT and TLS_KEY for a real one');
   }
   return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+}
+
+/**
+ * The key that signs proof-of-work challenges: CHALLENGE_HMAC_KEY, or one created in the data directory on first
+ * start and kept there, like the self-signed certificate (the primary makes it before forking its workers).
+ */
+function challengeHmacKey(config: Config, log: pino.Logger): string {
+  if (config.challengeHmacKey) return config.challengeHmacKey;
+  const keyFile = join(config.dataDir, 'challenge-hmac.key');
+  if (!existsSync(keyFile)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    log.info({ keyFile }, 'created the key that signs proof-of-work challenges; set CHALLENGE_HMAC_KEY to share one between machines');
+  }
+  return readFileSync(keyFile, 'utf8').trim();
 }
 
 /** Idempotency keys deleted per batch of the hourly purge: a few milliseconds each on SQLite, which yields between them. */
@@ -127,6 +143,7 @@ async function main(): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) {
     // Made once here, so the workers do not race to create the same self-signed certificate.
     await tlsMaterial(config, log);
+    challengeHmacKey(config, log);
     runPrimary(config.workers, { log, onListening: ({ port, servesDocs }) => process.stdout.write(banner(config, port, servesDocs)) });
     return;
   }
@@ -169,6 +186,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     : null;
   if (sharedLimits && !(await sharedLimits.ready(5000))) log.warn('starting without Redis');
   const events = integrationEvents();
+  let listeningPort = config.port;
   const { app, services, flushLastUsed, flushUsage, servesDocs } = buildApp({
     store,
     contract,
@@ -180,6 +198,11 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     validateResponses: config.validateResponses,
     deprecation: config.deprecation,
     concurrency: config.concurrency,
+    challengeHmacKey: challengeHmacKey(config, log),
+    publicBaseUrl: config.publicBaseUrl ?? undefined,
+    // Without PUBLIC_BASE_URL, hosted forms' URLs name this server, on the port it listens on (with PORT=0, known
+    // only once listening).
+    localBaseUrl: () => `https://localhost:${listeningPort}`,
   });
 
   const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);
@@ -187,6 +210,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
   let port: number;
   try {
     port = await listenOn(secure.server, 'PORT', config.port, config.host);
+    listeningPort = port;
     if (plain) await listenOn(plain.server, 'HTTP_PORT', config.httpPort!, config.host);
   } catch (error) {
     if (!(error instanceof ListenError)) throw error;
@@ -210,6 +234,9 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     jobLock.runIfHolder(async () => {
       const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
       await inBatches(IDEMPOTENCY_PURGE_BATCH, (limit) => store.idempotency.purgeExpired(before, limit));
+      // A used challenge past its expiry is refused as expired anyway: its record is no longer needed.
+      const now = services.now().toISOString();
+      await inBatches(IDEMPOTENCY_PURGE_BATCH, (limit) => store.spam.purgeExpiredChallenges(now, limit));
       await purgeExpiredEvents(services);
     });
   const jobs = [

@@ -39,3 +39,13 @@ describe('WEBHOOK_RETRY_BASE_MS', () => {
     expect(() => loadConfig({ WEBHOOK_RETRY_BASE_MS: value })).toThrow(/^WEBHOOK_RETRY_BASE_MS must be a whole number/);
   });
 });
+
+describe('PUBLIC_BASE_URL', () => {
+  it('when it is an https URL, then it is kept as given; when it is no http(s) URL, then the service refuses to start', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://forms.acme.example/' }).publicBaseUrl).toBe('https://forms.acme.example/');
+    expect(loadConfig({}).publicBaseUrl).toBeNull();
+    for (const value of ['forms.acme.example', 'ftp://forms.acme.example']) {
+      expect(() => loadConfig({ PUBLIC_BASE_URL: value })).toThrow(ConfigError);
+    }
+  });
+});

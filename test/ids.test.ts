@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newId, randomBase62, timeKey } from '../src/ids.js';
+import { repeatableIdSource } from '../src/examples/repeatable-ids.js';
+import { newId, randomBase62, secretBase62, timeKey, useIdSource } from '../src/ids.js';
 
 describe('newId', () => {
   it('is the prefix and 24 base62 characters, as every id schema in the document requires', () => {
@@ -36,5 +37,39 @@ describe('timeKey', () => {
 describe('randomBase62', () => {
   it('gives the requested length from the base62 alphabet', () => {
     expect(randomBase62(40)).toMatch(/^[0-9A-Za-z]{40}$/);
+  });
+});
+
+describe('useIdSource', () => {
+  it('when a repeatable source is in use, then ids and secrets repeat run after run, and the system source comes back after', () => {
+    const run = () => {
+      const restore = useIdSource(repeatableIdSource(() => new Date('2026-11-02T09:00:00.000Z')));
+      try {
+        return [newId('form'), newId('form'), newId('sub'), randomBase62(12), secretBase62(40)];
+      } finally {
+        restore();
+      }
+    };
+    const first = run();
+    expect(run()).toEqual(first);
+    expect(first[0]).toMatch(/^form_[0-9A-Za-z]{24}$/);
+    expect(first[0]!.slice(5, 13)).toBe(timeKey(Date.parse('2026-11-02T09:00:00.000Z')));
+    expect(first[1]).not.toBe(first[0]);
+    expect(first[4]).toMatch(/^EXAMPLE[0-9A-Za-z]{29}0001$/);
+    expect(newId('form')).not.toBe(first[0]);
+    expect(secretBase62(40)).not.toContain('EXAMPLE');
+  });
+
+  it('when one kind of id is made more often, then the ids of other kinds stay the same', () => {
+    const ids = (extraDeliveries: number) => {
+      const restore = useIdSource(repeatableIdSource(() => new Date('2026-11-02T09:00:00.000Z')));
+      try {
+        for (let index = 0; index < extraDeliveries; index++) newId('dlv');
+        return newId('sub');
+      } finally {
+        restore();
+      }
+    };
+    expect(ids(3)).toBe(ids(0));
   });
 });

@@ -5,9 +5,10 @@
  * prints the redirect with the authorization code.
  *
  *   npm run admin -- bootstrap --workspace "Acme" --plan business [--email owner@acme.test] [--json]
- *   npm run admin -- oauth-client --name "Partner" --redirect-uri https://partner.example/callback [--json]
+ *   npm run admin -- oauth-client --name "Partner" --redirect-uri https://partner.example/callback [--confidential] [--json]
  *   npm run admin -- oauth-authorize --workspace ws_… --client-id client_… --scope "read read_write" \
- *     --redirect-uri https://partner.example/callback --code-challenge=<S256 challenge> [--state s] [--json]
+ *     --redirect-uri https://partner.example/callback --code-challenge=<S256 challenge> [--state s] \
+ *     [--environment live|test] [--json]
  *   npm run admin -- workspace-limits --workspace ws_… --per-key-per-second 500 --per-workspace-per-minute 60000 [--json]
  *   npm run admin -- workspace-limits --workspace ws_… --reset [--json]
  *
@@ -42,13 +43,13 @@ const commands: Record<string, Command> = {
     run: bootstrapCommand,
   },
   'oauth-client': {
-    usage: 'npm run admin -- oauth-client --name <application name> --redirect-uri <uri> [--redirect-uri <uri>…] [--json]',
+    usage: 'npm run admin -- oauth-client --name <application name> --redirect-uri <uri> [--redirect-uri <uri>…] [--confidential] [--json]',
     run: oauthClientCommand,
   },
   'oauth-authorize': {
     usage: [
       'npm run admin -- oauth-authorize --workspace <ws_id> --client-id <client_id> --scope "<read|read_write|admin …>"',
-      '                   --redirect-uri <uri> --code-challenge <S256 challenge> [--state <state>] [--json]',
+      '                   --redirect-uri <uri> --code-challenge <S256 challenge> [--state <state>] [--environment live|test] [--json]',
       'A challenge that begins with `-` (base64url allows it) is written --code-challenge=<challenge>, or it reads as an option.',
     ].join('\n'),
     run: oauthAuthorizeCommand,
@@ -197,6 +198,7 @@ async function oauthClientCommand(args: string[], usage: string): Promise<number
         options: {
           name: { type: 'string' },
           'redirect-uri': { type: 'string', multiple: true },
+          confidential: { type: 'boolean', default: false },
           json: { type: 'boolean', default: false },
         },
       }).values,
@@ -207,12 +209,13 @@ async function oauthClientCommand(args: string[], usage: string): Promise<number
     process.stderr.write(`--name and at least one --redirect-uri are required.\n${usage}`);
     return 2;
   }
-  const input = { name: values.name, redirectUris: values['redirect-uri'] };
+  const input = { name: values.name, redirectUris: values['redirect-uri'], confidential: values.confidential };
   return withServices(async (services, config) => {
-    const client = await registerOAuthClient(services, input);
+    const { client, secret } = await registerOAuthClient(services, input);
     const { database, base } = whereabouts(config);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ client_id: client.id, name: client.name, redirect_uris: client.redirectUris })}\n`);
+      const shown = { client_id: client.id, name: client.name, redirect_uris: client.redirectUris };
+      process.stdout.write(`${JSON.stringify(secret === undefined ? shown : { ...shown, client_secret: secret })}\n`);
       return;
     }
     process.stdout.write(
@@ -220,7 +223,12 @@ async function oauthClientCommand(args: string[], usage: string): Promise<number
         `OAuth client ${client.name}: client_id ${client.id}`,
         ...client.redirectUris.map((uri) => `  redirect URI  ${uri}`),
         '',
-        'A public client: it has no secret and must use PKCE (S256) in every authorization.',
+        secret === undefined
+          ? 'A public client: it has no secret and must use PKCE (S256) in every authorization.'
+          : [
+              `A confidential client. Its secret, shown this once (only its hash is kept): ${secret}`,
+              'It authenticates with it (HTTP Basic or client_secret) and uses PKCE (S256) in every authorization.',
+            ].join('\n'),
         `Stored in ${database}; codes are exchanged at ${base}/v1/oauth/token (PORT=${config.port}).`,
         '',
       ].join('\n'),
@@ -241,6 +249,7 @@ async function oauthAuthorizeCommand(args: string[], usage: string): Promise<num
           'code-challenge': { type: 'string' },
           'code-challenge-method': { type: 'string', default: 'S256' },
           state: { type: 'string' },
+          environment: { type: 'string' },
           json: { type: 'boolean', default: false },
         },
       }).values,
@@ -261,6 +270,7 @@ async function oauthAuthorizeCommand(args: string[], usage: string): Promise<num
     codeChallenge: values['code-challenge']!,
     codeChallengeMethod: values['code-challenge-method']!,
     state: values.state,
+    environment: values.environment,
   };
   return withServices(async (services) => {
     const authorization = await authorizeOAuthClient(services, request);
@@ -271,6 +281,7 @@ async function oauthAuthorizeCommand(args: string[], usage: string): Promise<num
           code: authorization.code,
           state: authorization.state,
           scope: authorization.scopes.join(' '),
+          environment: authorization.environment,
           expires_at: authorization.expiresAt,
         })}\n`,
       );

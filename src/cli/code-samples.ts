@@ -11,4 +11,4 @@ const document = JSON.parse(readFileSync(bundles.json, 'utf8')) as Record<string
 const sampled = withCodeSamples(document);
 writeFileSync(bundles.json, `${JSON.stringify(sampled, null, 2)}\n`);
 writeFileSync(bundles.yaml, YAML.stringify(sampled, { aliasDuplicateObjects: false, lineWidth: 0 }));
-console.log('Added x-codeSamples (curl, TypeScript client) to every operation of dist/openapi.yaml and dist/openapi.json.');
+console.log('Added x-codeSamples (curl, TypeScript) to every operation and event of dist/openapi.yaml and dist/openapi.json.');

@@ -14,12 +14,14 @@ const usage = `Usage:
                          [--json]
 
   --base-url             the server's base URL, /v1 included (https://localhost:8443/v1)
-  --key                  a key of the workspace the run works in; an admin test key checks the most
+  --key                  a key of the workspace the run works in; an admin key checks the most (the run makes
+                         the API keys and publishable keys it needs)
   --key-read             a read key of that workspace (made by the run when --key is an admin key)
   --key-other-workspace  a key of a second workspace: isolation, and the receiving side of transfers
   --webhook-url          an https URL the server accepts for a webhook (default: the example's, which does not resolve)
   --insecure             accept a self-signed certificate (or trust it: NODE_EXTRA_CA_CERTS=<cert.pem>)
   --only                 report only these operations (every phase still runs, for prerequisites)
+  --contract             the bundled document to check against (default: dist/openapi.json, built from openapi/)
   --json                 the report as JSON, for CI
 
 Exit code: 0 all passed, 1 a failure, 2 no failure but some operations not implemented, 3 could not run.

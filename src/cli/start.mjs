@@ -6,6 +6,8 @@
  * - build/ (the server as JavaScript, `npm run build`): rebuilt when a file under src/ or a tsconfig is newer than
  *   the stamp the last successful build left. tsc's incremental no-op alone costs about a second, the walk a few
  *   milliseconds.
+ * - dist/hosted/ (the hosted form page's browser files, `npm run build:page`): rebuilt when a file under src/ is newer
+ *   than its manifest, since the page bundles the domain's rules.
  * - dist/ (the bundled document and the docs page, `npm run docs`): rebuilt when the content of their inputs changed
  *   or an output is not the one the last build wrote. Content, not modification times, because a checkout or a
  *   test run that re-bundles touches the files without changing them.
@@ -28,11 +30,20 @@ const buildDir = join(root, 'build');
 const buildStamp = join(buildDir, '.built');
 const distDir = join(root, 'dist');
 const docsStamp = join(distDir, '.docs-inputs.json');
+const pageManifest = join(distDir, 'hosted', 'manifest.json');
 
 /** What the compiled server depends on besides the files under src/. */
 const codeConfigFiles = ['tsconfig.json', 'tsconfig.build.json'];
 /** What `npm run docs` reads: the document, the bundling configuration and the scripts that post-process the outputs. */
-const docsInputs = ['openapi', 'redocly.yaml', 'src/code-samples.ts', 'src/cli/code-samples.ts', 'src/cli/docs-offline.ts'];
+const docsInputs = [
+  'openapi',
+  'redocly.yaml',
+  'src/code-samples.ts',
+  'src/code-samples',
+  'src/cli/code-samples.ts',
+  'src/cli/docs-offline.ts',
+  'docs/images',
+];
 /** What `npm run docs` writes and the server reads. */
 const docsOutputs = ['dist/openapi.json', 'dist/openapi.yaml', 'dist/docs/index.html'];
 
@@ -56,6 +67,12 @@ function codeIsStale() {
   return inputs.some((file) => statSync(file).mtimeMs > builtAt);
 }
 
+function pageIsStale() {
+  if (!existsSync(pageManifest)) return true;
+  const builtAt = statSync(pageManifest).mtimeMs;
+  return filesUnder(join(root, 'src')).some((file) => /\.(ts|css)$/.test(file) && statSync(file).mtimeMs > builtAt);
+}
+
 /** @param {string} file */
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -70,7 +87,7 @@ function docsInputsHash() {
   }
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const redocly = createRequire(import.meta.url)('@redocly/cli/package.json').version;
-  hash.update(JSON.stringify([scripts.bundle, scripts.docs, redocly]));
+  hash.update(JSON.stringify([scripts.bundle, scripts.docs, scripts['docs:page'], redocly]));
   return hash.digest('hex');
 }
 
@@ -150,6 +167,11 @@ async function buildDocs(inputs) {
 async function prepare() {
   if (codeIsStale() && !(await buildCode())) return 'compiling the server (npm run build)';
   if (process.argv.includes('--help') || process.argv.includes('-h')) return null;
+  if (pageIsStale()) {
+    process.stderr.write('Building the hosted form page (npm run build:page)...\n');
+    if (!(await run(process.execPath, ['--import', 'tsx', join(root, 'src/cli/build-page.ts')])))
+      return 'building the hosted form page (npm run build:page)';
+  }
   const inputs = docsInputsHash();
   if (!docsAreCurrent(inputs) && !(await buildDocs(inputs))) return 'building the reference docs (npm run docs)';
   return null;

@@ -40,8 +40,20 @@ export interface FormFunnelClientOptions {
  * A per-call `fetch` override bypasses the retries configured here.
  */
 export function createFormFunnelClient(options: FormFunnelClientOptions): FormFunnelClient {
+  const { apiKey, ...transport } = options;
+  assertUsableApiKey(apiKey);
+  return createBearerClient<paths>(apiKey, transport);
+}
+
+/** What a client is built from besides its credential: the options of `createFormFunnelClient` but `apiKey`. */
+export type TransportOptions = Omit<FormFunnelClientOptions, 'apiKey'>;
+
+/**
+ * A client over `Paths` that sends `credential` as `Bearer`, retries as configured and gives every replayable request
+ * an Idempotency-Key: the secret-key client and the public client (create-public-client.ts) differ only in these.
+ */
+export function createBearerClient<Paths extends {}>(credential: string, options: TransportOptions): Client<Paths> {
   const {
-    apiKey,
     baseUrl = DEFAULT_BASE_URL,
     fetch = (request: Request) => globalThis.fetch(request),
     headers,
@@ -53,10 +65,9 @@ export function createFormFunnelClient(options: FormFunnelClientOptions): FormFu
     random,
     generateIdempotencyKey,
   } = options;
-  assertUsableApiKey(apiKey);
   assertNonNegativeInteger('maxRetries', maxRetries);
 
-  const client = createClient<paths>({
+  const client = createClient<Paths>({
     baseUrl,
     ...(headers && { headers }),
     fetch: createRetryingFetch(fetch, {
@@ -68,7 +79,7 @@ export function createFormFunnelClient(options: FormFunnelClientOptions): FormFu
       ...(random && { random }),
     }),
   });
-  client.use(createBearerAuthMiddleware(apiKey), createIdempotencyKeyMiddleware(generateIdempotencyKey));
+  client.use(createBearerAuthMiddleware(credential), createIdempotencyKeyMiddleware(generateIdempotencyKey));
   return client;
 }
 

@@ -1,5 +1,5 @@
 import { isCertificateError, networkErrorCode, networkErrorReason } from './network-error.js';
-import type { ErrorCode, ErrorType, Problem, ProblemDetails } from './schemas.js';
+import type { ErrorCode, ErrorType, OpenEnum, Problem, ProblemDetails } from './schemas.js';
 
 /**
  * `api`: the API (or something in front of it) answered with an error status. `network`: no answer came: the
@@ -33,7 +33,8 @@ export class FormFunnelError extends Error {
   /** The HTTP status; 0 when no response arrived (`kind: 'network'`). */
   readonly status: number;
   readonly type: ErrorType | undefined;
-  readonly code: ErrorCode | undefined;
+  /** The problem's code: one of the document's `ErrorCode`s, or one added since this client was built. */
+  readonly code: OpenEnum<ErrorCode> | undefined;
   readonly details: ProblemDetails | undefined;
   readonly requestId: string | undefined;
   /** The problem body as received, when the response carried one. */

@@ -5,9 +5,15 @@ export {
   type FormFunnelClient,
   type FormFunnelClientOptions,
 } from './create-form-funnel-client.js';
+export {
+  createPublicClient,
+  type FormFunnelPublicClient,
+  type PublicClientOptions,
+  type PublicPaths,
+} from './create-public-client.js';
 export { type ExportSubmissionsOptions, type ExportSubmissionsQuery, exportSubmissions } from './export-submissions.js';
 export { FormFunnelError, type FormFunnelErrorKind, isFormFunnelError } from './form-funnel-error.js';
-export { entityTagOf, ifMatch } from './if-match.js';
+export { entityTagOf, ifMatch, ifNoneMatch, notModified } from './if-match.js';
 export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
 export { type WaitForRescoreJobOptions, waitForRescoreJob } from './rescore-jobs.js';
 export type { FetchLike, Sleep } from './retrying-fetch.js';

@@ -35,8 +35,8 @@ export type SubmissionList = Schema<'SubmissionList'>;
 export type SubmissionListQuery = NonNullable<paths['/submissions']['get']['parameters']['query']>;
 export type SubmissionCreate = Schema<'SubmissionCreate'>;
 export type SubmissionUpdate = Schema<'SubmissionUpdate'>;
-export type SubmissionMetadata = Schema<'SubmissionMetadata'>;
-export type SubmissionMetadataCreate = Schema<'SubmissionMetadataCreate'>;
+export type SubmissionContext = Schema<'SubmissionContext'>;
+export type SubmissionContextCreate = Schema<'SubmissionContextCreate'>;
 export type RescoredSubmission = Schema<'RescoredSubmission'>;
 export type SubmissionErasure = Schema<'SubmissionErasure'>;
 export type SubmissionErasureRequest = Schema<'SubmissionErasureRequest'>;
@@ -48,8 +48,12 @@ export type ApiKey = Schema<'ApiKey'>;
 export type ApiKeyList = Schema<'ApiKeyList'>;
 export type ApiKeyCreate = Schema<'ApiKeyCreate'>;
 export type ApiKeyCreated = Schema<'ApiKeyCreated'>;
-export type AuditEvent = Schema<'AuditEvent'>;
-export type AuditEventList = Schema<'AuditEventList'>;
+export type AuditEventType = Schema<'AuditEventType'>;
+/** `type` is open: a kind of object added within v1 (as `integration` was) comes as a string; show it as it is. */
+export type AuditTarget = WithOpenEnum<Schema<'AuditTarget'>, 'type'>;
+/** An audit log entry; `type` and `target.type` are open (see OpenEnum). */
+export type AuditEvent = Omit<WithOpenEnum<Schema<'AuditEvent'>, 'type'>, 'target'> & { target: AuditTarget };
+export type AuditEventList = Omit<Schema<'AuditEventList'>, 'data'> & { data: AuditEvent[] };
 export type Usage = Schema<'Usage'>;
 export type UsagePeriod = Schema<'UsagePeriod'>;
 export type RateLimits = Schema<'RateLimits'>;
@@ -67,13 +71,33 @@ export type IntegrationUpdate = Schema<'IntegrationUpdate'>;
 export type IntegrationLog = Schema<'IntegrationLog'>;
 export type IntegrationLogList = Schema<'IntegrationLogList'>;
 export type IntegrationSecretRotate = Schema<'IntegrationSecretRotate'>;
+/** What dispatch sends: a ping (`{}`), a synthetic sample of an event type (`type`) or a replay (`event_id`). */
+export type IntegrationDispatch = Schema<'IntegrationDispatch'>;
 export type EventType = Schema<'EventType'>;
-/** An event as the events feed (`GET /events`) returns it: the envelope its webhook deliveries carry. */
-export type Event = Schema<'Event'>;
-export type EventList = Schema<'EventList'>;
+/**
+ * An event as the events feed (`GET /events`) returns it: the envelope its webhook deliveries carry. `type` is open
+ * (see OpenEnum): acknowledge and skip a type you do not know.
+ */
+export type Event = WithOpenEnum<Schema<'Event'>, 'type'>;
+export type EventList = Omit<Schema<'EventList'>, 'data'> & { data: Event[] };
 // The union of event bodies lives in webhooks.ts (WebhookEvent), derived from the contract's `webhooks`.
 
-export type Problem = Schema<'Problem'>;
+/** A problem document; `code` is open (see OpenEnum): fall back on `type` and the status for a code you do not know. */
+export type Problem = WithOpenEnum<Schema<'Problem'>, 'code'>;
 export type ProblemDetails = Schema<'ProblemDetails'>;
 export type ErrorCode = Schema<'ErrorCode'>;
+/**
+ * A value of an enum the document declares open (openapi/baseline/open-enums.yaml: `ErrorCode`, `EventType`, the
+ * audit event and target types): within v1 it may gain values, so code that reads one takes any string as well as
+ * the known values (`string & {}` keeps the known ones for completion). A switch over one needs a `default` branch,
+ * and one that assigns the value to `never` there is a type error.
+ *
+ * Why here and not in generated/openapi.d.ts: openapi-fetch's response types pass every body through
+ * `Readable<T>` (openapi-typescript-helpers), which maps any type that extends `object` key by key, and
+ * `string & {}` does; it would turn the open member into an object of String's methods. So the generated types and
+ * openapi-fetch's `data` keep the known values, and the named types below, which `data` is assignable to, are open.
+ */
+export type OpenEnum<Known extends string> = Known | (string & {});
+/** `Base` with its member `Key`, an open enum, widened to OpenEnum. */
+type WithOpenEnum<Base, Key extends keyof Base> = Omit<Base, Key> & { [Name in Key]: OpenEnum<Extract<Base[Name], string>> };
 export type ErrorType = Schema<'ErrorType'>;

@@ -36,6 +36,8 @@ export interface ContractOperation {
   scopes: string[];
   /** False for an operation with `security: []`. */
   authenticated: boolean;
+  /** True for an operation a publishable key calls (the public operations), which secret keys may not call. */
+  publishable: boolean;
   /** Status code (or `4XX`, `default`) → what the document says about it. */
   responses: Record<string, DocumentedResponse>;
   requestMediaType: string | null;
@@ -150,6 +152,7 @@ function readOperations(document: OpenApiDocument): ContractOperation[] {
         path,
         scopes: security.find((requirement) => 'apiKey' in requirement)?.apiKey ?? [],
         authenticated: security.length > 0,
+        publishable: security.some((requirement) => 'publishableKey' in requirement),
         responses,
         requestMediaType,
         requestExamples,

@@ -34,6 +34,9 @@ export async function folders(session: Session, world: World): Promise<void> {
   checkLocation(session, 'createFolder', folder);
   world.ids.folder = idOf(folder);
   await session.call('getFolder', { path: { id: world.ids.folder } }, readBack('the folder just made'));
+  const update = exampleBody(session.contract, 'updateFolder');
+  update.name = `${String(update.name)} ${world.suffix}`;
+  await session.call('updateFolder', { path: { id: world.ids.folder }, body: update }, ok('renaming the folder and setting its metadata'));
   await idempotentReplay(session, world, body);
   expectListed(session, 'listFolders', await walkList(session, 'listFolders'), world.ids.folder);
 }

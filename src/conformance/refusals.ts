@@ -5,6 +5,7 @@
 
 import type { ContractOperation } from './contract.js';
 import { exampleBody } from './examples.js';
+import { publicCaller } from './respondents.js';
 import type { CallOptions, Session } from './session.js';
 import type { World } from './world.js';
 
@@ -18,6 +19,9 @@ function pathFor(world: World, path: string): CallOptions['path'] {
     ['/integrations/', ids.integration],
     ['/events/', ids.event],
     ['/api_keys/', ids.apiKey],
+    ['/publishable_keys/', ids.publishableKey],
+    ['/public/forms/', ids.form],
+    ['/public/submissions/', ids.publicSubmission],
     ['/rescore_jobs/', ids.rescoreJob],
     ['/team/invites/', ids.invite],
   ];
@@ -40,6 +44,13 @@ export async function authentication(session: Session, world: World): Promise<vo
   const refused = { status: [401, 429], check: 'ignored_auth' as const };
   if (world.revokedKey) await session.call('getMe', { key: world.revokedKey }, { ...refused, what: 'a revoked key' });
   else session.runNote('revoked key not tried: the run makes and revokes one, which needs an admin --key, createApiKey and revokeApiKey');
+  if (world.revokedPublishableKey) {
+    await session.call(
+      'getPublicForm',
+      { key: world.revokedPublishableKey, path: { id: world.ids.form } },
+      { ...refused, what: 'a revoked publishable key' },
+    );
+  } else session.runNote('revoked publishable key not tried: the run makes and revokes one, which needs an admin --key');
   await session.call('getMe', { authorization: `bearer ${world.keys.main}` }, { ...refused, what: 'the scheme written in lower case' });
   await session.call('getMe', { authorization: `Bearer  ${world.keys.main}` }, { ...refused, what: 'two spaces after Bearer' });
   await session.call('getMe', { authorization: 'Bearer svc_test_not_a_key' }, { ...refused, what: 'a key that does not exist' });
@@ -73,7 +84,8 @@ export async function scopes(session: Session, world: World): Promise<void> {
 /** Another workspace's key reads none of this workspace's resources: 404, as if they did not exist. */
 export async function isolation(session: Session, world: World): Promise<void> {
   const reads = session.contract.operations.filter(
-    (operation) => operation.method === 'get' && operation.path.includes('{id}') && !operation.path.startsWith('/transfers/'),
+    (operation) =>
+      operation.method === 'get' && operation.path.includes('{id}') && !operation.path.startsWith('/transfers/') && !operation.publishable,
   );
   if (!world.keys.otherWorkspace || !world.other) {
     session.runNote(
@@ -98,23 +110,35 @@ export async function isolation(session: Session, world: World): Promise<void> {
 /** Schemathesis's negative_data_rejection: a body, query or path the schema refuses gets a 4xx problem. */
 export async function negativeData(session: Session, world: World): Promise<void> {
   const rejected = (what: string, status = [400]) => ({ status, check: 'negative_data_rejection' as const, what });
-  for (const operation of session.contract.operations) {
+  // The public operations refuse a secret key before they look at the data (403): they are sent the run's
+  // publishable key, from its origin, or not asked when the run has none.
+  const operations = session.contract.operations.filter((operation) => !operation.publishable || publicCaller(world));
+  const callerOf = (operation: ContractOperation) => (operation.publishable ? publicCaller(world) : {});
+  for (const operation of operations) {
     const path = pathFor(world, operation.path);
+    const caller = callerOf(operation);
     if (operation.requestMediaType === 'application/json' && operation.authenticated) {
-      await session.call(operation.operationId, { path, rawBody: '[]' }, rejected('a JSON array where the schema wants an object'));
+      await session.call(
+        operation.operationId,
+        { ...caller, path, rawBody: '[]' },
+        rejected('a JSON array where the schema wants an object'),
+      );
     }
     if (operation.parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'limit')) {
-      await session.call(operation.operationId, { path, query: { limit: 0 } }, rejected('limit=0'));
+      await session.call(operation.operationId, { ...caller, path, query: { limit: 0 } }, rejected('limit=0'));
     }
     if (operation.method === 'get' && operation.path.endsWith('/{id}')) {
-      await session.call(operation.operationId, { path: { id: 'not-an-id' } }, rejected('an id of the wrong shape', [400, 404]));
+      await session.call(operation.operationId, { ...caller, path: { id: 'not-an-id' } }, rejected('an id of the wrong shape', [400, 404]));
     }
   }
+  if (operations.length < session.contract.operations.length) {
+    session.runNote('negative data not sent to the public operations: needs a publishable key, which an admin --key makes');
+  }
   await session.call('createForm', { rawBody: '{"name": ' }, rejected('JSON that does not parse'));
-  for (const operation of session.contract.operations.filter((candidate) => candidate.responses['415'] && candidate.requestMediaType)) {
+  for (const operation of operations.filter((candidate) => candidate.responses['415'] && candidate.requestMediaType)) {
     await session.call(
       operation.operationId,
-      { path: pathFor(world, operation.path), rawBody: 'name=conformance', contentType: 'text/plain' },
+      { ...callerOf(operation), path: pathFor(world, operation.path), rawBody: 'name=conformance', contentType: 'text/plain' },
       rejected('a body in a media type the operation does not take', [415]),
     );
   }
@@ -129,6 +153,17 @@ export async function negativeData(session: Session, world: World): Promise<void
     'createOAuthToken',
     { key: null, body: exampleBody(session.contract, 'createOAuthToken') },
     rejected('an unknown authorization code', [400, 401, 429]),
+  );
+  // RFC 7009 answers 200 even for a token it does not know, but only to a registered client: clients are registered
+  // by the operator (`npm run admin -- oauth-client`), never through the API.
+  session.note(
+    'revokeOAuthToken',
+    "happy path not run (needs a registered OAuth client, which no API operation makes); the example's unregistered client asked instead",
+  );
+  await session.call(
+    'revokeOAuthToken',
+    { key: null, body: exampleBody(session.contract, 'revokeOAuthToken') },
+    rejected('a client that is not registered', [401, 429]),
   );
 }
 

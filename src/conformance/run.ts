@@ -9,6 +9,7 @@ import { newRunSuffix } from './examples.js';
 import { httpClient } from './http.js';
 import * as lifecycle from './lifecycle.js';
 import * as refusals from './refusals.js';
+import * as respondents from './respondents.js';
 import { createSession, type OperationResult } from './session.js';
 import type { Keys, World } from './world.js';
 
@@ -56,6 +57,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     await lifecycle.submissions(session, world);
     await lifecycle.integrations(session, world);
     await administration.apiKeys(session, world);
+    await respondents.publishableKeys(session, world);
     await administration.team(session, world);
     await administration.transfers(session, world);
     // Before the failed authentications, which the server may limit per address, since the token endpoint's

@@ -46,6 +46,8 @@ export interface Expectation {
   check: CheckName;
   /** What the request was meant to show, for the failure message ("a form's creation"). */
   what: string;
+  /** The problem's `code` a refusal must carry, when the status alone does not say which refusal it is. */
+  code?: string;
 }
 
 interface OperationRecord {
@@ -147,6 +149,15 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
         check: expect.check,
         request: label,
         message: `${expect.what}: expected ${expect.status.join(' or ')}, got ${exchange.status}${problemSummary(exchange)}`,
+      });
+      return undefined;
+    }
+    const code = (exchange.json as { code?: unknown } | undefined)?.code;
+    if (expect.code !== undefined && code !== expect.code) {
+      target.failures.push({
+        check: expect.check,
+        request: label,
+        message: `${expect.what}: expected the code ${expect.code}, got ${exchange.status}${problemSummary(exchange) || ' without a code'}`,
       });
       return undefined;
     }

@@ -25,6 +25,8 @@ export interface World {
       | 'integration'
       | 'event'
       | 'apiKey'
+      | 'publishableKey'
+      | 'publicSubmission'
       | 'invite'
       | 'rescoreJob',
       string
@@ -32,6 +34,10 @@ export interface World {
   >;
   /** A key the run revoked, to show that it no longer opens anything. */
   revokedKey?: string;
+  /** The publishable key the run made and uses for the public operations, with the origin it allows. */
+  publishable?: { key: string; origin: string };
+  /** A publishable key the run revoked, to show that the public operations refuse it. */
+  revokedPublishableKey?: string;
   /** A key of the run's own, spent on reaching the rate limit. */
   spareKey?: string;
 }

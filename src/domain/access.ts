@@ -3,11 +3,12 @@
  * the questions below, so attachment and test-mode rules live in one place and not in each handler.
  */
 import type { Attachment, Environment, Plan, Schema, Scope } from '../contract.js';
-import type { WorkspaceRateLimits } from '../store/types.js';
+import type { Workspace, WorkspaceRateLimits } from '../store/types.js';
 import { forbidden, notFound } from './errors.js';
 
 export interface Principal {
-  authType: 'api_key' | 'oauth_token';
+  /** `publishable_key`: a web page's key, which reaches the public operations only (src/domain/public/). */
+  authType: 'api_key' | 'oauth_token' | 'publishable_key';
   /** The key's (or token's) id: audit events and idempotency keys belong to it. */
   id: string;
   name: string | null;
@@ -23,6 +24,32 @@ export interface Principal {
    * refresh still finds the first request, and a refresh does not buy a fresh request budget.
    */
   credentialId: string;
+  /**
+   * For a publishable key: the key, the secret that signs the `started_token`s of the forms it fetches, and whether
+   * it is the key of the service's hosted pages (allowed on the service's own origin, for hosted forms only).
+   */
+  publishable?: { key: Schema<'PublishableKey'>; tokenSecret: Buffer; hostedPage: boolean } | undefined;
+}
+
+/** The workspace as every kind of credential's principal carries it. */
+export const principalWorkspace = (workspace: Workspace): Principal['workspace'] => ({
+  id: workspace.id,
+  name: workspace.name,
+  plan: workspace.plan,
+  rateLimits: workspace.rateLimits ?? null,
+});
+
+/** A caller of the secret-key operations: publishable keys are refused before any of them runs (./keys/authenticate.ts). */
+export type SecretPrincipal = Principal & { authType: 'api_key' | 'oauth_token' };
+
+export const publishableKeyNotAllowed = () =>
+  forbidden(
+    'publishable_key_not_allowed',
+    'Publishable keys (svc_pub_…) reach only the public operations (/v1/public/…); use a secret API key.',
+  );
+
+export function assertSecretCaller(principal: Principal): asserts principal is SecretPrincipal {
+  if (principal.authType === 'publishable_key') throw publishableKeyNotAllowed();
 }
 
 /**
@@ -33,21 +60,29 @@ export interface Principal {
 export const definitionEnvironments = (environment: Environment): readonly Environment[] =>
   environment === 'test' ? ['live', 'test'] : ['live'];
 
-export const actorOf = (principal: Principal): Schema<'AuditEvent'>['actor'] => ({
-  type: principal.authType,
-  id: principal.id,
-  name: principal.name,
-});
+export function actorOf(principal: Principal): Schema<'AuditEvent'>['actor'] {
+  assertSecretCaller(principal);
+  return { type: principal.authType, id: principal.id, name: principal.name };
+}
+
+/** Whether the caller's attachment holds the form: its one form, a form of its folder, any form for a workspace key. */
+export function attachmentReaches(principal: Principal, form: { id: string; folder_id: string | null }): boolean {
+  const { attachment } = principal;
+  if (attachment.type === 'form') return attachment.form_id === form.id;
+  if (attachment.type === 'folder') return attachment.folder_id === form.folder_id;
+  return true;
+}
 
 /** A form the caller's environment cannot see does not exist for it: 404, never a hint that it exists. */
 export function assertFormVisible(principal: Principal, form: { id: string; test: boolean; folder_id: string | null }): void {
   if (form.test && principal.environment === 'live') throw notFound('form', form.id);
-  const { attachment } = principal;
-  if (attachment.type === 'form' && attachment.form_id !== form.id) {
-    throw forbidden('form_not_attached', 'This key is attached to another form and cannot reach this one.');
-  }
-  if (attachment.type === 'folder' && attachment.folder_id !== form.folder_id) {
-    throw forbidden('form_not_attached', 'This key is attached to a folder that does not hold this form.');
+  if (!attachmentReaches(principal, form)) {
+    throw forbidden(
+      'form_not_attached',
+      principal.attachment.type === 'form'
+        ? 'This key is attached to another form and cannot reach this one.'
+        : 'This key is attached to a folder that does not hold this form.',
+    );
   }
 }
 

@@ -1,19 +1,22 @@
 import type { Schema } from '../contract.js';
 import type { PageRequest } from '../store/page.js';
-import { actorOf, assertWorkspaceWide, type Principal } from './access.js';
+import { actorOf, assertSecretCaller, assertWorkspaceWide, type Principal } from './access.js';
 import { type Services, timestamp } from './services.js';
 
-export const describeCaller = (principal: Principal): Omit<Schema<'Me'>, 'request_id'> => ({
-  object: 'me',
-  id: principal.id,
-  auth_type: principal.authType,
-  name: principal.name,
-  environment: principal.environment,
-  scope: principal.scope,
-  attachment: principal.attachment,
-  expires_at: principal.expiresAt,
-  workspace: { id: principal.workspace.id, object: 'workspace', name: principal.workspace.name, plan: principal.workspace.plan },
-});
+export function describeCaller(principal: Principal): Omit<Schema<'Me'>, 'request_id'> {
+  assertSecretCaller(principal);
+  return {
+    object: 'me',
+    id: principal.id,
+    auth_type: principal.authType,
+    name: principal.name,
+    environment: principal.environment,
+    scope: principal.scope,
+    attachment: principal.attachment,
+    expires_at: principal.expiresAt,
+    workspace: { id: principal.workspace.id, object: 'workspace', name: principal.workspace.name, plan: principal.workspace.plan },
+  };
+}
 
 /** "Reset test data": every test-mode row of the workspace goes, nothing live is touched. */
 export async function resetTestData(services: Services, principal: Principal): Promise<Schema<'TestDataReset'>['deleted']> {

@@ -21,6 +21,10 @@ export const errorClasses = {
   plan_required: { status: 403, type: 'permission_error' },
   https_required: { status: 403, type: 'permission_error' },
   api_key_required: { status: 403, type: 'permission_error' },
+  publishable_key_not_allowed: { status: 403, type: 'permission_error' },
+  secret_key_not_allowed: { status: 403, type: 'permission_error' },
+  origin_not_allowed: { status: 403, type: 'permission_error' },
+  invalid_resume_token: { status: 403, type: 'permission_error' },
   resource_not_found: { status: 404, type: 'not_found' },
   route_not_found: { status: 404, type: 'not_found' },
   method_not_allowed: { status: 405, type: 'invalid_request' },
@@ -47,6 +51,9 @@ export const errorClasses = {
   invalid_form_logic: { status: 422, type: 'validation_error' },
   invalid_answers: { status: 422, type: 'validation_error' },
   invalid_value: { status: 422, type: 'validation_error' },
+  challenge_required: { status: 422, type: 'validation_error' },
+  challenge_invalid: { status: 422, type: 'validation_error' },
+  submitted_too_fast: { status: 422, type: 'validation_error' },
   search_too_broad: { status: 422, type: 'validation_error' },
   rate_limited: { status: 429, type: 'rate_limit_error' },
   too_many_exports: { status: 429, type: 'rate_limit_error' },
@@ -155,8 +162,8 @@ export function unauthorized(message = 'Send a valid API key as `Authorization: 
 }
 
 /** 401 `invalid_client`: public OAuth clients are identified by `client_id` alone, so the only failure is an unknown one. */
-export function invalidClient(): AppError {
-  return new AppError({ code: 'invalid_client', message: 'No registered client has this client_id.' });
+export function invalidClient(message = 'No registered client has this client_id.'): AppError {
+  return new AppError({ code: 'invalid_client', message });
 }
 
 /** 400 `invalid_grant`: an authorization code, verifier or refresh token the token endpoint cannot accept. */
@@ -212,6 +219,15 @@ export function unprocessable(
 /** 422 `invalid_value`: a well-formed value the service cannot accept (a past expiry, a private webhook URL). */
 export function invalidValue(issues: readonly ValidationIssue[], message?: string): AppError {
   return message === undefined ? unprocessable('invalid_value', issues) : unprocessable('invalid_value', issues, message);
+}
+
+/** 422 from a form's spam protection: one issue, on the body member that failed (`/challenge`, `/started_token`). */
+export function spamProtectionRefusal(
+  code: 'challenge_required' | 'challenge_invalid' | 'submitted_too_fast',
+  message: string,
+  issue: { pointer: string; code: string; message: string },
+): AppError {
+  return unprocessable(code, [{ location: 'body', ...issue }], message);
 }
 
 /** 429: `reason` names the limit; the error handler sets `Retry-After` to the same seconds. */

@@ -3,12 +3,14 @@
  * and docs. It does not listen; `src/server.ts` does, so tests can drive the same app in-process.
  */
 
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import pino, { type Logger } from 'pino';
 import { stringify as stringifyYaml } from 'yaml';
 import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
+import { challengeSecrets } from '../domain/challenges/proof-of-work.js';
 import { type ConcurrencySettings, concurrencyLimits } from '../domain/concurrency-slots.js';
 import type { EventPublisher } from '../domain/events.js';
 import { integrationEvents } from '../domain/integrations/publisher.js';
@@ -24,6 +26,8 @@ import { defaultRateLimits, type RateLimitSettings } from './documented-limits.j
 import { errorHandler, lastResort, unknownPath } from './error-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import type { Handlers } from './handlers/types.js';
+import { hostedAssetLoader } from './hosted-assets.js';
+import { hostedPages } from './hosted-pages.js';
 import { inSequence } from './in-sequence.js';
 import {
   assignRequestId,
@@ -37,6 +41,7 @@ import {
   requireScope,
   routeOperation,
 } from './pipeline.js';
+import { publicAddressLimit, publicStages } from './public-stages.js';
 import { memoryRateLimits, type RateLimitPolicy } from './rate-limits.js';
 import { parseBody } from './request-body.js';
 import { requestLog } from './request-log.js';
@@ -59,6 +64,18 @@ export interface AppOptions {
   searchScan?: SearchScan;
   /** Exports and `q` scans at a time, and the streams' stall timeout; default `defaultConcurrency`. */
   concurrency?: ConcurrencySettings;
+  /**
+   * Signs proof-of-work challenges; every process of a deployment needs the same key (the server reads it from
+   * CHALLENGE_HMAC_KEY or the data directory). Default: a random key of this app's own.
+   */
+  challengeHmacKey?: string;
+  /**
+   * Where respondents reach the service, as configured (PUBLIC_BASE_URL): the start of hosted forms' URLs, and the
+   * one origin of the hosted pages' key. Without it, the key allows the origin of the host each request names.
+   */
+  publicBaseUrl?: string;
+  /** Without `publicBaseUrl`, the start of hosted forms' URLs, asked each time (the server's own, once listening). */
+  localBaseUrl?: () => string;
 }
 
 export interface App {
@@ -89,8 +106,13 @@ export function buildApp(options: AppOptions): App {
     apiRequests,
     searchScan: options.searchScan,
     concurrency: concurrencyLimits(options.concurrency),
+    eventSamples: contract.eventSamples,
+    challengeSecrets: challengeSecrets(options.challengeHmacKey ?? randomBytes(32).toString('hex')),
+    publicBaseUrl: options.publicBaseUrl,
+    localBaseUrl: options.localBaseUrl,
   };
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
+  const publishableLastUsed = coalescedLastUsed(options.store.publishableKeys);
 
   const app = express();
   app.disable('x-powered-by');
@@ -124,12 +146,16 @@ export function buildApp(options: AppOptions): App {
   //   and calls the handler.
   // Everything is mounted at /v1, the base path the validator reads from the document's server, as one layer
   // (in-sequence.ts); `unknownPath` answers every other path with a problem+json 404.
+  // The public operations' own stages (CORS) come first on their paths, so that a browser's preflight, which carries
+  // no key, is answered before the API pipeline looks for one.
+  const limitPublicAddress = publicAddressLimit(limits);
+  app.use('/v1/public', inSequence(publicStages(services, limitPublicAddress)));
   app.use(
     '/v1',
     inSequence([
       deprecationHeaders(options.deprecation ?? null),
       routeOperation(contract),
-      authenticateCaller(services, limits, lastUsed),
+      authenticateCaller(services, limits, lastUsed, publishableLastUsed),
       requireScope(contract),
       parseBody(),
       checkPlainNumbers(),
@@ -140,15 +166,39 @@ export function buildApp(options: AppOptions): App {
   );
   // The published contract and its docs: public, like the docs site. After the API's mount, so an API request is not
   // tried against their routes first (each route an app passes over costs a match).
-  const documentJson = JSON.stringify(contract.document);
-  const documentYaml = stringifyYaml(contract.document, { lineWidth: 0 });
+  // Serialised when first asked for, once per app: the YAML alone takes 90 to 250 ms, which every app paid at build
+  // time (every test's too) whether or not anyone read it.
+  let documentJson: string | undefined;
+  let documentYaml: string | undefined;
   const addressLimits = reportAddressLimits(limits);
-  app.get('/openapi.json', addressLimits, (_req, res) => void res.type('application/json').send(documentJson));
-  app.get('/openapi.yaml', addressLimits, (_req, res) => void res.type('application/yaml').send(documentYaml));
+  app.get('/openapi.json', addressLimits, (_req, res) => {
+    documentJson ??= JSON.stringify(contract.document);
+    res.type('application/json').send(documentJson);
+  });
+  app.get('/openapi.yaml', addressLimits, (_req, res) => {
+    documentYaml ??= stringifyYaml(contract.document, { lineWidth: 0 });
+    res.type('application/yaml').send(documentYaml);
+  });
   const servesDocs = existsSync(`${distDir}docs/index.html`);
   if (servesDocs) app.get(['/docs', '/docs/'], addressLimits, (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
+  // The guides' pictures (docs/images/, committed), where the guides' relative links lead from /docs.
+  app.use(
+    '/docs/images',
+    addressLimits,
+    express.static(fileURLToPath(new URL('../../docs/images/', import.meta.url)), { fallthrough: true }),
+  );
+
+  // Hosted forms' pages and the embed script (hosted-pages.ts): HTML and scripts, not problem+json.
+  // A page view is a public request, counted against the address as the page's API calls are.
+  app.use(hostedPages(services, hostedAssetLoader(), limitPublicAddress, log));
 
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log), lastResort(log));
-  return { app, services, flushLastUsed: () => lastUsed.flush(), flushUsage: () => apiRequests.flush(), servesDocs };
+  return {
+    app,
+    services,
+    flushLastUsed: () => Promise.all([lastUsed.flush(), publishableLastUsed.flush()]).then(() => undefined),
+    flushUsage: () => apiRequests.flush(),
+    servesDocs,
+  };
 }

@@ -5,9 +5,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type Operation as DocumentOperation, deref, type Json, requestExample } from '../code-samples/document.js';
 import { withCodeSamples } from '../code-samples.js';
-import type { Scope } from '../contract.js';
+import type { Schema, Scope } from '../contract.js';
 import type { OperationId } from './handlers/types.js';
+
+type EventType = Schema<'EventType'>;
 
 export const bundledDocumentPath = fileURLToPath(new URL('../../dist/openapi.json', import.meta.url));
 const redoclyConfigPath = fileURLToPath(new URL('../../redocly.yaml', import.meta.url));
@@ -31,6 +34,17 @@ export interface Operation {
   minScope: Scope | null;
   /** False for operations with `security: []` (the OAuth token endpoint). */
   authenticated: boolean;
+  /**
+   * Whether the security requirement lists an OAuth 2.0 scheme: an access token calling an operation that does not
+   * is refused (403 `api_key_required`), so the document is the one place that says which credentials an operation
+   * takes.
+   */
+  acceptsOAuthTokens: boolean;
+  /**
+   * Whether the operation takes a publishable key (the `publishableKey` scheme: the public operations) instead of a
+   * secret key or OAuth token. Each refuses the other's credentials.
+   */
+  publishable: boolean;
   /** The media type the operation's request body is sent in; `null` when it takes no body. */
   requestMediaType: string | null;
   /**
@@ -43,10 +57,15 @@ export interface Operation {
   /** Query and path parameters whose schema is a number or an integer: their text must be plain decimal. */
   numericParams: readonly NumericParameter[];
   /**
-   * No body and no header or cookie parameters: what the validator reads of a request is its URL (the path and
-   * the query string), and that is all.
+   * No body, no cookie parameters and no header parameters but `verdictHeaders`: what the validator reads of a
+   * request is its URL (the path and the query string) and the values of those headers, and that is all.
    */
   takesOnlyUrlParameters: boolean;
+  /**
+   * The header parameters (lower case) of an operation that takes only URL parameters otherwise: `If-None-Match`
+   * on a read, whose syntax the validator checks, so a remembered verdict is per value of the header as well.
+   */
+  verdictHeaders: readonly string[];
   /** Whether it declares query parameters (which the validator coerces, and fills in with their defaults). */
   takesQueryParameters: boolean;
 }
@@ -62,6 +81,8 @@ export interface Contract {
   operations: Operation[];
   /** Scopes in ascending power, as the `Scope` enum of the document lists them. */
   scopeOrder: readonly Scope[];
+  /** Each event type's `data`, from the first example of its webhook: what a synthetic sample of the type carries. */
+  eventSamples: ReadonlyMap<EventType, Record<string, unknown>>;
 }
 
 const methods = ['get', 'post', 'patch', 'delete', 'put'] as const;
@@ -95,7 +116,27 @@ async function bundleDocumentRoot(): Promise<OpenApiDocument> {
 }
 
 function contractOf(document: OpenApiDocument): Contract {
-  return { document, operations: readOperations(document), scopeOrder: readScopeOrder(document) };
+  return { document, operations: readOperations(document), scopeOrder: readScopeOrder(document), eventSamples: readEventSamples(document) };
+}
+
+/**
+ * The `data` of the first example of every webhook, by event type (a webhook is named by its type). The document
+ * decides what a sample looks like, so a sample always has the shape its webhook declares; an event type without
+ * a webhook example is an error at start, not at the first dispatch of that type.
+ */
+function readEventSamples(document: OpenApiDocument): Map<EventType, Record<string, unknown>> {
+  const webhooks = (document.webhooks ?? {}) as Record<string, { post?: unknown }>;
+  const samples = new Map<EventType, Record<string, unknown>>();
+  for (const [type, item] of Object.entries(webhooks)) {
+    const post = deref<DocumentOperation>(document, resolve(document, item).post as DocumentOperation);
+    const value = requestExample(document, post)?.value as { data?: Record<string, unknown> } | undefined;
+    if (value?.data === undefined) throw new Error(`The ${type} webhook has no example with \`data\`.`);
+    samples.set(type as EventType, value.data);
+  }
+  for (const type of document.components.schemas.EventType?.enum ?? []) {
+    if (!samples.has(type as EventType)) throw new Error(`The event type ${type} has no webhook with an example.`);
+  }
+  return samples;
 }
 
 function readScopeOrder(document: OpenApiDocument): Scope[] {
@@ -104,8 +145,13 @@ function readScopeOrder(document: OpenApiDocument): Scope[] {
   return scopes as Scope[];
 }
 
+/** Headers a read's answer depends on without changing anything: a URL's verdict may be remembered per value. */
+const conditionalReadHeaders = new Set(['if-none-match']);
+
 function readOperations(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
+  const schemes = ((document.components as Record<string, unknown>).securitySchemes ?? {}) as Record<string, unknown>;
+  const oauthSchemes = new Set(Object.keys(schemes).filter((name) => resolve(document, schemes[name]).type === 'oauth2'));
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of methods) {
       const operation = item[method] as
@@ -121,6 +167,10 @@ function readOperations(document: OpenApiDocument): Operation[] {
       const security = operation.security ?? (document.security as Array<Record<string, string[]>>);
       const parameters = [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])];
       const places = parameters.map((parameter) => resolve(document, parameter).in);
+      const headers = parameters
+        .map((parameter) => resolve(document, parameter))
+        .filter((parameter) => parameter.in === 'header')
+        .map((parameter) => String(parameter.name).toLowerCase());
       operations.push({
         operationId: operation.operationId,
         method,
@@ -129,11 +179,17 @@ function readOperations(document: OpenApiDocument): Operation[] {
         pathParamNames: [...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]!),
         minScope: minimumScope(operation.operationId, security),
         authenticated: security.length > 0,
+        acceptsOAuthTokens: security.some((requirement) => Object.keys(requirement).some((scheme) => oauthSchemes.has(scheme))),
+        publishable: takesPublishableKey(operation.operationId, security),
         requestMediaType: requestMediaType(document, path, operation.requestBody),
         acceptsIdempotencyKey: method === 'post' || declaresHeader(document, parameters, 'idempotency-key'),
         integerPathParams: integerPathParams(document, parameters),
         numericParams: numericParams(document, parameters),
-        takesOnlyUrlParameters: operation.requestBody === undefined && places.every((place) => place === 'path' || place === 'query'),
+        takesOnlyUrlParameters:
+          operation.requestBody === undefined &&
+          places.every((place) => place !== 'cookie') &&
+          headers.every((header) => conditionalReadHeaders.has(header)),
+        verdictHeaders: headers,
         takesQueryParameters: places.includes('query'),
       });
     }
@@ -153,19 +209,7 @@ export function pathPattern(template: string): RegExp {
 }
 
 /** Follows a local `$ref` (`#/components/...`) of the bundled document. */
-export function resolve(document: OpenApiDocument, node: unknown): Record<string, unknown> {
-  let current = node as Record<string, unknown>;
-  while (typeof current?.$ref === 'string') {
-    current = (current.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce<unknown>(
-        (parent, key) => (parent as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')],
-        document,
-      ) as Record<string, unknown>;
-  }
-  return current;
-}
+export const resolve = (document: OpenApiDocument, node: unknown): Record<string, unknown> => deref<Json>(document, node as Json);
 
 /** Each operation's body has one media type; a second would need the body parser to choose between them. */
 function requestMediaType(document: OpenApiDocument, path: string, requestBody: unknown): string | null {
@@ -199,6 +243,18 @@ function numericParams(document: OpenApiDocument, parameters: unknown[]): Numeri
         ? [{ name: parameter.name as string, in: location, type }]
         : [];
     });
+}
+
+const publishableScheme = 'publishableKey';
+
+/** An operation takes either publishable keys only or none: the pipeline authenticates one kind per operation. */
+function takesPublishableKey(operationId: string, security: Array<Record<string, string[]>>): boolean {
+  const schemes = security.flatMap((requirement) => Object.keys(requirement));
+  if (!schemes.includes(publishableScheme)) return false;
+  if (schemes.some((scheme) => scheme !== publishableScheme)) {
+    throw new Error(`${operationId}: the publishableKey scheme cannot be combined with another.`);
+  }
+  return true;
 }
 
 /** Every requirement (API key, OAuth) must name the same role; a disagreement is a document error. */

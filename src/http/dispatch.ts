@@ -27,6 +27,7 @@ type AnyHandler = (input: HandlerInput<OperationId>) => Promise<AnyResult>;
 
 import { idempotencyTtlSeconds } from './documented-limits.js';
 import { withRequestId } from './frozen-bodies.js';
+import { holdsCurrentState } from './if-none-match.js';
 import { stateOf } from './locals.js';
 import { problemBody } from './problem.js';
 import { idempotencyKeyHash, openResponse, type ReplayableResponse, sealResponse } from './sealed-response.js';
@@ -185,9 +186,16 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
     const idempotencyKey = operation.acceptsIdempotencyKey ? req.get('idempotency-key') : undefined;
     if (idempotencyKey === undefined || !state.principal) {
       const result = await handler(handlerInput(req, res, services));
-      return 'stream' in result
-        ? streamed(res, result, services.concurrency?.streamStallTimeoutMs ?? defaultConcurrency.streamStallTimeoutMs)
-        : send(res, outcomeOf(result), state.requestId);
+      if ('stream' in result) {
+        return streamed(res, result, services.concurrency?.streamStallTimeoutMs ?? defaultConcurrency.streamStallTimeoutMs);
+      }
+      const outcome = outcomeOf(result);
+      // A read whose state the client already holds (`If-None-Match` names its current ETag): no body.
+      if (req.method === 'GET' && outcome.status === 200 && holdsCurrentState(req.get('if-none-match'), outcome.headers.ETag)) {
+        res.status(304).set(outcome.headers).end();
+        return;
+      }
+      return send(res, outcome, state.requestId);
     }
 
     const { idempotency } = services.store;

@@ -23,14 +23,17 @@ export interface RateLimitSettings {
   perKeyPerSecond: number;
   perWorkspacePerMinute: number;
   failedAuthPerAddressPerMinute: number;
+  /** Public requests (`/public/…`) per client address per minute; the default's when absent. */
+  publicPerAddressPerMinute?: number;
 }
 
 /**
- * The limits `X-RateLimit-Limit` describes (per key and per workspace) and the failed-authentication budget per
- * client address; the configuration's defaults.
+ * The limits `X-RateLimit-Limit` describes (per key and per workspace), the failed-authentication budget per
+ * client address and the public operations' budget per address; the configuration's defaults.
  */
-export const defaultRateLimits: Readonly<RateLimitSettings> = {
+export const defaultRateLimits: Readonly<Required<RateLimitSettings>> = {
   perKeyPerSecond: 100,
   perWorkspacePerMinute: 10_000,
   failedAuthPerAddressPerMinute: 30,
+  publicPerAddressPerMinute: 60,
 };

@@ -12,7 +12,7 @@ import { type RequestState, stateOf } from './locals.js';
 import { problemBody, sendProblem } from './problem.js';
 import { fromValidatorError, isValidatorError } from './validation.js';
 
-function toAppError(error: unknown, state: RequestState, log: Logger): AppError {
+function toAppError(error: unknown, state: RequestState, log: Logger, body: unknown): AppError {
   if (error instanceof AppError) return error;
   const { requestId: request_id } = state;
   if (error instanceof StoreUnavailable) {
@@ -20,7 +20,7 @@ function toAppError(error: unknown, state: RequestState, log: Logger): AppError 
     return serviceUnavailable(STORE_RETRY_AFTER_SECONDS);
   }
   if (isValidatorError(error) && (error.status === 400 || error.status === 415)) {
-    return fromValidatorError(error, state.operation?.requestMediaType ?? 'application/json', state.parameterIssues ?? []);
+    return fromValidatorError(error, state.operation?.requestMediaType ?? 'application/json', state.parameterIssues ?? [], body);
   }
   // A 500 from the response validator means the server broke the contract: loud in the log.
   if (isValidatorError(error)) log.error({ request_id, violation: error.errors, message: error.message }, 'response broke the contract');
@@ -35,9 +35,9 @@ function toAppError(error: unknown, state: RequestState, log: Logger): AppError 
 export const STORE_RETRY_AFTER_SECONDS = 1;
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
-  return (error: unknown, _req, res, _next) => {
+  return (error: unknown, req, res, _next) => {
     const state = stateOf(res);
-    const appError = toAppError(error, state, log);
+    const appError = toAppError(error, state, log, req.body);
     if (res.headersSent) {
       cutShort(res);
       return;

@@ -7,8 +7,14 @@ import type { IfMatch } from '../domain/preconditions.js';
 
 const entityTag = /(W\/)?("[^"]*")/g;
 
+/** The tags an `If-Match` or `If-None-Match` header lists (each with whether it is weak), or `*` for any. */
+export function entityTagsOf(header: string): '*' | { weak: boolean; tag: string }[] {
+  if (header.trim() === '*') return '*';
+  return [...header.matchAll(entityTag)].map((match) => ({ weak: match[1] !== undefined, tag: match[2]! }));
+}
+
 export function ifMatchOf(header: string | undefined): IfMatch | undefined {
   if (header === undefined) return undefined;
-  if (header.trim() === '*') return { any: true };
-  return { tags: [...header.matchAll(entityTag)].filter((match) => match[1] === undefined).map((match) => match[2]!) };
+  const tags = entityTagsOf(header);
+  return tags === '*' ? { any: true } : { tags: tags.filter(({ weak }) => !weak).map(({ tag }) => tag) };
 }

@@ -20,7 +20,10 @@ const oauthErrors: Partial<Record<ErrorCode, OAuthErrorName>> = {
   invalid_client: 'invalid_client',
 };
 
-/** The 400 and 401 of the token endpoint as OAuth problems; its other responses (403, 413, 415, 429, 500) are the usual ones. */
+/**
+ * The 400 and 401 of the token and revocation endpoints as OAuth problems; their other responses (403, 413, 415,
+ * 429, 500) are the usual ones.
+ */
 export function asOAuthProblem(error: AppError, requestBody: unknown): AppError {
   if (error.status !== 400 && error.status !== 401) return error;
   const shaped = error.code === 'invalid_parameters' ? explainInvalidRequest(error, requestBody) : error;
@@ -29,7 +32,7 @@ export function asOAuthProblem(error: AppError, requestBody: unknown): AppError 
 }
 
 export const missingRequestBody = (): AppError =>
-  badRequest('invalid_parameters', 'The request has no body; send the token request form-encoded.', [
+  badRequest('invalid_parameters', 'The request has no body; send the request form-encoded.', [
     { location: 'body', pointer: '', code: 'required', message: 'is required' },
   ]);
 

@@ -6,10 +6,12 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Scope } from '../contract.js';
 import { AppError, forbidden, methodNotAllowed, routeNotFound } from '../domain/errors.js';
 import { authenticate, type LastUsedRecorder } from '../domain/keys/authenticate.js';
+import { authenticatePublishable } from '../domain/public/authenticate.js';
 import type { Services } from '../domain/services.js';
 import { newId } from '../ids.js';
 import { connectionInfo } from './client-address.js';
 import { type Contract, operationRouter } from './contract-document.js';
+import { grantPublicOrigin } from './cors.js';
 import { stateOf } from './locals.js';
 import { consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
 
@@ -97,7 +99,12 @@ export function routeOperation(contract: Contract): RequestHandler {
   };
 }
 
-export function authenticateCaller(services: Services, limits: RateLimitPolicy, lastUsed: LastUsedRecorder): RequestHandler {
+export function authenticateCaller(
+  services: Services,
+  limits: RateLimitPolicy,
+  lastUsed: LastUsedRecorder,
+  publishableLastUsed: LastUsedRecorder,
+): RequestHandler {
   const meter = services.apiRequests;
   return async (req, res, next) => {
     const state = stateOf(res);
@@ -108,8 +115,14 @@ export function authenticateCaller(services: Services, limits: RateLimitPolicy, 
       await peekFailedAuthBudget(limits, res, state.clientIp);
       return next();
     }
+    const authorization = req.get('authorization');
     try {
-      state.principal = await authenticate(services, req.get('authorization'), state.clientIp, lastUsed);
+      if (state.operation.publishable) {
+        state.principal = await authenticatePublishable(services, authorization, publishableLastUsed);
+        grantPublicOrigin(req, res, state.principal, services.publicBaseUrl);
+      } else {
+        state.principal = await authenticate(services, authorization, state.clientIp, lastUsed);
+      }
     } catch (error) {
       if (error instanceof AppError && error.status === 401) throw (await recordFailedAuth(limits, res, state.clientIp)) ?? error;
       throw error;
@@ -137,11 +150,17 @@ export function countFailedAuthentication(limits: RateLimitPolicy): ErrorRequest
   };
 }
 
-/** The operation's minimum scope comes from its security requirement in the document. */
+/** The credentials an operation takes and its minimum scope come from its security requirement in the document. */
 export function requireScope(contract: Contract): RequestHandler {
   const rank = (scope: Scope) => contract.scopeOrder.indexOf(scope);
   return (_req, res, next) => {
     const { operation, principal } = stateOf(res);
+    if (operation && principal?.authType === 'oauth_token' && !operation.acceptsOAuthTokens) {
+      throw forbidden(
+        'api_key_required',
+        `${operation.operationId} takes an API key, not an OAuth access token (its security requirement lists API keys only).`,
+      );
+    }
     if (operation?.minScope && principal && rank(principal.scope) < rank(operation.minScope)) {
       throw forbidden('insufficient_scope', `This operation needs the ${operation.minScope} scope; this key has ${principal.scope}.`, {
         required_scope: operation.minScope,

@@ -32,6 +32,7 @@ export function problemBody(error: AppError, requestId: string): Record<string, 
 /** Operations whose problems have a shape of their own in the document, whichever stage failed. */
 const problemShapes: Partial<Record<OperationId, (error: AppError, requestBody: unknown) => AppError>> = {
   createOAuthToken: asOAuthProblem,
+  revokeOAuthToken: asOAuthProblem,
 };
 
 /** The only way an error reaches a client: problem+json with the request id, never internals. */

@@ -8,7 +8,7 @@ import type { Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppError, rateLimited } from '../domain/errors.js';
 import type { WorkspaceRateLimits } from '../store/types.js';
-import type { RateLimitSettings } from './documented-limits.js';
+import { defaultRateLimits, type RateLimitSettings } from './documented-limits.js';
 
 export interface RateLimitPolicy {
   /** Requests per key, per second. */
@@ -17,6 +17,8 @@ export interface RateLimitPolicy {
   perWorkspace: RateLimiterAbstract;
   /** Failed authentications per client address, so keys cannot be guessed at speed. */
   failedAuthPerAddress: RateLimiterAbstract;
+  /** Public requests (`/public/…`) per client address, counted before anything else. */
+  publicPerAddress: RateLimiterAbstract;
   /**
    * The per-key or per-workspace limiter of another size, for a workspace with limits of its own (Enterprise). A
    * limiter's size is fixed when it is built, so there is one per size, built once and kept: operators set few.
@@ -62,12 +64,17 @@ export function sizedLimiters(build: (window: RateLimitWindow, points: number) =
   };
 }
 
+/** The per-address budget of the public operations, as configured or by default. */
+export const publicPointsOf = (settings: RateLimitSettings): number =>
+  settings.publicPerAddressPerMinute ?? defaultRateLimits.publicPerAddressPerMinute;
+
 export function memoryRateLimits(settings: RateLimitSettings): RateLimitPolicy {
   const memory = (window: RateLimitWindow, points: number) => new RateLimiterMemory({ ...rateLimitWindows[window], points });
   return {
     perKey: memory('perKey', settings.perKeyPerSecond),
     perWorkspace: memory('perWorkspace', settings.perWorkspacePerMinute),
     failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: settings.failedAuthPerAddressPerMinute, duration: 60 }),
+    publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: publicPointsOf(settings), duration: 60 }),
     sized: sizedLimiters(memory),
   };
 }
@@ -113,6 +120,33 @@ function tooManyRequests(res: Response, msBeforeNext: number, message: string): 
 
 const isLimitRejection = (error: unknown): error is RateLimiterRes => error instanceof RateLimiterRes;
 
+/** Counts one point against the address; the 429 to answer once it is over its budget (`refusal`: its message). */
+async function consumeAddress(
+  limiter: RateLimiterAbstract,
+  res: Response,
+  address: string,
+  refusal: string,
+): Promise<AppError | undefined> {
+  try {
+    setHeaders(res, [windowOf(limiter, await limiter.consume(address), Date.now())]);
+    return undefined;
+  } catch (error) {
+    if (!isLimitRejection(error)) throw error;
+    setHeaders(res, [windowOf(limiter, error, Date.now())]);
+    return tooManyRequests(res, error.msBeforeNext, refusal);
+  }
+}
+
+/**
+ * Counts a public request against its address, before anything else is done for it: a page's visitors each have
+ * their own budget, and one address sending more is refused 429 whatever key it sends.
+ */
+export async function consumePublicRequest(policy: RateLimitPolicy, res: Response, address: string): Promise<void> {
+  const limiter = policy.publicPerAddress;
+  const refused = await consumeAddress(limiter, res, address, `More than ${limiter.points} public requests per minute from this address`);
+  if (refused) throw refused;
+}
+
 /** Reports the address's failed-authentication window without counting anything. */
 export async function peekFailedAuthBudget(policy: RateLimitPolicy, res: Response, address: string): Promise<void> {
   const limiter = policy.failedAuthPerAddress;
@@ -125,17 +159,8 @@ export async function peekFailedAuthBudget(policy: RateLimitPolicy, res: Respons
  * from an address that also sent bad ones (an office behind one NAT) is never turned away. Guessing stays
  * throttled, since every wrong guess past the budget is a 429 and keys are too long to find by chance.
  */
-export async function recordFailedAuth(policy: RateLimitPolicy, res: Response, address: string): Promise<AppError | undefined> {
-  const limiter = policy.failedAuthPerAddress;
-  try {
-    setHeaders(res, [windowOf(limiter, await limiter.consume(address), Date.now())]);
-    return undefined;
-  } catch (error) {
-    if (!isLimitRejection(error)) throw error;
-    setHeaders(res, [windowOf(limiter, error, Date.now())]);
-    return tooManyRequests(res, error.msBeforeNext, 'Too many failed authentications from this address');
-  }
-}
+export const recordFailedAuth = (policy: RateLimitPolicy, res: Response, address: string): Promise<AppError | undefined> =>
+  consumeAddress(policy.failedAuthPerAddress, res, address, 'Too many failed authentications from this address');
 
 /**
  * The request's windows counted one limiter after the other: the key's first; the workspace's only once the key's

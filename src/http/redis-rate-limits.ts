@@ -17,6 +17,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimi
 import type { RateLimitSettings } from './documented-limits.js';
 import {
   consumeInTurn,
+  publicPointsOf,
   type RateLimitPolicy,
   type RequestLimiters,
   type RequestWindows,
@@ -233,6 +234,7 @@ export function redisRateLimits(settings: RateLimitSettings, options: RedisRateL
       perKey: limiter('key', settings.perKeyPerSecond, 1),
       perWorkspace: limiter('ws', settings.perWorkspacePerMinute, 60),
       failedAuthPerAddress: limiter('auth', settings.failedAuthPerAddressPerMinute, 60),
+      publicPerAddress: limiter('public', publicPointsOf(settings), 60),
       // Same keys as the standard limiters: a workspace whose limits change keeps the count of its current window.
       sized: sizedLimiters((window, points) => limiter(rateLimitWindows[window].keyPrefix, points, rateLimitWindows[window].duration)),
       consumeBoth,

@@ -7,18 +7,41 @@ import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ValidationIssue } from '../contract.js';
 import { type AppError, badRequest, internalError, unsupportedMediaType } from '../domain/errors.js';
+import { jsonPointer } from '../domain/validation-issue.js';
 import type { NumericParameter, OpenApiDocument } from './contract-document.js';
 import { stateOf } from './locals.js';
 import { rememberValidatedReads } from './validated-responses.js';
 import { withoutRepeatedRouting } from './validator-stages.js';
 
+/**
+ * The validator's stages by document and by whether responses are checked. Preparing the document and compiling
+ * its schemas takes the validator a few hundred milliseconds per app, and apps built from one document in one process
+ * (the tests build thousands) share the stages: they keep nothing of an app's own, reading the route settings from
+ * each request's app.
+ */
+const validatorsByDocument = new WeakMap<OpenApiDocument, Map<boolean, RequestHandler[]>>();
+
 export function openApiValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
+  let byOption = validatorsByDocument.get(document);
+  if (!byOption) {
+    byOption = new Map();
+    validatorsByDocument.set(document, byOption);
+  }
+  let validator = byOption.get(options.validateResponses);
+  if (!validator) {
+    validator = buildValidator(document, options);
+    byOption.set(options.validateResponses, validator);
+  }
+  return options.validateResponses ? [...validator, rememberValidatedReads()] : validator;
+}
+
+function buildValidator(document: OpenApiDocument, options: { validateResponses: boolean }): RequestHandler[] {
   // The validator finds the base path in `servers`; the published servers are absolute URLs (production,
   // mock), so the server validates against a copy whose only server is its own mount point.
   const apiSpec = forAjvDiscriminators(
     withBodyDiscriminatorsNested(withoutAnnotations({ ...document, servers: [{ url: '/v1' }] }) as OpenApiDocument),
   );
-  const validator = withoutRepeatedRouting(
+  return withoutRepeatedRouting(
     OpenApiValidator.middleware({
       apiSpec: apiSpec as never,
       validateApiSpec: false,
@@ -50,7 +73,6 @@ export function openApiValidator(document: OpenApiDocument, options: { validateR
       ignoreUndocumented: true,
     }) as unknown as RequestHandler[],
   );
-  return options.validateResponses ? [...validator, rememberValidatedReads()] : validator;
 }
 
 const plainDecimal: Record<NumericParameter['type'], { grammar: RegExp; representable: (value: number) => boolean; words: string }> = {
@@ -237,11 +259,69 @@ function toIssue(entry: { path: string; message: string; errorCode?: string }): 
   };
 }
 
+/** What a key of an object must be, by the keyword the validator names: the test one key fails. */
+const keyChecks: Record<string, (message: string) => ((key: string) => boolean) | undefined> = {
+  max_length: (message) => {
+    const limit = /more than (\d+) characters/.exec(message)?.[1];
+    return limit === undefined ? undefined : (key) => [...key].length > Number(limit);
+  },
+  min_length: (message) => {
+    const limit = /fewer than (\d+) characters/.exec(message)?.[1];
+    return limit === undefined ? undefined : (key) => [...key].length < Number(limit);
+  },
+  pattern: (message) => {
+    const pattern = /must match pattern "(.*)"$/.exec(message)?.[1];
+    return pattern === undefined ? undefined : (key) => !new RegExp(pattern, 'u').test(key);
+  },
+};
+
+/**
+ * The validator reports a bad key of an object (`propertyNames`: a `metadata` key too long, say) at the object, not
+ * at the key, and without naming it. A string keyword (maxLength, pattern…) at a pointer that is an object in the
+ * body can only be about its keys: such an issue becomes one issue per offending key, pointing at the key, and the
+ * validator's generic `property_names` issue beside it is dropped.
+ */
+export function locateKeyIssues(issues: readonly ValidationIssue[], body: unknown): ValidationIssue[] {
+  const located: ValidationIssue[] = [];
+  const resolved = new Set<string>();
+  for (const issue of issues) {
+    const target = issue.location === 'body' ? valueAt(body, issue.pointer) : undefined;
+    const check = keyChecks[issue.code]?.(issue.message);
+    if (typeof target !== 'object' || target === null || Array.isArray(target) || check === undefined) {
+      located.push(issue);
+      continue;
+    }
+    const keys = Object.keys(target).filter(check);
+    if (keys.length === 0) {
+      located.push(issue);
+      continue;
+    }
+    resolved.add(issue.pointer);
+    for (const key of keys) located.push({ ...issue, pointer: `${issue.pointer}${jsonPointer(key)}`.slice(0, 512) });
+  }
+  return located.filter((issue) => !(issue.code === 'property_names' && resolved.has(issue.pointer)));
+}
+
+/** The value at a JSON Pointer, or undefined. */
+function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const segment of pointer.split('/').slice(1)) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
 /** Request validation failures (400, 415) become problems; anything else from the validator is ours to fix. */
-export function fromValidatorError(error: ValidatorError, expectedMediaType: string, earlier: readonly ValidationIssue[] = []): AppError {
+export function fromValidatorError(
+  error: ValidatorError,
+  expectedMediaType: string,
+  earlier: readonly ValidationIssue[] = [],
+  body?: unknown,
+): AppError {
   if (error.status === 415) return unsupportedMediaType(expectedMediaType);
   if (error.status === 400) {
-    const issues = (error.errors ?? []).map(toIssue);
+    const issues = locateKeyIssues((error.errors ?? []).map(toIssue), body);
     const seen = new Set(earlier.map((issue) => `${issue.location} ${issue.pointer}`));
     return invalidParameters([...earlier, ...issues.filter((issue) => !seen.has(`${issue.location} ${issue.pointer}`))]);
   }

@@ -9,8 +9,9 @@
  *   path parameters, so it is asked once per operation; later requests get that answer with the pipeline's
  *   parameters. A path with percent-encoding is always left to the validator, which refuses malformed ones.
  * - `requestMiddleware` checks the request against the operation's parameters and body. For an operation whose
- *   requests carry nothing the validator reads but their URL (`takesOnlyUrlParameters`: no body, no header or
- *   cookie parameters), its verdict depends on the path parameters and the query string alone, and so does the one
+ *   requests carry nothing the validator reads but their URL (`takesOnlyUrlParameters`: no body, no cookie
+ *   parameters, and no header parameters but `If-None-Match`, whose value is then part of the URL's key), its
+ *   verdict depends on the path parameters, the query string and that header alone, and so does the one
  *   thing it changes that the handler reads: `req.query`, which it coerces and fills in with defaults. So a verdict
  *   of "valid" is remembered for that URL with the query it left (frozen), and the same URL is not checked again:
  *   it gets that query. Refusals are never remembered, and the remembered URLs are bounded in number and length,
@@ -64,6 +65,7 @@ function oncePerUrl(validate: RequestHandler): RequestHandler {
       key = JSON.stringify([
         operation.operationId,
         queryAt < 0 ? null : req.originalUrl.slice(queryAt + 1),
+        (operation.verdictHeaders ?? []).map((header) => req.get(header) ?? null),
         ...Object.values(pathParams ?? {}),
       ]);
       const query = passed.get(key);

@@ -37,7 +37,8 @@ export interface DueDelivery {
     /** The secret a rotation replaced and until when it still signs beside `signingSecret`; null when none is kept. */
     previousSecret: { secret: string; expiresAt: string } | null;
   };
-  event: { id: string; type: Schema<'EventType'>; body: string };
+  /** `synthetic`: a sample sent by dispatch with `type` (see EventRecord). */
+  event: { id: string; type: Schema<'EventType'>; body: string; synthetic: boolean };
 }
 
 export interface AttemptResult {
@@ -106,8 +107,12 @@ export interface IntegrationStore {
     record: IntegrationRecord,
     options?: { resetCircuit?: boolean; audit?: AuditEventInput; expectedTag?: string | undefined },
   ): Promise<void>;
-  /** Deletes the integration with its deliveries, pending or made, and records `audit`, in one transaction. */
-  delete(id: string, audit: AuditEventInput): Promise<void>;
+  /**
+   * Deletes the integration with its deliveries, pending or made, and records `audit`, in one transaction. With
+   * `expectedTag`, only if the stored integration's entity tag still equals it, compared inside the transaction:
+   * `StoreConflict('changed_since_read')` otherwise, `RecordNotFound('integration')` when it is gone.
+   */
+  delete(id: string, audit: AuditEventInput, options?: { expectedTag?: string | undefined }): Promise<void>;
   /**
    * Makes `rotation.secret` the signing secret. The one it replaces is kept beside it until
    * `previousExpiresAt`, or dropped at once when that is null; a secret an earlier rotation kept is dropped

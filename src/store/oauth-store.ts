@@ -3,7 +3,7 @@
  * workspace let a client act with some scopes); its code and every token issued from it hang off it, so
  * reuse detection can revoke the whole family in one call. Codes and tokens are stored only as hashes.
  */
-import type { Scope } from '../contract.js';
+import type { Environment, Scope } from '../contract.js';
 
 export interface OAuthClient {
   /** The public `client_id`. */
@@ -11,6 +11,8 @@ export interface OAuthClient {
   name: string;
   /** Compared by exact string match (RFC 6749 section 3.1.2.3, RFC 6819 section 5.2.3.5). */
   redirectUris: string[];
+  /** A confidential client's secret as its SHA-256 hash; null for a public client (PKCE alone). */
+  secretHash: Buffer | null;
   createdAt: string;
 }
 
@@ -20,6 +22,8 @@ export interface OAuthGrant {
   workspaceId: string;
   /** In ascending power, without duplicates. */
   scopes: Scope[];
+  /** Chosen at consent: every token of the grant acts in this environment. */
+  environment: Environment;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -91,4 +95,6 @@ export interface OAuthStore {
   findAccessToken(hash: Buffer): Promise<AccessTokenRecord | undefined>;
   /** Revokes the grant and every access and refresh token issued under it. */
   revokeGrant(grantId: string, at: string, reason: string): Promise<void>;
+  /** Revokes one access token (RFC 7009); its grant and refresh token stay. */
+  revokeAccessToken(id: string, at: string): Promise<void>;
 }

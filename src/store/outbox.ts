@@ -30,6 +30,8 @@ export interface EventRecord {
   createdAt: string;
   /** The envelope as JSON text: the exact bytes every attempt and replay sends and signs. */
   body: string;
+  /** A sample sent by dispatch (`synthetic: true` in its body): its attempts send `X-Service-Synthetic: true`. */
+  synthetic?: boolean | undefined;
 }
 
 /** Who receives a published event besides its workspace and type: the integrations of these environments. */

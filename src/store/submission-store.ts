@@ -53,8 +53,14 @@ export interface SubmissionFilter {
   /** Lower-cased text that must occur, literally, in the stored search text. */
   search?: string | undefined;
   updatedGte?: string | undefined;
-  /** Exact `metadata.utm.source`. */
+  updatedLt?: string | undefined;
+  /** On `completed_at`: a submission not completed matches neither. */
+  completedGte?: string | undefined;
+  completedLt?: string | undefined;
+  /** Exact `context.utm.source`. */
   utmSource?: string | undefined;
+  /** Pairs `metadata` must hold, each exactly (at most 5, as the document bounds the parameter). */
+  metadata?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The order of a list: the key, then `id`, both in `direction`. */
@@ -116,6 +122,8 @@ export interface ResumeResult {
 /** What an erasure deleted. */
 export interface ErasureResult {
   deletedSubmissions: number;
+  /** The deleted submissions, in id order, with their forms (for the `submission.erased` events). */
+  erased: ReadonlyArray<{ id: string; formId: string }>;
   /** Pending webhook attempts about the erased submissions that were dropped with their stored events. */
   canceledDeliveries: number;
 }
@@ -170,9 +178,10 @@ export interface SubmissionStore {
   /**
    * Deletes the partition's submission and takes it out of the aggregates, and clears the responses kept for
    * Idempotency-Key retries that carry it, as `erase` does; `RecordNotFound` when the partition no longer holds it
-   * (deleted, or moved with its form to another workspace).
+   * (deleted, or moved with its form to another workspace). Writes the outbox (its `submission.deleted` event) in
+   * the same transaction.
    */
-  delete(partition: SubmissionPartition, id: string): Promise<void>;
+  delete(partition: SubmissionPartition, id: string, outbox?: Outbox<void>): Promise<void>;
   /**
    * Erases a person from the partition in one transaction: every submission with an `email` answer equal to
    * `email` once both are normalised (surrounding whitespace removed, ASCII letters lower-cased), found through
@@ -196,5 +205,10 @@ export interface SubmissionStore {
    * it was, added as it is: a start stays one start); `RecordNotFound` when the partition no longer holds it.
    */
   resume(partition: SubmissionPartition, id: string, change: SubmissionChange, outbox?: Outbox<ResumeResult>): Promise<ResumeResult>;
+  /**
+   * Replaces the submission with `change(current)` under a write lock, writing only its `metadata` and `updated_at`
+   * (nothing the aggregates or the search read); `RecordNotFound` when the partition no longer holds it.
+   */
+  updateMetadata(partition: SubmissionPartition, id: string, change: (current: Submission) => Submission): Promise<Submission>;
   funnel(query: FunnelQuery): Promise<FunnelTotals>;
 }

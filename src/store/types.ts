@@ -13,7 +13,9 @@ import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { IdempotentResponse, Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
+import type { PublicOriginStore } from './public-origin-store.js';
 import type { RescoreJobStore } from './rescore-job-store.js';
+import type { SpamStore } from './spam-store.js';
 import type { SubmissionStore } from './submission-store.js';
 import type { UsageStore } from './usage-store.js';
 
@@ -41,6 +43,27 @@ export interface ApiKeyRecord {
 /** A key found by its secret, with its workspace: authentication needs both on every request, so they are read together. */
 export interface ApiKeyCredential extends ApiKeyRecord {
   workspace: Workspace;
+}
+
+/** A publishable key as stored, with the secret that signs its forms' `started_token`s (never shown). */
+export interface PublishableKeyRecord {
+  key: Schema<'PublishableKey'>;
+  workspaceId: string;
+  tokenSecret: Buffer;
+}
+
+/** A publishable key found by its value, with its workspace: every public request reads both. */
+export interface PublishableKeyCredential extends PublishableKeyRecord {
+  workspace: Workspace;
+  /** The key the service manages for its hosted pages: allowed on the service's own origin, never listed. */
+  hostedPage: boolean;
+}
+
+/** The hash of a public submission's resume token and when it stops working; never the token. */
+export interface ResumeTokenRecord {
+  submissionId: string;
+  tokenHash: Buffer;
+  expiresAt: string;
 }
 
 /** Which forms a caller may see: its workspace, the environments it reads, and its attachment. */
@@ -92,9 +115,40 @@ export interface ApiKeyStore {
   listExpired(now: string, limit: number): Promise<ApiKeyRecord[]>;
 }
 
+export interface PublishableKeyStore {
+  /** Stores the key and its `publishable_key.created` audit event in one transaction. */
+  create(record: PublishableKeyRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
+  /** One indexed lookup joining the key to its workspace; never cached, so a revocation applies to the next request. */
+  findByValue(value: string): Promise<PublishableKeyCredential | undefined>;
+  get(workspaceId: string, id: string): Promise<PublishableKeyRecord | undefined>;
+  /** Keys of both environments, newest first. */
+  list(workspaceId: string, page: PageRequest): Promise<Page<Schema<'PublishableKey'>>>;
+  /** Revokes an active key and records the audit event in the same transaction; returns the key as it now is. */
+  revoke(id: string, at: string, audit: AuditEventInput): Promise<Schema<'PublishableKey'> | undefined>;
+  /** Records use; implementations may coalesce writes but must not lose the latest time. */
+  touch(id: string, at: string): Promise<void>;
+  /** Keeps the hash of a new public submission's resume token. */
+  saveResumeToken(token: ResumeTokenRecord): Promise<void>;
+  findResumeToken(submissionId: string): Promise<ResumeTokenRecord | undefined>;
+  /** The key of the workspace's hosted pages in this environment, if one was made; such keys are never listed nor got. */
+  findHostedPageKey(workspaceId: string, environment: Environment): Promise<PublishableKeyRecord | undefined>;
+  /**
+   * Stores `record` as the hosted pages' key of its workspace and environment, unless another request stored one
+   * first; returns the one that is stored.
+   */
+  createHostedPageKey(record: PublishableKeyRecord): Promise<PublishableKeyRecord>;
+}
+
 export interface FormStore {
-  list(visibility: FormVisibility, filter: { folderId?: string | undefined }, page: PageRequest): Promise<Page<Schema<'FormSummary'>>>;
+  /** `filter.metadata`: pairs the form's `metadata` must hold, each exactly. */
+  list(
+    visibility: FormVisibility,
+    filter: { folderId?: string | undefined; metadata?: Readonly<Record<string, string>> | undefined },
+    page: PageRequest,
+  ): Promise<Page<Schema<'FormSummary'>>>;
   get(workspaceId: string, id: string): Promise<FormRecord | undefined>;
+  /** The workspace holding a form, found by its id alone: a hosted page's URL names only the form. */
+  workspaceOf(id: string): Promise<string | undefined>;
   /** Inserts the form and its version-1 snapshot; `StoreConflict('slug_taken')` when the slug is taken. */
   create(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
   /**
@@ -189,6 +243,11 @@ export interface FolderStore {
    * `StoreConflict('folder_not_empty')` when it still holds forms.
    */
   delete(id: string, at: string, audit: { folder: AuditEventInput; revokedKey: (key: Schema<'ApiKey'>) => AuditEventInput }): Promise<void>;
+  /**
+   * Replaces the workspace's folder's `name` and `metadata` with `change(current)`'s, under a write lock, and
+   * returns the folder as stored; undefined when the workspace holds no such folder.
+   */
+  update(workspaceId: string, id: string, change: (current: Schema<'Folder'>) => Schema<'Folder'>): Promise<Schema<'Folder'> | undefined>;
 }
 
 export interface AuditEventStore {
@@ -231,8 +290,10 @@ export interface TeamStore {
     workspaceId: string,
     filter: { status?: Schema<'Invite'>['status'] | undefined },
     page: PageRequest,
+    now: string,
   ): Promise<Page<Schema<'Invite'>>>;
-  getInvite(workspaceId: string, id: string): Promise<Schema<'Invite'> | undefined>;
+  /** Pending invites whose `expires_at` is not after `now` (the caller's clock) read as expired. */
+  getInvite(workspaceId: string, id: string, now: string): Promise<Schema<'Invite'> | undefined>;
   /** Creates a pending invite; `StoreConflict('member_exists')` when the email is a member or already invited. */
   createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   revokeInvite(workspaceId: string, id: string, at: string, audit: AuditEventInput): Promise<Schema<'Invite'> | undefined>;
@@ -241,6 +302,7 @@ export interface TeamStore {
 export interface Store {
   workspaces: WorkspaceStore;
   apiKeys: ApiKeyStore;
+  publishableKeys: PublishableKeyStore;
   forms: FormStore;
   transfers: TransferStore;
   folders: FolderStore;
@@ -253,6 +315,8 @@ export interface Store {
   oauth: OAuthStore;
   rescoreJobs: RescoreJobStore;
   usage: UsageStore;
+  spam: SpamStore;
+  publicOrigins: PublicOriginStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   /**

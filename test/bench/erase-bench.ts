@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import type { Schema } from '../../src/contract.js';
 import { newId } from '../../src/ids.js';
-import { completeMetadata } from '../../src/store/rows/submissions.js';
+import { completeContext } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertEvent } from '../../src/store/sqlite/outbox.js';
@@ -58,7 +58,9 @@ function seed(count: number, email: (index: number) => string): void {
           test: false,
           answers: { ...template.answers, email: email(index) },
           hidden: template.hidden,
-          metadata: completeMetadata({}),
+          context: completeContext({}),
+          metadata: {},
+          completed_at: template.status === 'completed' ? at : null,
           visited_steps: template.visited_steps,
           score: template.score,
           grade: template.grade,

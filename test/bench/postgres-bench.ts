@@ -34,7 +34,7 @@ import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { openPostgres } from '../../src/store/postgres/database.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
-import { completeMetadata, dayOf, gradeKey, sourceKey, stepCounts } from '../../src/store/rows/submissions.js';
+import { completeContext, dayOf, gradeKey, sourceKey, stepCounts } from '../../src/store/rows/submissions.js';
 import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
 import { scoredTemplates } from './submission-templates.js';
 
@@ -605,7 +605,7 @@ async function recountFunnel(pool: pg.Pool, formId: string): Promise<void> {
       grade: group.grade,
       visited_steps: group.visited_steps,
       created_at: group.day,
-      metadata: completeMetadata(group.source === null ? undefined : { utm: { source: group.source } }),
+      context: completeContext(group.source === null ? undefined : { utm: { source: group.source } }),
     };
     const day = dayOf(`${group.day}T00:00:00.000Z`);
     const completed = group.status === 'completed' ? group.count : 0;
@@ -624,7 +624,7 @@ async function recountFunnel(pool: pg.Pool, formId: string): Promise<void> {
         droppedOff: sum.droppedOff + step.droppedOff * group.count,
       });
     }
-    const source = sourceKey(facts.metadata);
+    const source = sourceKey(facts.context);
     const bySource = sources.get(`${day} ${source}`) ?? { day, source, started: 0, completed: 0 };
     sources.set(`${day} ${source}`, { ...bySource, started: bySource.started + group.count, completed: bySource.completed + completed });
     if (completed) {

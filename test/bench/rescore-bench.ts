@@ -26,7 +26,7 @@ import { validateAnswers } from '../../src/domain/submissions/validate-answers.j
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { messageClassesOf } from '../../src/http/message-classes.js';
 import { newId } from '../../src/ids.js';
-import { completeMetadata } from '../../src/store/rows/submissions.js';
+import { completeContext } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
@@ -120,7 +120,9 @@ async function seededForm(count: number): Promise<Schema<'Form'>> {
           test: false,
           answers: template.answers,
           hidden: template.hidden,
-          metadata: completeMetadata({}),
+          context: completeContext({}),
+          metadata: {},
+          completed_at: template.status === 'completed' ? at : null,
           visited_steps: template.visitedSteps,
           score: template.score,
           grade: template.grade,

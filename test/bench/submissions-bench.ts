@@ -34,7 +34,7 @@ import { rescoreSubmission } from '../../src/domain/submissions/service.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { messageClassesOf } from '../../src/http/message-classes.js';
 import { newId } from '../../src/ids.js';
-import { completeMetadata } from '../../src/store/rows/submissions.js';
+import { completeContext } from '../../src/store/rows/submissions.js';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { insertSubmissionRow } from '../../src/store/sqlite/submissions.js';
@@ -137,7 +137,9 @@ function seed(count: number, offsetMs: number): void {
           score: template.score,
           grade: template.grade,
           score_breakdown: template.score_breakdown,
-          metadata: completeMetadata({ utm: { source: UTM_SOURCES[index % UTM_SOURCES.length]! } }),
+          context: completeContext({ utm: { source: UTM_SOURCES[index % UTM_SOURCES.length]! } }),
+          metadata: {},
+          completed_at: template.status === 'completed' ? at : null,
           scored_at: at,
           created_at: at,
           updated_at: at,

@@ -31,14 +31,19 @@ import { promisify } from 'node:util';
 import express from 'express';
 import selfsigned from 'selfsigned';
 import { parse } from 'yaml';
-import { loadConfig } from '../../src/config.js';
-import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
-import { messageClassesOf } from '../../src/http/message-classes.js';
-import { newId } from '../../src/ids.js';
-import { createHttpsListener } from '../../src/listeners.js';
-import { createLogger } from '../../src/logger.js';
-import { createSqliteStore } from '../../src/store/sqlite/index.js';
-import { benchApp } from './bench-app.js';
+import { compiled } from './compiled.js';
+
+// The server as `npm start` runs it: compiled (./compiled.ts).
+const { loadConfig } = await compiled<typeof import('../../src/config.js')>('config.js');
+const { bootstrapWorkspace } = await compiled<typeof import('../../src/domain/workspaces/bootstrap.js')>('domain/workspaces/bootstrap.js');
+const { messageClassesOf } = await compiled<typeof import('../../src/http/message-classes.js')>('http/message-classes.js');
+const { newId } = await compiled<typeof import('../../src/ids.js')>('ids.js');
+const { createHttpsListener } = await compiled<typeof import('../../src/listeners.js')>('listeners.js');
+const { createLogger } = await compiled<typeof import('../../src/logger.js')>('logger.js');
+const { createSqliteStore } = await compiled<typeof import('../../src/store/sqlite/index.js')>('store/sqlite/index.js');
+const { buildApp } = await compiled<typeof import('../../src/http/app.js')>('http/app.js');
+const { loadOrBundleContract } = await compiled<typeof import('../../src/http/contract-document.js')>('http/contract-document.js');
+const { highLimits } = await import('./bench-app.js');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -55,7 +60,7 @@ const dir = mkdtempSync(join(tmpdir(), 'form-funnel-throughput-'));
 const store = createSqliteStore(join(dir, 'bench.db'));
 // The request log is on and built as the server builds it; it goes to a file so the figures do not depend on a terminal.
 const logger = createLogger({ logLevel: 'info' }, join(dir, 'requests.log'));
-const built = await benchApp({ store, logger, validateResponses: true });
+const built = buildApp({ logger, store, validateResponses: true, contract: await loadOrBundleContract(), rateLimits: highLimits });
 const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048 });
 const tls = { key: pems.private, cert: pems.cert };
 const listen = async (server: Server) => {
@@ -197,14 +202,15 @@ const stages: Array<[string, (url: string, name: string) => boolean]> = [
   ],
   ['Express and router', (url) => /\/node_modules\/(express|router|body-parser|raw-body|qs|send|finalhandler|path-to-regexp)\//.test(url)],
   ['request log (pino)', (url) => /\/node_modules\/(pino|sonic-boom|thread-stream|fast-redact)/.test(url)],
-  ['rate limits', (url) => url.includes('/rate-limiter-flexible/') || url.endsWith('/src/http/rate-limits.ts')],
+  ['rate limits', (url) => url.includes('/rate-limiter-flexible/') || /\/(src|build)\/http\/rate-limits\.[jt]s$/.test(url)],
   // better-sqlite3's statement methods are native (no file).
   [
     'store (SQLite)',
-    (url, name) => url.includes('/src/store/') || url.includes('/better-sqlite3/') || (url === '' && /^(all|get|run|iterate)$/.test(name)),
+    (url, name) =>
+      /\/(src|build)\/store\//.test(url) || url.includes('/better-sqlite3/') || (url === '' && /^(all|get|run|iterate)$/.test(name)),
   ],
-  ['domain (logic, scoring, keys)', (url) => url.includes('/src/domain/')],
-  ['pipeline and handlers (src/http)', (url) => url.includes('/src/http/')],
+  ['domain (logic, scoring, keys)', (url) => /\/(src|build)\/domain\//.test(url)],
+  ['pipeline and handlers (src/http)', (url) => /\/(src|build)\/http\//.test(url)],
   // Encryption happens inside the native socket writes of the TLS wrap.
   [
     'TLS, crypto and socket writes',

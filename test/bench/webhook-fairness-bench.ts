@@ -80,6 +80,7 @@ async function workspaceWithIntegration(name: string, url: string) {
         test: false,
         created_at: at,
         updated_at: at,
+        metadata: {},
       },
       workspaceId,
       environment: 'live',

@@ -5,6 +5,7 @@ import {
   type FormFunnelClientOptions,
   FormFunnelError,
   type Problem,
+  type Schema,
   unwrap,
 } from '../../src/client/index.js';
 import { created, FORM_ID, fakeFetch, ok, problem, REQUEST_ID, recordingSleep } from './fake-transport.js';
@@ -379,6 +380,8 @@ describe('errors and unwrap', () => {
     expect(data).toBeUndefined();
     expect(response.status).toBe(409);
     expect(error?.code).toBe('slug_taken');
-    expectTypeOf(error).toEqualTypeOf<Problem | undefined>();
+    // openapi-fetch's error is the generated Problem, which the client's Problem (its code open) takes as it is.
+    expectTypeOf(error).toEqualTypeOf<Schema<'Problem'> | undefined>();
+    expectTypeOf(error).toExtend<Problem | undefined>();
   });
 });

@@ -1,6 +1,6 @@
 /** Safe concurrent edits through the typed client: the ETag of a read sent back as If-Match. */
 import { describe, expect, it } from 'vitest';
-import { createFormFunnelClient, entityTagOf, FormFunnelError, ifMatch, unwrap } from '../../src/client/index.js';
+import { createFormFunnelClient, entityTagOf, FormFunnelError, ifMatch, ifNoneMatch, notModified, unwrap } from '../../src/client/index.js';
 import { FORM_ID, fakeFetch, formBody, json, problem } from './fake-transport.js';
 
 const ETAG = '"Xb3Q9mKfT0aLr7Vw2sNc1e"';
@@ -30,8 +30,40 @@ describe('ifMatch', () => {
     expect(transport.requests).toHaveLength(1);
   });
 
+  it('when the read failed, then ifMatch throws its FormFunnelError (resource_not_found), not a missing-ETag error', async () => {
+    const read = await client(fakeFetch(problem(404, 'resource_not_found', 'invalid_request'))).GET('/forms/{id}', {
+      params: { path: { id: FORM_ID } },
+    });
+    expect(() => ifMatch(read)).toThrow(expect.objectContaining({ name: 'FormFunnelError', code: 'resource_not_found' }));
+  });
+
   it('when the read has no ETag, then ifMatch throws instead of sending an update without a precondition', async () => {
     const read = await client(fakeFetch(() => json(200, formBody))).GET('/forms/{id}', { params: { path: { id: FORM_ID } } });
     expect(() => ifMatch(read)).toThrow(/no ETag/);
+  });
+});
+
+describe('ifNoneMatch', () => {
+  it('when a read is passed to ifNoneMatch and the form is unchanged, then the next read is 304 and notModified says so', async () => {
+    const transport = fakeFetch(
+      () => json(200, formBody, { ETag: ETAG }),
+      () => new Response(null, { status: 304, headers: { ETag: ETAG } }),
+      () => json(200, formBody, { ETag: '"f9Lq2WcE8tRb0nHs6YuD4k"' }),
+    );
+    const api = client(transport);
+    const read = await api.GET('/forms/{id}', { params: { path: { id: FORM_ID } } });
+    expect(notModified(read)).toBe(false);
+    const again = await api.GET('/forms/{id}', { params: { path: { id: FORM_ID }, header: ifNoneMatch(read) } });
+    expect(transport.requests[1]?.headers.get('If-None-Match')).toBe(ETAG);
+    expect(notModified(again)).toBe(true);
+    expect(transport.requests).toHaveLength(2);
+    const changed = await api.GET('/forms/{id}', { params: { path: { id: FORM_ID }, header: ifNoneMatch(read) } });
+    expect(notModified(changed)).toBe(false);
+    expect(unwrap(changed).id).toBe(FORM_ID);
+  });
+
+  it('when the read has no ETag, then ifNoneMatch throws', async () => {
+    const read = await client(fakeFetch(() => json(200, formBody))).GET('/forms/{id}', { params: { path: { id: FORM_ID } } });
+    expect(() => ifNoneMatch(read)).toThrow(/no ETag/);
   });
 });

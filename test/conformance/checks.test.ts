@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { isNotImplemented, responseFindings } from '../../src/conformance/checks.js';
 import { conformanceContractOf } from '../../src/conformance/contract.js';
-import type { Exchange } from '../../src/conformance/http.js';
+import type { Exchange, HttpClient } from '../../src/conformance/http.js';
+import { createSession } from '../../src/conformance/session.js';
 import type { OpenApiDocument } from '../../src/http/contract-document.js';
 
 const document = {
@@ -113,5 +114,31 @@ describe('the common checks', () => {
       'content_type_conformance',
     ]);
     expect(isNotImplemented(answer(501, { code: 'internal_error', request_id: 'req_1' }))).toBe(false);
+  });
+});
+
+describe('a refusal the kit expects', () => {
+  /** A session whose server answers every request with `exchange`. */
+  const sessionAnswering = (exchange: Exchange) => {
+    const client: HttpClient = { send: async () => exchange, close: () => {} };
+    return createSession(contract, client, 'svc_test_main');
+  };
+  const expectation = { status: [404], check: 'ignored_auth' as const, what: 'a thing', code: 'resource_not_found' };
+
+  it('when the status and the problem code are the expected ones, then the check passes', async () => {
+    const session = sessionAnswering(answer(404, { code: 'resource_not_found', request_id: 'req_1' }));
+    expect(await session.call('getThing', {}, expectation)).toBeDefined();
+    const [result] = session.results();
+    expect(result).toMatchObject({ failures: [], passed: expect.arrayContaining(['ignored_auth']) });
+  });
+
+  it('when the status is right but the problem code is another, then the check fails naming both codes', async () => {
+    const session = sessionAnswering(answer(404, { code: 'route_not_found', request_id: 'req_1' }));
+    expect(await session.call('getThing', {}, expectation)).toBeUndefined();
+    const [result] = session.results();
+    expect(result?.outcome).toBe('fail');
+    expect(result?.failures).toEqual([
+      expect.objectContaining({ check: 'ignored_auth', message: expect.stringMatching(/resource_not_found.*route_not_found/) }),
+    ]);
   });
 });

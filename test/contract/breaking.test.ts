@@ -109,6 +109,18 @@ const breakingChanges: BreakingCase[] = [
     names: ['GET /me', "cannot remove response property 'auth_type'"],
   },
   {
+    when: "the submission's `context` is renamed back to `metadata` (the rename v1 allowed once, recorded in the baseline)",
+    run: 'first',
+    change: (doc) => {
+      const submission = at(doc, 'components', 'schemas', 'Submission');
+      const properties = at(submission, 'properties');
+      properties.metadata = at(properties, 'context');
+      delete properties.context;
+      submission.required = (submission.required as string[]).map((name) => (name === 'context' ? 'metadata' : name));
+    },
+    names: ['GET /submissions/{id}', "cannot remove response property 'context'"],
+  },
+  {
     when: 'a value of a response enum is removed',
     run: 'second',
     change: (doc) => {

@@ -3,6 +3,7 @@ import { type AppError, isAppError } from '../../src/domain/errors.js';
 import { noEvents } from '../../src/domain/events.js';
 import { type AuthorizationRequest, authorizeOAuthClient } from '../../src/domain/oauth/authorize.js';
 import { redirectUriProblem, registerOAuthClient } from '../../src/domain/oauth/clients.js';
+import { hashToken } from '../../src/domain/oauth/secrets.js';
 import type { Services } from '../../src/domain/services.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
@@ -23,7 +24,7 @@ beforeEach(async () => {
     webhookUrls: { allowPrivateAddresses: false, resolveHost: async () => [] },
   };
   const workspace = await bootstrapWorkspace(services, { name: 'Big Co', plan: 'enterprise' });
-  const client = await registerOAuthClient(services, { name: 'Partner', redirectUris: [redirectUri] });
+  const client = (await registerOAuthClient(services, { name: 'Partner', redirectUris: [redirectUri] })).client;
   request = {
     workspaceId: workspace.workspace_id,
     clientId: client.id,
@@ -106,14 +107,28 @@ describe('registering a client', () => {
   });
 
   it('when a client is registered, then it gets a public client_id matching the contract and no secret', async () => {
-    const client = await registerOAuthClient(services, { name: '  CRM  ', redirectUris: ['https://crm.example/cb'] });
+    const { client, secret } = await registerOAuthClient(services, { name: '  CRM  ', redirectUris: ['https://crm.example/cb'] });
+    expect(secret).toBeUndefined();
     expect(client).toEqual({
       id: expect.stringMatching(/^client_[0-9A-Za-z]{24}$/),
       name: 'CRM',
       redirectUris: ['https://crm.example/cb'],
+      secretHash: null,
       createdAt: '2031-01-01T00:00:00.000Z',
     });
     expect(await store.oauth.getClient(client.id)).toEqual(client);
+  });
+
+  it('when a client is registered confidential, then its secret is returned once and only its hash is kept', async () => {
+    const { client, secret } = await registerOAuthClient(services, {
+      name: 'CRM server',
+      redirectUris: ['https://crm.example/cb'],
+      confidential: true,
+    });
+    expect(secret).toMatch(/^svc_ocs_[0-9A-Za-z]{40}$/);
+    const stored = await store.oauth.getClient(client.id);
+    expect(stored?.secretHash?.equals(hashToken(secret!))).toBe(true);
+    expect(JSON.stringify(stored)).not.toContain(secret);
   });
 
   it('when the name is empty or no redirect URI is given, then every issue is reported', async () => {
@@ -141,7 +156,7 @@ describe('registering a client', () => {
 
   it('when the name has 200 characters and 10 redirect URIs are given, then the client is registered', async () => {
     const redirectUris = Array.from({ length: 10 }, (_, index) => `https://crm.example/cb/${index}`);
-    const client = await registerOAuthClient(services, { name: 'n'.repeat(200), redirectUris });
+    const client = (await registerOAuthClient(services, { name: 'n'.repeat(200), redirectUris })).client;
     expect(client.redirectUris).toEqual(redirectUris);
   });
 

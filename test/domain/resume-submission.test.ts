@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import { AppError } from '../../src/domain/errors.js';
 import { mergeValues, resumedSubmission } from '../../src/domain/submissions/resume.js';
-import { completeMetadata } from '../../src/store/rows/submissions.js';
+import { completeContext } from '../../src/store/rows/submissions.js';
 import { endForm, form, hidden, number, shortText, singleChoice, step, yesNo } from './fixtures.js';
 
 // intro (name*) → qualify (has_budget*; no budget ends the form) → budget (amount*, tier scored 10/30, utm hidden).
@@ -31,7 +31,9 @@ const partial = (answers: Schema<'Submission'>['answers'], extra: Partial<Schema
   score: 0,
   grade: null,
   score_breakdown: [],
-  metadata: completeMetadata(undefined),
+  context: completeContext(undefined),
+  metadata: {},
+  completed_at: null,
   scored_at: '2026-01-01T00:00:00.000Z',
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',

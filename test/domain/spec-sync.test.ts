@@ -4,7 +4,9 @@
  * these tests fail as soon as they drift from the document.
  */
 import { describe, expect, it } from 'vitest';
+import { PUBLISHABLE_KEY_EXAMPLE } from '../../src/code-samples/request.js';
 import type { ErrorCode } from '../../src/contract.js';
+import { CHALLENGE_LIFETIME_SECONDS } from '../../src/domain/challenges/proof-of-work.js';
 import { AppError, errorClasses, MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
 import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { SCHEMA_DEFAULTS } from '../../src/domain/forms/field-defaults.js';
@@ -12,9 +14,15 @@ import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
 import { DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS } from '../../src/domain/integrations/service.js';
 import { plansWithAttachedKeys } from '../../src/domain/keys/service.js';
 import { MAX_CONDITION_DEPTH } from '../../src/domain/logic/check-condition.js';
+import { MAX_METADATA_KEYS } from '../../src/domain/metadata.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
+import { publishableKeyPattern } from '../../src/domain/public/publishable-keys.js';
+import { RESUME_WINDOW_DAYS } from '../../src/domain/public/resume-token.js';
+import { contextUrlPattern, MAX_CONTEXT_URL_LENGTH, MAX_USER_AGENT_LENGTH } from '../../src/domain/public/submissions.js';
+import { ERASED_IDS_PER_EVENT } from '../../src/domain/submissions/erase.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
 import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
+import { noSpamProtection } from '../../src/store/rows/forms.js';
 import { defaultSearchScan } from '../../src/store/search-scan.js';
 import { listAt, numberAt, textAt, valueAt } from '../support/openapi-files.js';
 
@@ -42,6 +50,11 @@ describe('the code agrees with the OpenAPI document', () => {
     expect(valueAt('components/schemas/ShortTextField', 'properties', 'required', 'default')).toBe(false);
   });
 
+  it("when an erasure lists its ids in submission.erased events, then at most the schema's maxItems per event", () => {
+    const object = ['allOf', '1', 'properties', 'data', 'properties', 'object', 'properties', 'submission_ids', 'maxItems'];
+    expect(ERASED_IDS_PER_EVENT).toBe(valueAt('components/schemas/SubmissionErasedEvent', ...object));
+  });
+
   it('when a secret is rotated without expire_previous_after, then the overlap is the schema default', () => {
     expect(DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS).toBe(
       valueAt('components/schemas/IntegrationSecretRotate', 'properties', 'expire_previous_after', 'default'),
@@ -50,6 +63,12 @@ describe('the code agrees with the OpenAPI document', () => {
 
   it('when errors are listed in a problem, then at most ProblemDetails.errors.maxItems are kept', () => {
     expect(MAX_REPORTED_ISSUES).toBe(numberAt('components/schemas/ProblemDetails', 'properties', 'errors', 'maxItems'));
+  });
+
+  it('when metadata is merged, then the key limit is the one Metadata and MetadataUpdate state', () => {
+    expect(numberAt('components/schemas/Metadata', 'maxProperties')).toBe(MAX_METADATA_KEYS);
+    expect(numberAt('components/schemas/MetadataUpdate', 'maxProperties')).toBe(MAX_METADATA_KEYS);
+    expect(textAt('components/schemas/MetadataUpdate', 'description')).toContain(`At most ${MAX_METADATA_KEYS} keys may be stored`);
   });
 
   it('when conditions nest, then the limit is the one Condition describes', () => {
@@ -149,5 +168,38 @@ describe('the code agrees with the OpenAPI document', () => {
     expect(attached).toBeDefined();
     expect(plansWithAttachedKeys).toEqual(plans.slice(plans.indexOf(attached!)));
     expect(description).toContain(`OAuth needs \`${oauthPlan}\``);
+  });
+
+  it('when a page submits, then the referrer and user agent kept are the ones ContextUrl and SubmissionContextCreate allow', () => {
+    // `source` escapes `/` as a literal does, so the document's pattern compiles to the same text.
+    expect(contextUrlPattern.source).toBe(new RegExp(textAt('components/schemas/ContextUrl', 'pattern')).source);
+    expect(numberAt('components/schemas/ContextUrl', 'maxLength')).toBe(MAX_CONTEXT_URL_LENGTH);
+    expect(numberAt('components/schemas/SubmissionContextCreate', 'properties', 'user_agent', 'maxLength')).toBe(MAX_USER_AGENT_LENGTH);
+    expect(numberAt('components/schemas/SubmissionContext', 'properties', 'user_agent', 'maxLength')).toBe(MAX_USER_AGENT_LENGTH);
+  });
+
+  it('when a partial public submission is created, then its resume window is the one createPublicSubmission and PublicSubmission state', () => {
+    const window = `${RESUME_WINDOW_DAYS} days`;
+    expect(textAt('paths/public_submissions', 'post', 'description').replace(/\s+/g, ' ')).toContain(`for ${window}`);
+    expect(textAt('components/schemas/PublicSubmission', 'properties', 'resume_expires_at', 'description')).toContain(`(${window} after`);
+  });
+
+  it('when a challenge is issued, then it expires when Challenge and challenge_invalid say', () => {
+    const minutes = `${CHALLENGE_LIFETIME_SECONDS / 60} minutes`;
+    expect(textAt('components/schemas/Challenge', 'description').replace(/\s+/g, ' ')).toContain(`expires after ${minutes}`);
+    expect(textAt('components/schemas/ErrorCode', 'description')).toContain(`has expired (${minutes})`);
+  });
+
+  it('when a form has no spam protection stored, then it reads as the SpamProtection defaults', () => {
+    const properties = valueAt('components/schemas/SpamProtection', 'properties') as Record<string, unknown>;
+    const defaults = Object.fromEntries(
+      Object.keys(properties).map((name) => [name, valueAt('components/schemas/SpamProtection', 'properties', name, 'default')]),
+    );
+    expect(noSpamProtection).toEqual(defaults);
+  });
+
+  it('when a publishable key is made or recognised, then its value has the PublishableKeyValue pattern and the samples use its example', () => {
+    expect(publishableKeyPattern.source).toBe(new RegExp(textAt('components/schemas/PublishableKeyValue', 'pattern')).source);
+    expect(listAt('components/schemas/PublishableKeyValue', 'examples')).toEqual([PUBLISHABLE_KEY_EXAMPLE]);
   });
 });

@@ -272,7 +272,7 @@ describe.each(targets)('the typed client against $name', ({ start }) => {
   });
 
   describe('a partner resumes a lead with the typed client', () => {
-    it('when a partial submission with metadata is resumed and completed, then each step is documented and typed, and a second completion is 409', async () => {
+    it('when a partial submission with a context is resumed and completed, then each step is documented and typed, and a second completion is 409', async () => {
       const body = { ...requestExample<FormCreate>('createForm'), slug: 'resumed-leads' };
       const form = unwrap(await documented('createForm', 201, client.POST('/forms', { body })));
       const started = unwrap(
@@ -284,13 +284,13 @@ describe.each(targets)('the typed client against $name', ({ start }) => {
               form_id: form.id,
               answers: { full_name: 'Tom Okafor', email: 'tom@brightdesk.example' },
               status: 'partial',
-              metadata: { landing_url: 'https://www.acme.example/demo', utm: { source: 'newsletter' } },
+              context: { landing_url: 'https://www.acme.example/demo', utm: { source: 'newsletter' } },
             },
           }),
         ),
       );
-      expectTypeOf(started.metadata.utm.source).toEqualTypeOf<string | null>();
-      expect(started.metadata).toMatchObject({
+      expectTypeOf(started.context.utm.source).toEqualTypeOf<string | null>();
+      expect(started.context).toMatchObject({
         user_agent: null,
         landing_url: 'https://www.acme.example/demo',
         utm: { source: 'newsletter' },

@@ -75,7 +75,7 @@ describe('the README walkthrough', () => {
   }, 60_000);
 
   afterAll(async () => {
-    if (shell?.pid && shell.exitCode === null) {
+    if (shell?.pid && shell.exitCode === null && shell.signalCode === null) {
       const exited = new Promise((resolve) => shell!.once('exit', resolve));
       process.kill(-shell.pid, 'SIGKILL');
       await exited;
@@ -118,7 +118,9 @@ describe('the README walkthrough', () => {
 
     const found = (await paste(leads!, 5)).split('\n');
     expect(found[0]).toBe(`${lead} ana@acme.example 70 A`);
-    expect(found[1]).toMatch(/^id,form_id,form_version,created_at,updated_at,status,test,score,grade,.*,email,company_size,budget_usd\r$/);
+    expect(found[1]).toMatch(
+      /^id,form_id,form_version,created_at,updated_at,completed_at,status,test,score,grade,.*,email,company_size,budget_usd\r$/,
+    );
     expect(found.filter((line) => line.startsWith('sub_'))).toHaveLength(3);
     expect(found.find((line) => line.startsWith(`${lead},`))).toMatch(/,completed,false,70,A,.*,ana@acme\.example,large,60000\r$/);
 

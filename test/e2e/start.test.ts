@@ -18,7 +18,7 @@ import { fetchTrusting } from './support/fetch-trusting.js';
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 /** What `npm start` reads; build/ and dist/ are left out, as in a fresh clone. */
-const projectFiles = ['src', 'openapi', 'generated', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'redocly.yaml'];
+const projectFiles = ['src', 'openapi', 'generated', 'docs/images', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'redocly.yaml'];
 
 let project: string;
 let dataDir: string;
@@ -88,8 +88,18 @@ async function processesLeftInProject(withinMs = 5000): Promise<number[]> {
 }
 
 afterEach(() => {
-  // Whatever a failed test left running goes, builders and workers included.
-  for (const npm of running) if (groupAlive(npm)) process.kill(-npm.pid!, 'SIGKILL');
+  // Whatever a failed test left running goes, builders and workers included. A group is signalled by its leader's
+  // pid only while that npm still runs: once it has exited, the pid may already lead another test's process group
+  // (pids wrap at 32768 here), and killing that took down the mock of another worker's test. What an exited npm left
+  // behind is found in /proc below.
+  for (const npm of running) {
+    if (npm.exitCode !== null || npm.signalCode !== null) continue;
+    try {
+      process.kill(-npm.pid!, 'SIGKILL');
+    } catch {
+      // It ended meanwhile.
+    }
+  }
   for (const pid of processesInProject()) process.kill(pid, 'SIGKILL');
   running.clear();
 });
@@ -161,6 +171,47 @@ async function meStatus(port: number, key: string): Promise<number> {
   }
 }
 
+/** The form of the README's walkthrough (its `curl … /forms` body), as a newcomer would create it. */
+function readmeForm(): Record<string, unknown> {
+  const body = /^FORM=\$\(curl -sk "\$BASE\/forms" [^\n]*-d '(\{[\s\S]*?\n\})' \| json r\.id\)$/m.exec(
+    readFileSync(join(root, 'README.md'), 'utf8'),
+  )?.[1];
+  if (body === undefined) throw new Error("The README no longer creates its form with curl … /forms -d '{…}'");
+  return JSON.parse(body) as Record<string, unknown>;
+}
+
+/**
+ * The issue's "done when" for hosted forms: the README's form created with hosting on, and its `hosting.url` opened
+ * as a browser would, answers its page, whose script is served too.
+ */
+async function expectHostedPage(port: number, key: string): Promise<void> {
+  const transport = fetchTrusting(readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'));
+  try {
+    const created = await transport.fetch(
+      new Request(`https://localhost:${port}/v1/forms`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...readmeForm(), hosting: { enabled: true } }),
+      }),
+    );
+    expect(created.status).toBe(201);
+    const form = (await created.json()) as { id: string; hosting: { url: string } };
+    expect(form.hosting.url).toBe(`https://localhost:${port}/f/${form.id}`);
+    const page = await transport.fetch(new Request(form.hosting.url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('<title>Demo request</title>');
+    const script = /<script src="(\/f\/assets\/[^"]+\.js)" defer>/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await transport.fetch(new Request(new URL(script!, form.hosting.url)));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+  } finally {
+    transport.close();
+  }
+}
+
 describe('npm start', () => {
   it('when started on a fresh copy, then it compiles and builds the docs quietly, listens, and stops on SIGTERM to npm', async () => {
     const server = await start();
@@ -172,7 +223,7 @@ describe('npm start', () => {
     await expectStopsOn(server, 'SIGTERM', 'npm');
   }, 180_000);
 
-  it('when nothing changed, then it builds nothing, prints no deprecation banner, and its admin command makes a key the server accepts', async () => {
+  it('when nothing changed, then it builds nothing, prints no deprecation banner, its admin command makes a key the server accepts, and the README’s form hosted has a working page', async () => {
     const server = await start();
     expect(server.output()).not.toContain('Compiling the server');
     expect(server.output()).not.toContain('building the docs page');
@@ -180,6 +231,7 @@ describe('npm start', () => {
     expect(server.output()).toContain(`DATA_DIR=${dataDir} PORT=${server.port} npm run admin -- bootstrap`);
     const { live_admin_key } = await runBannerAdminCommand(server.output());
     expect(await meStatus(server.port, live_admin_key)).toBe(200);
+    await expectHostedPage(server.port, live_admin_key);
     await expectStopsOn(server, 'SIGINT', 'npm');
   });
 
@@ -201,7 +253,7 @@ describe('npm start', () => {
     await expectStopsOn(server, 'SIGTERM', 'npm');
   });
 
-  it('when two workers run on PostgreSQL, then the banner names DATABASE_URL without its password, the command works, and SIGTERM stops every worker', async () => {
+  it('when two workers run on PostgreSQL, then the banner names DATABASE_URL without its password, the command works, the README’s form hosted has a working page, and SIGTERM stops every worker', async () => {
     const database = await createTestDatabase();
     try {
       const url = new URL(database.url);
@@ -213,6 +265,7 @@ describe('npm start', () => {
       expect(server.output()).toContain('(2 worker processes)');
       const { live_admin_key } = await runBannerAdminCommand(server.output(), 'sesame');
       expect(await meStatus(server.port, live_admin_key)).toBe(200);
+      await expectHostedPage(server.port, live_admin_key);
       await expectStopsOn(server, 'SIGTERM', 'npm');
     } finally {
       await database.drop();

@@ -51,6 +51,7 @@ describe('GET /v1/analytics', () => {
       to: '2026-03-03',
       test: false,
       submissions: { started: 5, completed: 3, completion_rate: 0.6 },
+      spam: 0,
       steps: [
         { step_id: 'contact', title: 'Who are you?', reached: 5, dropped_off: 1, drop_off_rate: 0.2 },
         { step_id: 'company', title: 'About your company', reached: 4, dropped_off: 1, drop_off_rate: 0.25 },

@@ -64,6 +64,7 @@ const reach: Record<OperationId, Reach> = {
   listFolders: { filtered: 'test/http/folders.test.ts' },
   createFolder: { elsewhere: () => ['post', '/v1/folders', { name: 'Beside' }] },
   getFolder: { elsewhere: () => ['get', `/v1/folders/${otherFolderId}`] },
+  updateFolder: { elsewhere: () => ['patch', `/v1/folders/${otherFolderId}`, { name: 'Renamed' }] },
   deleteFolder: { elsewhere: () => ['delete', `/v1/folders/${otherFolderId}`] },
   listSubmissions: { elsewhere: () => ['get', `/v1/submissions?form_id=${otherFormId}`] },
   exportSubmissions: { elsewhere: () => ['get', `/v1/submissions/export?form_id=${otherFormId}&format=ndjson`] },
@@ -78,6 +79,16 @@ const reach: Record<OperationId, Reach> = {
   createApiKey: { workspace: ['post', '/v1/api_keys', { name: 'escalate', environment: 'live', scope: 'admin' }] },
   getApiKey: { workspace: ['get', '/v1/api_keys/key_000000000000000000000000'] },
   revokeApiKey: { workspace: ['delete', '/v1/api_keys/key_000000000000000000000000'] },
+  listPublishableKeys: { workspace: ['get', '/v1/publishable_keys'] },
+  createPublishableKey: {
+    workspace: ['post', '/v1/publishable_keys', { name: 'escalate', environment: 'live', allowed_origins: ['https://a.example'] }],
+  },
+  getPublishableKey: { workspace: ['get', '/v1/publishable_keys/pk_000000000000000000000000'] },
+  revokePublishableKey: { workspace: ['delete', '/v1/publishable_keys/pk_000000000000000000000000'] },
+  getPublicForm: { filtered: 'publishable keys only, with their own attachment: test/http/public-submissions.test.ts' },
+  createPublicSubmission: { filtered: 'publishable keys only, with their own attachment: test/http/public-submissions.test.ts' },
+  updatePublicSubmission: { filtered: 'publishable keys only, with their own attachment: test/http/public-submissions.test.ts' },
+  createPublicChallenge: { filtered: 'publishable keys only; a challenge belongs to no form' },
   listAuditEvents: { workspace: ['get', '/v1/audit_events'] },
   getUsage: { workspace: ['get', '/v1/usage'] },
   listMembers: { workspace: ['get', '/v1/team/members'] },
@@ -97,6 +108,7 @@ const reach: Record<OperationId, Reach> = {
   getEvent: { filtered: 'an event of another form is not found: test/http/events.test.ts' },
   resetTestData: { workspace: ['delete', '/v1/test_data'] },
   createOAuthToken: { filtered: 'public: a client authenticates with its own credentials' },
+  revokeOAuthToken: { filtered: 'public: a client authenticates with its own credentials' },
 };
 
 describe('admin keys attached to a form or folder', () => {

@@ -14,7 +14,7 @@ import type { OperationId } from '../../src/http/handlers/types.js';
 const contract = loadContract();
 const operation = (id: string) => contract.operations.find((candidate) => candidate.operationId === id)!;
 
-type Access = Scope | 'any key' | 'public';
+type Access = Scope | 'any key' | 'publishable key' | 'public';
 
 /**
  * Who may call each operation, written out here on purpose rather than read from the document: the server
@@ -40,6 +40,7 @@ const minimumAccess: Record<OperationId, Access> = {
   listFolders: 'read',
   createFolder: 'read_write',
   getFolder: 'read',
+  updateFolder: 'read_write',
   deleteFolder: 'read_write',
   listSubmissions: 'read',
   exportSubmissions: 'read',
@@ -57,6 +58,14 @@ const minimumAccess: Record<OperationId, Access> = {
   createApiKey: 'admin',
   getApiKey: 'admin',
   revokeApiKey: 'admin',
+  listPublishableKeys: 'admin',
+  createPublishableKey: 'admin',
+  getPublishableKey: 'admin',
+  revokePublishableKey: 'admin',
+  getPublicForm: 'publishable key',
+  createPublicSubmission: 'publishable key',
+  updatePublicSubmission: 'publishable key',
+  createPublicChallenge: 'publishable key',
   listAuditEvents: 'admin',
   getUsage: 'admin',
   listMembers: 'admin',
@@ -76,14 +85,15 @@ const minimumAccess: Record<OperationId, Access> = {
   getEvent: 'read',
   resetTestData: 'admin',
   createOAuthToken: 'public',
+  revokeOAuthToken: 'public',
 };
 
 describe('what the server reads from the document', () => {
   it('when the document declares who may call each operation, then it is exactly the reviewed table', () => {
     const declared = Object.fromEntries(
-      contract.operations.map(({ operationId, authenticated, minScope }) => [
+      contract.operations.map(({ operationId, authenticated, publishable, minScope }) => [
         operationId,
-        authenticated ? (minScope ?? 'any key') : 'public',
+        authenticated ? (publishable ? 'publishable key' : (minScope ?? 'any key')) : 'public',
       ]),
     );
     expect(declared).toEqual(minimumAccess);
@@ -108,7 +118,7 @@ describe('what the server reads from the document', () => {
     const replayed = contract.operations.filter((operation) => operation.acceptsIdempotencyKey).map((operation) => operation.operationId);
     expect(
       replayed.filter((id) => !contract.operations.find((operation) => operation.operationId === id && operation.method === 'post')),
-    ).toEqual(['updateSubmission']);
+    ).toEqual(['updateSubmission', 'updatePublicSubmission']);
     for (const operation of contract.operations) {
       const url = `https://api.form-funnel.example/v1${operation.path.replace(/\{[^}]+\}/g, 'x_1')}`;
       expect(takesIdempotencyKey(new Request(url, { method: operation.method.toUpperCase() })), operation.operationId).toBe(
@@ -127,6 +137,8 @@ describe('what the server reads from the document', () => {
     expect(operation('restoreFormVersion').takesOnlyUrlParameters).toBe(false); // Idempotency-Key
     expect(operation('listForms').takesQueryParameters).toBe(true);
     expect(operation('getForm').takesQueryParameters).toBe(false);
+    // If-None-Match: the header's value is part of what a remembered verdict is for.
+    expect(operation('getForm').verdictHeaders).toEqual(['if-none-match']);
   });
 
   it('when scopes are compared, then their order is the Scope enum of the document', () => {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Operation } from '../../src/http/contract-document.js';
 import { createFolder, createForm, createIntegration, submit } from '../support/factories.js';
 import { absentId, generousLimits, useWatchedApi } from '../support/http-checks.js';
+import { createPublishableKey } from '../support/publishable-keys.js';
 import { testWebhookUrls } from './integrations-support.js';
 import { anaAnswers, anaHidden, demoForm } from './submissions-support.js';
 
@@ -25,6 +26,8 @@ const api = useWatchedApi(() => ({ rateLimits: generousLimits, webhookUrls: test
 
 let keepAlive: https.Agent;
 const keys: Record<'read' | 'admin' | 'test' | 'otherForm', string> = { read: '', admin: '', test: '', otherForm: '' };
+/** The same roles for the public operations, which take publishable keys only. */
+const publishableKeys: Record<'admin' | 'test' | 'otherForm', string> = { admin: '', test: '', otherForm: '' };
 let other: { workspace_id: string };
 beforeAll(async () => {
   keepAlive = new https.Agent({ keepAlive: true, maxSockets: 1, ca: api.certificate });
@@ -34,6 +37,9 @@ beforeAll(async () => {
   const elsewhere = await createForm(api, demoForm({ name: 'Elsewhere' }));
   const attachment = { type: 'form', form_id: elsewhere.id } as const;
   keys.otherForm = (await api.createKey({ environment: 'live', scope: 'admin', attachment })).secret;
+  publishableKeys.admin = (await createPublishableKey(api, { environment: 'live' })).value;
+  publishableKeys.test = (await createPublishableKey(api, { environment: 'test' })).value;
+  publishableKeys.otherForm = (await createPublishableKey(api, { environment: 'live', attachment })).value;
   other = await api.otherWorkspace();
 });
 afterAll(() => {
@@ -138,7 +144,7 @@ function probesOf(target: Walked): Probe[] {
 
 async function send(target: Walked, probe: Probe, seed = 'A', ids?: RealIds) {
   const query = probe.query ? `?${new URLSearchParams(probe.query).toString()}` : '';
-  const key = probe.key === undefined ? keys.admin : probe.key;
+  const key = probe.key === undefined ? (target.operation.publishable ? publishableKeys.admin : keys.admin) : probe.key;
   const path = probe.path ?? (ids ? realPathOf(target, ids) : pathOf(target, seed));
   let req = api.call(target.operation.method, `/v1${path}${query}`, key).agent(keepAlive);
   for (const [name, value] of Object.entries(probe.headers ?? {})) req = req.set(name, value);
@@ -310,9 +316,10 @@ describe('every error an operation can produce is declared', () => {
         const id = parameter.in === 'query' ? ids[idPrefix(parameter.schema) ?? ''] : undefined;
         return id ? [[parameter.name, id]] : [];
       });
+      const roles = target.operation.publishable ? publishableKeys : keys;
       const probes: Probe[] = [
-        { name: 'a test key on live resources', key: keys.test, query },
-        { name: 'a key attached to another form', key: keys.otherForm, query },
+        { name: 'a test key on live resources', key: roles.test, query },
+        { name: 'a key attached to another form', key: roles.otherForm, query },
       ];
       if (target.parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'If-Match')) {
         probes.push({ name: 'a stale If-Match', expected: 412, headers: { 'If-Match': '"stale"' }, query });

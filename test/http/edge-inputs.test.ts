@@ -7,18 +7,25 @@
 import https from 'node:https';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkWebhookUrl } from '../../src/domain/integrations/webhook-url.js';
 import { loadContract, type Operation, resolve as resolveReference } from '../../src/http/contract-document.js';
 import { maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
 import { formBody } from '../support/factories.js';
 import { absentId, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
+import { createPublishableKey } from '../support/publishable-keys.js';
 
 const logLines: Array<{ level: number; msg: string }> = [];
 const api = useWatchedApi(() => ({
   rateLimits: generousLimits,
   logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
 }));
+/** The public operations take a publishable key (a secret key gets 403 there before any parameter is read). */
+let publishableKey = '';
+beforeAll(async () => {
+  publishableKey = (await createPublishableKey(api, { environment: 'live' })).value;
+});
+const keyFor = (operation: Operation): string | undefined => (operation.publishable ? publishableKey : undefined);
 
 describe('inputs at the edge of the formats', () => {
   it('when a list filter names a leap second, then 400 invalid_parameters pointing at it', async () => {
@@ -129,7 +136,7 @@ describe('timestamps beyond the years the API writes', () => {
 
   it('when the contract is read, then the list filters and the export cursor are the date-time parameters to check', () => {
     expect(new Set(dateTimeParameters.map((parameter) => parameter.name))).toEqual(
-      new Set(['created_gte', 'created_lt', 'updated_gte', 'starting_after_created_at']),
+      new Set(['created_gte', 'created_lt', 'updated_gte', 'updated_lt', 'completed_gte', 'completed_lt', 'starting_after_created_at']),
     );
   });
 
@@ -192,7 +199,7 @@ describe('text query and path parameters are text', () => {
       const { operation } = parameter;
       let path = `/v1${operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => (name === parameter.name ? encodeURIComponent(value) : 'x'))}`;
       if (parameter.in === 'query') path += `?${parameter.name}=${encodeURIComponent(value)}`;
-      const request = api.call(operation.method, path);
+      const request = api.call(operation.method, path, keyFor(operation));
       // A body the operation takes, so the answer is about the parameter and not a missing media type.
       const res = await (operation.requestMediaType === 'application/json' ? request.send({}) : request);
       expect({ operation: operation.operationId, parameter: parameter.name, status: res.status, code: res.body.code }).toEqual({

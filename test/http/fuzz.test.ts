@@ -45,6 +45,22 @@ function resolve(node: Schema): Schema {
   return current;
 }
 
+/**
+ * Strings of a pattern within the schema's lengths. fast-check's `stringMatching` knows no lengths, and a filter on
+ * them spins for ever when they are almost never met (`^[0-9A-Za-z_]+$` with `minLength: 20` yields short strings):
+ * then matches are joined into longer ones and checked again, and a pattern neither way meets fails the run by name.
+ */
+function patternedString(pattern: string, minLength: number, maxLength: number): fc.Arbitrary<string> {
+  const expression = new RegExp(pattern, 'u');
+  const fits = (text: string) => text.length >= minLength && text.length <= maxLength && expression.test(text);
+  const single = fc.stringMatching(expression);
+  const joined = fc.array(single, { minLength: 1, maxLength: Math.max(2, Math.ceil(minLength / 2)) }).map((parts) => parts.join(''));
+  for (const candidate of [single, joined]) {
+    if (fc.sample(candidate, { numRuns: 200, seed: 1 }).some(fits)) return candidate.filter(fits);
+  }
+  throw new Error(`no generator meets the pattern ${pattern} with lengths ${minLength} to ${maxLength}: give the fuzzer one`);
+}
+
 /** Past this depth generation stops: optional members are left out and recursive unions take a leaf branch. */
 const maxGenerationDepth = 6;
 class TooDeep extends Error {}
@@ -69,11 +85,8 @@ function stringFor(schema: Schema): fc.Arbitrary<string> {
         'https://example.invalid/',
       );
   }
-  if (typeof schema.pattern === 'string') {
-    return fc
-      .stringMatching(new RegExp(schema.pattern, 'u'))
-      .filter((text) => text.length >= minLength && text.length <= ((schema.maxLength as number | undefined) ?? 1000));
-  }
+  if (typeof schema.pattern === 'string')
+    return patternedString(schema.pattern, minLength, (schema.maxLength as number | undefined) ?? 1000);
   return fc.string({ minLength, maxLength: Math.max(minLength, maxLength), unit: 'grapheme' });
 }
 

@@ -45,6 +45,7 @@ describe('per-key limit', () => {
     perKey: new RateLimiterMemory({ keyPrefix: 'key', points, duration }),
     perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 100_000, duration: 60 }),
     failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: 100_000, duration: 60 }),
+    publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
   });
 
   it('when a key exceeds its limit, then 429 rate_limited with Retry-After; other keys are unaffected', async () => {
@@ -116,6 +117,7 @@ describe('per-workspace limit', () => {
         perKey: new RateLimiterMemory({ keyPrefix: 'key', points: 2, duration: 60 }),
         perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 5, duration: 60 }),
         failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: 1000, duration: 60 }),
+        publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
       },
     });
     const bursting = await api.createKey({ environment: 'live', scope: 'read' });
@@ -226,6 +228,7 @@ describe('failed authentications per client address', () => {
         perKey: new RateLimiterMemory({ keyPrefix: 'key', points: 1000, duration: 1 }),
         perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 10_000, duration: 60 }),
         failedAuthPerAddress,
+        publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
       },
     });
     const before = lookups.mock.calls.length;
@@ -246,6 +249,7 @@ describe('failed authentications per client address', () => {
         perKey: new RateLimiterMemory({ keyPrefix: 'key', points: 1000, duration: 1 }),
         perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 10_000, duration: 60 }),
         failedAuthPerAddress,
+        publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
       },
     });
     vi.spyOn(failedAuthPerAddress, 'get').mockRejectedValue(new Error('limiter store unreachable'));

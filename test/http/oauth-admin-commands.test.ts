@@ -112,6 +112,58 @@ describe('npm run admin -- oauth-client / oauth-authorize', () => {
     expect(refused.stderr).toMatch(/enterprise plan only; workspace ws_\w+ is on the business plan/);
   });
 
+  // Two commands, each a process of its own: on a busy machine they take longer than one test's default minute.
+  it('when an operator registers a confidential client and a test consent, then the secret is printed once and the token is test', {
+    timeout: 180_000,
+  }, async () => {
+    const registered = await admin('oauth-client', '--name', 'Partner server', '--redirect-uri', redirectUri, '--confidential', '--json');
+    expect(registered.code, registered.stderr).toBe(0);
+    const client = JSON.parse(registered.stdout) as { client_id: string; client_secret: string };
+    expect(client.client_secret).toMatch(/^svc_ocs_[0-9A-Za-z]{40}$/);
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorized = await admin(
+      'oauth-authorize',
+      '--workspace',
+      enterprise,
+      '--client-id',
+      client.client_id,
+      '--scope',
+      'read',
+      '--redirect-uri',
+      redirectUri,
+      `--code-challenge=${challenge}`,
+      '--environment',
+      'test',
+      '--json',
+    );
+    expect(authorized.code, authorized.stderr).toBe(0);
+    const authorization = JSON.parse(authorized.stdout) as { code: string; environment: string };
+    expect(authorization.environment).toBe('test');
+
+    const api = await createTestApi({ store: await database.open() });
+    try {
+      const tokens = await api
+        .call('post', '/v1/oauth/token', null)
+        .type('form')
+        .set('Authorization', `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`)
+        .send(
+          new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: authorization.code,
+            redirect_uri: redirectUri,
+            client_id: client.client_id,
+            code_verifier: verifier,
+          }).toString(),
+        );
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      const me = await api.call('get', '/v1/me', tokens.body.access_token);
+      expect(me.body).toMatchObject({ auth_type: 'oauth_token', name: 'Partner server', environment: 'test' });
+    } finally {
+      await api.close();
+    }
+  });
+
   it('when a required option is missing, then the usage is printed with exit code 2', async () => {
     const refused = await admin('oauth-client', '--name', 'No redirect');
     expect(refused.code, refused.stderr).toBe(2);

@@ -35,7 +35,7 @@ describe('the token endpoint and the per-address budget', () => {
   it('when an address over its budget presents a valid authorization code, then it still gets its tokens; the next rejection is 429 again', async () => {
     for (let attempt = 0; attempt < 4; attempt++) await guess();
     const redirectUri = 'https://partner.example/callback';
-    const client = await registerOAuthClient(api.services, { name: 'Partner CRM', redirectUris: [redirectUri] });
+    const client = (await registerOAuthClient(api.services, { name: 'Partner CRM', redirectUris: [redirectUri] })).client;
     const verifier = randomBytes(32).toString('base64url');
     const authorization = await authorizeOAuthClient(api.services, {
       workspaceId: api.workspace.workspace_id,
@@ -71,11 +71,12 @@ describe('the per-key limit for OAuth', () => {
         perKey: new RateLimiterMemory({ keyPrefix: 'key', points: 3, duration: 60 }),
         perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 1000, duration: 60 }),
         failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: 1000, duration: 60 }),
+        publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
       },
     });
     try {
       const redirectUri = 'https://partner.example/callback';
-      const client = await registerOAuthClient(partner.services, { name: 'Partner CRM', redirectUris: [redirectUri] });
+      const client = (await registerOAuthClient(partner.services, { name: 'Partner CRM', redirectUris: [redirectUri] })).client;
       const verifier = randomBytes(32).toString('base64url');
       const authorization = await authorizeOAuthClient(partner.services, {
         workspaceId: partner.workspace.workspace_id,

@@ -21,7 +21,7 @@ beforeAll(async () => {
     // Revoked and expired tokens are 401s; the suite must not run into the per-address failed-auth budget.
     rateLimits: { perKeyPerSecond: 1000, perWorkspacePerMinute: 100_000, failedAuthPerAddressPerMinute: 1000 },
   });
-  client = await registerOAuthClient(api.services, { name: 'Partner CRM', redirectUris: [redirectUri] });
+  client = (await registerOAuthClient(api.services, { name: 'Partner CRM', redirectUris: [redirectUri] })).client;
 });
 afterAll(async () => {
   await api.close();
@@ -149,7 +149,7 @@ describe('authorization code exchange', () => {
   });
 
   it('when another registered client presents the code, then 400 invalid_grant', async () => {
-    const other = await registerOAuthClient(api.services, { name: 'Other app', redirectUris: [redirectUri] });
+    const other = (await registerOAuthClient(api.services, { name: 'Other app', redirectUris: [redirectUri] })).client;
     const { code, verifier } = await authorize();
     expectOAuthProblem(await exchange(code, verifier, { client_id: other.id }), 400, 'invalid_grant');
   });
@@ -301,7 +301,7 @@ describe('calling the API with an access token', () => {
     expect(res.status).toBe(403);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ type: 'permission_error', code: 'api_key_required', request_id: res.headers['x-request-id'] });
-    expect(res.body.message).toMatch(/outlive/);
+    expect(res.body.message).toMatch(/takes an API key, not an OAuth access token/);
     const after = await api.call('get', '/v1/api_keys?limit=100');
     expect(after.body.data.map((key: { id: string }) => key.id)).toEqual(before.body.data.map((key: { id: string }) => key.id));
     expect((await api.call('get', '/v1/api_keys', tokens.access_token)).status).toBe(200);
@@ -381,7 +381,7 @@ describe('refresh token rotation', () => {
   });
 
   it('when another client presents the refresh token, then 400 invalid_grant and the grant is left alone', async () => {
-    const other = await registerOAuthClient(api.services, { name: 'Other app', redirectUris: [redirectUri] });
+    const other = (await registerOAuthClient(api.services, { name: 'Other app', redirectUris: [redirectUri] })).client;
     const tokens = await tokensFor();
     expectOAuthProblem(await refresh(tokens.refresh_token, other.id), 400, 'invalid_grant');
     expect((await refresh(tokens.refresh_token)).status).toBe(200);

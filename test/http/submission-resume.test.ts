@@ -87,7 +87,7 @@ describe('PATCH /v1/submissions/{id}: more answers', () => {
 
   it('when the body is empty, has an unknown member or a wrong status, then 400 invalid_parameters', async () => {
     const started = await startPartial();
-    for (const body of [{}, { metadata: {} }, { status: 'done' }, { answers: { email: { nested: true } } }]) {
+    for (const body of [{}, { context: {} }, { status: 'done' }, { answers: { email: { nested: true } } }]) {
       const res = await patch(started.id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe('invalid_parameters');
@@ -215,7 +215,7 @@ describe('PATCH /v1/submissions/{id}: analytics and events', () => {
     clock.set('2026-05-06T10:00:00.000Z');
     const started = await api
       .call('post', '/v1/submissions')
-      .send({ form_id: own.id, answers: contact, status: 'partial', metadata: { utm: { source: 'newsletter' } } });
+      .send({ form_id: own.id, answers: contact, status: 'partial', context: { utm: { source: 'newsletter' } } });
     const figures = async () => (await api.call('get', `/v1/analytics?form_id=${own.id}&from=2026-05-06&to=2026-05-07`)).body;
     const before = await figures();
     expect(before.submissions).toEqual({ started: 1, completed: 0, completion_rate: 0 });

@@ -173,9 +173,9 @@ describe('GET /v1/submissions/export: CSV', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="submissions.csv"');
     const [header, ...rows] = parseCsv(res.body);
     expect(header).toEqual([
-      ...['id', 'form_id', 'form_version', 'created_at', 'updated_at', 'status', 'test', 'score', 'grade'],
-      ...['metadata.user_agent', 'metadata.referrer', 'metadata.landing_url', 'metadata.utm_source', 'metadata.utm_medium'],
-      ...['metadata.utm_campaign', 'metadata.utm_term', 'metadata.utm_content'],
+      ...['id', 'form_id', 'form_version', 'created_at', 'updated_at', 'completed_at', 'status', 'test', 'score', 'grade'],
+      ...['context.user_agent', 'context.referrer', 'context.landing_url', 'context.utm_source', 'context.utm_medium'],
+      ...['context.utm_campaign', 'context.utm_term', 'context.utm_content', 'metadata'],
       ...['full_name', 'email', 'utm_source', 'company_size', 'has_budget', 'budget_usd', 'notes', 'gdpr'],
     ]);
     expect(rows.map((row) => row[0])).toEqual(bulkIds);
@@ -185,11 +185,13 @@ describe('GET /v1/submissions/export: CSV', () => {
       '1',
       expect.any(String),
       expect.any(String),
+      expect.any(String),
       'completed',
       'false',
       '10',
       'C',
       ...Array(8).fill(''),
+      '{}',
       'Tom Okafor',
       'tom@brightdesk.example',
       '',
@@ -226,7 +228,7 @@ describe('GET /v1/submissions/export: CSV', () => {
     const updated = await api.call('patch', `/v1/forms/${changing.id}`).send({ steps });
     expect(updated.status).toBe(200);
     const res = await download(`/v1/submissions/export?form_id=${changing.id}&format=csv`);
-    expect(parseCsv(res.body)[0]!.slice(17)).toEqual([
+    expect(parseCsv(res.body)[0]!.slice(19)).toEqual([
       'full_name',
       'email',
       'utm_source',
@@ -239,26 +241,26 @@ describe('GET /v1/submissions/export: CSV', () => {
     ]);
   });
 
-  it('when a submission carries metadata, then CSV has it flattened (apart from a hidden field of the same name) and NDJSON as is', async () => {
-    const metadata = {
+  it('when a submission carries a context, then CSV has it flattened (apart from a hidden field of the same name) and NDJSON as is', async () => {
+    const context = {
       user_agent: '=cmd|calc',
       referrer: 'https://www.linkedin.com/',
       landing_url: 'https://acme.example/demo?utm_source=linkedin',
       utm: { source: 'linkedin', medium: 'paid_social', campaign: 'q4, demo' },
     };
-    const s = await submit(api, { form_id: form.id, answers: noBudgetAnswers(), hidden: { utm_source: 'newsletter' }, metadata });
+    const s = await submit(api, { form_id: form.id, answers: noBudgetAnswers(), hidden: { utm_source: 'newsletter' }, context });
     const csv = await download(`/v1/submissions/export?form_id=${form.id}&format=csv&utm_source=linkedin`);
     const [header, ...rows] = parseCsv(csv.body);
     expect(rows.map((cells) => cells[0])).toEqual([s.id]);
     const cell = (name: string) => rows[0]![header!.indexOf(name)];
-    expect(cell('metadata.user_agent')).toBe(`'=cmd|calc`);
-    expect(cell('metadata.referrer')).toBe('https://www.linkedin.com/');
-    expect(cell('metadata.utm_source')).toBe('linkedin');
-    expect(cell('metadata.utm_campaign')).toBe('q4, demo');
-    expect(cell('metadata.utm_term')).toBe('');
+    expect(cell('context.user_agent')).toBe(`'=cmd|calc`);
+    expect(cell('context.referrer')).toBe('https://www.linkedin.com/');
+    expect(cell('context.utm_source')).toBe('linkedin');
+    expect(cell('context.utm_campaign')).toBe('q4, demo');
+    expect(cell('context.utm_term')).toBe('');
     expect(cell('utm_source')).toBe('newsletter');
     const [line] = lines((await download(`/v1/submissions/export?form_id=${form.id}&utm_source=linkedin`)).body);
-    expect(line!.metadata).toEqual({ ...metadata, utm: { ...metadata.utm, term: null, content: null } });
+    expect(line!.context).toEqual({ ...context, utm: { ...context.utm, term: null, content: null } });
   });
 
   it('when CSV is asked for without form_id, then 400 invalid_parameters names form_id', async () => {

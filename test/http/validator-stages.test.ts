@@ -10,6 +10,12 @@ import { withoutRepeatedRouting } from '../../src/http/validator-stages.js';
 const getVersion = { operationId: 'getFormVersion', takesOnlyUrlParameters: true, takesQueryParameters: false } as unknown as Operation;
 const listForms = { operationId: 'listForms', takesOnlyUrlParameters: true, takesQueryParameters: true } as unknown as Operation;
 const deleteForm = { operationId: 'deleteForm', takesOnlyUrlParameters: false, takesQueryParameters: false } as unknown as Operation;
+const getForm = {
+  operationId: 'getForm',
+  takesOnlyUrlParameters: true,
+  takesQueryParameters: false,
+  verdictHeaders: ['if-none-match'],
+} as unknown as Operation;
 
 /** The request stage as the pipeline wraps it, and how many times the stand-in validator ran. */
 function wrappedCheck(verdict: (req: Request) => unknown = () => undefined) {
@@ -25,6 +31,7 @@ function wrappedCheck(verdict: (req: Request) => unknown = () => undefined) {
     url?: string;
     validatedAs?: string;
     issues?: boolean;
+    headers?: Record<string, string>;
     /** Receives the request as the next stage sees it. */
     seen?: (req: Request) => void;
   }) =>
@@ -33,6 +40,7 @@ function wrappedCheck(verdict: (req: Request) => unknown = () => undefined) {
       const req = {
         originalUrl: options.url ?? '/v1/forms/x/versions/1',
         openapi: { schema: { operationId: options.validatedAs ?? operation.operationId } },
+        get: (name: string) => options.headers?.[name.toLowerCase()],
       } as unknown as Request;
       const locals = {
         operation,
@@ -59,6 +67,17 @@ describe('remembering a passed request check', () => {
     expect(check.checks()).toBe(1);
     await check.send({ params: { id: 'form_1', version: '2' } });
     expect(check.checks()).toBe(2);
+  });
+
+  it('when a read takes If-None-Match, then each value of the header is another request, and its absence one more', async () => {
+    const check = wrappedCheck();
+    const read = (headers?: Record<string, string>) => check.send({ operation: getForm, params: { id: 'form_1' }, headers });
+    await read({ 'if-none-match': '"a"' });
+    await read({ 'if-none-match': '"a"' });
+    expect(check.checks()).toBe(1);
+    await read({ 'if-none-match': 'not a tag' });
+    await read();
+    expect(check.checks()).toBe(3);
   });
 
   it('when the values are split differently between the parameters, then they are another request', async () => {

@@ -1,6 +1,7 @@
 // Vitest global setup of the `api` and `api-postgres` projects: `npm run bundle` once before the tests, so that the
 // app, Prism and the breaking-change gate read the current document (dist/openapi.json, dist/openapi.yaml). Once per
-// run: the projects' setups run in one process, and the `docs` project's (`npm run docs`) bundles too.
+// run: the projects' setups run in one process, and the `docs` project's (`npm run docs`) bundles too. `npm test` bundles
+// in its lint step and says so (FORM_FUNNEL_TEST_BUNDLED=1), so its vitest run does not bundle again.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 

@@ -1,4 +1,5 @@
-// Vitest global setup of the `docs` project: makes sure headless Chromium is installed for the browser tests (test/docs).
+// Vitest global setup of the projects with browser tests (the docs page, the public and hosted pages): makes sure
+// headless Chromium is installed, so each project runs on its own (`npx vitest run --project api-postgres`).
 // CI runs as root on Debian, where a missing browser is installed with apt-get, once per machine.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -39,7 +39,7 @@ describe.each(storeKinds)('the %s store, when submissions to one form are writte
     const created = Array.from({ length: 24 }, (_, index) => {
       const made = submission(target.id, at(index % 3), index % 3 === 2 ? 'partial' : 'completed');
       const source = index % 4 === 0 ? 'ads' : 'newsletter';
-      return { ...made, metadata: { ...made.metadata, utm: { ...made.metadata.utm, source } } };
+      return { ...made, context: { ...made.context, utm: { ...made.context.utm, source } } };
     });
     await Promise.all(created.map((made) => store.submissions.insert({ submission: made, workspaceId, environment: 'live' })));
     const completed = created.filter((made) => made.status === 'completed');

@@ -78,8 +78,10 @@ describe('WAL checkpoints in the background', () => {
     const db = openDatabase(file);
     const checkpointer = checkpointInBackground(db, { intervalMs: 20, restartBytes: 1_000_000 });
     const { written, largestWal } = await stream(db, file, 800, 32);
-    // The limit, and what the stream commits while the worker waits for its turn and for the write lock.
-    expect(largestWal).toBeLessThan(written / 4);
+    // The limit, and what the stream commits while the worker waits for its turn and for the write lock: a quarter of
+    // the stream on a quiet machine, more on a busy one, whose worker thread waits longer for a core. Without the
+    // RESTART the WAL holds the whole stream, so half of it still tells the two apart.
+    expect(largestWal).toBeLessThan(written / 2);
     await checkpointer.close();
     db.close();
   });

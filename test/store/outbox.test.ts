@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import type { EventRecord, IdempotentResponse, Outbox } from '../../src/store/outbox.js';
-import { completeMetadata } from '../../src/store/rows/submissions.js';
+import { defaultAppearance, noHosting, noSpamProtection } from '../../src/store/rows/forms.js';
+import { completeContext } from '../../src/store/rows/submissions.js';
 import type { AuditEventInput, Store } from '../../src/store/types.js';
 import { injectFailure, storeSnapshot } from '../support/db-snapshot.js';
 import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
@@ -25,9 +26,13 @@ const form = (id: string, slug: string): Schema<'Form'> => ({
   test: false,
   created_at: at,
   updated_at: at,
+  metadata: {},
   steps: [{ id: 'step_1', title: 'One', fields: [] }],
   logic: [],
   scoring: { rules: [], grades: [] },
+  spam_protection: noSpamProtection,
+  hosting: noHosting,
+  appearance: defaultAppearance,
 });
 
 const submission = (id: string): Schema<'Submission'> => ({
@@ -43,7 +48,9 @@ const submission = (id: string): Schema<'Submission'> => ({
   score: 0,
   grade: null,
   score_breakdown: [],
-  metadata: completeMetadata(undefined),
+  context: completeContext(undefined),
+  metadata: {},
+  completed_at: at,
   scored_at: at,
   created_at: at,
   updated_at: at,
@@ -118,6 +125,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
           test: false,
           created_at: at,
           updated_at: at,
+          metadata: {},
         },
         workspaceId: 'ws_1',
         environment: 'live',
@@ -240,7 +248,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       (outbox) =>
         store.folders.create(
           {
-            folder: { id: 'fld_1', object: 'folder', name: 'Folder', test: false, form_count: 0, created_at: at },
+            folder: { id: 'fld_1', object: 'folder', name: 'Folder', test: false, form_count: 0, created_at: at, metadata: {} },
             workspaceId: 'ws_1',
             environment: 'live',
           },
@@ -333,6 +341,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
                 test: options.environment === 'test',
                 created_at: at,
                 updated_at: at,
+                metadata: {},
               },
               workspaceId: 'ws_1',
               environment: options.environment ?? 'live',
@@ -375,6 +384,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
               test: false,
               created_at: at,
               updated_at: at,
+              metadata: {},
             },
             workspaceId: 'ws_1',
             environment: 'live',
@@ -447,7 +457,7 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       const outbox = await claimedOutbox('h7');
       await store.folders.create(
         {
-          folder: { id: 'fld_2', object: 'folder', name: 'Folder', test: false, form_count: 0, created_at: at },
+          folder: { id: 'fld_2', object: 'folder', name: 'Folder', test: false, form_count: 0, created_at: at, metadata: {} },
           workspaceId: 'ws_1',
           environment: 'live',
         },

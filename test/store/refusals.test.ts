@@ -3,6 +3,7 @@ import type { Schema } from '../../src/contract.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { newId } from '../../src/ids.js';
 import { InvalidCursor, RecordNotFound, StoreConflict } from '../../src/store/errors.js';
+import { defaultAppearance, noHosting, noSpamProtection } from '../../src/store/rows/forms.js';
 import type { AuditEventInput, Store } from '../../src/store/types.js';
 import { form as definition, shortText } from '../domain/fixtures.js';
 import { createTestStore, storeKinds } from '../support/stores.js';
@@ -33,7 +34,11 @@ function form(slug: string, folderId: string | null = null): Schema<'Form'> {
     test: false,
     created_at: at,
     updated_at: at,
+    metadata: {},
     ...definition([{ id: 'start', title: 'Start', fields: [shortText('name')] }]),
+    spam_protection: noSpamProtection,
+    hosting: noHosting,
+    appearance: defaultAppearance,
   };
 }
 
@@ -105,7 +110,15 @@ describe.each(storeKinds)('refusals of the %s store', (kind) => {
   });
 
   it('when a folder still holds forms, then StoreConflict folder_not_empty; a folder already gone is no error', async () => {
-    const folder: Schema<'Folder'> = { id: newId('fld'), object: 'folder', name: 'Leads', test: false, form_count: 0, created_at: at };
+    const folder: Schema<'Folder'> = {
+      id: newId('fld'),
+      object: 'folder',
+      name: 'Leads',
+      test: false,
+      form_count: 0,
+      created_at: at,
+      metadata: {},
+    };
     await store.folders.create({ folder, workspaceId, environment: 'live' });
     await store.forms.create({ form: form('filed', folder.id), workspaceId, environment: 'live' });
     expect(await refusal(store.folders.delete(folder.id, at, { folder: audit(), revokedKey: audit }))).toEqual(

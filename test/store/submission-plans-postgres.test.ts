@@ -29,9 +29,9 @@ beforeAll(async () => {
   // Copies of the template, one a minute, changed when created; the last five changed recently.
   await store.pool.query(
     `INSERT INTO submissions (id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps, score,
-       grade, score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text)
+       grade, score_breakdown, context, utm_source, started_form_version, scored_at, created_at, updated_at, search_text)
      SELECT 'sub_' || lpad(n::text, 24, '0'), workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps,
-       score, grade, score_breakdown, metadata, utm_source, started_form_version, scored_at,
+       score, grade, score_breakdown, context, utm_source, started_form_version, scored_at,
        created_at + n * interval '1 minute', CASE WHEN n % 4000 = 0 THEN $2::timestamptz ELSE created_at + n * interval '1 minute' END,
        search_text
      FROM submissions, generate_series(1, 20000) n WHERE id = $1`,

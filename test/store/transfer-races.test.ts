@@ -4,11 +4,13 @@
  * the write ran) is refused with RecordNotFound and changes nothing; writes sent at the same moment as the accept
  * or a delete either come wholly before it (and move or go with the form) or are refused.
  */
+import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import { newId } from '../../src/ids.js';
 import { RecordNotFound } from '../../src/store/errors.js';
 import type { Store } from '../../src/store/types.js';
+import { lockWaiters, until } from '../support/lock-waits.js';
 import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
 import { at, audit, form, integration, submission, workspace } from './conformance/fixtures.js';
 
@@ -209,4 +211,81 @@ describe.each(storeKinds)('the %s store, when a transfer races the sender’s wr
     }
     expect(wrong).toEqual([]);
   });
+});
+
+/**
+ * The accept reads the transfer `FOR UPDATE` (`transferSql.getForAnswer`): a decline or a cancel that arrives while
+ * the accept is moving the form's rows waits for it, then finds the transfer answered. Held mid-way on purpose (a
+ * row the move updates is locked by another connection), the race happens every time instead of now and then;
+ * without the lock the answer lands first and the accept fails on a transfer no longer pending.
+ */
+describe('the postgres store, when an answer arrives while an accept is moving the form', () => {
+  let store: Store;
+  let sender: string;
+  let receiver: string;
+  beforeEach(async () => {
+    store = await createTestStore('postgres');
+    sender = await workspace(store);
+    receiver = await workspace(store);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  const pool = () => (store as unknown as { pool: pg.Pool }).pool;
+  const waiting = () => lockWaiters(pool());
+
+  it.each(['declined', 'canceled'] as const)(
+    'of the accept and an answer (%s) sent while it moves, the accept is made and the answer finds it answered',
+    async (status) => {
+      const moving = form('held');
+      await store.forms.create({ form: moving, workspaceId: sender, environment: 'live' });
+      const lead = submission(moving.id, at(10));
+      await store.submissions.insert({ submission: lead, workspaceId: sender, environment: 'live' });
+      const transfer: Schema<'FormTransfer'> = {
+        id: newId('xfr'),
+        object: 'form_transfer',
+        form_id: moving.id,
+        form_name: 'Moving',
+        from_workspace_id: sender,
+        to_workspace_id: receiver,
+        status: 'pending',
+        created_at: at(1),
+        expires_at: '2999-01-01T00:00:00.000Z',
+        resolved_at: null,
+      };
+      await store.transfers.create(transfer, at(1), []);
+
+      // The holder locks the submission the accept's move updates, so the accept stops there, transfer read.
+      const holder = await pool().connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM submissions WHERE id = $1 FOR UPDATE', [lead.id]);
+        const accepting = store.transfers.accept(transfer.id, at(20), {
+          events: [audit(receiver, 'form.transferred')],
+          revokedKey: () => audit(sender, 'api_key.revoked'),
+        });
+        accepting.catch(() => {});
+        await until(async () => (await waiting()) === 1);
+        let answered = false;
+        const answering = store.transfers.close(transfer.id, status, at(21), [audit(sender)]).finally(() => {
+          answered = true;
+        });
+        answering.catch(() => {});
+        // The answer either waits behind the accept's lock on the transfer or, without it, is made at once.
+        await until(async () => answered || (await waiting()) === 2);
+        await holder.query('COMMIT');
+        const [accepted, closed] = await Promise.allSettled([accepting, answering]);
+        expect({
+          accept: accepted.status === 'fulfilled' ? accepted.value.outcome : String(accepted.reason),
+          answer: closed.status === 'fulfilled' ? (closed.value?.status ?? 'not pending') : String(closed.reason),
+          transfer: (await store.transfers.get(receiver, transfer.id, at(22)))?.status,
+          receiverHolds: (await store.forms.get(receiver, moving.id)) !== undefined,
+        }).toEqual({ accept: 'accepted', answer: 'not pending', transfer: 'accepted', receiverHolds: true });
+      } finally {
+        await holder.query('ROLLBACK').catch(() => {});
+        holder.release();
+      }
+    },
+  );
 });

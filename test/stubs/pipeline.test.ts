@@ -15,6 +15,10 @@ const keys: Record<string, ApiKey> = {
   svc_test_reader: { id: 'key_000000000000000000000001', scope: 'read', environment: 'test' },
   svc_test_writer: { id: 'key_000000000000000000000002', scope: 'read_write', environment: 'test' },
 };
+const publishable = `svc_pub_test_${'p'.repeat(24)}`;
+const publishableKeys: Record<string, ApiKey> = {
+  [publishable]: { id: 'pk_000000000000000000000001', scope: 'read_write', environment: 'test' },
+};
 
 /** Every operation not implemented, as in a freshly generated project. */
 const stubs = new Proxy({} as Handlers, { get: (_target, operationId) => async () => notImplemented(operationId as OperationId) });
@@ -23,7 +27,13 @@ let app: ReturnType<typeof buildApp>;
 let document: OpenApiDocument;
 beforeAll(async () => {
   document = await bundleContract();
-  app = buildApp({ handlers: stubs, document, lookUpKey: async (secret) => keys[secret], logError: () => {} });
+  app = buildApp({
+    handlers: stubs,
+    document,
+    lookUpKey: async (secret) => keys[secret],
+    lookUpPublishableKey: async (value) => publishableKeys[value],
+    logError: () => {},
+  });
 });
 
 describe('the stub pipeline', () => {
@@ -49,6 +59,33 @@ describe('the stub pipeline', () => {
 
   it('when the key lookup does not know the key, then 401 invalid_api_key', async () => {
     const response = await request(app).get('/v1/me').set('Authorization', 'Bearer svc_test_unknown');
+    expect(response.status).toBe(401);
+    expect(response.body.code).toBe('invalid_api_key');
+  });
+
+  it('when a public operation gets a publishable key, then the request reaches the handler', async () => {
+    const response = await request(app).get('/v1/public/forms/form_2kTz9QwErTy7UiOp4AsDfGhJ').set('Authorization', `Bearer ${publishable}`);
+    expect(response.status).toBe(501);
+  });
+
+  it('when a public operation gets a secret key, then 403 secret_key_not_allowed', async () => {
+    const response = await request(app)
+      .get('/v1/public/forms/form_2kTz9QwErTy7UiOp4AsDfGhJ')
+      .set('Authorization', 'Bearer svc_test_writer');
+    expect(response.status).toBe(403);
+    expect(response.body).toMatchObject({ type: 'permission_error', code: 'secret_key_not_allowed' });
+  });
+
+  it('when another operation gets a publishable key, then 403 publishable_key_not_allowed', async () => {
+    const response = await request(app).get('/v1/me').set('Authorization', `Bearer ${publishable}`);
+    expect(response.status).toBe(403);
+    expect(response.body).toMatchObject({ type: 'permission_error', code: 'publishable_key_not_allowed' });
+  });
+
+  it('when the publishable key lookup does not know the key, then 401 invalid_api_key', async () => {
+    const response = await request(app)
+      .get('/v1/public/forms/form_2kTz9QwErTy7UiOp4AsDfGhJ')
+      .set('Authorization', 'Bearer svc_pub_test_unknown');
     expect(response.status).toBe(401);
     expect(response.body.code).toBe('invalid_api_key');
   });

@@ -92,11 +92,18 @@ const firstExample = (document: OpenApiDocument, node: Record<string, unknown>):
   return (schema.examples as unknown[] | undefined)?.[0] ?? schema.example;
 };
 
-/** A request the contract accepts: documented examples for path parameters, required query parameters and the body. */
+/** A publishable key of the documented shape, which a fresh stub accepts on the public operations. */
+export const publishableKey = `svc_pub_test_${'p'.repeat(24)}`;
+
+/**
+ * A request the contract accepts: documented examples for path parameters, required query parameters and the body,
+ * with `key`, or on the public operations (which take a publishable key only) `publishableKey`.
+ */
 export function exampleRequest(document: OpenApiDocument, operation: Operation, key: string): ExampleRequest {
   let path = operation.path;
   const query = new URLSearchParams();
-  const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
+  const publicOperation = operation.security.some((requirement) => 'publishableKey' in requirement);
+  const headers: Record<string, string> = { Authorization: `Bearer ${publicOperation ? publishableKey : key}` };
   // Parameters of the path item apply to each of its operations.
   const shared = (document.paths[operation.path]?.parameters as unknown[] | undefined) ?? [];
   const own = (operation as unknown as { parameters?: unknown[] }).parameters ?? [];

@@ -1,18 +1,2 @@
-// Headless Debian Chromium for browser tests: never a downloaded browser, so the tests need no download host.
-import type { LaunchOptions } from 'playwright-core';
-
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-
-export const chromiumLaunchOptions: LaunchOptions = {
-  executablePath: CHROMIUM_PATH,
-  headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-};
+// The browser tests' Chromium: the one the docs screenshots use too (src/chromium.ts).
+export { CHROMIUM_PATH, chromiumLaunchOptions } from '../../src/chromium.js';

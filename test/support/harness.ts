@@ -3,6 +3,7 @@
  * process), on a fresh store of the run's kind (SQLite in memory, or a PostgreSQL database of its own under
  * TEST_STORE=postgres, dropped on close), with a bootstrapped workspace and its admin keys.
  */
+import { statSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import selfsigned from 'selfsigned';
@@ -10,9 +11,22 @@ import request from 'supertest';
 import type { Plan } from '../../src/contract.js';
 import { type BootstrappedWorkspace, bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { type AppOptions, buildApp } from '../../src/http/app.js';
+import { bundledDocumentPath, type Contract, loadContract } from '../../src/http/contract-document.js';
 import { messageClassesOf } from '../../src/http/message-classes.js';
 import { type Caller, createKey, type Method } from './factories.js';
 import { createTestStore } from './stores.js';
+
+/**
+ * The bundled contract, read once per process while the bundle stays as it was: apps built from one document share
+ * the validator's prepared schemas (src/http/validation.ts), which cost each app a few hundred milliseconds otherwise.
+ */
+let loaded: { stamp: string; contract: Contract } | undefined;
+function testContract(): Contract {
+  const { mtimeMs, size } = statSync(bundledDocumentPath);
+  const stamp = `${mtimeMs}:${size}`;
+  if (loaded?.stamp !== stamp) loaded = { stamp, contract: loadContract() };
+  return loaded.contract;
+}
 
 let certificate: Promise<{ key: string; cert: string }> | undefined;
 export function testCertificate(): Promise<{ key: string; cert: string }> {
@@ -26,7 +40,7 @@ export type TestApi = Awaited<ReturnType<typeof createTestApi>>;
 
 export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan } = {}) {
   const store = options.store ?? (await createTestStore());
-  const built = buildApp({ ...options, store });
+  const built = buildApp({ ...options, contract: options.contract ?? testContract(), store });
   const { key, cert } = await testCertificate();
   // As the server's listener makes them (src/listeners.ts), every HTTP test's requests and responses are built with the app's prototypes.
   const server = https.createServer({ key, cert, ...messageClassesOf(built.app) }, built.app);

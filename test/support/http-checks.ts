@@ -3,7 +3,7 @@
  * and a record of every body the app sends, so a file can assert that none leaked a stack trace or SQL.
  */
 
-import type { Response } from 'supertest';
+import type { Response, Test } from 'supertest';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestApi, type TestApi } from './harness.js';
 import { storedRows } from './stores.js';
@@ -69,7 +69,12 @@ export function useWatchedApi(options: ApiOptions | (() => ApiOptions) = {}): Wa
 }
 
 /** Limits high enough that tests which are not about rate limits never meet one. */
-export const generousLimits = { perKeyPerSecond: 100_000, perWorkspacePerMinute: 1_000_000, failedAuthPerAddressPerMinute: 100_000 };
+export const generousLimits = {
+  perKeyPerSecond: 100_000,
+  perWorkspacePerMinute: 1_000_000,
+  failedAuthPerAddressPerMinute: 100_000,
+  publicPerAddressPerMinute: 100_000,
+};
 
 /** X-Request-Id equals the body's request_id, and the three rate-limit headers are there. */
 export function expectEnvelopeHeaders(res: Response): void {
@@ -99,3 +104,16 @@ export const issuesOf = (res: Response): string[] =>
 
 /** A syntactically valid id that names nothing. */
 export const absentId = (prefix: string): string => `${prefix}_${'A'.repeat(24)}`;
+
+/**
+ * A response parser that keeps the body as text, whatever its media type (supertest buffers only the types it
+ * knows): `api.call('get', path).buffer(true).parse(asText)`, then `res.body` is the text.
+ */
+export const asText: Extract<Parameters<Test['parse']>[0], (res: never, done: never) => void> = (res, done) => {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    text += chunk;
+  });
+  res.on('end', () => done(null, text));
+};

@@ -24,7 +24,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openPostgres } from '../../src/store/postgres/database.js';
+import { createPostgresStore } from '../../src/store/postgres/index.js';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Set by the global setup so every test file of a run shares one template. */
@@ -72,8 +72,10 @@ async function createTemplate(): Promise<void> {
     if (rowCount) return;
     await client.query(`CREATE DATABASE ${templateName}`);
     try {
-      const pool = await openPostgres(urlOf(templateName), { max: 1 });
-      await pool.end();
+      // Migrated and with what a store installs when it opens (the row caches' triggers), so that a copy a store has
+      // used still has the fresh schema's fingerprint, and is emptied and handed out again instead of dropped.
+      const store = await createPostgresStore(urlOf(templateName), { max: 1 });
+      await store.close();
     } catch (error) {
       await client.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`);
       throw error;

@@ -9,8 +9,11 @@ import { promisify } from 'node:util';
 const execute = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 
-/** Type-checks the files (kept in `directory`); returns tsc's diagnostics, empty when they compile. */
-export async function typeCheck(directory: string, files: string[]): Promise<string> {
+/**
+ * Writes `directory`/tsconfig.json: the repository's compiler options, with `@form-funnel/client` resolving to
+ * src/client/ as a partner's installed package would. tsx reads it too (`TSX_TSCONFIG_PATH`), to run the files.
+ */
+export function writePartnerTsconfig(directory: string, files: string[]): string {
   const config = join(directory, 'tsconfig.json');
   writeFileSync(
     config,
@@ -28,6 +31,12 @@ export async function typeCheck(directory: string, files: string[]): Promise<str
       files,
     }),
   );
+  return config;
+}
+
+/** Type-checks the files (kept in `directory`); returns tsc's diagnostics, empty when they compile. */
+export async function typeCheck(directory: string, files: string[]): Promise<string> {
+  const config = writePartnerTsconfig(directory, files);
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
   return execute(process.execPath, [tsc, '-p', config]).then(
     ({ stdout }) => stdout,

@@ -18,6 +18,7 @@ export interface AnalyticsQuery {
 export async function getAnalytics(services: Services, principal: Principal, query: AnalyticsQuery): Promise<Schema<'Analytics'>> {
   const { form } = await findVisibleForm(services, principal, query.formId);
   const range = resolveDayRange(query, utcDayOf(services.now()));
+  const spam = services.store.spam.spamCount(form.id, principal.environment, range.from, range.to);
   const totals = await services.store.submissions.funnel({
     formId: form.id,
     environment: principal.environment,
@@ -32,5 +33,6 @@ export async function getAnalytics(services: Services, principal: Principal, que
     to: range.to,
     test: principal.environment === 'test',
     ...funnelFigures(form, totals, range),
+    spam: await spam,
   };
 }

@@ -5,6 +5,7 @@ import type { PageRequest } from '../../store/page.js';
 import type { FolderRecord } from '../../store/types.js';
 import { actorOf, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
+import { createdMetadata, mergedMetadata } from '../metadata.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 
@@ -43,12 +44,30 @@ export async function createFolder(services: Services, principal: Principal, inp
     test: principal.environment === 'test',
     form_count: 0,
     created_at: timestamp(services),
+    metadata: createdMetadata(input.metadata),
   };
   await services.store.folders.create(
     { folder, workspaceId: principal.workspace.id, environment: principal.environment },
     outboxOf(services, () => ({ returns: folder })),
   );
   return folder;
+}
+
+/** Renames the folder or merges its metadata (../metadata.ts); a change that changes nothing still answers 200. */
+export async function updateFolder(
+  services: Services,
+  principal: Principal,
+  id: string,
+  changes: Schema<'FolderUpdate'>,
+): Promise<Schema<'Folder'>> {
+  assertMayChange(principal, (await findVisibleFolder(services, principal, id)).folder);
+  const updated = await services.store.folders.update(principal.workspace.id, id, (current) => ({
+    ...current,
+    name: changes.name ?? current.name,
+    metadata: mergedMetadata(current.metadata, changes.metadata),
+  }));
+  if (!updated) throw notFound('folder', id);
+  return updated;
 }
 
 export async function deleteFolder(services: Services, principal: Principal, id: string): Promise<void> {

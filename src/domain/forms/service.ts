@@ -4,16 +4,20 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Schema } from '../../contract.js';
+import { entityTagOf } from '../../etag.js';
 import { newId } from '../../ids.js';
 import { isStoreConflict } from '../../store/errors.js';
 import type { PageRequest } from '../../store/page.js';
 import type { AuditEventInput, FormRecord } from '../../store/types.js';
 import { actorOf, assertFormVisible, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
-import { conflict, forbidden, invalidValue, notFound } from '../errors.js';
+import { conflict, forbidden, invalidValue, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
+import { appearanceOf, hostingOf, presentedForm } from '../hosting/settings.js';
+import { createdMetadata, mergedMetadata } from '../metadata.js';
 import { outboxOf } from '../outbox.js';
 import { assertIfMatch, type IfMatch, withCompareAndSet } from '../preconditions.js';
 import { type Services, timestamp } from '../services.js';
+import { checkHoneypotField, spamProtectionOf } from '../spam-protection/rules.js';
 import { assertDefinitionFits } from './definition-size.js';
 import { slugify } from './slug.js';
 import { assertValidFormDefinition } from './validate-definition.js';
@@ -33,14 +37,45 @@ const formOutbox = (services: Services, record: FormRecord, event: Pick<DomainEv
  */
 export const KEPT_VERSIONS = 100;
 
-export async function findVisibleForm(services: Services, principal: Principal, id: string): Promise<FormRecord> {
+/** 422 `invalid_form` when the honeypot names a field of the form (its real answers would all be discarded). */
+function assertHoneypotIsNoField(definition: Pick<Form, 'steps'>, spamProtection: Form['spam_protection']): void {
+  const refs = new Set(definition.steps.flatMap((step) => step.fields.map((field) => field.ref)));
+  const issues = checkHoneypotField(spamProtection, refs);
+  if (issues.length > 0) throw unprocessable('invalid_form', issues);
+}
+
+/** The form as stored, if the caller may see it: what a write compares-and-sets on. */
+async function findStoredForm(services: Services, principal: Principal, id: string): Promise<FormRecord> {
   const record = await services.store.forms.get(principal.workspace.id, id);
   if (!record) throw notFound('form', id);
   assertFormVisible(principal, record.form);
   return record;
 }
 
-export async function listForms(services: Services, principal: Principal, query: { folderId?: string | undefined }, page: PageRequest) {
+/** The form as the caller may see it, with its page's address of now (every form that leaves the server is one of these). */
+export async function findVisibleForm(services: Services, principal: Principal, id: string): Promise<FormRecord> {
+  const record = await findStoredForm(services, principal, id);
+  return { ...record, form: presentedForm(services, record.form) };
+}
+
+/**
+ * A write's read: the form as presented, which the client's `If-Match` names (its `ETag` covers the page's address),
+ * and the tag of the form as stored, which the store compares-and-sets on (it knows no address).
+ */
+async function readForWrite(services: Services, principal: Principal, id: string, ifMatch: IfMatch | undefined) {
+  const stored = await findStoredForm(services, principal, id);
+  const record = { ...stored, form: presentedForm(services, stored.form) };
+  assertMayChange(principal, record.form);
+  assertIfMatch(ifMatch, { resource: 'form', id, representation: record.form });
+  return { record, storedTag: entityTagOf(stored.form) };
+}
+
+export async function listForms(
+  services: Services,
+  principal: Principal,
+  query: { folderId?: string | undefined; metadata?: Record<string, string> | undefined },
+  page: PageRequest,
+) {
   return services.store.forms.list(
     { workspaceId: principal.workspace.id, environments: definitionEnvironments(principal.environment), attachment: principal.attachment },
     query,
@@ -70,9 +105,12 @@ export async function createForm(services: Services, principal: Principal, input
   const definition = { steps: input.steps ?? [], logic: input.logic ?? [], scoring: input.scoring ?? { rules: [], grades: [] } };
   assertDefinitionFits(definition);
   assertValidFormDefinition(definition);
+  const spamProtection = spamProtectionOf(input.spam_protection);
+  assertHoneypotIsNoField(definition, spamProtection);
   const now = timestamp(services);
+  const id = newId('form');
   const form: Form = {
-    id: newId('form'),
+    id,
     object: 'form',
     name: input.name,
     slug: input.slug ?? slugify(input.name),
@@ -82,19 +120,25 @@ export async function createForm(services: Services, principal: Principal, input
     test: principal.environment === 'test',
     created_at: now,
     updated_at: now,
+    metadata: createdMetadata(input.metadata),
     ...definition,
+    spam_protection: spamProtection,
+    hosting: hostingOf(input.hosting),
+    appearance: appearanceOf(input.appearance),
   };
+  // What the answer and `form.created` carry: the page's address, which the store does not keep.
+  const presented = (): Form => presentedForm(services, form);
   const record = { form, workspaceId: principal.workspace.id, environment: principal.environment };
-  const outbox = formOutbox(services, record, { type: 'form.created', data: { object: form } }, form);
+  const outbox = () => formOutbox(services, record, { type: 'form.created', data: { object: presented() } }, presented());
   if (input.slug !== undefined) {
-    await services.store.forms.create(record, outbox).catch(rethrowSlugTaken(form.slug));
-    return form;
+    await services.store.forms.create(record, outbox()).catch(rethrowSlugTaken(form.slug));
+    return presented();
   }
   // A derived slug that is taken gets a numeric suffix: only a slug the caller chose is a conflict.
   for (let attempt = 1; ; attempt++) {
     try {
-      await services.store.forms.create(record, outbox);
-      return form;
+      await services.store.forms.create(record, outbox());
+      return presented();
     } catch (error) {
       if (!isStoreConflict(error, 'slug_taken') || attempt >= 50) rethrowSlugTaken(form.slug)(error);
       form.slug = `${slugify(input.name)}-${attempt + 1}`;
@@ -121,9 +165,8 @@ export async function updateForm(
   ifMatch?: IfMatch,
 ): Promise<Form> {
   return withCompareAndSet(ifMatch, { resource: 'form', id }, async () => {
-    const { form, workspaceId, environment } = await findVisibleForm(services, principal, id);
-    assertMayChange(principal, form);
-    const readTag = assertIfMatch(ifMatch, { resource: 'form', id, representation: form });
+    const { record, storedTag: readTag } = await readForWrite(services, principal, id, ifMatch);
+    const { form, workspaceId, environment } = record;
     const next: Form = {
       ...form,
       name: changes.name ?? form.name,
@@ -132,6 +175,14 @@ export async function updateForm(
       steps: changes.steps ?? form.steps,
       logic: changes.logic ?? form.logic,
       scoring: changes.scoring ?? form.scoring,
+      metadata: mergedMetadata(form.metadata, changes.metadata),
+      // Replaced whole when given: an omitted member takes its default.
+      spam_protection: changes.spam_protection === undefined ? form.spam_protection : spamProtectionOf(changes.spam_protection),
+      hosting:
+        changes.hosting === undefined
+          ? form.hosting
+          : presentedForm(services, { id: form.id, hosting: hostingOf(changes.hosting) }).hosting,
+      appearance: changes.appearance === undefined ? form.appearance : appearanceOf(changes.appearance),
     };
     if (next.folder_id !== form.folder_id) {
       // Moving a form between folders changes what every folder-attached key reaches: that is workspace
@@ -162,6 +213,7 @@ async function publishVersion(
 ): Promise<Form> {
   assertDefinitionFits(next);
   assertValidFormDefinition(next);
+  assertHoneypotIsNoField(next, next.spam_protection);
   const at = timestamp(services);
   const updated = { ...next, version: read.form.version + 1, updated_at: at };
   const record = { form: updated, workspaceId: read.workspaceId, environment: read.environment };
@@ -187,9 +239,7 @@ export async function restoreFormVersion(
   ifMatch?: IfMatch,
 ): Promise<Form> {
   return withCompareAndSet(ifMatch, { resource: 'form', id }, async () => {
-    const read = await findVisibleForm(services, principal, id);
-    assertMayChange(principal, read.form);
-    const expectedTag = assertIfMatch(ifMatch, { resource: 'form', id, representation: read.form });
+    const { record: read, storedTag: expectedTag } = await readForWrite(services, principal, id, ifMatch);
     const snapshot = await getFormVersion(services, principal, id, version);
     const next: Form = { ...read.form, steps: snapshot.steps, logic: snapshot.logic, scoring: snapshot.scoring };
     return publishVersion(services, read, next, {
@@ -209,9 +259,7 @@ export async function restoreFormVersion(
 
 export async function deleteForm(services: Services, principal: Principal, id: string, ifMatch?: IfMatch): Promise<void> {
   await withCompareAndSet(ifMatch, { resource: 'form', id }, async () => {
-    const record = await findVisibleForm(services, principal, id);
-    assertMayChange(principal, record.form);
-    const readTag = assertIfMatch(ifMatch, { resource: 'form', id, representation: record.form });
+    const { record, storedTag: readTag } = await readForWrite(services, principal, id, ifMatch);
     const at = timestamp(services);
     const actor = actorOf(principal);
     await services.store.forms.delete(

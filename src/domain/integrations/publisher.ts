@@ -14,9 +14,11 @@ export interface IntegrationEventsOptions {
   now?: (() => Date) | undefined;
 }
 
+/** `synthetic`: a sample sent by dispatch with `type`, marked so in its body (and, by the worker, in a header). */
 export function eventRecord(
   event: { workspaceId: string; environment: Environment; type: Schema<'EventType'>; formId: string | null; data: Record<string, unknown> },
   createdAt: string,
+  synthetic = false,
 ): EventRecord {
   // `data` is typed by each webhook's schema; the envelope's own schema leaves it open.
   const envelope: Omit<Schema<'Event'>, 'data'> & { data: Record<string, unknown> } = {
@@ -25,6 +27,7 @@ export function eventRecord(
     type: event.type,
     created_at: createdAt,
     test: event.environment === 'test',
+    ...(synthetic ? { synthetic: true as const } : {}),
     data: event.data,
   };
   return {
@@ -35,6 +38,7 @@ export function eventRecord(
     formId: event.formId,
     createdAt,
     body: JSON.stringify(envelope),
+    ...(synthetic ? { synthetic } : {}),
   };
 }
 

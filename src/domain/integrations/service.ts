@@ -13,11 +13,13 @@ import type { PageRequest } from '../../store/page.js';
 import type { AuditEventInput } from '../../store/types.js';
 import { actorOf, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
+import { createdMetadata, mergedMetadata } from '../metadata.js';
 import { outboxOf } from '../outbox.js';
 import { assertIfMatch, type IfMatch, withCompareAndSet } from '../preconditions.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
 import { eventRecord } from './publisher.js';
+import { syntheticEvent } from './samples.js';
 import { generateSigningSecret, signingSecretHint } from './signing-secret.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
@@ -148,6 +150,7 @@ export async function createIntegration(
     test: principal.environment === 'test',
     created_at: now,
     updated_at: now,
+    metadata: createdMetadata(input.metadata),
   };
   const created = { ...integration, signing_secret: signingSecret };
   await services.store.integrations
@@ -161,7 +164,14 @@ export async function createIntegration(
 }
 
 /** The fields an update may change, named in its audit entry. */
-const UPDATABLE = ['url', 'events', 'enabled', 'description', 'form_id'] as const satisfies readonly (keyof Schema<'IntegrationUpdate'>)[];
+const UPDATABLE = [
+  'url',
+  'events',
+  'enabled',
+  'description',
+  'form_id',
+  'metadata',
+] as const satisfies readonly (keyof Schema<'IntegrationUpdate'>)[];
 
 export async function updateIntegration(
   services: Services,
@@ -182,6 +192,7 @@ export async function updateIntegration(
       enabled: changes.enabled ?? integration.enabled,
       description: changes.description === undefined ? integration.description : changes.description,
       form_id: changes.form_id === undefined ? integration.form_id : changes.form_id,
+      metadata: mergedMetadata(integration.metadata, changes.metadata),
     };
     // Enabling again clears what the service recorded when it disabled the integration, and closes its breaker.
     const reenabled = next.enabled && !integration.enabled;
@@ -203,13 +214,18 @@ export async function updateIntegration(
   });
 }
 
-export async function deleteIntegration(services: Services, principal: Principal, id: string): Promise<void> {
-  const { integration } = await findVisibleIntegration(services, principal, id);
-  assertMayChange(principal, integration);
-  await services.store.integrations.delete(
-    integration.id,
-    integrationAudit(principal, 'integration.deleted', integration, timestamp(services)),
-  );
+/** Deletes the integration; with `If-Match`, only while it is in a state the client has seen (else 412). */
+export async function deleteIntegration(services: Services, principal: Principal, id: string, ifMatch?: IfMatch): Promise<void> {
+  await withCompareAndSet(ifMatch, { resource: 'integration', id }, async () => {
+    const { integration } = await findVisibleIntegration(services, principal, id);
+    assertMayChange(principal, integration);
+    const readTag = assertIfMatch(ifMatch, { resource: 'integration', id, representation: integration });
+    await services.store.integrations.delete(
+      integration.id,
+      integrationAudit(principal, 'integration.deleted', integration, timestamp(services)),
+      { expectedTag: ifMatch && 'tags' in ifMatch ? readTag : undefined },
+    );
+  });
 }
 
 /** How long the replaced secret keeps signing when the request does not say (the document's default). */
@@ -253,7 +269,10 @@ export const purgeExpiredSigningSecrets = (services: Pick<Services, 'store' | 'n
 /** A dispatch returns the pending log entry its store call makes. */
 const returnsLog = (services: Services) => outboxOf<IntegrationLog>(services, (log) => ({ returns: log }));
 
-/** Queues a ping, or a replay of an earlier event of the caller's environment, whether or not the integration is enabled. */
+/**
+ * Queues a ping, a synthetic sample of any event type, or a replay of an earlier event of the caller's environment,
+ * whether or not the integration is enabled.
+ */
 export async function dispatchIntegration(
   services: Services,
   principal: Principal,
@@ -264,6 +283,13 @@ export async function dispatchIntegration(
   const { environment } = principal;
   const at = timestamp(services);
   const mock = environment === 'test';
+  if (input?.type !== undefined) {
+    // Stored as a new event like a ping, so that it is queued, signed, logged and replayable as any other.
+    const sample = syntheticEvent(services, principal, integration, input.type, at);
+    return services.store.integrations
+      .dispatch(integration.id, sample, { newEvent: true, mock, at }, returnsLog(services))
+      .catch(rethrowAsNotFound);
+  }
   const eventId = input?.event_id;
   if (eventId === undefined) {
     const ping = eventRecord(

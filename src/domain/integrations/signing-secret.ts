@@ -1,7 +1,7 @@
-import { randomBase62 } from '../../ids.js';
+import { secretBase62 } from '../../ids.js';
 
 /** `whsec_` and 32 base62 characters (about 190 bits). */
-export const generateSigningSecret = (): string => `whsec_${randomBase62(32)}`;
+export const generateSigningSecret = (): string => `whsec_${secretBase62(32)}`;
 
 /** What later responses show of the secret: its prefix and last four characters (`whsec_…u9Lo`). */
 export const signingSecretHint = (secret: string): string => `whsec_…${secret.slice(-4)}`;

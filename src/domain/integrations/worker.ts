@@ -122,6 +122,7 @@ function deliveryScheduler(services: WorkerServices, options: DeliveryWorkerOpti
       'X-Service-Event-Id': delivery.event.id,
       'X-Service-Event-Type': delivery.event.type,
       'X-Service-Signature': signWebhookPayload(delivery.event.body, signingSecrets(delivery, services.now()), timestampSeconds),
+      ...(delivery.event.synthetic ? { 'X-Service-Synthetic': 'true' } : {}),
     };
     const started = monotonicMs();
     const elapsed = () => Math.min(DELIVERY_TIMEOUT_MS, Math.max(0, Math.round(monotonicMs() - started)));

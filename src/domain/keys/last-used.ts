@@ -7,7 +7,7 @@ import type { LastUsedRecorder } from './authenticate.js';
  * interval is written at once, without holding up its request; `flush` waits for those writes too, so once it
  * resolves every use recorded before it is in the store (and a store closed after it has no write still on its way).
  */
-export function coalescedLastUsed(store: ApiKeyStore, intervalMs = 60_000): LastUsedRecorder & { flush(): Promise<void> } {
+export function coalescedLastUsed(store: Pick<ApiKeyStore, 'touch'>, intervalMs = 60_000): LastUsedRecorder & { flush(): Promise<void> } {
   const written = new Map<string, number>();
   // The newest use not yet written, as a time in milliseconds: it becomes text only when it is written (most uses
   // never are; every request records one).

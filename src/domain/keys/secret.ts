@@ -1,11 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../../contract.js';
-import { randomBase62 } from '../../ids.js';
+import { secretBase62 } from '../../ids.js';
 
 /** `svc_live_` / `svc_test_` and 40 base62 characters (about 238 bits). */
 export const secretPattern = /^svc_(live|test)_[0-9A-Za-z]{32,64}$/;
 
-export const generateSecret = (environment: Environment): string => `svc_${environment}_${randomBase62(40)}`;
+export const generateSecret = (environment: Environment): string => `svc_${environment}_${secretBase62(40)}`;
 
 /**
  * Secrets are random with far more entropy than any guessing budget, so a single SHA-256 is the right

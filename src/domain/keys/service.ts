@@ -12,6 +12,7 @@ import { instantOf, unusableTimestampMessage } from '../client-timestamps.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
+import { attachmentIssues } from './attachment.js';
 import { parseAllowlistEntry } from './ip-allowlist.js';
 import { generateSecret, hashSecret, secretHint } from './secret.js';
 
@@ -63,27 +64,7 @@ export async function createApiKey(
       });
     }
   });
-  if (attachment.type === 'form') {
-    const form = await services.store.forms.get(principal.workspace.id, attachment.form_id);
-    if (!form || (form.environment === 'test' && input.environment === 'live')) {
-      issues.push({
-        location: 'body',
-        pointer: '/attachment/form_id',
-        code: 'not_found',
-        message: `no form ${attachment.form_id} in this workspace`,
-      });
-    }
-  } else if (attachment.type === 'folder') {
-    const folder = await services.store.folders.get(principal.workspace.id, attachment.folder_id);
-    if (!folder || (folder.environment === 'test' && input.environment === 'live')) {
-      issues.push({
-        location: 'body',
-        pointer: '/attachment/folder_id',
-        code: 'not_found',
-        message: `no folder ${attachment.folder_id} in this workspace`,
-      });
-    }
-  }
+  issues.push(...(await attachmentIssues(services, principal.workspace.id, attachment, input.environment)));
   if (issues.length > 0) throw invalidValue(issues);
 
   const secret = generateSecret(input.environment);

@@ -5,7 +5,7 @@
  * the generic message, so nothing is revealed about which tokens exist. The principal acts for the grant's
  * workspace with the highest granted scope.
  */
-import type { Principal } from '../access.js';
+import { type Principal, principalWorkspace } from '../access.js';
 import { unauthorized } from '../errors.js';
 import type { Services } from '../services.js';
 import { oauthPlan } from './authorize.js';
@@ -31,9 +31,9 @@ export async function authenticateAccessToken(services: Services, token: string)
     authType: 'oauth_token',
     id: record.id,
     name: record.clientName,
-    workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, rateLimits: workspace.rateLimits ?? null },
-    // Partners act on the workspace's real data; the test sandbox is for API keys.
-    environment: 'live',
+    workspace: principalWorkspace(workspace),
+    // The environment the user consented to, as for a live or test API key.
+    environment: record.grant.environment,
     scope: highestScope(record.grant.scopes),
     attachment: { type: 'workspace' },
     expiresAt: record.expiresAt,

@@ -8,7 +8,7 @@
  * client, unregistered redirect URI) to the user instead of redirecting (RFC 6749 section 4.1.2.1); the others
  * it would report to the client as `error=` on the redirect.
  */
-import type { Plan, Scope, ValidationIssue } from '../../contract.js';
+import type { Environment, Plan, Scope, ValidationIssue } from '../../contract.js';
 import { type AppError, forbidden, invalidValue } from '../errors.js';
 import type { Services } from '../services.js';
 import { codeChallengePattern, supportedChallengeMethods } from './pkce.js';
@@ -31,6 +31,8 @@ export interface AuthorizationRequest {
   /** Defaults to `plain` in RFC 7636, which is refused: clients must send `S256`. */
   codeChallengeMethod: string;
   state?: string | undefined;
+  /** `live` (the default) or `test`: shown on the consent screen; every token of the grant acts in it. */
+  environment?: string | undefined;
 }
 
 export interface Authorization {
@@ -39,8 +41,13 @@ export interface Authorization {
   code: string;
   state: string | null;
   scopes: Scope[];
+  environment: Environment;
   expiresAt: string;
 }
+
+/** `Record<Environment, …>` fails to compile when the document adds an environment. */
+const environments: Record<Environment, true> = { live: true, test: true };
+const isEnvironment = (value: string): value is Environment => Object.hasOwn(environments, value);
 
 /** An authorization request parameter the service cannot accept; they arrive in the authorization URL's query. */
 const invalidParameter = (name: string, code: string, message: string): AppError =>
@@ -83,17 +90,27 @@ export async function authorizeOAuthClient(services: Services, request: Authoriz
   if (request.state !== undefined && !statePattern.test(request.state)) {
     throw invalidParameter('state', 'pattern', 'must be 1 to 500 printable ASCII characters');
   }
+  const environment = request.environment ?? 'live';
+  if (!isEnvironment(environment)) throw invalidParameter('environment', 'enum', `must be ${Object.keys(environments).join(' or ')}`);
 
   const now = services.now();
   const code = generateAuthorizationCode();
   const expiresAt = secondsAfter(now, authorizationCodeLifetimeSeconds);
   await store.oauth.createGrant(
-    { id: newOAuthId('ogr'), clientId: client.id, workspaceId: workspace.id, scopes, createdAt: now.toISOString(), revokedAt: null },
+    {
+      id: newOAuthId('ogr'),
+      clientId: client.id,
+      workspaceId: workspace.id,
+      scopes,
+      environment,
+      createdAt: now.toISOString(),
+      revokedAt: null,
+    },
     { hash: hashToken(code), redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, expiresAt },
   );
   // Parameters are added to the registered URI, keeping its own query (RFC 6749 section 3.1.2).
   const redirect = new URL(request.redirectUri);
   redirect.searchParams.append('code', code);
   if (request.state !== undefined) redirect.searchParams.append('state', request.state);
-  return { redirectUrl: redirect.toString(), code, state: request.state ?? null, scopes, expiresAt };
+  return { redirectUrl: redirect.toString(), code, state: request.state ?? null, scopes, environment, expiresAt };
 }

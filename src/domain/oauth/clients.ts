@@ -1,13 +1,14 @@
 /**
  * Registering a partner's application: what the dashboard's developer settings do; the operator command
- * (`npm run admin -- oauth-client`) and the tests use it. Clients are public (RFC 6749 section 2.1): they
- * hold no secret and prove the flow with PKCE instead, so registration returns only the `client_id`.
+ * (`npm run admin -- oauth-client`) and the tests use it. Clients are public (RFC 6749 section 2.1: browser and
+ * native apps, which can keep no secret and prove the flow with PKCE) or confidential (servers: they also hold a
+ * client secret, returned once by registration and kept only as its hash, and authenticate with it).
  */
 import type { ValidationIssue } from '../../contract.js';
 import type { OAuthClient } from '../../store/oauth-store.js';
-import { invalidValue } from '../errors.js';
+import { invalidClient, invalidValue } from '../errors.js';
 import { type Services, timestamp } from '../services.js';
-import { newOAuthId } from './secrets.js';
+import { generateClientSecret, hashesMatch, hashToken, newOAuthId } from './secrets.js';
 
 export type { OAuthClient };
 
@@ -35,10 +36,16 @@ export function redirectUriProblem(uri: string): string | undefined {
   return 'must use https (http only on the loopback interface)';
 }
 
+export interface RegisteredClient {
+  client: OAuthClient;
+  /** A confidential client's secret, returned only here; undefined for a public client. */
+  secret: string | undefined;
+}
+
 export async function registerOAuthClient(
   services: Services,
-  input: { name: string; redirectUris: readonly string[] },
-): Promise<OAuthClient> {
+  input: { name: string; redirectUris: readonly string[]; confidential?: boolean | undefined },
+): Promise<RegisteredClient> {
   const name = input.name.trim();
   const issues: ValidationIssue[] = [];
   if (name.length === 0 || name.length > 200) {
@@ -58,12 +65,36 @@ export async function registerOAuthClient(
     if (problem) issues.push({ location: 'body', pointer: `/redirect_uris/${index}`, code: 'format', message: `${uri} ${problem}` });
   });
   if (issues.length > 0) throw invalidValue(issues, 'The OAuth client cannot be registered.');
+  const secret = input.confidential ? generateClientSecret() : undefined;
   const client: OAuthClient = {
     id: newOAuthId('client'),
     name,
     redirectUris: [...new Set(input.redirectUris)],
+    secretHash: secret === undefined ? null : hashToken(secret),
     createdAt: timestamp(services),
   };
   await services.store.oauth.createClient(client);
+  return { client, secret };
+}
+
+/**
+ * Client authentication at the token and revocation endpoints (RFC 6749 section 2.3): the client must exist; a
+ * confidential one must present its secret, compared by hash in constant time; a public one has none to present.
+ */
+export async function authenticateClient(
+  services: Services,
+  credentials: { clientId: string; clientSecret: string | undefined },
+): Promise<OAuthClient> {
+  const client = await services.store.oauth.getClient(credentials.clientId);
+  if (!client) throw invalidClient();
+  const { clientSecret } = credentials;
+  if (client.secretHash === null) {
+    if (clientSecret !== undefined) throw invalidClient('This client is public and has no secret: send client_id alone.');
+    return client;
+  }
+  if (clientSecret === undefined) {
+    throw invalidClient('This client is confidential: authenticate with its client secret (HTTP Basic or client_secret).');
+  }
+  if (!hashesMatch(client.secretHash, hashToken(clientSecret))) throw invalidClient('The client secret is wrong.');
   return client;
 }

@@ -1,10 +1,11 @@
 /**
  * The secrets of the OAuth flow and their lifetimes. Authorization codes (`svc_oac_…`), access tokens
- * (`svc_oat_…`, sent as bearer tokens like API keys) and refresh tokens (`svc_ort_…`) are opaque random
+ * (`svc_oat_…`, sent as bearer tokens like API keys), refresh tokens (`svc_ort_…`) and confidential clients'
+ * secrets (`svc_ocs_…`) are opaque random
  * strings of about 238 bits, stored only as SHA-256 hashes (RFC 6819 section 5.1.4.1.3), like API key
  * secrets. Distinct prefixes let the authenticator, secret scanners and people tell them apart.
  */
-import { randomBase62 } from '../../ids.js';
+import { randomBase62, secretBase62 } from '../../ids.js';
 
 export { hashesMatch, hashSecret as hashToken } from '../keys/secret.js';
 
@@ -17,9 +18,11 @@ export const authorizationCodeLifetimeSeconds = 600;
 export const authorizationCodePattern = /^svc_oac_[0-9A-Za-z]{40}$/;
 export const refreshTokenPattern = /^svc_ort_[0-9A-Za-z]{40}$/;
 
-export const generateAuthorizationCode = (): string => `svc_oac_${randomBase62(40)}`;
-export const generateAccessToken = (): string => `svc_oat_${randomBase62(40)}`;
-export const generateRefreshToken = (): string => `svc_ort_${randomBase62(40)}`;
+export const generateAuthorizationCode = (): string => `svc_oac_${secretBase62(40)}`;
+export const generateAccessToken = (): string => `svc_oat_${secretBase62(40)}`;
+export const generateRefreshToken = (): string => `svc_ort_${secretBase62(40)}`;
+/** A confidential client's secret, shown once at registration and kept as its hash like the tokens. */
+export const generateClientSecret = (): string => `svc_ocs_${secretBase62(40)}`;
 
 /**
  * Identifiers: `oat_` (access token, reported by GET /me and audit events), `ort_` (refresh token) and `ogr_`

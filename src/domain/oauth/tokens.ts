@@ -8,9 +8,10 @@
 import type { Scope } from '../../contract.js';
 import { isStoreConflict } from '../../store/errors.js';
 import type { OAuthGrant, TokenPair } from '../../store/oauth-store.js';
-import { type AppError, invalidClient, invalidGrant } from '../errors.js';
+import { type AppError, invalidGrant } from '../errors.js';
 import type { Services } from '../services.js';
 import { oauthPlan } from './authorize.js';
+import { authenticateClient } from './clients.js';
 import { verifierMatchesChallenge } from './pkce.js';
 import {
   accessTokenLifetimeSeconds,
@@ -37,15 +38,17 @@ export interface IssuedTokens {
 const unusableCode = (): AppError => invalidGrant('The authorization code is invalid, expired or already used.');
 const unusableRefreshToken = (): AppError => invalidGrant('The refresh token is invalid, expired or revoked.');
 
-async function requireClient(services: Services, clientId: string): Promise<void> {
-  if (!(await services.store.oauth.getClient(clientId))) throw invalidClient();
+/** Who is asking: `client_id`, and a confidential client's secret (from HTTP Basic or the body). */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string | undefined;
 }
 
 export async function exchangeAuthorizationCode(
   services: Services,
-  request: { clientId: string; code: string; redirectUri: string; codeVerifier: string },
+  request: ClientCredentials & { code: string; redirectUri: string; codeVerifier: string },
 ): Promise<IssuedTokens> {
-  await requireClient(services, request.clientId);
+  await authenticateClient(services, request);
   if (!authorizationCodePattern.test(request.code)) throw unusableCode();
   const now = services.now();
   const code = await services.store.oauth.redeemCode(hashToken(request.code), now.toISOString());
@@ -70,8 +73,8 @@ export async function exchangeAuthorizationCode(
   return issued;
 }
 
-export async function refreshAccessToken(services: Services, request: { clientId: string; refreshToken: string }): Promise<IssuedTokens> {
-  await requireClient(services, request.clientId);
+export async function refreshAccessToken(services: Services, request: ClientCredentials & { refreshToken: string }): Promise<IssuedTokens> {
+  await authenticateClient(services, request);
   if (!refreshTokenPattern.test(request.refreshToken)) throw unusableRefreshToken();
   const hash = hashToken(request.refreshToken);
   const record = await services.store.oauth.findRefreshToken(hash);
@@ -115,4 +118,33 @@ function newTokenPair(now: Date, scopes: Scope[]): { tokens: TokenPair; issued: 
     },
     issued: { accessToken, refreshToken, expiresIn: accessTokenLifetimeSeconds, scopes },
   };
+}
+
+/**
+ * Token revocation (RFC 7009). A refresh token takes its whole grant with it (section 2.1: the access tokens of
+ * the grant too); an access token only itself. A token that is unknown, or was issued to another client, is left
+ * alone and the answer is the same, so that a caller learns nothing about tokens it does not hold.
+ */
+export async function revokeToken(
+  services: Services,
+  request: ClientCredentials & { token: string; tokenTypeHint: 'access_token' | 'refresh_token' | undefined },
+): Promise<void> {
+  const client = await authenticateClient(services, request);
+  const at = services.now().toISOString();
+  const hash = hashToken(request.token);
+  const revokeAccess = async (): Promise<boolean> => {
+    const record = await services.store.oauth.findAccessToken(hash);
+    if (!record || !hashesMatch(record.hash, hash) || record.grant.clientId !== client.id) return false;
+    if (record.revokedAt === null) await services.store.oauth.revokeAccessToken(record.id, at);
+    return true;
+  };
+  const revokeRefresh = async (): Promise<boolean> => {
+    const record = await services.store.oauth.findRefreshToken(hash);
+    if (!record || !hashesMatch(record.hash, hash) || record.grant.clientId !== client.id) return false;
+    if (record.grant.revokedAt === null) await services.store.oauth.revokeGrant(record.grant.id, at, 'refresh token revoked by the client');
+    return true;
+  };
+  // The hint only says where to look first (section 2.1); the other kind is looked up when it is not there.
+  const [first, second] = request.tokenTypeHint === 'refresh_token' ? [revokeRefresh, revokeAccess] : [revokeAccess, revokeRefresh];
+  if (!(await first())) await second();
 }

@@ -26,13 +26,14 @@ export const exportPageSize = 500;
 
 /**
  * The columns every CSV export starts with, before the form's field refs: the submission's own, then its
- * metadata flattened. A dot never appears in a field ref, so `metadata.…` names cannot collide with one (a form
- * may well have a hidden field named `utm_source`).
+ * context flattened, then its metadata as JSON text. A dot never appears in a field ref, so `context.…` names
+ * cannot collide with one (a form may well have a hidden field named `utm_source`).
  */
 const fixedColumns = [
-  ...['id', 'form_id', 'form_version', 'created_at', 'updated_at', 'status', 'test', 'score', 'grade'],
-  ...['metadata.user_agent', 'metadata.referrer', 'metadata.landing_url'],
-  ...['metadata.utm_source', 'metadata.utm_medium', 'metadata.utm_campaign', 'metadata.utm_term', 'metadata.utm_content'],
+  ...['id', 'form_id', 'form_version', 'created_at', 'updated_at', 'completed_at', 'status', 'test', 'score', 'grade'],
+  ...['context.user_agent', 'context.referrer', 'context.landing_url'],
+  ...['context.utm_source', 'context.utm_medium', 'context.utm_campaign', 'context.utm_term', 'context.utm_content'],
+  'metadata',
 ] as const;
 
 /** Where a resumed download starts: the last record received, by id and (best) with its sort key too. */
@@ -144,10 +145,12 @@ function csvCells(submission: Submission, refs: readonly string[]): Array<string
     const answer = s.answers[ref] ?? s.hidden[ref];
     return Array.isArray(answer) ? answer.join('; ') : (answer ?? null);
   });
-  const { user_agent, referrer, landing_url, utm } = s.metadata;
+  const { user_agent, referrer, landing_url, utm } = s.context;
   return [
-    ...[s.id, s.form_id, s.form_version, s.created_at, s.updated_at, s.status, s.test, s.score, s.grade],
+    ...[s.id, s.form_id, s.form_version, s.created_at, s.updated_at, s.completed_at, s.status, s.test, s.score, s.grade],
     ...[user_agent, referrer, landing_url, utm.source, utm.medium, utm.campaign, utm.term, utm.content],
+    // The caller's own keys vary from row to row: one cell, the object as JSON text.
+    JSON.stringify(s.metadata),
     ...answers,
   ];
 }

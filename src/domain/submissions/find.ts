@@ -40,7 +40,11 @@ export interface FindQuery {
   created_gte?: string;
   created_lt?: string;
   updated_gte?: string;
+  updated_lt?: string;
+  completed_gte?: string;
+  completed_lt?: string;
   utm_source?: string;
+  metadata?: Record<string, string>;
   sort?: '-created_at' | 'created_at' | '-score' | 'score';
 }
 
@@ -68,6 +72,10 @@ export function filterOf(query: FindQuery): SubmissionFilter {
     createdGte: normalisedTimestamp(query.created_gte, 'created_gte'),
     createdLt: normalisedTimestamp(query.created_lt, 'created_lt'),
     updatedGte: normalisedTimestamp(query.updated_gte, 'updated_gte'),
+    updatedLt: normalisedTimestamp(query.updated_lt, 'updated_lt'),
+    completedGte: normalisedTimestamp(query.completed_gte, 'completed_gte'),
+    completedLt: normalisedTimestamp(query.completed_lt, 'completed_lt'),
     utmSource: query.utm_source,
+    metadata: query.metadata,
   };
 }

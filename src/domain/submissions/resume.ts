@@ -5,6 +5,7 @@
  */
 import type { Schema } from '../../contract.js';
 import { conflict } from '../errors.js';
+import { mergedMetadata } from '../metadata.js';
 import type { FormDefinition } from '../schema-types.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { assertValidAnswers } from './validate-answers.js';
@@ -47,6 +48,7 @@ export function resumedSubmission(
   const answers = mergeValues(current.answers, update.answers);
   const hidden = mergeValues(current.hidden, update.hidden);
   const status = update.status ?? 'partial';
+  const metadata = mergedMetadata(current.metadata, update.metadata);
   const visitedSteps = assertValidAnswers(version, answers, hidden, status);
   const { score, grade, breakdown } = scoreSubmission(version, answers, hidden);
   return {
@@ -58,6 +60,8 @@ export function resumedSubmission(
     score,
     grade,
     score_breakdown: breakdown,
+    metadata,
+    completed_at: status === 'completed' ? at : null,
     form_version: version.version,
     scored_at: at,
     updated_at: at,

@@ -8,7 +8,7 @@ import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import { SearchTooBroad } from '../../store/errors.js';
 import type { PageRequest } from '../../store/page.js';
-import { completeMetadata } from '../../store/rows/submissions.js';
+import { completeContext } from '../../store/rows/submissions.js';
 import { defaultSearchScan } from '../../store/search-scan.js';
 import type { RescoreResult, ResumeResult, SubmissionRecord } from '../../store/submission-store.js';
 import type { FormRecord } from '../../store/types.js';
@@ -16,6 +16,7 @@ import { assertFormVisible, type Principal } from '../access.js';
 import { conflict, forbidden, notFound, unprocessable } from '../errors.js';
 import type { DomainEvent } from '../events.js';
 import { findVisibleForm } from '../forms/service.js';
+import { createdMetadata, mergedMetadata } from '../metadata.js';
 import { outboxOf } from '../outbox.js';
 import { scoreSubmission } from '../scoring/score-submission.js';
 import { type Services, timestamp } from '../services.js';
@@ -52,13 +53,27 @@ const completionEvents = (principal: Principal, before: Submission | undefined, 
 
 export async function createSubmission(services: Services, principal: Principal, input: Schema<'SubmissionCreate'>): Promise<Submission> {
   const { form } = await findVisibleForm(services, principal, input.form_id);
+  return createSubmissionOn(services, principal, form, input, newId('sub'));
+}
+
+/**
+ * A submission to a form its caller has already found as the caller reaches it (a public submission, as its
+ * publishable key does). `id`: chosen by a caller that records something under it first (a resume token).
+ */
+export async function createSubmissionOn(
+  services: Services,
+  principal: Principal,
+  form: Schema<'Form'>,
+  input: Omit<Schema<'SubmissionCreate'>, 'form_id'>,
+  id: string,
+): Promise<Submission> {
   const status = input.status ?? 'completed';
   const hidden = input.hidden ?? {};
   const visitedSteps = assertValidAnswers(form, input.answers, hidden, status);
   const { score, grade, breakdown } = scoreSubmission(form, input.answers, hidden);
   const now = timestamp(services);
   const submission: Submission = {
-    id: newId('sub'),
+    id,
     object: 'submission',
     form_id: form.id,
     form_version: form.version,
@@ -70,7 +85,9 @@ export async function createSubmission(services: Services, principal: Principal,
     score,
     grade,
     score_breakdown: breakdown,
-    metadata: completeMetadata(input.metadata),
+    context: completeContext(input.context),
+    metadata: createdMetadata(input.metadata),
+    completed_at: status === 'completed' ? now : null,
     scored_at: now,
     created_at: now,
     updated_at: now,
@@ -139,25 +156,47 @@ export async function assertFilterReachable(services: Services, principal: Princ
 }
 
 /** The submission in the caller's partition, and its form as it is now (for the attachment check and rescoring). */
+export async function findSubmissionWithForm(
+  services: Services,
+  principal: Principal,
+  id: string,
+): Promise<{ record: SubmissionRecord; form: FormRecord } | undefined> {
+  const record = await services.store.submissions.get(partitionOf(principal), id);
+  const form = record && (await services.store.forms.get(record.workspaceId, record.submission.form_id));
+  return record && form && { record, form };
+}
+
 async function findVisibleSubmission(
   services: Services,
   principal: Principal,
   id: string,
 ): Promise<{ record: SubmissionRecord; form: FormRecord }> {
-  const record = await services.store.submissions.get(partitionOf(principal), id);
-  const form = record && (await services.store.forms.get(record.workspaceId, record.submission.form_id));
-  if (!record || !form) throw notFound('submission', id);
-  assertFormVisible(principal, form.form);
-  return { record, form };
+  const found = await findSubmissionWithForm(services, principal, id);
+  if (!found) throw notFound('submission', id);
+  assertFormVisible(principal, found.form.form);
+  return found;
 }
 
 export async function getSubmission(services: Services, principal: Principal, id: string): Promise<Submission> {
   return (await findVisibleSubmission(services, principal, id)).record.submission;
 }
 
+/** Deletes the submission; `submission.deleted` names it (ids only: the answers are gone with it). */
 export async function deleteSubmission(services: Services, principal: Principal, id: string): Promise<void> {
-  await findVisibleSubmission(services, principal, id);
-  await services.store.submissions.delete(partitionOf(principal), id).catch(rethrowAsNotFound);
+  const { record } = await findVisibleSubmission(services, principal, id);
+  const deletedAt = timestamp(services);
+  const { submission } = record;
+  const deleted = { id, object: 'submission', form_id: submission.form_id, deleted: true, deleted_at: deletedAt };
+  await services.store.submissions
+    .delete(
+      partitionOf(principal),
+      id,
+      outboxOf(services, () => ({
+        events: [submissionEvent(principal, submission, 'submission.deleted', { object: deleted })],
+        returns: undefined,
+      })),
+    )
+    .catch(rethrowAsNotFound);
 }
 
 /** Scores the stored answers with the form's current version; answers and visited steps stay as submitted. */
@@ -201,6 +240,19 @@ export async function updateSubmission(
   update: SubmissionUpdate,
 ): Promise<Submission> {
   const { record } = await findVisibleSubmission(services, principal, id);
+  return updateFoundSubmission(services, principal, record, update);
+}
+
+/** `updateSubmission` of a submission its caller has already found as the caller reaches it (a public submission). */
+export async function updateFoundSubmission(
+  services: Services,
+  principal: Principal,
+  record: SubmissionRecord,
+  update: SubmissionUpdate,
+): Promise<Submission> {
+  const { id } = record.submission;
+  const { metadata, ...resume } = update;
+  if (Object.keys(resume).length === 0) return updateSubmissionMetadata(services, principal, id, metadata);
   assertResumable(record.submission);
   const startedOn = record.startedFormVersion ?? record.submission.form_version;
   const version = await services.store.forms.getVersion(record.submission.form_id, startedOn);
@@ -230,4 +282,24 @@ export async function updateSubmission(
     )
     .catch(rethrowAsNotFound);
   return result.submission;
+}
+
+/**
+ * `PATCH` with `metadata` alone, on any submission, completed ones included: the pairs merged over the stored ones
+ * (./metadata.ts), `updated_at` moved; answers, score and aggregates stay, and no event is sent.
+ */
+async function updateSubmissionMetadata(
+  services: Services,
+  principal: Principal,
+  id: string,
+  changes: SubmissionUpdate['metadata'],
+): Promise<Submission> {
+  const at = timestamp(services);
+  return services.store.submissions
+    .updateMetadata(partitionOf(principal), id, (current) => ({
+      ...current,
+      metadata: mergedMetadata(current.metadata, changes),
+      updated_at: at,
+    }))
+    .catch(rethrowAsNotFound);
 }

@@ -55,7 +55,7 @@ export function listInvites(
   page: PageRequest,
 ) {
   assertWorkspaceWide(principal, 'read the team');
-  return services.store.team.listInvites(principal.workspace.id, filter, page);
+  return services.store.team.listInvites(principal.workspace.id, filter, page, timestamp(services));
 }
 
 export async function createInvite(services: Services, principal: Principal, input: Schema<'InviteCreate'>): Promise<Schema<'Invite'>> {
@@ -88,7 +88,7 @@ export async function createInvite(services: Services, principal: Principal, inp
 
 export async function revokeInvite(services: Services, principal: Principal, id: string): Promise<Schema<'Invite'>> {
   assertLive(principal);
-  const invite = await services.store.team.getInvite(principal.workspace.id, id);
+  const invite = await services.store.team.getInvite(principal.workspace.id, id, timestamp(services));
   if (!invite) throw notFound('invite', id);
   const at = timestamp(services);
   const revoked = await services.store.team.revokeInvite(

@@ -18,6 +18,11 @@ export const getFolder: Handler<'getFolder'> = async ({ services, principal, par
   body: await folders.getFolder(services, principal, params.id),
 });
 
+export const updateFolder: Handler<'updateFolder'> = async ({ services, principal, params, body }) => ({
+  status: 200,
+  body: await folders.updateFolder(services, principal, params.id, body),
+});
+
 export const deleteFolder: Handler<'deleteFolder'> = async ({ services, principal, params }) => {
   await folders.deleteFolder(services, principal, params.id);
   return { status: 200, body: { id: params.id, object: 'folder', deleted: true } };

@@ -7,13 +7,13 @@ import type { Handler } from './types.js';
 
 export const listForms: Handler<'listForms'> = async ({ services, principal, query }) => ({
   status: 200,
-  body: await listBody(forms.listForms(services, principal, { folderId: query.folder_id }, pageOf(query))),
+  body: await listBody(forms.listForms(services, principal, { folderId: query.folder_id, metadata: query.metadata }, pageOf(query))),
 });
 
 export const createForm: Handler<'createForm'> = ({ replayable, principal, body }) =>
   replayable(
     (services) => forms.createForm(services, principal, body),
-    (form) => ({ status: 201, body: form, headers: { Location: `/v1/forms/${form.id}` } }),
+    (form) => ({ status: 201, body: form, headers: { Location: `/v1/forms/${form.id}`, ETag: entityTagOf(form) } }),
   );
 
 export const getForm: Handler<'getForm'> = async ({ services, principal, params }) =>

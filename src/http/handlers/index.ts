@@ -5,11 +5,13 @@
 import { getMe, getUsage, listAuditEvents, resetTestData } from './account.js';
 import * as analytics from './analytics.js';
 import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
+import { createPublicChallenge } from './challenges.js';
 import * as events from './events.js';
-import { createFolder, deleteFolder, getFolder, listFolders } from './folders.js';
+import { createFolder, deleteFolder, getFolder, listFolders, updateFolder } from './folders.js';
 import { createForm, deleteForm, getForm, getFormVersion, listForms, listFormVersions, restoreFormVersion, updateForm } from './forms.js';
 import * as integrations from './integrations.js';
 import * as oauth from './oauth.js';
+import * as publicOperations from './public.js';
 import * as submissions from './submissions.js';
 import { createInvite, listInvites, listMembers, removeMember, revokeInvite } from './team.js';
 import * as transfers from './transfers.js';
@@ -28,6 +30,7 @@ export const handlers = {
   createFolder,
   getFolder,
   deleteFolder,
+  updateFolder,
   listApiKeys,
   createApiKey,
   getApiKey,
@@ -46,5 +49,7 @@ export const handlers = {
   ...integrations,
   ...events,
   ...oauth,
+  ...publicOperations,
+  createPublicChallenge,
   ...transfers,
 } satisfies Handlers;

@@ -13,7 +13,11 @@ export const listIntegrations: Handler<'listIntegrations'> = async ({ services, 
 export const createIntegration: Handler<'createIntegration'> = ({ replayable, principal, body }) =>
   replayable(
     (services) => integrations.createIntegration(services, principal, body),
-    (integration) => ({ status: 201, body: integration, headers: { Location: `/v1/integrations/${integration.id}` } }),
+    (created) => ({
+      status: 201,
+      body: created,
+      headers: { Location: `/v1/integrations/${created.id}`, ETag: entityTagOf(withoutSecret(created)) },
+    }),
   );
 
 export const getIntegration: Handler<'getIntegration'> = async ({ services, principal, params }) =>
@@ -22,8 +26,8 @@ export const getIntegration: Handler<'getIntegration'> = async ({ services, prin
 export const updateIntegration: Handler<'updateIntegration'> = async ({ services, principal, params, body, header }) =>
   tagged(await integrations.updateIntegration(services, principal, params.id, body, ifMatchOf(header('if-match'))));
 
-export const deleteIntegration: Handler<'deleteIntegration'> = async ({ services, principal, params }) => {
-  await integrations.deleteIntegration(services, principal, params.id);
+export const deleteIntegration: Handler<'deleteIntegration'> = async ({ services, principal, params, header }) => {
+  await integrations.deleteIntegration(services, principal, params.id, ifMatchOf(header('if-match')));
   return { status: 200, body: { id: params.id, object: 'integration', deleted: true } };
 };
 
@@ -43,12 +47,14 @@ export const listIntegrationLogs: Handler<'listIntegrationLogs'> = async ({ serv
 export const rotateIntegrationSecret: Handler<'rotateIntegrationSecret'> = ({ replayable, principal, params, body }) =>
   replayable(
     (services) => integrations.rotateIntegrationSecret(services, principal, params.id, body),
-    (rotated) => {
-      // The tag of the integration as GET shows it (without the new secret), so the next If-Match matches.
-      const { signing_secret: _shownOnce, ...integration } = rotated;
-      return { status: 200, body: rotated, headers: { ETag: entityTagOf(integration) } };
-    },
+    (rotated) => ({ status: 200, body: rotated, headers: { ETag: entityTagOf(withoutSecret(rotated)) } }),
   );
+
+/** The integration as GET shows it, without the secret shown once: its tag is the one the next If-Match sends. */
+function withoutSecret(integration: Schema<'Integration'> & { signing_secret: string }): Schema<'Integration'> {
+  const { signing_secret: _shownOnce, ...shown } = integration;
+  return shown;
+}
 
 /** The integration as a 200 with its `ETag`, which a later `If-Match` sends back. */
 function tagged(integration: Schema<'Integration'>) {

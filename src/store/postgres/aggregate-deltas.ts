@@ -33,7 +33,7 @@ export function funnelDelta(environment: Environment, facts: FunnelFacts, sign: 
     completed,
     scoreSum: completed * facts.score,
     scoreCount: completed,
-    utmSource: sourceKey(facts.metadata),
+    utmSource: sourceKey(facts.context),
     grade: completed === 0 ? null : gradeKey(facts.grade),
     gradeCompleted: completed,
     steps: stepTotals(facts, sign),

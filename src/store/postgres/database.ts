@@ -14,7 +14,26 @@ export const CONNECTION_TIMEOUT_MS = 2000;
  * the versioned migrations applied before the first query. Several processes may start at once: the
  * migrations serialise on an advisory lock, so each runs exactly once.
  */
-export async function openPostgres(url: string, options: { max?: number; connectionTimeoutMs?: number } = {}): Promise<pg.Pool> {
+export async function openPostgres(url: string, options: PoolOptions = {}): Promise<pg.Pool> {
+  const pool = createPool(url, options);
+  await migrate(pool);
+  return pool;
+}
+
+export interface PoolOptions {
+  max?: number;
+  connectionTimeoutMs?: number;
+}
+
+/**
+ * The pool `openPostgres` migrates, with an 'error' listener on every client for its whole life. node-postgres emits
+ * 'error' on a client whose connection fails, and an 'error' event nobody listens to ends the process. pg-pool
+ * listens while a client is idle and leaves it to whoever checked the client out, but a checkout resolves a promise:
+ * an error that arrives in the same chunk as the new connection's ReadyForQuery (a backend terminated as it started)
+ * is emitted before the caller's `await` resumes, with nobody listening. The client's own listener only absorbs the
+ * event: the error still reaches its queries, and a client that is no longer queryable is discarded on release.
+ */
+export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
@@ -22,10 +41,10 @@ export async function openPostgres(url: string, options: { max?: number; connect
     types: postgresTypes,
     options: '-c TimeZone=UTC',
   });
-  // An idle client's connection error (the server restarted) must not crash the process; the pool replaces it.
-  // A checked-out client has a listener of its own for as long as it is out (`inTransaction`).
+  // An idle client's connection error (the server restarted): the pool has discarded it and replaces it.
   pool.on('error', () => {});
-  await migrate(pool);
+  // 'connect' comes with a new client, before the pool hands it out (above).
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

@@ -28,6 +28,16 @@ export function postgresFolders(pool: pg.Pool): FolderStore {
         await run(client, ...folderSql.insert.bindPostgres(folderParameters(record)));
       });
     },
+    async update(workspaceId, id, change) {
+      return inTransaction(pool, async (client) => {
+        if (!(await one(client, ...folderSql.lockForUpdate.bindPostgres({ id, workspaceId })))) return undefined;
+        const current = toFolder((await one<FolderRow>(client, ...folderSql.get.bindPostgres({ id, workspaceId })))!);
+        const { name, metadata } = change(current);
+        await run(client, ...folderSql.update.bindPostgres({ id, name, metadata: JSON.stringify(metadata) }));
+        // What was written over what was read: nothing else changes under the lock.
+        return { ...current, name, metadata };
+      });
+    },
     async delete(id, at, audit) {
       await inTransaction(pool, async (client) => {
         const folder = await one<{ environment: Environment }>(client, ...folderSql.environmentForDelete.bindPostgres({ id }));

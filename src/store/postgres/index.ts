@@ -11,19 +11,30 @@ import { postgresIdempotency } from './idempotency.js';
 import { integrationTestData, postgresIntegrations } from './integrations.js';
 import { migrate } from './migrations.js';
 import { postgresOAuth } from './oauth.js';
+import { postgresPublicOrigins } from './public-origins.js';
+import { postgresPublishableKeys } from './publishable-keys.js';
 import { postgresRescoreJobs } from './rescore-jobs.js';
 import { postgresRowCaches } from './row-cache.js';
+import { postgresSpam } from './spam.js';
 import { postgresSubmissions, submissionTestData } from './submissions.js';
 import { postgresTeam } from './team.js';
 import { postgresTransfers } from './transfers.js';
 import { postgresUsage } from './usage.js';
 import { postgresWorkspaces } from './workspaces.js';
 
-/** Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id). */
+/**
+ * Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id).
+ * The parents are locked first: a create in flight holds its form (and a delivery its integration) until it commits,
+ * so a reset that deleted the children first would meet that create's new child when it deletes the parent (23503).
+ * Locked first, the reset waits for the creates already in flight and deletes their rows too; a create that comes
+ * later waits for the reset and then finds its form gone (404).
+ */
 const testDataTables: Array<{
   counts: 'forms' | 'folders' | 'submissions' | 'integrations' | 'integration_logs' | null;
   sql: string;
 }> = [
+  { counts: null, sql: `SELECT 1 FROM forms WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE` },
+  { counts: null, sql: `SELECT 1 FROM integrations WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE` },
   ...submissionTestData,
   ...integrationTestData,
   {
@@ -55,6 +66,7 @@ export async function createPostgresStore(
     pool,
     workspaces: postgresWorkspaces(pool),
     apiKeys: postgresApiKeys(pool, caches),
+    publishableKeys: postgresPublishableKeys(pool),
     forms: postgresForms(pool, caches),
     folders: postgresFolders(pool),
     auditEvents: postgresAuditEvents(pool),
@@ -66,6 +78,8 @@ export async function createPostgresStore(
     oauth: postgresOAuth(pool),
     rescoreJobs: postgresRescoreJobs(pool),
     usage: postgresUsage(pool),
+    spam: postgresSpam(pool),
+    publicOrigins: postgresPublicOrigins(pool),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {

@@ -111,8 +111,9 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
         await insertAuditEvent(client, audit);
         await run(
           client,
-          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, description, form_id, signing_secret, secret_hint,
+           created_at, updated_at, metadata)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
           [
             i.id,
             workspaceId,
@@ -126,6 +127,7 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
             i.secret_hint,
             i.created_at,
             i.updated_at,
+            JSON.stringify(i.metadata),
           ],
         );
       });
@@ -140,9 +142,13 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
         await run(
           client,
           `UPDATE integrations SET url = $1, events = $2, enabled = $3, disabled_at = $4, disabled_reason = $5, description = $6, form_id = $7,
-             updated_at = $8
-           WHERE id = $9`,
-          [i.url, JSON.stringify(i.events), i.enabled, i.disabled_at, i.disabled_reason, i.description, i.form_id, i.updated_at, i.id],
+             updated_at = $8, metadata = $9
+           WHERE id = $10`,
+          [
+            ...[i.url, JSON.stringify(i.events), i.enabled, i.disabled_at, i.disabled_reason, i.description, i.form_id, i.updated_at],
+            JSON.stringify(i.metadata),
+            i.id,
+          ],
         );
         if (options.resetCircuit)
           await run(client, 'UPDATE integrations SET consecutive_failures = 0, failing_since = NULL, paused_until = NULL WHERE id = $1', [
@@ -152,8 +158,12 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
       });
     },
 
-    async delete(id, audit) {
+    async delete(id, audit, options = {}) {
       await inTransaction(pool, async (client) => {
+        if (options.expectedTag !== undefined) {
+          const row = await one<IntegrationRow>(client, 'SELECT * FROM integrations WHERE id = $1 FOR UPDATE', [id]);
+          assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id });
+        }
         await run(client, 'DELETE FROM deliveries WHERE integration_id = $1', [id]);
         await run(client, 'DELETE FROM integrations WHERE id = $1', [id]);
         await insertAuditEvent(client, audit);
@@ -269,7 +279,7 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
         const rows = await all<DueDeliveryRow>(
           client,
           `SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret, i.previous_signing_secret, i.previous_secret_expires_at,
-             e.id AS event_id, e.type AS event_type, e.body
+             e.id AS event_id, e.type AS event_type, e.body, e.synthetic
            FROM deliveries d JOIN integrations i ON i.id = d.integration_id JOIN events e ON e.id = d.event_id
            WHERE d.id = ANY($1::text[])`,
           [locked.map((row) => row.id)],

@@ -2,10 +2,17 @@ import type pg from 'pg';
 import { advisoryLocks } from './advisory-locks.js';
 import { coreSchema } from './schema/core.js';
 import { eventsFeedSchema } from './schema/events-feed.js';
+import { eventsSyntheticSchema } from './schema/events-synthetic.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
+import { hostedPagesSchema } from './schema/hosted-pages.js';
+import { hotParentKeysSchema } from './schema/hot-parent-keys.js';
 import { idempotencyErasureSchema } from './schema/idempotency-erasure.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
+import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
+import { publishableKeysSchema } from './schema/publishable-keys.js';
+import { spamSchema } from './schema/spam.js';
+import { submissionContextSchema } from './schema/submission-context.js';
 import { submissionDeltasSchema } from './schema/submission-deltas.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionFindSchema } from './schema/submission-find.js';
@@ -41,6 +48,13 @@ const migrations: readonly string[] = [
   usageMetersSchema,
   idempotencyErasureSchema,
   submissionDeltasSchema,
+  hotParentKeysSchema,
+  submissionContextSchema,
+  eventsSyntheticSchema,
+  oauthEnterpriseSchema,
+  publishableKeysSchema,
+  spamSchema,
+  hostedPagesSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -102,5 +102,9 @@ export function postgresOAuth(pool: pg.Pool): OAuthStore {
         await run(client, ...oauthSql.revokeRefreshTokens.bindPostgres({ at, grantId }));
       });
     },
+
+    async revokeAccessToken(id, at) {
+      await run(pool, ...oauthSql.revokeAccessToken.bindPostgres({ at, id }));
+    },
   };
 }

@@ -90,15 +90,11 @@ export async function insertEventsForSubscribers(db: Queryable, entries: readonl
 }
 
 export const insertEvent = (db: Queryable, event: EventRecord) =>
-  run(db, 'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    event.id,
-    event.workspaceId,
-    event.environment,
-    event.type,
-    event.formId,
-    event.body,
-    event.createdAt,
-  ]);
+  run(
+    db,
+    'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at, synthetic) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+    [event.id, event.workspaceId, event.environment, event.type, event.formId, event.body, event.createdAt, event.synthetic === true],
+  );
 
 /** A first attempt, due at once (`at`: when it was queued). */
 export async function queueFirstAttempt(

@@ -151,6 +151,11 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         if (filter.maxScore !== undefined) where.push(`s.score <= ${params.add(filter.maxScore)}`);
       }
       if (filter.updatedGte !== undefined) where.push(`s.updated_at >= ${params.add(filter.updatedGte)}`);
+      // Checks on the ordered scan, like `status`: no index serves them (see docs/internals/list-filters.md).
+      if (filter.updatedLt !== undefined) where.push(`s.updated_at < ${params.add(filter.updatedLt)}`);
+      if (filter.completedGte !== undefined) where.push(`s.completed_at >= ${params.add(filter.completedGte)}`);
+      if (filter.completedLt !== undefined) where.push(`s.completed_at < ${params.add(filter.completedLt)}`);
+      if (filter.metadata !== undefined) where.push(`s.metadata @> ${params.add(JSON.stringify(filter.metadata))}::jsonb`);
       const grades = filter.grades ?? [];
       if (grades.length === 1) where.push(`s.grade = ${params.add(grades[0])}`);
       else if (grades.length > 1) where.push(`s.grade = ANY(${params.add(grades)}::text[])`);
@@ -199,8 +204,8 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
       );
       return row && toSubmissionRecord(row);
     },
-    async delete(partition, id) {
-      await inTransaction(pool, async (client) => {
+    async delete(partition, id, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
         await deleteSubmissionRow(client, await ownedRow(client, partition, id));
         // A retry of the create must not answer with the deleted answers. The moment only marks the key.
         await eraseReplays(client, id, new Date().toISOString());
@@ -233,7 +238,9 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
           );
           await run(client, 'DELETE FROM events WHERE submission_id = $1', [row.id]);
         }
-        const result = { deletedSubmissions: rows.length, canceledDeliveries };
+        // Already in id order (the lock order above).
+        const erased = rows.map((row) => ({ id: row.id, formId: row.form_id }));
+        const result = { deletedSubmissions: rows.length, canceledDeliveries, erased };
         const event = audit(result);
         for (const row of rows) await eraseReplays(client, row.id, event.at);
         await insertAuditEvent(client, event);
@@ -265,7 +272,8 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         const updated = await one<SubmissionRow>(
           client,
           `UPDATE submissions SET status = $1, answers = $2, hidden = $3, visited_steps = $4, score = $5, grade = $6, score_breakdown = $7,
-             form_version = $8, scored_at = $9, updated_at = $10, search_text = $11 WHERE id = $12 RETURNING *`,
+             metadata = $8, completed_at = $9, form_version = $10, scored_at = $11, updated_at = $12, search_text = $13
+           WHERE id = $14 RETURNING *`,
           [...resumedColumns(next), searchText, id],
         );
         await indexSubmissionEmails(
@@ -275,6 +283,17 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         );
         await appendDeltas(client, [funnelDelta(row.environment, previous, -1), funnelDelta(row.environment, next, 1)]);
         return { submission: toSubmission(updated!), previous };
+      });
+    },
+    async updateMetadata(partition, id, change) {
+      return inTransaction(pool, async (client) => {
+        const next = change(toSubmission(await ownedRow(client, partition, id)));
+        const updated = await one<SubmissionRow>(
+          client,
+          'UPDATE submissions SET metadata = $1, updated_at = $2 WHERE id = $3 RETURNING *',
+          [JSON.stringify(next.metadata), next.updated_at, id],
+        );
+        return toSubmission(updated!);
       });
     },
     async funnel({ formId, environment, from, to, topSources }) {

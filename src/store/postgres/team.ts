@@ -8,8 +8,8 @@ import { all, inTransaction, isUniqueViolation, one, Parameters, type Queryable,
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 
-const expireInvites = (db: Queryable, workspaceId: string) =>
-  run(db, ...teamSql.expireInvites.bindPostgres({ workspaceId, now: new Date().toISOString() }));
+const expireInvites = (db: Queryable, workspaceId: string, now: string) =>
+  run(db, ...teamSql.expireInvites.bindPostgres({ workspaceId, now }));
 
 const getInvite = (db: Queryable, workspaceId: string, id: string) =>
   one<InviteRow>(db, ...teamSql.getInvite.bindPostgres({ id, workspaceId }));
@@ -51,8 +51,8 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
         await insertAuditEvent(client, audit);
       });
     },
-    async listInvites(workspaceId, filter, page) {
-      await expireInvites(pool, workspaceId);
+    async listInvites(workspaceId, filter, page, now) {
+      await expireInvites(pool, workspaceId, now);
       const params = new Parameters();
       const where = [`i.workspace_id = ${params.add(workspaceId)}`];
       if (filter.status !== undefined) where.push(`i.status = ${params.add(filter.status)}`);
@@ -66,15 +66,15 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
       });
       return { data: result.data.map(toInvite), hasMore: result.hasMore };
     },
-    async getInvite(workspaceId, id) {
-      await expireInvites(pool, workspaceId);
+    async getInvite(workspaceId, id, now) {
+      await expireInvites(pool, workspaceId, now);
       const row = await getInvite(pool, workspaceId, id);
       return row && toInvite(row);
     },
     async createInvite(workspaceId, invite, audit, outbox) {
       try {
         await withOutbox(pool, outbox, async (client) => {
-          await expireInvites(client, workspaceId);
+          await expireInvites(client, workspaceId, invite.created_at);
           const invited = inviteParameters(workspaceId, invite);
           const member = await one(client, ...teamSql.memberWithEmail.bindPostgres(invited));
           const pending = await one(client, ...teamSql.pendingInviteWithEmail.bindPostgres(invited));

@@ -1,4 +1,4 @@
-import type { Schema } from '../../contract.js';
+import type { Attachment, Schema } from '../../contract.js';
 import type { ApiKeyCredential, ApiKeyRecord } from '../types.js';
 import { fromJson } from './json.js';
 import { joinedWorkspaceColumns, toJoinedWorkspace } from './workspaces.js';
@@ -25,7 +25,8 @@ export interface ApiKeyRow {
   created_at: string;
 }
 
-function toAttachment(row: ApiKeyRow): ApiKey['attachment'] {
+/** A key's attachment from its two columns; API keys and publishable keys store it alike. */
+export function toAttachment(row: Pick<ApiKeyRow, 'attachment_type' | 'attachment_id'>): Attachment {
   if (row.attachment_type === 'form') return { type: 'form', form_id: row.attachment_id! };
   if (row.attachment_type === 'folder') return { type: 'folder', folder_id: row.attachment_id! };
   return { type: 'workspace' };

@@ -1,5 +1,6 @@
 import type { Environment, Schema } from '../../contract.js';
 import type { FolderRecord } from '../types.js';
+import { fromJson } from './json.js';
 
 export interface FolderRow {
   id: string;
@@ -8,6 +9,7 @@ export interface FolderRow {
   name: string;
   form_count: number;
   created_at: string;
+  metadata: unknown;
 }
 
 export const toFolder = (row: FolderRow): Schema<'Folder'> => ({
@@ -17,6 +19,7 @@ export const toFolder = (row: FolderRow): Schema<'Folder'> => ({
   test: row.environment === 'test',
   form_count: row.form_count,
   created_at: row.created_at,
+  metadata: fromJson<Schema<'Folder'>['metadata']>(row.metadata),
 });
 
 export const toFolderRecord = (row: FolderRow): FolderRecord => ({

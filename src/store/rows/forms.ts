@@ -1,9 +1,37 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Environment, Schema } from '../../contract.js';
 import { deepFreeze, type Frozen } from '../../frozen.js';
 import type { FormRecord } from '../types.js';
+import { fromJson } from './json.js';
 
 type Form = Schema<'Form'>;
 type Definition = Pick<Form, 'steps' | 'logic' | 'scoring'>;
+/** The form's settings beside its definition: not versioned, stored only where they differ from their defaults. */
+type Settings = Pick<Form, 'spam_protection' | 'hosting' | 'appearance'>;
+/** The definition column's JSON: the definition, and those of the form's settings that are not their defaults. */
+type StoredDefinition = Definition &
+  Partial<Omit<Settings, 'hosting'>> & {
+    /** `{ "enabled": true }` for a hosted form; rows written before the address was built on read also carry a `url`. */
+    hosting?: { enabled: boolean; url?: string | null };
+  };
+
+/**
+ * Spam protection off, the SpamProtection schema's defaults (test/domain/spec-sync.test.ts pins them): forms stored
+ * before it existed, and forms that never turned it on (not written to the column).
+ */
+export const noSpamProtection: Readonly<Form['spam_protection']> = Object.freeze({
+  honeypot_field: null,
+  min_completion_seconds: 0,
+  proof_of_work: false,
+});
+
+/** Hosting off: forms stored before it existed, and forms never hosted. */
+export const noHosting: Readonly<Form['hosting']> = Object.freeze({ enabled: false, url: null });
+
+/** The page's look when the form sets none. */
+export const defaultAppearance: Readonly<Form['appearance']> = Object.freeze({ accent_color: '#4338ca', font: 'system' });
+
+const defaultSettings: Readonly<Settings> = { spam_protection: noSpamProtection, hosting: noHosting, appearance: defaultAppearance };
 
 export interface FormSummaryRow {
   id: string;
@@ -15,6 +43,7 @@ export interface FormSummaryRow {
   version: number;
   created_at: string;
   updated_at: string;
+  metadata: unknown;
 }
 
 export interface FormRow extends FormSummaryRow {
@@ -43,6 +72,7 @@ export const toSummary = (row: FormSummaryRow): Schema<'FormSummary'> => ({
   test: row.environment === 'test',
   created_at: row.created_at,
   updated_at: row.updated_at,
+  metadata: fromJson<Form['metadata']>(row.metadata),
 });
 
 /**
@@ -50,28 +80,49 @@ export const toSummary = (row: FormSummaryRow): Schema<'FormSummary'> => ({
  * was a measurable share of a POST /v1/submissions; a version's definition never changes, so the parse is
  * kept. Definitions are frozen so no caller can change the shared copy.
  */
-const parsedDefinitions = new Map<string, { text: string; definition: Frozen<Definition> }>();
+const parsedDefinitions = new Map<string, { text: string; definition: Frozen<StoredDefinition> }>();
 const maxParsedDefinitions = 1000;
 
-function definitionOfRow(row: FormRow): Frozen<Definition> {
+function definitionOfRow(row: FormRow): Frozen<StoredDefinition> {
   const key = `${row.id}@${row.version}`;
   const cached = parsedDefinitions.get(key);
   // Comparing the stored text is a memory compare, far cheaper than parsing it again.
   if (cached !== undefined && cached.text === row.definition) return cached.definition;
-  const definition = deepFreeze(JSON.parse(row.definition) as Definition);
+  const definition = deepFreeze(JSON.parse(row.definition) as StoredDefinition);
   if (parsedDefinitions.size >= maxParsedDefinitions) parsedDefinitions.delete(parsedDefinitions.keys().next().value!);
   parsedDefinitions.set(key, { text: row.definition, definition });
   return definition;
 }
 
-export const toFormRecord = (row: FormRow): FormRecord => ({
-  form: { ...toSummary(row), ...definitionOfRow(row) },
-  workspaceId: row.workspace_id,
-  environment: row.environment,
-});
+/**
+ * The form as stored. Of `hosting` only `enabled` is the form's: a `url` written by an earlier version of the service
+ * is ignored, and the domain gives the address of now as the form leaves the server (src/domain/hosting/settings.ts).
+ */
+export function toFormRecord(row: FormRow): FormRecord {
+  const stored = definitionOfRow(row);
+  const hosting = stored.hosting?.enabled ? { enabled: true, url: null } : noHosting;
+  return {
+    form: { ...defaultSettings, ...toSummary(row), ...stored, hosting },
+    workspaceId: row.workspace_id,
+    environment: row.environment,
+  };
+}
 
-/** The definition column's text. */
-export const definitionOf = (form: Form): string => JSON.stringify({ steps: form.steps, logic: form.logic, scoring: form.scoring });
+/** The definition column's text; a setting only when it is not its default, so a form without any is stored as before. */
+export function definitionOf(form: Form): string {
+  const { steps, logic, scoring } = form;
+  const stored: StoredDefinition = { steps, logic, scoring };
+  for (const name of Object.keys(defaultSettings) as Array<keyof Settings>) {
+    if (!isDeepStrictEqual(form[name], defaultSettings[name])) Object.assign(stored, { [name]: form[name] });
+  }
+  // Of hosting, only whether it is on: the page's address follows the public base URL of whenever the form is read.
+  if (form.hosting.enabled) stored.hosting = { enabled: true };
+  else delete stored.hosting;
+  return JSON.stringify(stored);
+}
+
+/** A version is a snapshot of the definition; the form's settings (spam protection, hosting, appearance) are not versioned. */
+const definitionOnly = ({ steps, logic, scoring }: StoredDefinition): Definition => ({ steps, logic, scoring });
 
 export const toVersion = (row: FormVersionRow): Schema<'FormVersion'> => ({
   id: row.id,
@@ -80,7 +131,7 @@ export const toVersion = (row: FormVersionRow): Schema<'FormVersion'> => ({
   version: row.version,
   name: row.name,
   slug: row.slug,
-  ...(JSON.parse(row.definition) as Definition),
+  ...definitionOnly(JSON.parse(row.definition) as StoredDefinition),
   created_at: row.created_at,
 });
 

@@ -25,6 +25,7 @@ export interface IntegrationRow {
   paused_until: string | null;
   disabled_at: string | null;
   disabled_reason: Integration['disabled_reason'];
+  metadata: unknown;
 }
 
 export interface DeliveryRow {
@@ -55,6 +56,7 @@ export interface EventRow {
   form_id: string | null;
   body: string;
   created_at: string;
+  synthetic: number | boolean;
 }
 
 /** A leased delivery joined with its integration and event. */
@@ -71,6 +73,7 @@ export interface DueDeliveryRow {
   event_id: string;
   event_type: Schema<'EventType'>;
   body: string;
+  synthetic: number | boolean;
 }
 
 export const toIntegration = (row: IntegrationRow): Integration => ({
@@ -89,6 +92,7 @@ export const toIntegration = (row: IntegrationRow): Integration => ({
   test: row.environment === 'test',
   created_at: row.created_at,
   updated_at: row.updated_at,
+  metadata: fromJson<Integration['metadata']>(row.metadata),
 });
 
 export const toCircuit = (row: IntegrationRow): CircuitState => ({
@@ -134,6 +138,7 @@ export const toEvent = (row: EventRow): EventRecord => ({
   formId: row.form_id,
   createdAt: row.created_at,
   body: row.body,
+  synthetic: fromFlag(row.synthetic),
 });
 
 export const toDueDelivery = (row: DueDeliveryRow): DueDelivery => ({
@@ -150,7 +155,7 @@ export const toDueDelivery = (row: DueDeliveryRow): DueDelivery => ({
         ? null
         : { secret: row.previous_signing_secret, expiresAt: row.previous_secret_expires_at },
   },
-  event: { id: row.event_id, type: row.event_type, body: row.body },
+  event: { id: row.event_id, type: row.event_type, body: row.body, synthetic: fromFlag(row.synthetic) },
 });
 
 /** A first attempt of `event` to `integration`, due at `at` (when it was queued). */

@@ -1,4 +1,4 @@
-import type { Scope } from '../../contract.js';
+import type { Environment, Scope } from '../../contract.js';
 import type { OAuthClient, OAuthGrant, RedeemedCode } from '../oauth-store.js';
 import { fromJson } from './json.js';
 
@@ -6,6 +6,7 @@ export interface ClientRow {
   id: string;
   name: string;
   redirect_uris: unknown;
+  secret_hash: Buffer | null;
   created_at: string;
 }
 
@@ -16,6 +17,7 @@ export interface GrantColumns {
   workspace_id: string;
   /** SQLite keeps the scopes space-separated; PostgreSQL as a JSONB array. */
   scopes: string | Scope[];
+  grant_environment: Environment;
   grant_created_at: string;
   grant_revoked_at: string | null;
 }
@@ -24,6 +26,7 @@ export const toClient = (row: ClientRow): OAuthClient => ({
   id: row.id,
   name: row.name,
   redirectUris: fromJson<string[]>(row.redirect_uris),
+  secretHash: row.secret_hash,
   createdAt: row.created_at,
 });
 
@@ -32,6 +35,7 @@ export const toGrant = (row: GrantColumns): OAuthGrant => ({
   clientId: row.client_id,
   workspaceId: row.workspace_id,
   scopes: typeof row.scopes === 'string' ? (row.scopes.split(' ') as Scope[]) : row.scopes,
+  environment: row.grant_environment,
   createdAt: row.grant_created_at,
   revokedAt: row.grant_revoked_at,
 });

@@ -18,7 +18,9 @@ export interface SubmissionRow {
   score: number;
   grade: string | null;
   score_breakdown: unknown;
+  context: unknown;
   metadata: unknown;
+  completed_at: string | null;
   utm_source: string | null;
   started_form_version: number | null;
   scored_at: string;
@@ -40,7 +42,9 @@ const submissionRowColumnNames = [
   'score',
   'grade',
   'score_breakdown',
+  'context',
   'metadata',
+  'completed_at',
   'utm_source',
   'started_form_version',
   'scored_at',
@@ -71,21 +75,23 @@ export const toSubmission = (row: SubmissionRow): Submission => ({
   score: row.score,
   grade: row.grade,
   score_breakdown: fromJson<Submission['score_breakdown']>(row.score_breakdown),
-  metadata: completeMetadata(fromJson<SubmissionMetadataGiven>(row.metadata)),
+  context: completeContext(fromJson<SubmissionContextGiven>(row.context)),
+  metadata: fromJson<Submission['metadata']>(row.metadata),
+  completed_at: row.completed_at,
   scored_at: row.scored_at,
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
 
-type SubmissionMetadata = Submission['metadata'];
-/** Metadata as given on create, where every member may be missing. */
-export type SubmissionMetadataGiven = Schema<'SubmissionMetadataCreate'>;
+type SubmissionContext = Submission['context'];
+/** The context as given on create, where every member may be missing. */
+export type SubmissionContextGiven = Schema<'SubmissionContextCreate'>;
 
 /**
- * The stored or given metadata with every member present, null where it was not given (rows stored before
- * metadata existed hold `{}`).
+ * The stored or given context with every member present, null where it was not given (rows stored before
+ * the context existed hold `{}`).
  */
-export function completeMetadata(given: SubmissionMetadataGiven | undefined): SubmissionMetadata {
+export function completeContext(given: SubmissionContextGiven | undefined): SubmissionContext {
   const utm = given?.utm ?? {};
   return {
     user_agent: given?.user_agent ?? null,
@@ -120,7 +126,7 @@ export const orderBounds = (key: 'created_at' | 'score', filter: SubmissionFilte
     ? { min: inclusive(filter.createdGte), max: exclusive(filter.createdLt) }
     : { min: inclusive(filter.minScore), max: inclusive(filter.maxScore) };
 
-/** `status` to `score_breakdown`: the run of columns an insert and a resume both write, in this order. */
+/** `status` to `completed_at`: the run of columns an insert and a resume both write, in this order. */
 const answeredAndScored = (s: Submission): unknown[] => [
   s.status,
   JSON.stringify(s.answers),
@@ -129,6 +135,8 @@ const answeredAndScored = (s: Submission): unknown[] => [
   s.score,
   s.grade,
   JSON.stringify(s.score_breakdown),
+  JSON.stringify(s.metadata),
+  s.completed_at,
 ];
 
 /**
@@ -137,7 +145,7 @@ const answeredAndScored = (s: Submission): unknown[] => [
  */
 export const insertedColumns =
   'id, workspace_id, environment, form_id, form_version, status, answers, hidden, visited_steps, score, grade, ' +
-  'score_breakdown, metadata, utm_source, started_form_version, scored_at, created_at, updated_at, search_text';
+  'score_breakdown, metadata, completed_at, context, utm_source, started_form_version, scored_at, created_at, updated_at, search_text';
 
 export const insertedValues = ({
   submission: s,
@@ -152,8 +160,8 @@ export const insertedValues = ({
   s.form_id,
   s.form_version,
   ...answeredAndScored(s),
-  JSON.stringify(s.metadata),
-  s.metadata.utm.source,
+  JSON.stringify(s.context),
+  s.context.utm.source,
   startedFormVersion ?? s.form_version,
   s.scored_at,
   s.created_at,
@@ -165,15 +173,15 @@ export const insertedValues = ({
 export const resumedColumns = (s: Submission): unknown[] => [...answeredAndScored(s), s.form_version, s.scored_at, s.updated_at];
 
 /** What the aggregates count of one submission. */
-export type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at' | 'metadata'>;
+export type FunnelFacts = Pick<Submission, 'form_id' | 'status' | 'score' | 'grade' | 'visited_steps' | 'created_at' | 'context'>;
 
 /** The UTC day (`YYYY-MM-DD`) a submission is counted under. */
 export const dayOf = (timestamp: string): string => timestamp.slice(0, 10);
 
 /** The aggregate key of a grade: NULLs never conflict in a primary key, and a label is never empty. */
 export const gradeKey = (grade: string | null): string => grade ?? '';
-/** The aggregate key of a UTM source, '' for none: a source is never empty (see MetadataText). */
-export const sourceKey = (metadata: SubmissionMetadata): string => metadata.utm.source ?? '';
+/** The aggregate key of a UTM source, '' for none: a source is never empty (see ContextText). */
+export const sourceKey = (context: SubmissionContext): string => context.utm.source ?? '';
 export const sourceOfKey = (key: string): string | null => (key === '' ? null : key);
 export const gradeOfKey = (key: string): string | null => (key === '' ? null : key);
 

@@ -7,7 +7,8 @@ export const folderColumns = 'd.*, (SELECT COUNT(*) FROM forms f WHERE f.folder_
 export const folderSql = {
   get: shared(`SELECT ${folderColumns} FROM folders d WHERE d.id = :id AND d.workspace_id = :workspaceId`),
   insert: shared(
-    'INSERT INTO folders (id, workspace_id, environment, name, created_at) VALUES (:id, :workspaceId, :environment, :name, :createdAt)',
+    `INSERT INTO folders (id, workspace_id, environment, name, created_at, metadata)
+     VALUES (:id, :workspaceId, :environment, :name, :createdAt, :metadata)`,
   ),
   // Locking the folder row holds off a form being filed into it meanwhile (its foreign key check needs a share
   // lock on this row), so the emptiness seen before deleting is still true at commit.
@@ -16,6 +17,9 @@ export const folderSql = {
   // Test-only forms filed in a live folder do not keep it alive: they leave the folder with it.
   unfileForms: shared('UPDATE forms SET folder_id = NULL WHERE folder_id = :id'),
   delete: shared('DELETE FROM folders WHERE id = :id'),
+  // An update reads the folder under this lock (PostgreSQL), so two updates merge their metadata one after the other.
+  lockForUpdate: shared('SELECT id FROM folders WHERE id = :id AND workspace_id = :workspaceId', { postgresLock: 'FOR UPDATE' }),
+  update: shared('UPDATE folders SET name = :name, metadata = :metadata WHERE id = :id'),
 };
 
 export const folderParameters = ({ folder, workspaceId, environment }: FolderRecord): ParametersOf<typeof folderSql.insert> => ({
@@ -24,4 +28,5 @@ export const folderParameters = ({ folder, workspaceId, environment }: FolderRec
   environment,
   name: folder.name,
   createdAt: folder.created_at,
+  metadata: JSON.stringify(folder.metadata),
 });

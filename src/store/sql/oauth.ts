@@ -1,17 +1,21 @@
 import { shared } from './statement.js';
 
 /** Selected with every code or token, so the caller sees the grant as it was inside the same statement. */
-const grantColumns = `g.id AS grant_id, g.client_id, g.workspace_id, g.scopes, g.created_at AS grant_created_at,
-  g.revoked_at AS grant_revoked_at`;
+const grantColumns = `g.id AS grant_id, g.client_id, g.workspace_id, g.scopes, g.environment AS grant_environment,
+  g.created_at AS grant_created_at, g.revoked_at AS grant_revoked_at`;
 
 const tokenColumns = '(id, grant_id, token_hash, expires_at, created_at) VALUES (:id, :grantId, :hash, :expiresAt, :createdAt)';
 
 export const oauthSql = {
-  insertClient: shared('INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (:id, :name, :redirectUris, :createdAt)'),
+  insertClient: shared(
+    `INSERT INTO oauth_clients (id, name, redirect_uris, secret_hash, created_at)
+     VALUES (:id, :name, :redirectUris, :secretHash, :createdAt)`,
+  ),
   getClient: shared('SELECT * FROM oauth_clients WHERE id = :id'),
   // The scopes' encoding differs (SQLite: space-separated text; PostgreSQL: a JSONB array): each store gives its own.
   insertGrant: shared(
-    'INSERT INTO oauth_grants (id, client_id, workspace_id, scopes, created_at) VALUES (:id, :clientId, :workspaceId, :scopes, :createdAt)',
+    `INSERT INTO oauth_grants (id, client_id, workspace_id, scopes, environment, created_at)
+     VALUES (:id, :clientId, :workspaceId, :scopes, :environment, :createdAt)`,
   ),
   insertCode: shared(
     `INSERT INTO oauth_authorization_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at, created_at)
@@ -39,6 +43,7 @@ export const oauthSql = {
      WHERE t.token_hash = :hash`,
   ),
   revokeGrant: shared('UPDATE oauth_grants SET revoked_at = :at, revocation_reason = :reason WHERE id = :id AND revoked_at IS NULL'),
+  revokeAccessToken: shared('UPDATE oauth_access_tokens SET revoked_at = :at WHERE id = :id AND revoked_at IS NULL'),
   revokeAccessTokens: shared('UPDATE oauth_access_tokens SET revoked_at = :at WHERE grant_id = :grantId AND revoked_at IS NULL'),
   revokeRefreshTokens: shared('UPDATE oauth_refresh_tokens SET revoked_at = :at WHERE grant_id = :grantId AND revoked_at IS NULL'),
 };

@@ -35,6 +35,17 @@ export function sqliteFolders(db: Database.Database): FolderStore {
         prepared(db, folderSql.insert).run(folderParameters(record));
       });
     },
+    async update(workspaceId, id, change) {
+      return transaction(db, 'immediate', () => {
+        const row = prepared(db, folderSql.get).get({ id, workspaceId }) as FolderRow | undefined;
+        if (!row) return undefined;
+        const current = toFolder(row);
+        const { name, metadata } = change(current);
+        prepared(db, folderSql.update).run({ id, name, metadata: JSON.stringify(metadata) });
+        // What was written over what was read: nothing else changes inside the transaction.
+        return { ...current, name, metadata };
+      });
+    },
     async delete(id, at, audit) {
       return transaction(db, 'deferred', () => {
         const folder = prepared(db, folderSql.environmentForDelete).get({ id }) as { environment: Environment } | undefined;

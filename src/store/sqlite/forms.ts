@@ -22,6 +22,7 @@ import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
 import { revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { integrationFormCascade } from './integrations.js';
+import { metadataHolds } from './metadata.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { rowCaches } from './row-cache.js';
@@ -30,7 +31,8 @@ import { submissionFormCascade, submissionFormTransfer } from './submissions.js'
 
 type Form = Schema<'Form'>;
 
-const summaryColumns = 'f.id, f.workspace_id, f.environment, f.folder_id, f.name, f.slug, f.version, f.created_at, f.updated_at';
+const summaryColumns =
+  'f.id, f.workspace_id, f.environment, f.folder_id, f.name, f.slug, f.version, f.created_at, f.updated_at, f.metadata';
 
 /** Slugs are unique per workspace and environment; the database constraint is the final word. */
 export function slugTaken(error: unknown): boolean {
@@ -105,6 +107,10 @@ export function sqliteForms(db: Database.Database): FormStore {
         where.push('f.folder_id = ?');
         params.push(filter.folderId);
       }
+      for (const [key, value] of Object.entries(filter.metadata ?? {})) {
+        where.push(metadataHolds('f'));
+        params.push(key, value);
+      }
       const result = keysetPage<FormSummaryRow>(db, {
         from: 'forms f',
         alias: 'f',
@@ -121,13 +127,17 @@ export function sqliteForms(db: Database.Database): FormStore {
         return row && deepFreeze({ record: toFormRecord(row), definitionLength: row.definition.length });
       })?.record;
     },
+    async workspaceOf(id) {
+      const row = statement(db, 'SELECT workspace_id FROM forms WHERE id = ?').get(id) as { workspace_id: string } | undefined;
+      return row?.workspace_id;
+    },
     async create({ form, workspaceId, environment }, outbox) {
       const definition = definitionOf(form);
       writeOrConflict(outbox, () => {
         statement(
           db,
-          `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at, metadata)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           form.id,
           workspaceId,
@@ -139,6 +149,7 @@ export function sqliteForms(db: Database.Database): FormStore {
           definition,
           form.created_at,
           form.updated_at,
+          JSON.stringify(form.metadata),
         );
         insertSnapshot(form, definition);
       });
@@ -147,15 +158,10 @@ export function sqliteForms(db: Database.Database): FormStore {
       const definition = definitionOf(form);
       writeOrConflict(outbox, () => {
         assertTagUnchanged(ownedRow(workspaceId, form.id), formOf, expectedTag, { kind: 'form', id: form.id });
-        statement(db, `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ? WHERE id = ?`).run(
-          form.folder_id,
-          form.name,
-          form.slug,
-          form.version,
-          definition,
-          form.updated_at,
-          form.id,
-        );
+        statement(
+          db,
+          `UPDATE forms SET folder_id = ?, name = ?, slug = ?, version = ?, definition = ?, updated_at = ?, metadata = ? WHERE id = ?`,
+        ).run(form.folder_id, form.name, form.slug, form.version, definition, form.updated_at, JSON.stringify(form.metadata), form.id);
         insertSnapshot(form, definition);
         statement(db, 'DELETE FROM form_versions WHERE form_id = ? AND version <= ?').run(form.id, form.version - keepVersions);
         if (audit) insertAuditEvent(db, audit);

@@ -63,7 +63,7 @@ export class FunnelTally {
         },
       );
     }
-    const source = sourceKey(facts.metadata);
+    const source = sourceKey(facts.context);
     addTo(
       this.sources,
       keyOf(dayKey, source),

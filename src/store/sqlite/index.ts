@@ -11,8 +11,11 @@ import { groupCommit } from './group-commit.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqlitePublicOrigins } from './public-origins.js';
+import { sqlitePublishableKeys } from './publishable-keys.js';
 import { sqliteRescoreJobs } from './rescore-jobs.js';
 import { takeServerLease } from './server-lease.js';
+import { sqliteSpam } from './spam.js';
 import { statement, transaction } from './statements.js';
 import { sqliteSubmissions, submissionTestData } from './submissions.js';
 import { sqliteTeam } from './team.js';
@@ -71,6 +74,7 @@ export function createSqliteStore(
     db,
     workspaces: sqliteWorkspaces(db),
     apiKeys: sqliteApiKeys(db),
+    publishableKeys: sqlitePublishableKeys(db),
     forms: sqliteForms(db),
     transfers: sqliteTransfers(db),
     folders: sqliteFolders(db),
@@ -83,6 +87,8 @@ export function createSqliteStore(
     oauth: sqliteOAuth(db),
     rescoreJobs: sqliteRescoreJobs(db),
     usage: sqliteUsage(db),
+    spam: sqliteSpam(db),
+    publicOrigins: sqlitePublicOrigins(db),
     async resetTestData(workspaceId, audit) {
       return transaction(db, 'immediate', () => {
         const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };

@@ -127,8 +127,8 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         statement(
           db,
           `INSERT INTO integrations (id, workspace_id, environment, url, events, enabled, disabled_at, disabled_reason,
-             description, form_id, signing_secret, secret_hint, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             description, form_id, signing_secret, secret_hint, created_at, updated_at, metadata)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
           i.id,
           workspaceId,
@@ -144,6 +144,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
           i.secret_hint,
           i.created_at,
           i.updated_at,
+          JSON.stringify(i.metadata),
         );
       });
     },
@@ -159,7 +160,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
         statement(
           db,
           `UPDATE integrations SET url = ?, events = ?, enabled = ?, disabled_at = ?, disabled_reason = ?, description = ?, form_id = ?,
-             updated_at = ?
+             updated_at = ?, metadata = ?
            WHERE id = ?`,
         ).run(
           i.url,
@@ -170,6 +171,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
           i.description,
           i.form_id,
           i.updated_at,
+          JSON.stringify(i.metadata),
           i.id,
         );
         if (options.resetCircuit)
@@ -180,8 +182,12 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
       });
     },
 
-    async delete(id, audit) {
+    async delete(id, audit, options = {}) {
       transaction(db, 'deferred', () => {
+        if (options.expectedTag !== undefined) {
+          const row = statement(db, 'SELECT * FROM integrations WHERE id = ?').get(id) as IntegrationRow | undefined;
+          assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id });
+        }
         statement(db, 'DELETE FROM deliveries WHERE integration_id = ?').run(id);
         statement(db, 'DELETE FROM integrations WHERE id = ?').run(id);
         insertAuditEvent(db, audit);
@@ -277,7 +283,7 @@ export function sqliteIntegrations(db: Database.Database): IntegrationStore {
                WHERE c.integration_turn + COALESCE(b.n, 0) <= c.integration_cap
              )
              SELECT d.id, d.attempt, d.mock, i.id AS integration_id, i.workspace_id, i.url, i.signing_secret,
-               i.previous_signing_secret, i.previous_secret_expires_at, e.id AS event_id, e.type AS event_type, e.body
+               i.previous_signing_secret, i.previous_secret_expires_at, e.id AS event_id, e.type AS event_type, e.body, e.synthetic
              FROM within_integration w
              LEFT JOIN busy_workspaces bw ON bw.workspace_id = w.workspace_id
              JOIN deliveries d ON d.id = w.id

@@ -1,10 +1,16 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
 import { eventsFeedSchema } from './schema/events-feed.js';
+import { eventsSyntheticSchema } from './schema/events-synthetic.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
+import { hostedPagesSchema } from './schema/hosted-pages.js';
 import { idempotencyErasureSchema } from './schema/idempotency-erasure.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
+import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
+import { publishableKeysSchema } from './schema/publishable-keys.js';
+import { spamSchema } from './schema/spam.js';
+import { submissionContextSchema } from './schema/submission-context.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionFindSchema } from './schema/submission-find.js';
 import { submissionMetadataSchema } from './schema/submission-metadata.js';
@@ -40,6 +46,12 @@ const migrations: readonly string[] = [
   submissionUpdatedSchema,
   usageMetersSchema,
   idempotencyErasureSchema,
+  submissionContextSchema,
+  eventsSyntheticSchema,
+  oauthEnterpriseSchema,
+  publishableKeysSchema,
+  spamSchema,
+  hostedPagesSchema,
 ];
 
 /**

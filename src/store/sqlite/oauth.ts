@@ -98,5 +98,9 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
         prepared(db, oauthSql.revokeRefreshTokens).run({ at, grantId });
       });
     },
+
+    async revokeAccessToken(id, at) {
+      prepared(db, oauthSql.revokeAccessToken).run({ at, id });
+    },
   };
 }

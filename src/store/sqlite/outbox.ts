@@ -84,15 +84,10 @@ export function insertEventsForSubscribers(db: Database.Database, entries: reado
 }
 
 export function insertEvent(db: Database.Database, event: EventRecord): void {
-  statement(db, 'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    event.id,
-    event.workspaceId,
-    event.environment,
-    event.type,
-    event.formId,
-    event.body,
-    event.createdAt,
-  );
+  statement(
+    db,
+    'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at, synthetic) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(event.id, event.workspaceId, event.environment, event.type, event.formId, event.body, event.createdAt, event.synthetic ? 1 : 0);
 }
 
 /** A first attempt, due at once (`at`: when it was queued). */

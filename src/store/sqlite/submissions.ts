@@ -31,6 +31,7 @@ import { insertAuditEvent } from './audit-events.js';
 import { FunnelTally } from './funnel-tally.js';
 import type { GroupCommit } from './group-commit.js';
 import { eraseReplays, eraseReplaysOf } from './idempotency.js';
+import { metadataHolds } from './metadata.js';
 import { withOutbox, writeOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { type RowsWithIds, rowCaches } from './row-cache.js';
@@ -200,7 +201,7 @@ type ListedSubmission = { submission: Schema<'Submission'>; textLength: number }
 
 /** The stored JSON text of a row: what decoding it costs, and roughly what its decoded submission holds. */
 const jsonTextLength = (row: SubmissionRow): number =>
-  [row.answers, row.hidden, row.visited_steps, row.score_breakdown, row.metadata].reduce<number>(
+  [row.answers, row.hidden, row.visited_steps, row.score_breakdown, row.context, row.metadata].reduce<number>(
     (length, column) => length + (typeof column === 'string' ? column.length : 0),
     0,
   );
@@ -272,6 +273,11 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
       // most `changedSinceSortCap`. Many: they are dense in the ordered scan, which checks them on the way.
       const fewChanged = filter.updatedGte !== undefined && changedSinceFew(db, { workspaceId, environment, formId }, filter.updatedGte);
       if (filter.updatedGte !== undefined) add(`${fewChanged ? '' : '+'}s.updated_at >= ?`, filter.updatedGte);
+      // Checks on the ordered scan, like `status`: no index serves them (see docs/internals/list-filters.md).
+      if (filter.updatedLt !== undefined) add('+s.updated_at < ?', filter.updatedLt);
+      if (filter.completedGte !== undefined) add('+s.completed_at >= ?', filter.completedGte);
+      if (filter.completedLt !== undefined) add('+s.completed_at < ?', filter.completedLt);
+      for (const [key, value] of Object.entries(filter.metadata ?? {})) add(metadataHolds('s'), key, value);
       const grades = filter.grades ?? [];
       // One grade walks its own (grade, key, id) index in order. Several would make the planner read each
       // grade's range and sort them all; `+` keeps it on the order's index, checking the grade on the way.
@@ -325,8 +331,8 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
       ).get(id, workspaceId, environment) as SubmissionRow | undefined;
       return row && toSubmissionRecord(row);
     },
-    async delete(partition, id) {
-      return transaction(db, 'deferred', () => {
+    async delete(partition, id, outbox) {
+      return withOutbox(db, outbox, () => {
         deleteSubmissionRow(db, ownedRow(db, partition, id));
         // A retry of the create must not answer with the deleted answers. The moment only marks the key.
         eraseReplays(db, id, new Date().toISOString());
@@ -352,7 +358,8 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
             ).run(row.id).changes;
             statement(db, 'DELETE FROM events WHERE submission_id = ?').run(row.id);
           }
-          const result = { deletedSubmissions: rows.length, canceledDeliveries };
+          const erased = rows.map((row) => ({ id: row.id, formId: row.form_id })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+          const result = { deletedSubmissions: rows.length, canceledDeliveries, erased };
           const event = audit(result);
           for (const row of rows) eraseReplays(db, row.id, event.at);
           insertAuditEvent(db, event);
@@ -385,7 +392,7 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         statement(
           db,
           `UPDATE submissions SET status = ?, answers = ?, hidden = ?, visited_steps = ?, score = ?, grade = ?, score_breakdown = ?,
-            form_version = ?, scored_at = ?, updated_at = ?, search_text = ? WHERE id = ?`,
+            metadata = ?, completed_at = ?, form_version = ?, scored_at = ?, updated_at = ?, search_text = ? WHERE id = ?`,
         ).run(...resumedColumns(next), searchText, id);
         indexSubmissionEmails(
           db,
@@ -395,6 +402,17 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
         countInFunnel(db, row.environment, previous, -1);
         countInFunnel(db, row.environment, next, 1);
         return { submission: toSubmission(getRow(db, id)!), previous };
+      });
+    },
+    async updateMetadata(partition, id, change) {
+      return transaction(db, 'immediate', () => {
+        const next = change(toSubmission(ownedRow(db, partition, id)));
+        statement(db, 'UPDATE submissions SET metadata = ?, updated_at = ? WHERE id = ?').run(
+          JSON.stringify(next.metadata),
+          next.updated_at,
+          id,
+        );
+        return toSubmission(getRow(db, id)!);
       });
     },
     async funnel({ formId, environment, from, to, topSources }) {

@@ -10,8 +10,8 @@ import { prepared } from './shared-sql.js';
 import { statement, transaction } from './statements.js';
 
 export function sqliteTeam(db: Database.Database): TeamStore {
-  const expireInvites = (workspaceId: string): void => {
-    prepared(db, teamSql.expireInvites).run({ workspaceId, now: new Date().toISOString() });
+  const expireInvites = (workspaceId: string, now: string): void => {
+    prepared(db, teamSql.expireInvites).run({ workspaceId, now });
   };
   const getMember = (workspaceId: string, id: string) => prepared(db, teamSql.getMember).get({ id, workspaceId }) as MemberRow | undefined;
   const getInvite = (workspaceId: string, id: string) => prepared(db, teamSql.getInvite).get({ id, workspaceId }) as InviteRow | undefined;
@@ -48,8 +48,8 @@ export function sqliteTeam(db: Database.Database): TeamStore {
         insertAuditEvent(db, audit);
       });
     },
-    async listInvites(workspaceId, filter, page) {
-      expireInvites(workspaceId);
+    async listInvites(workspaceId, filter, page, now) {
+      expireInvites(workspaceId, now);
       const where = ['i.workspace_id = ?'];
       const params: unknown[] = [workspaceId];
       if (filter.status !== undefined) {
@@ -59,14 +59,14 @@ export function sqliteTeam(db: Database.Database): TeamStore {
       const result = keysetPage<InviteRow>(db, { from: 'invites i', alias: 'i', select: 'i.*', where: where.join(' AND '), params, page });
       return { data: result.data.map(toInvite), hasMore: result.hasMore };
     },
-    async getInvite(workspaceId, id) {
-      expireInvites(workspaceId);
+    async getInvite(workspaceId, id, now) {
+      expireInvites(workspaceId, now);
       const row = getInvite(workspaceId, id);
       return row && toInvite(row);
     },
     async createInvite(workspaceId, invite, audit, outbox) {
       withOutbox(db, outbox, () => {
-        expireInvites(workspaceId);
+        expireInvites(workspaceId, invite.created_at);
         const invited = inviteParameters(workspaceId, invite);
         const member = prepared(db, teamSql.memberWithEmail).get(invited);
         const pending = prepared(db, teamSql.pendingInviteWithEmail).get(invited);

@@ -9,11 +9,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { freePort } from '../../support/ports.js';
 import { createTestDatabase } from '../../support/postgres.js';
 
 const run = promisify(execFile);
@@ -74,13 +74,7 @@ export async function deleteRedisKeys(prefix: string): Promise<void> {
   }
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
 

@@ -94,6 +94,21 @@ describe.each(storeKinds)('the %s store', (kind) => {
         store.integrations.update({ ...record, integration: paused }, { expectedTag: entityTagOf(paused) }),
       ).rejects.toBeInstanceOf(RecordNotFound);
     });
+
+    it('when an integration is deleted with a stale tag, then StoreConflict and it stays; with its tag, then it goes', async () => {
+      const hook = integration();
+      await store.integrations.create(
+        { integration: hook, workspaceId, environment: 'live', signingSecret: 'whsec_1' },
+        audit(workspaceId, 'integration.created'),
+      );
+      const deleteWith = (expectedTag: string) =>
+        store.integrations.delete(hook.id, audit(workspaceId, 'integration.deleted'), { expectedTag });
+      await expect(deleteWith('"AAAAAAAAAAAAAAAAAAAAAA"')).rejects.toEqual(new StoreConflict('changed_since_read'));
+      expect((await store.integrations.get(workspaceId, hook.id))?.integration).toEqual(hook);
+      await deleteWith(entityTagOf(hook));
+      expect(await store.integrations.get(workspaceId, hook.id)).toBeUndefined();
+      await expect(deleteWith(entityTagOf(hook))).rejects.toBeInstanceOf(RecordNotFound);
+    });
   });
 
   describe('workspace rate limits', () => {

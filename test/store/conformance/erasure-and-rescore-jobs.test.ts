@@ -53,7 +53,9 @@ describe.each(storeKinds)('the %s store', (kind) => {
 
       const result = await store.submissions.erase({ workspaceId, environment: 'live' }, ' \tANA.silva@example.com\n', eraseAudit);
 
-      expect(result).toEqual({ deletedSubmissions: 2, canceledDeliveries: 0 });
+      // The erased ids in byte order (the order the submission.erased events list them in), each with its form.
+      const erased = [mixed.id, lower.id].sort((a, b) => (a < b ? -1 : 1)).map((id) => ({ id, formId: record.id }));
+      expect(result).toEqual({ deletedSubmissions: 2, canceledDeliveries: 0, erased });
       const live = { workspaceId, environment: 'live' as const };
       expect(await store.submissions.get(live, mixed.id)).toBeUndefined();
       expect(await store.submissions.get(live, lower.id)).toBeUndefined();

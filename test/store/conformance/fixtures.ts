@@ -2,7 +2,8 @@
 import type { Environment, Schema } from '../../../src/contract.js';
 import { newId } from '../../../src/ids.js';
 import type { EventRecord } from '../../../src/store/integration-store.js';
-import { completeMetadata } from '../../../src/store/rows/submissions.js';
+import { defaultAppearance, noHosting, noSpamProtection } from '../../../src/store/rows/forms.js';
+import { completeContext } from '../../../src/store/rows/submissions.js';
 import type { AuditEventInput, Store } from '../../../src/store/types.js';
 import { form as definition, shortText } from '../../domain/fixtures.js';
 
@@ -37,10 +38,14 @@ export function form(slug: string, created = at(1), folderId: string | null = nu
     test: false,
     created_at: created,
     updated_at: created,
+    metadata: {},
     ...definition([
       { id: 'start', title: 'Start', fields: [shortText('name')] },
       { id: 'end', title: 'End', fields: [shortText('notes')] },
     ]),
+    spam_protection: noSpamProtection,
+    hosting: noHosting,
+    appearance: defaultAppearance,
   };
 }
 
@@ -78,7 +83,9 @@ export function submission(formId: string, created: string, status: 'completed' 
     score: 25,
     grade: status === 'completed' ? 'B' : null,
     score_breakdown: [],
-    metadata: completeMetadata({ referrer: 'https://www.example.com/', utm: { source: 'newsletter', campaign: 'spring' } }),
+    context: completeContext({ referrer: 'https://www.example.com/', utm: { source: 'newsletter', campaign: 'spring' } }),
+    metadata: {},
+    completed_at: status === 'completed' ? created : null,
     scored_at: created,
     created_at: created,
     updated_at: created,
@@ -102,10 +109,20 @@ export function integration(environment: Environment = 'live', created = at(3)):
     test: environment === 'test',
     created_at: created,
     updated_at: created,
+    metadata: {},
   };
 }
 
 export function event(workspaceId: string, type: EventRecord['type'] = 'form.created', environment: Environment = 'live'): EventRecord {
   const id = newId('evt');
-  return { id, workspaceId, environment, type, formId: null, createdAt: at(4), body: `{"id":"${id}","data":{"é":"\\u00e9 exact bytes"}}` };
+  return {
+    id,
+    workspaceId,
+    environment,
+    type,
+    formId: null,
+    createdAt: at(4),
+    body: `{"id":"${id}","data":{"é":"\\u00e9 exact bytes"}}`,
+    synthetic: false,
+  };
 }

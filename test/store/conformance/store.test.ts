@@ -140,7 +140,15 @@ describe.each(storeKinds)('the %s store', (kind) => {
     };
 
     it('when events are stored with no subscriber, then they are listed newest first, filtered by types, range and attachment', async () => {
-      const folder = { id: newId('fld'), object: 'folder' as const, name: 'F', test: false, form_count: 0, created_at: at(1) };
+      const folder = {
+        id: newId('fld'),
+        object: 'folder' as const,
+        name: 'F',
+        test: false,
+        form_count: 0,
+        created_at: at(1),
+        metadata: {},
+      };
       await store.folders.create({ folder, workspaceId, environment: 'live' });
       const inFolder = form('in-folder', at(1), folder.id);
       await store.forms.create({ form: inFolder, workspaceId, environment: 'live' });
@@ -443,7 +451,7 @@ describe.each(storeKinds)('the %s store', (kind) => {
             score: 10 * index,
             grade: lead.status === 'completed' ? (['A', 'B', null][index % 3] ?? null) : null,
             visited_steps: lead.status === 'completed' ? ['start', index % 2 ? 'middle' : 'other', 'end'] : ['start', 'middle'],
-            metadata: { ...lead.metadata, utm: { ...lead.metadata.utm, source } },
+            context: { ...lead.context, utm: { ...lead.context.utm, source } },
           },
           workspaceId,
           environment: (index % 5 === 4 ? 'test' : 'live') as Environment,

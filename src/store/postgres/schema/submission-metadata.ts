@@ -1,6 +1,7 @@
 /**
- * Where a submission came from (`metadata`): the whole object as JSONB, and `utm_source` in a column of its own,
- * because the list filters on it and analytics break the funnel down by it.
+ * Where a submission came from (`metadata`, renamed `context` by submission-context.ts): the whole object as JSONB,
+ * and `utm_source` in a column of its own, because the list filters on it and analytics break the funnel down by
+ * it.
  *
  * The filter's index is partial (only rows that have a source) and ends in (created_at, id), so a filtered list
  * is a keyset range scan like the unfiltered one. `submission_source_days` is the per-day aggregate behind the

@@ -5,7 +5,12 @@
  */
 import { randomInt } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { type ApiKey, lookUpKey as defaultLookUpKey } from './auth.js';
+import {
+  type ApiKey,
+  lookUpKey as defaultLookUpKey,
+  lookUpPublishableKey as defaultLookUpPublishableKey,
+  isPublishableKey,
+} from './auth.js';
 import { basePath, loadDocument, matchRoute, type OpenApiDocument, type Operation, readOperations, resolve } from './contract.js';
 import type { Handlers } from './handler-types.js';
 import {
@@ -18,7 +23,9 @@ import {
   notImplementedBody,
   payloadTooLarge,
   problemBody,
+  publishableKeyNotAllowed,
   routeNotFound,
+  secretKeyNotAllowed,
   unsupportedMediaType,
 } from './problem.js';
 import { contractValidator, fromValidatorError, isValidatorError } from './validator.js';
@@ -28,6 +35,7 @@ export interface AppOptions {
   /** The contract; openapi/openapi.json when omitted. */
   document?: OpenApiDocument;
   lookUpKey?: (secret: string) => Promise<ApiKey | undefined>;
+  lookUpPublishableKey?: (value: string) => Promise<ApiKey | undefined>;
   /** Where failures that are the server's fault are reported (a broken response, a handler that threw). */
   logError?: (error: unknown) => void;
 }
@@ -52,6 +60,7 @@ export function buildApp(options: AppOptions): Express {
   const operations = readOperations(document);
   const scopeOrder = (document.components.schemas.Scope?.enum as string[] | undefined) ?? [];
   const lookUpKey = options.lookUpKey ?? defaultLookUpKey;
+  const lookUpPublishableKey = options.lookUpPublishableKey ?? defaultLookUpPublishableKey;
   const logError = options.logError ?? ((error: unknown) => console.error(error));
   const locals = (res: express.Response) => res.locals as Locals;
 
@@ -79,8 +88,19 @@ export function buildApp(options: AppOptions): Express {
     if (operation.security.length === 0 || operation.security.some((requirement) => Object.keys(requirement).length === 0)) return next();
     const credential = bearer.exec(req.get('Authorization') ?? '')?.[1];
     if (!credential) throw invalidApiKey('Send the key as `Authorization: Bearer <API_KEY>`.');
-    const key = await lookUpKey(credential);
-    if (!key) throw invalidApiKey('The API key is unknown, expired or revoked.');
+    // The security requirement names the kind of key: the public operations take a publishable key and nothing else.
+    const publicOperation = operation.security.some((requirement) => 'publishableKey' in requirement);
+    let key: ApiKey | undefined;
+    if (publicOperation) {
+      // A secret key is refused for what it is, so that nobody is tempted to put one in a page.
+      if (!isPublishableKey(credential) && (await lookUpKey(credential))) throw secretKeyNotAllowed();
+      key = isPublishableKey(credential) ? await lookUpPublishableKey(credential) : undefined;
+      if (!key) throw invalidApiKey('The publishable key is unknown or revoked.');
+    } else {
+      if (isPublishableKey(credential)) throw publishableKeyNotAllowed();
+      key = await lookUpKey(credential);
+      if (!key) throw invalidApiKey('The API key is unknown, expired or revoked.');
+    }
     // The minimum scope is the one the operation's security requirement lists; scopes are ordered in the Scope enum.
     const needed = Object.values(operation.security[0] ?? {})[0]?.[0];
     if (needed && scopeOrder.indexOf(key.scope) < scopeOrder.indexOf(needed)) throw insufficientScope(needed);

@@ -48,6 +48,20 @@ export function problemBody(error: ApiError, requestId: string): Record<string, 
 export const invalidApiKey = (message: string) => new ApiError(401, 'authentication_error', 'invalid_api_key', message);
 export const insufficientScope = (needed: string) =>
   new ApiError(403, 'permission_error', 'insufficient_scope', `This operation needs a key with the ${needed} scope or above.`);
+export const secretKeyNotAllowed = () =>
+  new ApiError(
+    403,
+    'permission_error',
+    'secret_key_not_allowed',
+    'Public operations take a publishable key (svc_pub_…), never a secret key: a secret in a web page is readable by every visitor.',
+  );
+export const publishableKeyNotAllowed = () =>
+  new ApiError(
+    403,
+    'permission_error',
+    'publishable_key_not_allowed',
+    'Publishable keys (svc_pub_…) reach only the public operations (/v1/public/…); use a secret API key.',
+  );
 export const routeNotFound = (path: string) => new ApiError(404, 'not_found', 'route_not_found', `No operation has the path ${path}.`);
 export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
   new ApiError(405, 'invalid_request', 'method_not_allowed', `${method} is not allowed here; see the Allow header.`, undefined, {

@@ -1,5 +1,5 @@
 /**
- * Submission metadata: where a respondent came from (user agent, referrer, landing page, UTM parameters), given
+ * Submission context: where a respondent came from (user agent, referrer, landing page, UTM parameters), given
  * on create, returned on every read, filterable by UTM source and broken down in analytics. The respondent's IP
  * address is never stored.
  */
@@ -15,7 +15,7 @@ const events = recordingEvents();
 const api = useWatchedApi({ now: clock.now, events: events.publisher, rateLimits: generousLimits, trustedProxies: ['127.0.0.1'] });
 let form: Form;
 
-const fullMetadata = {
+const fullContext = {
   user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0',
   referrer: 'https://www.linkedin.com/feed/',
   landing_url: 'https://www.acme.example/demo?utm_source=linkedin&utm_medium=paid_social',
@@ -31,36 +31,36 @@ const none = {
 /** The pointers of a 400's issues. */
 const pointersOf = (res: Parameters<typeof issuesOf>[0]): string[] => issuesOf(res).map((issue) => issue.split(' ')[1]!);
 
-const create = (metadata: unknown, formId = form.id) =>
-  api.call('post', '/v1/submissions').set('X-Forwarded-For', RESPONDENT_ADDRESS).send({ form_id: formId, answers: anaAnswers(), metadata });
+const create = (context: unknown, formId = form.id) =>
+  api.call('post', '/v1/submissions').set('X-Forwarded-For', RESPONDENT_ADDRESS).send({ form_id: formId, answers: anaAnswers(), context });
 
 beforeAll(async () => {
   form = await createForm(api, demoForm());
 });
 
-describe('metadata on POST /v1/submissions', () => {
+describe('context on POST /v1/submissions', () => {
   it('when every member is given, then 201 returns it as given, and GET, the list and submission.created carry it too', async () => {
-    const res = await create(fullMetadata);
+    const res = await create(fullContext);
     expect(res.status).toBe(201);
-    expect(res.body.metadata).toEqual(fullMetadata);
-    expect((await api.call('get', `/v1/submissions/${res.body.id}`)).body.metadata).toEqual(fullMetadata);
+    expect(res.body.context).toEqual(fullContext);
+    expect((await api.call('get', `/v1/submissions/${res.body.id}`)).body.context).toEqual(fullContext);
     const listed = await api.call('get', `/v1/submissions?form_id=${form.id}&limit=1`);
-    expect(listed.body.data[0]).toMatchObject({ id: res.body.id, metadata: fullMetadata });
+    expect(listed.body.data[0]).toMatchObject({ id: res.body.id, context: fullContext });
     expect(events.published.slice(-2).map((event) => [event.type, event.data.object])).toEqual([
-      ['submission.created', expect.objectContaining({ id: res.body.id, metadata: fullMetadata })],
-      ['submission.completed', expect.objectContaining({ id: res.body.id, metadata: fullMetadata })],
+      ['submission.created', expect.objectContaining({ id: res.body.id, context: fullContext })],
+      ['submission.completed', expect.objectContaining({ id: res.body.id, context: fullContext })],
     ]);
   });
 
-  it('when metadata is left out, then every member is null (utm too, member by member)', async () => {
+  it('when context is left out, then every member is null (utm too, member by member)', async () => {
     const created = await submit(api, { form_id: form.id, answers: anaAnswers() });
-    expect(created.metadata).toEqual(none);
+    expect(created.context).toEqual(none);
   });
 
   it('when only some members are given, then the others are null', async () => {
     const res = await create({ utm: { source: 'google' }, referrer: 'http://news.example/item?id=1' });
     expect(res.status).toBe(201);
-    expect(res.body.metadata).toEqual({ ...none, referrer: 'http://news.example/item?id=1', utm: { ...none.utm, source: 'google' } });
+    expect(res.body.context).toEqual({ ...none, referrer: 'http://news.example/item?id=1', utm: { ...none.utm, source: 'google' } });
   });
 
   it('when each member is at its length cap, then it is accepted', async () => {
@@ -72,7 +72,7 @@ describe('metadata on POST /v1/submissions', () => {
       utm: { source: 's'.repeat(256), medium: 'm'.repeat(256), campaign: 'c'.repeat(256), term: 't'.repeat(256), content: 'x'.repeat(256) },
     });
     expect(res.status).toBe(201);
-    expect(res.body.metadata.landing_url).toHaveLength(2048);
+    expect(res.body.context.landing_url).toHaveLength(2048);
   });
 
   it('when members are one character over their caps, then 400 invalid_parameters names each of them', async () => {
@@ -87,11 +87,11 @@ describe('metadata on POST /v1/submissions', () => {
     expect(res.body.code).toBe('invalid_parameters');
     expect(pointersOf(res)).toEqual(
       expect.arrayContaining([
-        '/metadata/user_agent',
-        '/metadata/referrer',
-        '/metadata/landing_url',
-        '/metadata/utm/source',
-        '/metadata/utm/term',
+        '/context/user_agent',
+        '/context/referrer',
+        '/context/landing_url',
+        '/context/utm/source',
+        '/context/utm/term',
       ]),
     );
   });
@@ -107,7 +107,7 @@ describe('metadata on POST /v1/submissions', () => {
   ])('when a URL is %j, then 400 invalid_parameters for referrer and landing_url', async (url) => {
     const res = await create({ referrer: url, landing_url: url });
     expect(res.status).toBe(400);
-    expect(pointersOf(res)).toEqual(expect.arrayContaining(['/metadata/referrer', '/metadata/landing_url']));
+    expect(pointersOf(res)).toEqual(expect.arrayContaining(['/context/referrer', '/context/landing_url']));
   });
 
   it.each([['\u0007'], ['\n'], ['\r'], ['\u007f'], ['\u0085'], ['\u0000']])(
@@ -115,7 +115,7 @@ describe('metadata on POST /v1/submissions', () => {
     async (control) => {
       const res = await create({ user_agent: `Mozilla${control}5.0`, utm: { source: `link${control}edin` } });
       expect(res.status).toBe(400);
-      expect(pointersOf(res)).toEqual(expect.arrayContaining(['/metadata/user_agent', '/metadata/utm/source']));
+      expect(pointersOf(res)).toEqual(expect.arrayContaining(['/context/user_agent', '/context/utm/source']));
     },
   );
 
@@ -123,12 +123,12 @@ describe('metadata on POST /v1/submissions', () => {
     const res = await create({ ip: RESPONDENT_ADDRESS, user_agent: '', utm: { source: '', gclid: 'x' } });
     expect(res.status).toBe(400);
     expect(pointersOf(res)).toEqual(
-      expect.arrayContaining(['/metadata/ip', '/metadata/user_agent', '/metadata/utm/source', '/metadata/utm/gclid']),
+      expect.arrayContaining(['/context/ip', '/context/user_agent', '/context/utm/source', '/context/utm/gclid']),
     );
   });
 
   it('when a respondent submits through a trusted proxy, then their IP address is stored nowhere, in clear or otherwise', async () => {
-    const res = await create(fullMetadata);
+    const res = await create(fullContext);
     expect(res.status).toBe(201);
     const [row] = await api.rows('SELECT * FROM submissions WHERE id = ?', res.body.id);
     expect(Object.keys(row!).sort()).not.toEqual(expect.arrayContaining([expect.stringMatching(/ip|address/)]));
@@ -173,7 +173,7 @@ describe('GET /v1/submissions?utm_source=', () => {
     expect(first.body).toMatchObject({ has_more: true });
     const next = await api.call('get', `/v1/submissions?utm_source=linkedin&limit=100&starting_after=${first.body.data[0].id}`);
     expect(
-      next.body.data.every((submission: { metadata: { utm: { source: string } } }) => submission.metadata.utm.source === 'linkedin'),
+      next.body.data.every((submission: { context: { utm: { source: string } } }) => submission.context.utm.source === 'linkedin'),
     ).toBe(true);
     expect(next.body.data.map((submission: { id: string }) => submission.id)).not.toContain(first.body.data[0].id);
   });
@@ -202,7 +202,7 @@ describe('utm_sources in GET /v1/analytics', () => {
         form_id: own.id,
         answers: status === 'completed' ? noBudgetAnswers() : { full_name: 'P', email: 'p@p.example' },
         status,
-        ...(source === undefined ? {} : { metadata: { utm: { source } } }),
+        ...(source === undefined ? {} : { context: { utm: { source } } }),
       });
     for (const [source, status] of [
       ['newsletter', 'completed'],

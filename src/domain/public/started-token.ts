@@ -1,0 +1,46 @@
+/**
+ * The `started_token` of `GET /public/forms/{id}`: when a page fetched a form, signed by the service so that the
+ * page cannot backdate it. It is `<issued at, Unix ms>.<form id>.<HMAC-SHA256, base64url>`, the HMAC keyed with the
+ * publishable key's own token secret (never shown) over the first two parts: a token is bound to its form and to
+ * the key that fetched it, and a revoked key's tokens die with it. Spam protection measures the time a respondent
+ * took from it (a minimum completion time).
+ */
+import { createHmac } from 'node:crypto';
+import { secretBase62 } from '../../ids.js';
+import type { Principal } from '../access.js';
+import { hashesMatch } from '../keys/secret.js';
+
+const tokenPattern = /^([0-9]{13})\.(form_[0-9A-Za-z]{24})\.([0-9A-Za-z_-]{43})$/;
+
+/**
+ * A new publishable key's token secret: 43 base62 characters (256 bits), drawn like every other secret from the id
+ * source, so the examples recorded from the server carry the same started tokens on every run.
+ */
+export const generateTokenSecret = (): Buffer => Buffer.from(secretBase62(43), 'latin1');
+
+const signature = (tokenSecret: Buffer, issuedAtMs: number, formId: string): Buffer =>
+  createHmac('sha256', tokenSecret).update(`${issuedAtMs}.${formId}`, 'utf8').digest();
+
+/** The signing secret of a publishable key's caller; a caller with another credential has none. */
+function tokenSecretOf(principal: Principal): Buffer {
+  if (!principal.publishable) throw new Error('Started tokens are issued and checked for publishable keys only.');
+  return principal.publishable.tokenSecret;
+}
+
+export function issueStartedToken(principal: Principal, formId: string, at: Date): string {
+  const issuedAtMs = at.getTime();
+  return `${issuedAtMs}.${formId}.${signature(tokenSecretOf(principal), issuedAtMs, formId).toString('base64url')}`;
+}
+
+/**
+ * When the token says the form was fetched, if it is a token this key issued for `formId` (compared in constant
+ * time); `undefined` for anything else: malformed, another form, another key, or altered.
+ */
+export function verifyStartedToken(principal: Principal, token: string, formId: string): Date | undefined {
+  const parts = tokenPattern.exec(token);
+  if (!parts || parts[2] !== formId) return undefined;
+  const issuedAtMs = Number(parts[1]);
+  const expected = signature(tokenSecretOf(principal), issuedAtMs, formId);
+  const given = Buffer.from(parts[3]!, 'base64url');
+  return hashesMatch(given, expected) ? new Date(issuedAtMs) : undefined;
+}

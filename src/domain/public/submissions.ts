@@ -1,0 +1,137 @@
+/**
+ * Public submissions: what a web page submits with a publishable key. They are stored, validated, scored, counted
+ * and delivered by the same use cases as `POST /submissions` and `PATCH /submissions/{id}` (../submissions/), as the
+ * key's environment; what differs is around them: the form must be one the key reaches (404 otherwise), spam
+ * protection sees every submission first, the respondent's context comes from the request, the page gets back no
+ * score or grade, and a partial submission is continued only with the resume token its creation returned.
+ */
+import type { Schema } from '../../contract.js';
+import { newId } from '../../ids.js';
+import type { Principal } from '../access.js';
+import { forbidden, notFound } from '../errors.js';
+import type { Services } from '../services.js';
+import { createSubmissionOn, findSubmissionWithForm, updateFoundSubmission } from '../submissions/service.js';
+import { findPublicForm, reachesForm } from './forms.js';
+import { generateResumeToken, hashResumeToken, resumeExpiryOf, resumeTokenMatches } from './resume-token.js';
+import { checkSpamProtection } from './spam-check.js';
+
+type Submission = Schema<'Submission'>;
+type PublicSubmission = Omit<Schema<'PublicSubmission'>, 'request_id'>;
+type PublicSubmissionCreated = Omit<Schema<'PublicSubmissionCreated'>, 'request_id'>;
+
+const publicView = (submission: Pick<Submission, 'id' | 'form_id' | 'status'>, resumeExpiresAt: string | null): PublicSubmission => ({
+  object: 'public_submission',
+  id: submission.id,
+  form_id: submission.form_id,
+  status: submission.status,
+  resume_expires_at: submission.status === 'partial' ? resumeExpiresAt : null,
+});
+
+/**
+ * The submission use cases seal the response of an Idempotency-Key inside their transaction, from the submission
+ * they return; here the page's response is built from it instead, so a retry replays what the page was answered.
+ */
+function answeringWith(services: Services, view: (submission: Submission) => unknown): Services {
+  const { idempotentResponse } = services;
+  return idempotentResponse
+    ? { ...services, idempotentResponse: (returned) => idempotentResponse(view(returned as Submission)) }
+    : services;
+}
+
+/** What the request says of the respondent, apart from its body (its address is used for limits, never stored). */
+export interface RespondentContext {
+  userAgent: string | undefined;
+  referrer: string | undefined;
+}
+
+/** C0 and C1 control characters, which no text the submission keeps may hold. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds.
+const controlCharacters = /[\x00-\x1F\x7F-\x9F]/g;
+/** What a submission's `referrer` may hold: the document's ContextUrl pattern and length (spec-sync pins both). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the pattern refuses control characters.
+export const contextUrlPattern = /^https?:\/\/[^\x00-\x20\x7F-\x9F/?#]+([/?#][^\x00-\x20\x7F-\x9F]*)?$/;
+export const MAX_CONTEXT_URL_LENGTH = 2048;
+/** SubmissionContextCreate's `user_agent` length: a longer header is cut to it. */
+export const MAX_USER_AGENT_LENGTH = 512;
+
+/** The respondent's context as the request carries it, in the shape the submission keeps (see SubmissionContext). */
+function contextOf(body: Schema<'PublicSubmissionCreate'>, context: RespondentContext): Schema<'SubmissionContextCreate'> {
+  const userAgent = context.userAgent?.replace(controlCharacters, '').slice(0, MAX_USER_AGENT_LENGTH);
+  const referrer = absoluteUrl(context.referrer);
+  return {
+    ...(userAgent ? { user_agent: userAgent } : {}),
+    ...(referrer ? { referrer } : {}),
+    ...(body.context?.landing_url === undefined ? {} : { landing_url: body.context.landing_url }),
+    ...(body.context?.utm === undefined ? {} : { utm: body.context.utm }),
+  };
+}
+
+/** A `Referer` header kept only when it is what a submission's `referrer` may hold; browsers send one, others may not. */
+function absoluteUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let href: string;
+  try {
+    href = new URL(text).href;
+  } catch {
+    return undefined;
+  }
+  return contextUrlPattern.test(href) && href.length <= MAX_CONTEXT_URL_LENGTH ? href : undefined;
+}
+
+export async function createPublicSubmission(
+  services: Services,
+  principal: Principal,
+  body: Schema<'PublicSubmissionCreate'>,
+  context: RespondentContext,
+): Promise<PublicSubmissionCreated> {
+  const form = await findPublicForm(services, principal, body.form_id);
+  const status = body.status ?? 'completed';
+  const id = newId('sub');
+  const resumeToken = status === 'partial' ? generateResumeToken() : null;
+  const resumeExpiresAt = resumeToken === null ? null : resumeExpiryOf(services.now());
+  const created = (submission: Pick<Submission, 'id' | 'form_id' | 'status'>): PublicSubmissionCreated => ({
+    ...publicView(submission, resumeExpiresAt),
+    resume_token: submission.status === 'partial' ? resumeToken : null,
+  });
+  if ((await checkSpamProtection(services, principal, form, body)) === 'discard') {
+    // What the page sees of a stored submission, for one that is not stored: a bot learns nothing from the answer.
+    return created({ id, form_id: form.form.id, status });
+  }
+  // Recorded before the submission, under the id it will have: a submission is never stored without its token (an
+  // insert that then fails leaves a hash that no submission will ever have).
+  if (resumeToken !== null && resumeExpiresAt !== null) {
+    await services.store.publishableKeys.saveResumeToken({
+      submissionId: id,
+      tokenHash: hashResumeToken(resumeToken),
+      expiresAt: resumeExpiresAt,
+    });
+  }
+  const submission = await createSubmissionOn(
+    answeringWith(services, created),
+    principal,
+    form.form,
+    { answers: body.answers, hidden: body.hidden ?? {}, status, context: contextOf(body, context) },
+    id,
+  );
+  return created(submission);
+}
+
+export async function updatePublicSubmission(
+  services: Services,
+  principal: Principal,
+  id: string,
+  body: Schema<'PublicSubmissionUpdate'>,
+): Promise<PublicSubmission> {
+  const found = await findSubmissionWithForm(services, principal, id);
+  if (!found || !reachesForm(principal, found.form.form)) throw notFound('submission', id);
+  const token = await services.store.publishableKeys.findResumeToken(id);
+  if (!token || !resumeTokenMatches(token.tokenHash, body.resume_token) || Date.parse(token.expiresAt) <= services.now().getTime()) {
+    throw forbidden(
+      'invalid_resume_token',
+      `This resume token does not continue submission ${id}, or its resume window has ended; start a new submission.`,
+    );
+  }
+  const { resume_token: _, ...update } = body;
+  const view = (submission: Submission) => publicView(submission, token.expiresAt);
+  return view(await updateFoundSubmission(answeringWith(services, view), principal, found.record, update));
+}

@@ -1,0 +1,54 @@
+/**
+ * Builds the hosted page's browser files with esbuild: the page script, its proof-of-work worker, the embed script and
+ * the stylesheet, each minified and named by its content's hash, and a manifest the server reads
+ * (src/http/hosted-assets.ts). The page script imports the same logic and answer checks the server runs
+ * (src/domain/logic, src/domain/submissions): a rule changed there changes both after the next build.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { type HostedAssetManifest, hostedAssetsDir, manifestFile } from './manifest.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pageDir = path.join(root, 'src/hosted/page');
+
+/**
+ * Each file is built on its own: only the page script names a global (`FormFunnelPage`, its rules, which the agreement
+ * test reads); the embed script runs in customers' pages and must add nothing to their globals.
+ */
+const entries = [
+  { name: 'page.js', source: 'main.ts', globalName: 'FormFunnelPage' },
+  { name: 'worker.js', source: 'pow-worker.ts' },
+  { name: 'embed.js', source: 'embed.ts' },
+  { name: 'page.css', source: 'page.css' },
+] as const satisfies ReadonlyArray<{ name: keyof HostedAssetManifest; source: string; globalName?: string }>;
+
+export async function buildHostedAssets(outDir = path.join(root, hostedAssetsDir)): Promise<HostedAssetManifest> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const built = await Promise.all(
+    entries.map(async (entry) => {
+      const result = await build({
+        entryPoints: { [entry.name.replace(/\.(js|css)$/, '')]: path.join(pageDir, entry.source) },
+        outdir: outDir,
+        entryNames: '[name].[hash]',
+        bundle: true,
+        minify: true,
+        format: 'iife',
+        globalName: 'globalName' in entry ? entry.globalName : undefined,
+        target: ['chrome110', 'firefox110', 'safari16'],
+        platform: 'browser',
+        metafile: true,
+        legalComments: 'none',
+        logLevel: 'silent',
+      });
+      const [file] = Object.keys(result.metafile.outputs);
+      if (!file) throw new Error(`esbuild wrote nothing for ${entry.source}`);
+      return [entry.name, path.basename(file)] as const;
+    }),
+  );
+  const manifest = Object.fromEntries(built) as unknown as HostedAssetManifest;
+  writeFileSync(path.join(outDir, manifestFile), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}

@@ -1,0 +1,21 @@
+/** Where the hosted page's built files go and how the server finds them: shared by the build and the server. */
+export const hostedAssetsDir = 'dist/hosted';
+export const manifestFile = 'manifest.json';
+
+/** Logical name → file name with its content hash. */
+export interface HostedAssetManifest {
+  'page.js': string;
+  'page.css': string;
+  'worker.js': string;
+  'embed.js': string;
+}
+
+/** What a hosted page's script reads from its `<main>` element (no inline script under the page's CSP). */
+export interface HostedPageData {
+  formId: string;
+  /** The publishable key of the service's hosted pages (src/domain/hosting/pages.ts). */
+  key: string;
+  /** The public operations' base, on the page's own origin. */
+  api: string;
+  worker: string;
+}

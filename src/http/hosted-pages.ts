@@ -1,0 +1,180 @@
+/**
+ * Hosted forms' pages, outside `/v1`: `GET /f/{form_id}` (HTML), its hashed static files under `/f/assets/`, and
+ * `GET /embed.js`. The page holds no script or style of its own (its Content-Security-Policy allows files of this
+ * origin only); what its script needs is in data attributes. An unknown or unhosted form, and a page framed with a key
+ * that does not reach it, get the same plain 404 page, which names nothing.
+ */
+import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
+import express from 'express';
+import type { Logger } from 'pino';
+import { isAppError } from '../domain/errors.js';
+import { embeddingOrigins, findHostedForm, hostedPageStart } from '../domain/hosting/pages.js';
+import type { Services } from '../domain/services.js';
+import { StoreUnavailable } from '../store/errors.js';
+import { STORE_RETRY_AFTER_SECONDS } from './error-handler.js';
+import type { HostedAssets } from './hosted-assets.js';
+import { stateOf } from './locals.js';
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** Every hosted response: nothing from elsewhere, no inline script or style, no referrer leaving the page. */
+const baseHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** The page's Content-Security-Policy; the "Host a form" guide states it for a page no site frames. */
+export const pagePolicy = (frameAncestors: readonly string[]): string =>
+  [
+    "default-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
+  ].join('; ');
+
+const notFoundPage =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>' +
+  '<body><h1>Not found</h1><p>There is no form at this address.</p></body></html>';
+
+/** The policy of the 404 page and of refusals: they load and run nothing. */
+export const plainPagePolicy = "default-src 'none'";
+
+function sendNotFound(res: Response): void {
+  res
+    .status(404)
+    .set({ ...baseHeaders, 'Content-Security-Policy': plainPagePolicy, 'Cache-Control': 'no-store' })
+    .type('html')
+    .send(notFoundPage);
+}
+
+/** A refusal's page, for a respondent and not for a program: what happened and, for a 429, that waiting helps. */
+const refusalPage = (status: number): string => {
+  const [title, text] =
+    status === 429
+      ? ['Too many requests', 'Too many requests came from your network just now. Wait a minute, then reload this page.']
+      : status === 503
+        ? ['Unavailable', 'The form cannot be shown just now. Reload this page in a moment.']
+        : ['Something went wrong', 'The form cannot be shown. Reload this page later.'];
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
+    `<body><h1>${title}</h1><p>${text}</p></body></html>`
+  );
+};
+
+/**
+ * Refusals of the pages and the embed script (the per-address limit's 429 above all, which a respondent behind a
+ * shared address can meet) as a respondent's browser can show them: a plain page, not problem+json, and for the
+ * embed script a script that does nothing. `Retry-After` is kept; the request id too, for support.
+ */
+function refusals(log: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const { requestId } = stateOf(res);
+    let status = 500;
+    let retryAfter: number | undefined;
+    if (isAppError(error)) {
+      status = error.status;
+      retryAfter = error.details?.retry_after_seconds as number | undefined;
+    } else if (error instanceof StoreUnavailable) {
+      log.warn({ request_id: requestId, err: error.cause ?? error, reason: error.reason }, 'store unavailable');
+      status = 503;
+      retryAfter = STORE_RETRY_AFTER_SECONDS;
+    } else {
+      log.error({ request_id: requestId, err: error }, 'unhandled error');
+    }
+    res.status(status).set({ ...baseHeaders, 'Content-Security-Policy': plainPagePolicy, 'Cache-Control': 'no-store' });
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+    if (req.path === '/embed.js') {
+      // Nothing to run: the customer's page goes on without the form, and its console's network tab says why.
+      res.type('js').send(`/* Form-Funnel: embed.js refused (${status})${requestId ? `; request ${requestId}` : ''}. */\n`);
+    } else {
+      res.type('html').send(refusalPage(status));
+    }
+  };
+}
+
+/** JSON inside a non-executing `<script type="application/json">`: nothing in it may close the element. */
+const embeddedJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+function pageHtml(assets: HostedAssets, title: string, data: Record<string, string>, form: unknown): string {
+  const attributes = Object.entries(data)
+    .map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`)
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="/f/assets/${assets.manifest['page.css']}">
+<script src="/f/assets/${assets.manifest['page.js']}" defer></script>
+</head>
+<body>
+<script type="application/json" id="hosted-form-data">${embeddedJson(form)}</script>
+<main id="hosted-form"${attributes}><h1>${escapeHtml(title)}</h1><noscript><p>This form needs JavaScript.</p></noscript></main>
+</body>
+</html>
+`;
+}
+
+export function hostedPages(
+  services: Services,
+  assetsOf: () => HostedAssets | undefined,
+  limitAddress: RequestHandler,
+  log: Logger,
+): Router {
+  const router = express.Router({ caseSensitive: true });
+  const unbuilt = (res: Response) =>
+    void res.status(503).set(baseHeaders).type('text').send('The hosted page is not built: run npm run build.');
+
+  router.get('/f/assets/:file', (req: Request<{ file: string }>, res) => {
+    const file = assetsOf()?.files.get(req.params.file);
+    if (!file) return sendNotFound(res);
+    res
+      .set({ ...baseHeaders, 'Cache-Control': 'public, max-age=31536000, immutable' })
+      .type(req.params.file.endsWith('.css') ? 'css' : 'js')
+      .send(file);
+  });
+
+  router.get('/f/:formId', limitAddress, async (req: Request<{ formId: string }>, res, next) => {
+    const assets = assetsOf();
+    if (!assets) return unbuilt(res);
+    try {
+      const record = await findHostedForm(services, req.params.formId);
+      const embeddedBy = typeof req.query.embed === 'string' ? await embeddingOrigins(services, record, req.query.embed) : [];
+      const start = await hostedPageStart(services, record);
+      res
+        .set({ ...baseHeaders, 'Content-Security-Policy': pagePolicy(embeddedBy), 'Cache-Control': 'no-store' })
+        .type('html')
+        .send(
+          pageHtml(
+            assets,
+            record.form.name,
+            {
+              form: record.form.id,
+              key: start.key,
+              api: '/v1',
+              worker: `/f/assets/${assets.manifest['worker.js']}`,
+            },
+            start.form,
+          ),
+        );
+    } catch (error) {
+      if (isAppError(error) && error.code === 'resource_not_found') return sendNotFound(res);
+      next(error);
+    }
+  });
+
+  // A stable address customers put in their pages: cached briefly, so a new build reaches them within minutes.
+  router.get('/embed.js', (_req, res) => {
+    const assets = assetsOf();
+    if (!assets) return unbuilt(res);
+    res
+      .set({ ...baseHeaders, 'Cache-Control': 'public, max-age=300', 'Cross-Origin-Resource-Policy': 'cross-origin' })
+      .type('js')
+      .send(assets.files.get(assets.manifest['embed.js']));
+  });
+  router.use(refusals(log));
+  return router;
+}

@@ -1,0 +1,94 @@
+import type pg from 'pg';
+import {
+  type PublishableKeyRow,
+  publishableCredentialQuery,
+  toPublishableKey,
+  toPublishableKeyCredential,
+  toPublishableKeyRecord,
+} from '../rows/publishable-keys.js';
+import {
+  notHostedPageKey,
+  publishableKeyParameters,
+  publishableKeySql,
+  type ResumeTokenRow,
+  resumeTokenParameters,
+  toResumeToken,
+} from '../sql/publishable-keys.js';
+import type { PublishableKeyStore } from '../types.js';
+import { insertAuditEvent } from './audit-events.js';
+import { inTransaction, one, Parameters, run } from './database.js';
+import { withOutbox } from './outbox.js';
+import { keysetPage } from './pagination.js';
+
+/** Built once: every public request runs it. */
+const credentialSql = publishableCredentialQuery('$1');
+
+export function postgresPublishableKeys(pool: pg.Pool): PublishableKeyStore {
+  return {
+    async create(record, audit, outbox) {
+      await withOutbox(pool, outbox, async (client) => {
+        await run(client, ...publishableKeySql.insert.bindPostgres(publishableKeyParameters(record)));
+        await insertAuditEvent(client, audit);
+      });
+    },
+    async findByValue(value) {
+      const row = await one<PublishableKeyRow>(pool, credentialSql, [value]);
+      return row && toPublishableKeyCredential(row);
+    },
+    async get(workspaceId, id) {
+      const row = await one<PublishableKeyRow>(pool, ...publishableKeySql.get.bindPostgres({ id, workspaceId }));
+      return row && toPublishableKeyRecord(row);
+    },
+    async list(workspaceId, page) {
+      const params = new Parameters();
+      const result = await keysetPage<PublishableKeyRow>(pool, {
+        from: 'publishable_keys k',
+        alias: 'k',
+        select: 'k.*',
+        where: `k.workspace_id = ${params.add(workspaceId)} AND ${notHostedPageKey}`,
+        params,
+        page,
+      });
+      return { data: result.data.map(toPublishableKey), hasMore: result.hasMore };
+    },
+    async revoke(id, at, audit) {
+      // The conditional UPDATE locks the row: of two concurrent revocations exactly one changes it and audits.
+      await inTransaction(pool, async (client) => {
+        if ((await run(client, ...publishableKeySql.revoke.bindPostgres({ id, at }))) === 1) await insertAuditEvent(client, audit);
+      });
+      const row = await one<PublishableKeyRow>(pool, ...publishableKeySql.byId.bindPostgres({ id }));
+      return row && toPublishableKey(row);
+    },
+    async touch(id, at) {
+      await run(pool, ...publishableKeySql.touch.bindPostgres({ id, at }));
+    },
+    async saveResumeToken(token) {
+      await run(pool, ...publishableKeySql.saveResumeToken.bindPostgres(resumeTokenParameters(token)));
+    },
+    async findResumeToken(submissionId) {
+      const row = await one<ResumeTokenRow>(pool, ...publishableKeySql.findResumeToken.bindPostgres({ submissionId }));
+      return row && toResumeToken(row);
+    },
+    async findHostedPageKey(workspaceId, environment) {
+      const row = await one<PublishableKeyRow>(pool, ...publishableKeySql.hostedPageKey.bindPostgres({ workspaceId, environment }));
+      return row && toPublishableKeyRecord(row);
+    },
+    async createHostedPageKey(record) {
+      const { workspaceId, key } = record;
+      // Two first visits at once: the primary key lets one claim the slot; the other's key is removed with its claim.
+      await inTransaction(pool, async (client) => {
+        await run(client, ...publishableKeySql.insert.bindPostgres(publishableKeyParameters(record)));
+        const claimed = await run(
+          client,
+          ...publishableKeySql.claimHostedPageKey.bindPostgres({ workspaceId, environment: key.environment, keyId: key.id }),
+        );
+        if (claimed === 0) await run(client, ...publishableKeySql.deleteUnclaimed.bindPostgres({ id: key.id }));
+      });
+      const row = await one<PublishableKeyRow>(
+        pool,
+        ...publishableKeySql.hostedPageKey.bindPostgres({ workspaceId, environment: key.environment }),
+      );
+      return toPublishableKeyRecord(row!);
+    },
+  };
+}

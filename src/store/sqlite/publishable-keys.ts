@@ -1,0 +1,91 @@
+import type Database from 'better-sqlite3';
+import {
+  type PublishableKeyRow,
+  publishableCredentialQuery,
+  toPublishableKey,
+  toPublishableKeyCredential,
+  toPublishableKeyRecord,
+} from '../rows/publishable-keys.js';
+import {
+  notHostedPageKey,
+  publishableKeyParameters,
+  publishableKeySql,
+  type ResumeTokenRow,
+  resumeTokenParameters,
+  toResumeToken,
+} from '../sql/publishable-keys.js';
+import type { PublishableKeyStore } from '../types.js';
+import { insertAuditEvent } from './audit-events.js';
+import { withOutbox } from './outbox.js';
+import { keysetPage } from './pagination.js';
+import { prepared } from './shared-sql.js';
+import { statement, transaction } from './statements.js';
+
+/** Built once: every public request runs it. */
+const credentialSql = publishableCredentialQuery('?');
+
+export function sqlitePublishableKeys(db: Database.Database): PublishableKeyStore {
+  const byId = (id: string) => prepared(db, publishableKeySql.byId).get({ id }) as PublishableKeyRow | undefined;
+  return {
+    async create(record, audit, outbox) {
+      withOutbox(db, outbox, () => {
+        prepared(db, publishableKeySql.insert).run(publishableKeyParameters(record));
+        insertAuditEvent(db, audit);
+      });
+    },
+    async findByValue(value) {
+      const row = statement(db, credentialSql).get(value) as PublishableKeyRow | undefined;
+      return row && toPublishableKeyCredential(row);
+    },
+    async get(workspaceId, id) {
+      const row = prepared(db, publishableKeySql.get).get({ id, workspaceId }) as PublishableKeyRow | undefined;
+      return row && toPublishableKeyRecord(row);
+    },
+    async list(workspaceId, page) {
+      const result = keysetPage<PublishableKeyRow>(db, {
+        from: 'publishable_keys k',
+        alias: 'k',
+        select: 'k.*',
+        where: `k.workspace_id = ? AND ${notHostedPageKey}`,
+        params: [workspaceId],
+        page,
+      });
+      return { data: result.data.map(toPublishableKey), hasMore: result.hasMore };
+    },
+    async revoke(id, at, audit) {
+      transaction(db, 'deferred', () => {
+        if (prepared(db, publishableKeySql.revoke).run({ id, at }).changes === 1) insertAuditEvent(db, audit);
+      });
+      const row = byId(id);
+      return row && toPublishableKey(row);
+    },
+    async touch(id, at) {
+      prepared(db, publishableKeySql.touch).run({ id, at });
+    },
+    async saveResumeToken(token) {
+      prepared(db, publishableKeySql.saveResumeToken).run(resumeTokenParameters(token));
+    },
+    async findResumeToken(submissionId) {
+      const row = prepared(db, publishableKeySql.findResumeToken).get({ submissionId }) as ResumeTokenRow | undefined;
+      return row && toResumeToken(row);
+    },
+    async findHostedPageKey(workspaceId, environment) {
+      const row = prepared(db, publishableKeySql.hostedPageKey).get({ workspaceId, environment }) as PublishableKeyRow | undefined;
+      return row && toPublishableKeyRecord(row);
+    },
+    async createHostedPageKey(record) {
+      const { workspaceId, key } = record;
+      transaction(db, 'immediate', () => {
+        prepared(db, publishableKeySql.insert).run(publishableKeyParameters(record));
+        const claimed = prepared(db, publishableKeySql.claimHostedPageKey).run({
+          workspaceId,
+          environment: key.environment,
+          keyId: key.id,
+        });
+        if (claimed.changes === 0) prepared(db, publishableKeySql.deleteUnclaimed).run({ id: key.id });
+      });
+      const row = prepared(db, publishableKeySql.hostedPageKey).get({ workspaceId, environment: key.environment }) as PublishableKeyRow;
+      return toPublishableKeyRecord(row);
+    },
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * What guards the public operations: a form's spam protection (honeypot, minimum completion time, proof of work
+ * with replays refused), the per-address limit counted before anything else, and CORS granted to a key's own
+ * origins only (never on the secret-key operations). The HTTP suite runs on both stores.
+ */
+import { type Challenge, solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createForm } from '../support/factories.js';
+import { expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
+import { createPublishableKey, type PublishableKey } from '../support/publishable-keys.js';
+import { demoForm, testClock } from './submissions-support.js';
+
+// Challenges expire by the system clock too (altcha-lib reads it), so this file's clock starts at the real time.
+const start = new Date(Math.floor(Date.now() / 1000) * 1000);
+const at = (seconds: number) => new Date(start.getTime() + seconds * 1000).toISOString();
+const today = start.toISOString().slice(0, 10);
+const clock = testClock(start.toISOString());
+const api = useWatchedApi(() => ({ now: clock.now, rateLimits: generousLimits }));
+const origin = 'https://www.acme.example';
+let key: PublishableKey;
+let testKey: PublishableKey;
+
+const contact = { full_name: 'Tom Okafor', email: 'tom@brightdesk.example' };
+const publicPost = (body: object, value = key.value) => api.call('post', '/v1/public/submissions', value).send(body);
+const startedToken = async (formId: string): Promise<string> =>
+  (await api.call('get', `/v1/public/forms/${formId}`, key.value)).body.started_token;
+const submissionsOf = async (formId: string) => (await api.call('get', `/v1/submissions?form_id=${formId}`)).body.data as unknown[];
+
+/** What a page does: fetch a challenge, solve it, and encode the solution as the ALTCHA widget does. */
+async function solvedChallenge(value = key.value): Promise<string> {
+  const res = await api.call('post', '/v1/public/challenges', value);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const { parameters, signature } = res.body as Challenge;
+  const solution = await solveChallenge({ challenge: { parameters, signature }, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge: { parameters, signature }, solution })).toString('base64');
+}
+
+beforeAll(async () => {
+  key = await createPublishableKey(api, { environment: 'live', allowed_origins: [origin] });
+  testKey = await createPublishableKey(api, { environment: 'test', allowed_origins: ['http://localhost:3000'] });
+});
+
+describe('spam_protection on forms', () => {
+  it('when a form is created without it, then it is off; when set, then it is read back and replaced whole on update', async () => {
+    const plain = await createForm(api, demoForm());
+    expect(plain.spam_protection).toEqual({ honeypot_field: null, min_completion_seconds: 0, proof_of_work: false });
+    const guarded = await createForm(api, demoForm({ spam_protection: { honeypot_field: 'website', proof_of_work: true } }));
+    expect(guarded.spam_protection).toEqual({ honeypot_field: 'website', min_completion_seconds: 0, proof_of_work: true });
+    expect((await api.call('get', `/v1/forms/${guarded.id}`)).body.spam_protection).toEqual(guarded.spam_protection);
+    const updated = await api.call('patch', `/v1/forms/${guarded.id}`).send({ spam_protection: { min_completion_seconds: 3 } });
+    expect(updated.body.spam_protection).toEqual({ honeypot_field: null, min_completion_seconds: 3, proof_of_work: false });
+    const page = await api.call('get', `/v1/public/forms/${guarded.id}`, key.value);
+    expect(page.body.spam_protection).toEqual({ honeypot_field: null, proof_of_work: false });
+  });
+
+  it('when the honeypot is named like a field of the form, then 422 invalid_form names it', async () => {
+    const res = await api.call('post', '/v1/forms').send(demoForm({ spam_protection: { honeypot_field: 'email' } }));
+    expectProblem(res, 422, 'validation_error', 'invalid_form');
+    expect(issuesOf(res)).toEqual(['body /spam_protection/honeypot_field honeypot_is_a_field']);
+  });
+});
+
+describe('the honeypot', () => {
+  it('when a bot fills it in, then it gets an ordinary 201, nothing is stored and analytics count it as spam', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { honeypot_field: 'website' } }));
+    const bot = await publicPost({ form_id: form.id, answers: { ...contact, website: 'http://cheap.example' }, status: 'partial' });
+    expect(bot.status, JSON.stringify(bot.body)).toBe(201);
+    expect(bot.body).toMatchObject({ object: 'public_submission', id: expect.stringMatching(/^sub_/), status: 'partial' });
+    expect(await submissionsOf(form.id)).toEqual([]);
+
+    const person = await publicPost({ form_id: form.id, answers: { ...contact, website: '' }, status: 'partial' });
+    expect(person.status, JSON.stringify(person.body)).toBe(201);
+    expect(await submissionsOf(form.id)).toHaveLength(1);
+    const stored = await api.call('get', `/v1/submissions/${person.body.id}`);
+    expect(stored.body.answers).toEqual(contact);
+
+    const analytics = await api.call('get', `/v1/analytics?form_id=${form.id}&from=${today}&to=${today}`);
+    expect(analytics.body).toMatchObject({ spam: 1, submissions: { started: 1 } });
+    const testAnalytics = await api.call('get', `/v1/analytics?form_id=${form.id}&from=${today}&to=${today}`, api.workspace.test_admin_key);
+    expect(testAnalytics.body.spam).toBe(0);
+  });
+});
+
+describe('the minimum completion time', () => {
+  it('when a page submits sooner than the form allows, or without its started token, then 422 submitted_too_fast', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { min_completion_seconds: 5 } }));
+    const token = await startedToken(form.id);
+    const body = { form_id: form.id, answers: contact, status: 'partial', started_token: token };
+    clock.set(at(4));
+    const early = await publicPost(body);
+    expectProblem(early, 422, 'validation_error', 'submitted_too_fast');
+    expect(issuesOf(early)).toEqual(['body /started_token too_fast']);
+    expectProblem(await publicPost({ ...body, started_token: undefined }), 422, 'validation_error', 'submitted_too_fast');
+    const forged = token.replace(/^\d{13}/, String(Date.parse(at(-3600))));
+    expect(issuesOf(await publicPost({ ...body, started_token: forged }))).toEqual(['body /started_token invalid']);
+    clock.set(at(5));
+    expect((await publicPost(body)).status).toBe(201);
+    clock.set(at(0));
+  });
+});
+
+describe('POST /v1/public/challenges and proof of work', () => {
+  it('when a form requires proof of work, then a solved challenge is accepted once, and nothing else', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { proof_of_work: true } }));
+    const body = { form_id: form.id, answers: contact, status: 'partial' };
+    const missing = await publicPost(body);
+    expectProblem(missing, 422, 'validation_error', 'challenge_required');
+    expect(issuesOf(missing)).toEqual(['body /challenge required']);
+
+    const solved = await solvedChallenge();
+    const accepted = await publicPost({ ...body, challenge: solved });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    const replayed = await publicPost({ ...body, challenge: solved });
+    expectProblem(replayed, 422, 'validation_error', 'challenge_invalid');
+    expect(issuesOf(replayed)).toEqual(['body /challenge already_used']);
+    expect(issuesOf(await publicPost({ ...body, challenge: 'bm90IGEgc29sdXRpb24=' }))).toEqual(['body /challenge malformed']);
+    expect(await submissionsOf(form.id)).toHaveLength(1);
+  });
+
+  it('when a challenge is solved after its 10 minutes, then it is refused as expired', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { proof_of_work: true } }));
+    const solved = await solvedChallenge();
+    clock.set(at(601));
+    try {
+      const late = await publicPost({ form_id: form.id, answers: contact, status: 'partial', challenge: solved });
+      expect(issuesOf(late)).toEqual(['body /challenge expired']);
+    } finally {
+      clock.set(at(0));
+    }
+  });
+
+  it('when a secret key asks for a challenge, then 403 secret_key_not_allowed; a test key gets one', async () => {
+    expectProblem(await api.call('post', '/v1/public/challenges'), 403, 'permission_error', 'secret_key_not_allowed');
+    expect((await api.call('post', '/v1/public/challenges', testKey.value)).body).toMatchObject({
+      object: 'challenge',
+      parameters: { algorithm: 'SHA-256' },
+    });
+  });
+});
+
+describe('CORS on the public paths', () => {
+  const preflight = (path: string, from: string) =>
+    request(api.baseUrl)
+      .options(path)
+      .trustLocalhost()
+      .ca(api.certificate)
+      .set('Origin', from)
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'authorization, content-type');
+
+  it('when a browser preflights from an origin a key allows, then it is granted that origin, the methods and the headers', async () => {
+    const res = await preflight('/v1/public/submissions', origin);
+    expect(res.status).toBe(204);
+    expect(res.headers).toMatchObject({
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': 'GET, POST, PATCH',
+      'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
+      vary: 'Origin',
+    });
+  });
+
+  it('when a browser preflights from any other origin, or preflights a secret-key path, then there is no grant', async () => {
+    const other = await preflight('/v1/public/submissions', 'https://evil.example');
+    expect(other.status).toBe(204);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    const secret = await preflight('/v1/forms', origin);
+    expect(secret.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('when a page on an allowed origin calls, then the answer grants that origin (never *) and varies by Origin', async () => {
+    const form = await createForm(api, demoForm());
+    const res = await api.call('get', `/v1/public/forms/${form.id}`, key.value).set('Origin', origin);
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe(origin);
+    expect(res.headers.vary).toMatch(/Origin/);
+    expect(res.headers['access-control-expose-headers']).toMatch(/X-Request-Id/);
+  });
+
+  it('when a page on another origin calls, then 403 origin_not_allowed without a grant, and nothing is stored', async () => {
+    const form = await createForm(api, demoForm());
+    const res = await publicPost({ form_id: form.id, answers: contact, status: 'partial' }).set('Origin', 'https://evil.example');
+    expectProblem(res, 403, 'permission_error', 'origin_not_allowed');
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(await submissionsOf(form.id)).toEqual([]);
+  });
+
+  it('when a secret-key operation is called from a page, then no CORS header is sent', async () => {
+    const res = await api.call('get', '/v1/forms').set('Origin', origin);
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers.vary ?? '').not.toMatch(/Origin/);
+  });
+});
+
+describe('the per-address limit', () => {
+  const limited = useWatchedApi(() => ({ rateLimits: { ...generousLimits, publicPerAddressPerMinute: 3 } }));
+
+  it('when an address sends more public requests than its budget, then 429 before anything else; secret keys are unaffected', async () => {
+    const own = await createPublishableKey(limited, { environment: 'live' });
+    const form = await createForm(limited, demoForm());
+    for (let i = 0; i < 3; i++) expect((await limited.call('get', `/v1/public/forms/${form.id}`, own.value)).status).toBe(200);
+    const refused = await limited.call('get', `/v1/public/forms/${form.id}`, own.value);
+    expectProblem(refused, 429, 'rate_limit_error', 'rate_limited');
+    expect(refused.body.message).toMatch(/3 public requests per minute from this address/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Before authentication: even a request without a key is counted and refused.
+    expectProblem(await limited.call('get', `/v1/public/forms/${form.id}`, null), 429, 'rate_limit_error', 'rate_limited');
+    expect((await limited.call('get', `/v1/forms/${form.id}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Publishable keys and public resume tokens, on every store: round trips (origins as JSON, the token secret and
+ * hashes as bytes, timestamps), the credential joined to its workspace, keyset pages, revocation audited once, and
+ * `last_used_at` that only moves forward; the hosted pages' key, one per workspace and environment, never listed or got.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Schema } from '../../../src/contract.js';
+import { newId } from '../../../src/ids.js';
+import type { Store } from '../../../src/store/types.js';
+import { createTestStore, storeKinds } from '../../support/stores.js';
+import { at, audit, workspace } from './fixtures.js';
+
+const publishableKey = (created: string, value: string): Schema<'PublishableKey'> => ({
+  id: newId('pk'),
+  object: 'publishable_key',
+  name: 'Website',
+  environment: 'test',
+  value,
+  allowed_origins: ['https://www.acme.example', 'http://localhost:5173'],
+  attachment: { type: 'folder', folder_id: 'fld_000000000000000000000000' },
+  status: 'active',
+  revoked_at: null,
+  last_used_at: null,
+  created_at: created,
+});
+
+describe.each(storeKinds)('publishable keys on the %s store', (kind) => {
+  let store: Store;
+  let workspaceId: string;
+  beforeEach(async () => {
+    store = await createTestStore(kind);
+    workspaceId = await workspace(store);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('when a key is created, then it reads back exactly, by id and by value with its workspace, and is audited', async () => {
+    const key = publishableKey(at(1), `svc_pub_test_${'a'.repeat(24)}`);
+    const tokenSecret = Buffer.from('00ff10'.repeat(10), 'hex');
+    await store.publishableKeys.create({ key, workspaceId, tokenSecret }, audit(workspaceId, 'publishable_key.created'));
+    expect(await store.publishableKeys.get(workspaceId, key.id)).toEqual({ key, workspaceId, tokenSecret });
+    expect(await store.publishableKeys.get('ws_000000000000000000000000', key.id)).toBeUndefined();
+    expect(await store.publishableKeys.findByValue(key.value)).toEqual({
+      key,
+      workspaceId,
+      tokenSecret,
+      workspace: await store.workspaces.get(workspaceId),
+      hostedPage: false,
+    });
+    expect(await store.publishableKeys.findByValue(`svc_pub_test_${'b'.repeat(24)}`)).toBeUndefined();
+    const events = await store.auditEvents.list(workspaceId, {}, { limit: 10 });
+    expect(events.data.map((event) => event.type)).toEqual(['publishable_key.created']);
+  });
+
+  it('when keys are listed, then newest first, in keyset pages', async () => {
+    const keys = [1, 2, 3].map((second) => publishableKey(at(second), `svc_pub_test_${String(second).repeat(24)}`));
+    for (const key of keys) await store.publishableKeys.create({ key, workspaceId, tokenSecret: Buffer.alloc(32) }, audit(workspaceId));
+    const first = await store.publishableKeys.list(workspaceId, { limit: 2 });
+    expect(first.data.map((key) => key.id)).toEqual([keys[2]!.id, keys[1]!.id]);
+    expect(first.hasMore).toBe(true);
+    const second = await store.publishableKeys.list(workspaceId, { limit: 2, startingAfter: keys[1]!.id });
+    expect(second.data.map((key) => key.id)).toEqual([keys[0]!.id]);
+  });
+
+  it('when a key is revoked twice, then it is revoked once, with one audit event', async () => {
+    const key = publishableKey(at(1), `svc_pub_test_${'c'.repeat(24)}`);
+    await store.publishableKeys.create({ key, workspaceId, tokenSecret: Buffer.alloc(32) }, audit(workspaceId, 'publishable_key.created'));
+    const revoked = await store.publishableKeys.revoke(key.id, at(5), audit(workspaceId, 'publishable_key.revoked'));
+    expect(revoked).toMatchObject({ status: 'revoked', revoked_at: at(5) });
+    const again = await store.publishableKeys.revoke(key.id, at(9), audit(workspaceId, 'publishable_key.revoked'));
+    expect(again).toMatchObject({ status: 'revoked', revoked_at: at(5) });
+    const events = await store.auditEvents.list(workspaceId, { type: 'publishable_key.revoked' }, { limit: 10 });
+    expect(events.data).toHaveLength(1);
+  });
+
+  it('when a use is recorded, then last_used_at moves forward only', async () => {
+    const key = publishableKey(at(1), `svc_pub_test_${'d'.repeat(24)}`);
+    await store.publishableKeys.create({ key, workspaceId, tokenSecret: Buffer.alloc(32) }, audit(workspaceId));
+    await store.publishableKeys.touch(key.id, at(20));
+    await store.publishableKeys.touch(key.id, at(10));
+    expect((await store.publishableKeys.get(workspaceId, key.id))?.key.last_used_at).toBe(at(20));
+  });
+
+  it('when the hosted pages’ key is made twice, then one is kept, found by value as the service’s and never listed or got', async () => {
+    expect(await store.publishableKeys.findHostedPageKey(workspaceId, 'test')).toBeUndefined();
+    const tokenSecret = Buffer.from('ab'.repeat(32), 'hex');
+    const first = {
+      ...publishableKey(at(1), `svc_pub_test_${'h'.repeat(24)}`),
+      allowed_origins: [],
+      attachment: { type: 'workspace' as const },
+    };
+    const second = { ...first, id: newId('pk'), value: `svc_pub_test_${'i'.repeat(24)}` };
+    expect(await store.publishableKeys.createHostedPageKey({ key: first, workspaceId, tokenSecret })).toEqual({
+      key: first,
+      workspaceId,
+      tokenSecret,
+    });
+    expect(await store.publishableKeys.createHostedPageKey({ key: second, workspaceId, tokenSecret })).toEqual({
+      key: first,
+      workspaceId,
+      tokenSecret,
+    });
+    expect(await store.publishableKeys.findHostedPageKey(workspaceId, 'test')).toEqual({ key: first, workspaceId, tokenSecret });
+    expect(await store.publishableKeys.findHostedPageKey(workspaceId, 'live')).toBeUndefined();
+    expect((await store.publishableKeys.findByValue(first.value))?.hostedPage).toBe(true);
+    expect(await store.publishableKeys.findByValue(second.value)).toBeUndefined();
+    expect(await store.publishableKeys.get(workspaceId, first.id)).toBeUndefined();
+    expect((await store.publishableKeys.list(workspaceId, { limit: 10 })).data).toEqual([]);
+  });
+
+  it('when a resume token hash is saved, then it reads back by its submission, bytes and expiry intact', async () => {
+    const token = { submissionId: newId('sub'), tokenHash: Buffer.from('ab'.repeat(32), 'hex'), expiresAt: at(30) };
+    await store.publishableKeys.saveResumeToken(token);
+    expect(await store.publishableKeys.findResumeToken(token.submissionId)).toEqual(token);
+    expect(await store.publishableKeys.findResumeToken(newId('sub'))).toBeUndefined();
+  });
+});

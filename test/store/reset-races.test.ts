@@ -1,0 +1,61 @@
+/**
+ * "Reset test data" on PostgreSQL deletes a workspace's test rows children first. A submission create in flight holds
+ * its form's row (`FOR SHARE`) until it commits, and its new row is invisible to the reset's delete of submissions: a
+ * reset that reached the forms before that create committed would then fail on the new child (23503, a 500). The
+ * reset locks the parents first, so it waits for the create and deletes its row too. Held mid-way on purpose (the
+ * holder plays the create), the race happens every time instead of now and then.
+ */
+import type pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.js';
+import type { Store } from '../../src/store/types.js';
+import { lockWaiters, until } from '../support/lock-waits.js';
+import { createTestStore, storedRows } from '../support/stores.js';
+import { at, audit, form, submission, workspace } from './conformance/fixtures.js';
+
+describe('the postgres store, when a reset of test data meets a submission create in flight', () => {
+  let store: Store;
+  let owner: string;
+  beforeEach(async () => {
+    store = await createTestStore('postgres');
+    owner = await workspace(store);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  const pool = () => (store as unknown as { pool: pg.Pool }).pool;
+  const waiting = () => lockWaiters(pool());
+
+  it('then the reset waits for the create, succeeds, and leaves none of the test rows', async () => {
+    const testForm = form('reset-race');
+    await store.forms.create({ form: testForm, workspaceId: owner, environment: 'test' });
+    const earlier = submission(testForm.id, at(10));
+    await store.submissions.insert({ submission: earlier, workspaceId: owner, environment: 'test' });
+
+    // The holder does what a create does in its one statement: holds the form, then writes a submission of it.
+    const holder = await pool().connect();
+    const inFlight = newId('sub');
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM forms WHERE id = $1 FOR SHARE', [testForm.id]);
+      await holder.query(
+        `INSERT INTO submissions SELECT * FROM jsonb_populate_record(NULL::submissions,
+           (SELECT to_jsonb(s) || jsonb_build_object('id', $2::text) FROM submissions s WHERE id = $1))`,
+        [earlier.id, inFlight],
+      );
+      const resetting = store.resetTestData(owner, audit(owner, 'test_data.reset'));
+      resetting.catch(() => {});
+      // Without the lock taken first, the reset deletes the submissions it sees and then waits at the form.
+      await until(async () => (await waiting()) === 1);
+      await holder.query('COMMIT');
+      const deleted = await resetting;
+      expect(deleted).toMatchObject({ forms: 1, submissions: 2 });
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      holder.release();
+    }
+    expect(await storedRows(store, 'SELECT id FROM submissions WHERE form_id = $1', testForm.id)).toEqual([]);
+    expect(await storedRows(store, 'SELECT id FROM forms WHERE id = $1', testForm.id)).toEqual([]);
+  });
+});
