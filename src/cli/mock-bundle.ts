@@ -2,7 +2,8 @@
 // Prism 5 ignores the path part of `servers[].url`, so a mock that answers under the production base path
 // (`http://127.0.0.1:4010/v1`, like `https://api.form-funnel.example/v1`) needs path keys that carry the prefix.
 // The mock also leaves out the version-lifecycle headers: Prism sends every declared header that has a schema,
-// and while v1 is current production never sends them, so a client must not see them from the mock either.
+// and while v1 is current production never sends them, so a client must not see them from the mock either. The
+// same goes for `Idempotent-Replayed`, which only a replay carries: the mock never replays.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,8 @@ export const mockDocumentPath = path.join(root, 'dist/openapi.mock.yaml');
 
 /** Sent only once this version is deprecated (the document's "Versioning" section). */
 export const lifecycleHeaders = ['Deprecation', 'Sunset', 'Link'] as const;
+/** Declared, and never sent by the mock: the lifecycle headers, and the replay marker. */
+const headersNotMocked: readonly string[] = [...lifecycleHeaders, 'Idempotent-Replayed'];
 
 type Json = Record<string, unknown>;
 interface Server {
@@ -35,26 +38,30 @@ export function mockDocument(document: Json): Json {
   for (const item of Object.values(paths)) {
     for (const operation of Object.values(item)) {
       const responses = (operation as { responses?: Record<string, { headers?: Json }> }).responses ?? {};
-      for (const response of Object.values(responses)) dropLifecycleHeaders(response.headers);
+      for (const response of Object.values(responses)) dropUnmockedHeaders(response.headers);
     }
   }
   for (const response of Object.values(((mock.components as Json | undefined)?.responses ?? {}) as Record<string, { headers?: Json }>)) {
-    dropLifecycleHeaders(response.headers);
+    dropUnmockedHeaders(response.headers);
   }
   return mock;
 }
 
-function dropLifecycleHeaders(headers: Json | undefined): void {
+function dropUnmockedHeaders(headers: Json | undefined): void {
   if (!headers) return;
   for (const name of Object.keys(headers)) {
-    if ((lifecycleHeaders as readonly string[]).some((header) => header.toLowerCase() === name.toLowerCase())) delete headers[name];
+    if (headersNotMocked.some((header) => header.toLowerCase() === name.toLowerCase())) delete headers[name];
   }
 }
 
-/** Writes dist/openapi.mock.yaml from dist/openapi.yaml; returns the base path the mock serves under. */
-export function writeMockDocument(): string {
+/**
+ * Writes the mock's document from dist/openapi.yaml, to dist/openapi.mock.yaml unless told another file; returns
+ * the base path the mock serves under. Prism watches the file it mocks and restarts when it changes, refusing
+ * connections until it has loaded the document again: a mock that must not restart needs a file nobody rewrites.
+ */
+export function writeMockDocument(target = mockDocumentPath): string {
   const document = YAML.parse(readFileSync(bundledDocumentPath, 'utf8')) as Json;
-  writeFileSync(mockDocumentPath, YAML.stringify(mockDocument(document), { aliasDuplicateObjects: false }));
+  writeFileSync(target, YAML.stringify(mockDocument(document), { aliasDuplicateObjects: false }));
   return basePath(document);
 }
 

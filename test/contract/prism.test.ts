@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { operations, webhooks } from '../../generated/openapi.js';
-import { lifecycleHeaders } from '../../src/cli/mock-bundle.js';
+import { lifecycleHeaders, writeMockDocument } from '../../src/cli/mock-bundle.js';
 import {
   createFormFunnelClient,
   type FormFunnelClient,
@@ -54,6 +54,7 @@ const formId = schemaExample<string>('FormId');
 const folderId = schemaExample<string>('FolderId');
 const submissionId = schemaExample<string>('SubmissionId');
 const apiKeyId = schemaExample<string>('ApiKeyId');
+const publishableKeyId = schemaExample<string>('PublishableKeyId');
 const memberId = schemaExample<string>('MemberId');
 const inviteId = schemaExample<string>('InviteId');
 const transferId = schemaExample<string>('FormTransferId');
@@ -188,6 +189,16 @@ const cases = {
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Folder'>>>>().toEqualTypeOf<true>(),
   }),
+  updateFolder: contract({
+    send: (c, headers) =>
+      c.PATCH('/folders/{id}', {
+        params: { path: { id: folderId } },
+        body: { name: 'Partner campaigns', metadata: { crm_segment: 'partners' } },
+        headers,
+      }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Folder'>>>>().toEqualTypeOf<true>(),
+  }),
   deleteFolder: contract({
     send: (c, headers) => c.DELETE('/folders/{id}', { params: { path: { id: folderId } }, headers }),
     example: 'folder',
@@ -293,6 +304,26 @@ const cases = {
     example: 'revoked',
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'ApiKey'>>>>().toEqualTypeOf<true>(),
+  }),
+  listPublishableKeys: contract({
+    send: (c, headers) => c.GET('/publishable_keys', { params: { query: { limit: 20 } }, headers }),
+    error: { status: 403, example: 'insufficient_scope' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'PublishableKeyList'>>>().toEqualTypeOf<true>(),
+  }),
+  createPublishableKey: contract({
+    send: (c, headers) => c.POST('/publishable_keys', { body: body('createPublishableKey'), headers }),
+    error: { status: 422, example: 'invalid_origin' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'PublishableKey'>>>>().toEqualTypeOf<true>(),
+  }),
+  getPublishableKey: contract({
+    send: (c, headers) => c.GET('/publishable_keys/{id}', { params: { path: { id: publishableKeyId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'PublishableKey'>>>>().toEqualTypeOf<true>(),
+  }),
+  revokePublishableKey: contract({
+    send: (c, headers) => c.DELETE('/publishable_keys/{id}', { params: { path: { id: publishableKeyId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'PublishableKey'>>>>().toEqualTypeOf<true>(),
   }),
   listAuditEvents: contract({
     send: (c, headers) => c.GET('/audit_events', { params: { query: { type: 'api_key.revoked', limit: 20 } }, headers }),
@@ -406,6 +437,29 @@ const cases = {
     typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'IntegrationLogList'>>>().toEqualTypeOf<true>(),
   }),
 
+  // Respondents: the public operations (Prism checks that a Bearer credential is there, not which kind)
+  getPublicForm: contract({
+    send: (c, headers) => c.GET('/public/forms/{id}', { params: { path: { id: formId } }, headers }),
+    error: { status: 404, example: 'resource_not_found' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'PublicForm'>>>>().toEqualTypeOf<true>(),
+  }),
+  createPublicSubmission: contract({
+    send: (c, headers) => c.POST('/public/submissions', { body: body('createPublicSubmission'), headers }),
+    error: { status: 403, example: 'secret_key_not_allowed' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'PublicSubmissionCreated'>>>>().toEqualTypeOf<true>(),
+  }),
+  updatePublicSubmission: contract({
+    send: (c, headers) =>
+      c.PATCH('/public/submissions/{id}', { params: { path: { id: submissionId } }, body: body('updatePublicSubmission'), headers }),
+    error: { status: 403, example: 'invalid_resume_token' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'PublicSubmission'>>>>().toEqualTypeOf<true>(),
+  }),
+  createPublicChallenge: contract({
+    send: (c, headers) => c.POST('/public/challenges', { headers }),
+    error: { status: 403, example: 'secret_key_not_allowed' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Challenge'>>>>().toEqualTypeOf<true>(),
+  }),
+
   // Test data
   resetTestData: contract({
     send: (c, headers) => c.DELETE('/test_data', { headers }),
@@ -423,6 +477,15 @@ const cases = {
       }),
     error: { status: 400, example: 'invalid_grant' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'OAuthToken'>>>().toEqualTypeOf<true>(),
+  }),
+  revokeOAuthToken: contract({
+    send: (c, headers) =>
+      c.POST('/oauth/revoke', {
+        body: body('revokeOAuthToken', 'refresh_token'),
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+      }),
+    error: { status: 400, example: 'invalid_request' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, Schema<'OAuthRevocation'>>>().toEqualTypeOf<true>(),
   }),
 } satisfies Record<PathOperationId, AnyContractCase>;
 
@@ -527,6 +590,17 @@ describe('the mock as a partner meets it', () => {
     const withoutV1 = await fetch(`${new URL(prism.url).origin}/forms`, { headers });
     await withoutV1.body?.cancel();
     expect(withoutV1.status).toBe(404);
+  });
+
+  it('when the shared mock document is written again (as npm run mock:bundle does), then a running mock keeps answering', async () => {
+    // Prism restarts when the file it mocks changes (after 500 ms of quiet) and refuses connections while it reloads.
+    // Each test mock has a file of its own, so rewriting the shared one, here or by another worker, restarts none.
+    writeMockDocument();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(prism.output()).not.toContain('Restarting Prism');
+    const res = await fetch(`${prism.url}/me`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    await res.body?.cancel();
+    expect(res.status).toBe(200);
   });
 
   it('when a partner asks the mock for the export as CSV, then the documented CSV example comes back as text/csv', async () => {
