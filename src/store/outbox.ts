@@ -27,6 +27,11 @@ export interface EventRecord {
   type: Schema<'EventType'>;
   /** The form the event concerns (for integrations limited to one form); null for pings. */
   formId: string | null;
+  /**
+   * The submission a `submission.*` event carries (`data.object.id`): deleting or erasing it finds the event by this.
+   * Null for other events.
+   */
+  submissionId: string | null;
   createdAt: string;
   /** The envelope as JSON text: the exact bytes every attempt and replay sends and signs. */
   body: string;

@@ -77,6 +77,7 @@ function seed(count: number, email: (index: number) => string): void {
           environment: 'live',
           type: 'submission.created',
           formId: form.id,
+          submissionId: submission.id,
           createdAt: at,
           body: JSON.stringify({ id: eventId, object: 'event', type: 'submission.created', data: { object: submission } }),
         });

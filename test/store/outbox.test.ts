@@ -85,6 +85,7 @@ const eventOf = (id: string, type: Schema<'EventType'>): EventRecord => ({
   environment: 'live',
   type,
   formId: 'form_1',
+  submissionId: null,
   createdAt: at,
   body: JSON.stringify({ id, type }),
 });

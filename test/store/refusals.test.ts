@@ -168,6 +168,7 @@ describe.each(storeKinds)('refusals of the %s store', (kind) => {
       environment: 'live' as const,
       type: 'integration.ping' as const,
       formId: null,
+      submissionId: null,
       createdAt: at,
       body: '{}',
     };

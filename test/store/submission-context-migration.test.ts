@@ -44,15 +44,19 @@ describe.each(storeKinds)('the %s store, migrating to context and metadata', (ki
     for (const lead of [withEvent, withoutEvent, partial])
       await store.submissions.insert({ submission: lead, workspaceId, environment: 'live' });
     await execute(store, before);
-    // The event a completion sent, kept with the integrations' events: its time is the completion's.
+    // The event a completion sent, kept with the integrations' events: its time is the completion's. SQLite
+    // generates `submission_id` from the body, as PostgreSQL did then; PostgreSQL's writers now set it
+    // (schema/events-submission-id.ts), so this row is given what the expression gave it.
+    const setsSubmissionId = kind === 'postgres';
     await storedRows(
       store,
-      `INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at)
-       VALUES ('evt_migrated', ?, 'live', 'submission.completed', ?, ?, ?)`,
+      `INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at${setsSubmissionId ? ', submission_id' : ''})
+       VALUES ('evt_migrated', ?, 'live', 'submission.completed', ?, ?, ?${setsSubmissionId ? ', ?' : ''})`,
       workspaceId,
       owned.id,
       JSON.stringify({ data: { object: { id: withEvent.id } } }),
       at(12),
+      ...(setsSubmissionId ? [withEvent.id] : []),
     );
 
     await execute(store, kind === 'sqlite' ? sqliteMigration : postgresMigration);

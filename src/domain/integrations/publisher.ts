@@ -15,6 +15,16 @@ export interface IntegrationEventsOptions {
 }
 
 /** `synthetic`: a sample sent by dispatch with `type`, marked so in its body (and, by the worker, in a header). */
+/**
+ * The submission a `submission.*` event carries, `data.object.id`: what the store finds the event by when the
+ * submission is deleted or erased. Taken from the data in hand, so the store never parses a body to learn it.
+ */
+export function carriedSubmissionId(type: Schema<'EventType'>, data: Record<string, unknown>): string | null {
+  if (!type.startsWith('submission.')) return null;
+  const id = (data.object as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' ? id : null;
+}
+
 export function eventRecord(
   event: { workspaceId: string; environment: Environment; type: Schema<'EventType'>; formId: string | null; data: Record<string, unknown> },
   createdAt: string,
@@ -36,6 +46,7 @@ export function eventRecord(
     environment: event.environment,
     type: event.type,
     formId: event.formId,
+    submissionId: carriedSubmissionId(event.type, event.data),
     createdAt,
     body: JSON.stringify(envelope),
     ...(synthetic ? { synthetic } : {}),

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { advisoryLocks } from './advisory-locks.js';
 import { coreSchema } from './schema/core.js';
 import { eventsFeedSchema } from './schema/events-feed.js';
+import { eventsSubmissionIdSchema } from './schema/events-submission-id.js';
 import { eventsSyntheticSchema } from './schema/events-synthetic.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { hostedPagesSchema } from './schema/hosted-pages.js';
@@ -55,6 +56,7 @@ const migrations: readonly string[] = [
   publishableKeysSchema,
   spamSchema,
   hostedPagesSchema,
+  eventsSubmissionIdSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -92,8 +92,19 @@ export async function insertEventsForSubscribers(db: Queryable, entries: readonl
 export const insertEvent = (db: Queryable, event: EventRecord) =>
   run(
     db,
-    'INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at, synthetic) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-    [event.id, event.workspaceId, event.environment, event.type, event.formId, event.body, event.createdAt, event.synthetic === true],
+    `INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at, synthetic, submission_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      event.id,
+      event.workspaceId,
+      event.environment,
+      event.type,
+      event.formId,
+      event.body,
+      event.createdAt,
+      event.synthetic === true,
+      event.submissionId,
+    ],
   );
 
 /** A first attempt, due at once (`at`: when it was queued). */

@@ -32,6 +32,7 @@ const eventColumns = [
   ['environment', 'text'],
   ['type', 'text'],
   ['form_id', 'text'],
+  ['submission_id', 'text'],
   ['body', 'text'],
   ['created_at', 'timestamptz'],
   ['environments', 'text[]'],
@@ -58,7 +59,15 @@ function createStatement(record: SubmissionRecord, listed: ListedEmailAnswers, e
       ? `ev AS (SELECT ${eventColumns.map(([column, type]) => `NULL::${type} AS ${column}`).join(', ')} WHERE false)`
       : `ev (${eventColumns.map(([column]) => column).join(', ')}) AS (VALUES ${events
           .map(({ event, subscribers }) => {
-            const values: unknown[] = [event.id, event.workspaceId, event.environment, event.type, event.formId, event.body];
+            const values: unknown[] = [
+              event.id,
+              event.workspaceId,
+              event.environment,
+              event.type,
+              event.formId,
+              event.submissionId,
+              event.body,
+            ];
             values.push(event.createdAt, subscribers.environments, subscribers.mock);
             return `(${values.map((value, column) => `${add(value)}::${eventColumns[column]![1]}`).join(', ')})`;
           })
@@ -90,8 +99,8 @@ function createStatement(record: SubmissionRecord, listed: ListedEmailAnswers, e
              SELECT ${add(listed.workspaceId)}, ${add(listed.environment)}, email, ${add(submission.id)}, ${add(listed.formId)}
              FROM go, (SELECT DISTINCT ${normalisedEmail('answer')} AS email FROM unnest(${add([...listed.answers])}::text[]) AS answer) AS listed)`,
         ]),
-    `events AS (INSERT INTO events (id, workspace_id, environment, type, form_id, body, created_at)
-       SELECT id, workspace_id, environment, type, form_id, body, created_at FROM ev, go)`,
+    `events AS (INSERT INTO events (id, workspace_id, environment, type, form_id, submission_id, body, created_at)
+       SELECT id, workspace_id, environment, type, form_id, submission_id, body, created_at FROM ev, go)`,
     // A first attempt per reached integration, as `firstAttempt` (../rows/integrations.ts) builds it.
     `deliveries AS (INSERT INTO deliveries (id, workspace_id, environment, integration_id, event_id, event_type, attempt, status, url,
          mock, dispatched, due_at, created_at)

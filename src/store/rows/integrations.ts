@@ -54,6 +54,8 @@ export interface EventRow {
   environment: Environment;
   type: Schema<'EventType'>;
   form_id: string | null;
+  /** Absent where a query leaves it out. */
+  submission_id?: string | null;
   body: string;
   created_at: string;
   synthetic: number | boolean;
@@ -136,6 +138,7 @@ export const toEvent = (row: EventRow): EventRecord => ({
   environment: row.environment,
   type: row.type,
   formId: row.form_id,
+  submissionId: row.submission_id ?? null,
   createdAt: row.created_at,
   body: row.body,
   synthetic: fromFlag(row.synthetic),

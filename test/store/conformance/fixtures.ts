@@ -121,6 +121,7 @@ export function event(workspaceId: string, type: EventRecord['type'] = 'form.cre
     environment,
     type,
     formId: null,
+    submissionId: null,
     createdAt: at(4),
     body: `{"id":"${id}","data":{"é":"\\u00e9 exact bytes"}}`,
     synthetic: false,
