@@ -36,6 +36,7 @@ import { openPostgres } from '../../src/store/postgres/database.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { completeContext, dayOf, gradeKey, sourceKey, stepCounts } from '../../src/store/rows/submissions.js';
 import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
+import { type CpuPerRequest, measureCpu } from './process-cpu.js';
 import { scoredTemplates } from './submission-templates.js';
 
 const localServer = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -127,6 +128,12 @@ const stopServer = (child: ChildProcess) =>
     child.kill('SIGTERM');
   });
 
+/** A load's figures with the CPU each part of the machine spent per request (process-cpu.ts). */
+async function measured(serverPid: number, load: () => Promise<ReturnType<typeof summary>>) {
+  const { result, cpu } = await measureCpu(serverPid, load, (figures) => figures.requests);
+  return { ...result, cpu };
+}
+
 async function autocannon(url: string, key: string, method: 'GET' | 'POST', body: string | undefined, seconds: number) {
   const args = ['-c', '16', '-d', String(seconds), '-j', '-m', method, '-H', `authorization=Bearer ${key}`];
   if (body !== undefined) args.push('-H', 'content-type=application/json', '-b', body);
@@ -138,9 +145,15 @@ async function autocannon(url: string, key: string, method: 'GET' | 'POST', body
 }
 
 /** The figures of one autocannon result. */
-function summary(result: { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }) {
+function summary(result: {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}) {
   return {
     requests_per_second: round(result.requests.average),
+    requests: result.requests.total,
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
     failed: result.non2xx + result.errors,
@@ -167,7 +180,7 @@ try {
   await store.close();
   const key = workspace.live_admin_key;
 
-  type Figure = Awaited<ReturnType<typeof autocannon>>;
+  type Figure = Awaited<ReturnType<typeof measured>>;
   const figures: Record<string, { create: Figure; get: Figure; create_100_forms: Figure }> = {};
   let formId: string | undefined;
   /** The submission bodies spread over 100 forms of the workspace (the first form among them). */
@@ -199,18 +212,24 @@ try {
             `  plain Express: POST (one pg INSERT) and GET (the JSON from memory), ${SECONDS} s each (16 connections, after a 2 s warm-up)...`,
           );
           await autocannon(`${plain.url}/v1/submissions`, key, 'POST', submission, 2);
-          const create = await autocannon(`${plain.url}/v1/submissions`, key, 'POST', submission, SECONDS);
+          const create = await measured(plain.child.pid!, () =>
+            autocannon(`${plain!.url}/v1/submissions`, key, 'POST', submission, SECONDS),
+          );
           await autocannon(`${plain.url}/v1/forms/${formId}`, key, 'GET', undefined, 2);
-          baseline = { create, get: await autocannon(`${plain.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS) };
+          baseline = {
+            create,
+            get: await measured(plain.child.pid!, () => autocannon(`${plain!.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS)),
+          };
         }
         log(
           `  POST /v1/submissions (one form, then 100 forms) and GET /v1/forms/{id}, ${SECONDS} s each (16 connections, after a 2 s warm-up)...`,
         );
+        const pid = server.child.pid!;
         await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, 2);
-        const create = await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, SECONDS);
-        const create100 = await rotatingLoad(`${server.url}/v1/submissions`, key, spread!, SECONDS);
+        const create = await measured(pid, () => autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, SECONDS));
+        const create100 = await measured(pid, () => rotatingLoad(`${server.url}/v1/submissions`, key, spread!, SECONDS));
         await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, 2);
-        const get = await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS);
+        const get = await measured(pid, () => autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS));
         figures[`workers_${workers}`] = { create, get, create_100_forms: create100 };
       } finally {
         await stopServer(server.child);
@@ -236,6 +255,14 @@ try {
     await seeding.query(
       `SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'live' ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
       [workspace.workspace_id, deepIndex],
+    )
+  ).rows[0] as { id: string };
+  // The form's own deep row: the workspace's may belong to one of the other 99 forms the POSTs above went to.
+  const formDeepRow = (
+    await seeding.query(
+      `SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'live' AND form_id = $2
+        ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $3`,
+      [workspace.workspace_id, formId, deepIndex],
     )
   ).rows[0] as { id: string };
   // Sorted and grade-filtered pages (issue 11): each deep cursor 90 % into its own list; the plan of the deep page
@@ -295,7 +322,7 @@ try {
     first: await latency(server1.url, key, '/v1/submissions?limit=100'),
     deep: await latency(server1.url, key, `/v1/submissions?limit=100&starting_after=${deep.id}`),
     formFirst: await latency(server1.url, key, `/v1/submissions?limit=100&form_id=${formId}`),
-    formDeep: await latency(server1.url, key, `/v1/submissions?limit=100&form_id=${formId}&starting_after=${deep.id}`),
+    formDeep: await latency(server1.url, key, `/v1/submissions?limit=100&form_id=${formId}&starting_after=${formDeepRow.id}`),
   };
   await stopServer(server1.child);
   const ratio = (a: number, b: number) => round(a / b, 2);
@@ -420,14 +447,45 @@ try {
   const sideWidth = [0, 1, 2, 3, 4].map((column) => Math.max(...sideRows.map((row) => row[column]!.length)));
   log('');
   log(sideRows.map((row) => row.map((cell, column) => cell.padEnd(sideWidth[column]!)).join('  ')).join('\n'));
+  const cpuRows: Array<[string, CpuPerRequest]> = [
+    ['plain Express, POST (one pg INSERT)', baseline!.create.cpu],
+    ['plain Express, GET (JSON from memory)', baseline!.get.cpu],
+  ];
+  for (const [name, { create, get, create_100_forms: create100 }] of Object.entries(figures)) {
+    const workers = name.replace('workers_', '');
+    cpuRows.push(
+      [`POST /v1/submissions, ${workers} worker(s)`, create.cpu],
+      [`POST over 100 forms, ${workers} worker(s)`, create100.cpu],
+      [`GET /v1/forms/{id}, ${workers} worker(s)`, get.cpu],
+    );
+  }
+  const cpuTable = [
+    ['CPU per request, in microseconds', 'server', 'PostgreSQL', 'Redis', 'load generator', 'server, cores', 'all, cores'],
+    ...cpuRows.map(([name, cpu]) => [
+      name,
+      String(cpu.server_us),
+      String(cpu.postgres_us),
+      String(cpu.redis_us),
+      String(cpu.load_generator_us),
+      String(cpu.server_cores),
+      String(cpu.total_cores),
+    ]),
+  ];
+  const cpuWidth = cpuTable[0]!.map((_, column) => Math.max(...cpuTable.map((row) => row[column]!.length)));
+  log('');
+  log(
+    cpuTable
+      .map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(cpuWidth[0]!) : cell.padStart(cpuWidth[column]!))).join('  '))
+      .join('\n'),
+  );
+  const serverGrowth = (round(figures.workers_2!.create.cpu.server_us / one.create.cpu.server_us, 2) - 1) * 100;
   log(
     `\n2 workers / 1 worker: POST ${scale('create')}x, POST over 100 forms ${scale('create_100_forms')}x, GET ${scale('get')}x ` +
-      `on ${cpus().length} cores. Each request is CPU work ` +
-      '(TLS, authentication, validation of request and response, JSON) in a worker, and on this machine the same cores also ' +
-      'run PostgreSQL, the autocannon process and (with REDIS_URL) Redis: a second worker adds at most the share of a core ' +
-      'the others leave idle, so the 2-worker figure is bounded by the cores, not by the store (on a machine already busier ' +
-      'than its cores, read the load average below, there is no idle share and a second worker only adds contention). More cores or more ' +
-      'machines behind a load balancer scale it; on 2 cores WORKERS=2 mostly buys resilience (one worker busy or restarting).',
+      `on ${cpus().length} cores. With 1 worker the server kept ${one.create.cpu.server_cores} of a core busy on POST and the ` +
+      `machine ${one.create.cpu.total_cores} of ${cpus().length} cores; with 2 workers a POST cost the server ` +
+      `${figures.workers_2!.create.cpu.server_us} instead of ${one.create.cpu.server_us} microseconds (${serverGrowth >= 0 ? '+' : ''}${Math.round(serverGrowth)} %). ` +
+      'A second worker only gains where the first is the bound and cores are left over: here PostgreSQL, the load generator ' +
+      'and (with REDIS_URL) Redis share the same cores, and two half-busy workers each do less per wake-up than one busy one.',
   );
   log(
     `Load average (1, 5, 15 min) at start ${(results.load_average_at_start as number[]).join(', ')}, at end ` +
