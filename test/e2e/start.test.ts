@@ -44,15 +44,19 @@ interface Started {
 
 const running = new Set<ChildProcess>();
 
-/** Whether any process of the group led by `npm` (itself, the server, its workers, a builder) is still there. */
-const groupAlive = (npm: ChildProcess) => {
-  try {
-    process.kill(-npm.pid!, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/**
+ * Processes of the group `npm` led (itself, the server, its workers) still working in the copy. The group alone
+ * does not tell: once npm and its group are gone, its pid may be reused by another test's process group.
+ */
+const groupLeftInProject = (npm: ChildProcess) =>
+  processesInProject().filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === npm.pid;
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 
 /**
  * Processes working in the copy: npm, the server, its workers and any builder, whatever process group it is in
@@ -145,7 +149,7 @@ async function expectStopsOn(server: Started, signal: NodeJS.Signals, to: 'npm' 
   expect(code).toBe(0);
   expect(server.output()).toContain('"msg":"stopped"');
   expect(await accepts(server.port)).toBe(false);
-  expect(groupAlive(server.npm)).toBe(false);
+  expect(groupLeftInProject(server.npm)).toEqual([]);
   expect(await processesLeftInProject()).toEqual([]);
 }
 
@@ -287,7 +291,7 @@ describe('npm start', () => {
     expect(await processesLeftInProject(1500)).toEqual([]);
     // npm ends as its script did: by the signal, with no exit code.
     expect(await started.exited).toBeNull();
-    expect(groupAlive(started.npm)).toBe(false);
+    expect(groupLeftInProject(started.npm)).toEqual([]);
     expect(started.output()).not.toContain('listening on');
   }, 60_000);
 });
