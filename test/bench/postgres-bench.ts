@@ -460,7 +460,16 @@ try {
     );
   }
   const cpuTable = [
-    ['CPU per request, in microseconds', 'server', 'PostgreSQL', 'Redis', 'load generator', 'server, cores', 'all, cores'],
+    [
+      'CPU per request, in microseconds',
+      'server',
+      'PostgreSQL',
+      'Redis',
+      'load generator',
+      'server, cores',
+      'these, cores',
+      'machine, cores',
+    ],
     ...cpuRows.map(([name, cpu]) => [
       name,
       String(cpu.server_us),
@@ -469,6 +478,7 @@ try {
       String(cpu.load_generator_us),
       String(cpu.server_cores),
       String(cpu.total_cores),
+      String(cpu.machine_cores),
     ]),
   ];
   const cpuWidth = cpuTable[0]!.map((_, column) => Math.max(...cpuTable.map((row) => row[column]!.length)));
@@ -482,10 +492,11 @@ try {
   log(
     `\n2 workers / 1 worker: POST ${scale('create')}x, POST over 100 forms ${scale('create_100_forms')}x, GET ${scale('get')}x ` +
       `on ${cpus().length} cores. With 1 worker the server kept ${one.create.cpu.server_cores} of a core busy on POST and the ` +
-      `machine ${one.create.cpu.total_cores} of ${cpus().length} cores; with 2 workers a POST cost the server ` +
+      `machine ${one.create.cpu.machine_cores} of ${cpus().length} cores (GET: ${one.get.cpu.server_cores} and ` +
+      `${one.get.cpu.machine_cores}); with 2 workers a POST cost the server ` +
       `${figures.workers_2!.create.cpu.server_us} instead of ${one.create.cpu.server_us} microseconds (${serverGrowth >= 0 ? '+' : ''}${Math.round(serverGrowth)} %). ` +
-      'A second worker only gains where the first is the bound and cores are left over: here PostgreSQL, the load generator ' +
-      'and (with REDIS_URL) Redis share the same cores, and two half-busy workers each do less per wake-up than one busy one.',
+      'A second worker only gains what the machine has left over while one worker is the bound: PostgreSQL, the load ' +
+      'generator and (with REDIS_URL) Redis share the same cores, and two half-busy workers each do less per wake-up than one busy one.',
   );
   log(
     `Load average (1, 5, 15 min) at start ${(results.load_average_at_start as number[]).join(', ')}, at end ` +
