@@ -14,7 +14,8 @@
  *
  * The PostgreSQL server is BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres
  * when it answers; the bench creates a database of its own on it and drops it at the end. REDIS_URL, when set,
- * puts the rate limits on Redis as in production (under a prefix of the bench's own). BENCH_SECONDS (default 10)
+ * puts the rate limits on Redis as in production (under a prefix of the bench's own). BENCH_WARMUP_SECONDS
+ * (default 10; times the workers for the server) is the unmeasured load before each measurement; BENCH_SECONDS (default 10)
  * is each autocannon measurement's duration, BENCH_ROWS (default 1,000,000) the submissions seeded, BENCH_SAMPLES
  * (default 200) the requests per latency figure.
  */
@@ -49,6 +50,13 @@ if (!serverUrl) {
   process.exit(2);
 }
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/**
+ * Load before each measurement, unmeasured: until V8 has compiled the request path (on threads of the server's
+ * own, counted in its CPU), a server measures its warm-up. Each of N workers sees a N-th of the requests, so the
+ * server's warm-up lasts N times as long. 2 s left one worker about a fifth below its steady rate, and two workers
+ * further below theirs.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const TOTAL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const FIRST_ROWS = Math.min(10_000, TOTAL_ROWS);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -209,26 +217,26 @@ try {
           const created = await fetchJson('POST', `${server.url}/v1/submissions`, key, JSON.parse(submission));
           plain = await startPlainServer({ databaseUrl, formJson, created, workspaceId: workspace.workspace_id });
           log(
-            `  plain Express: POST (one pg INSERT) and GET (the JSON from memory), ${SECONDS} s each (16 connections, after a 2 s warm-up)...`,
+            `  plain Express: POST (one pg INSERT) and GET (the JSON from memory), ${SECONDS} s each (16 connections, after ${WARMUP_SECONDS} s of warm-up)...`,
           );
-          await autocannon(`${plain.url}/v1/submissions`, key, 'POST', submission, 2);
+          await autocannon(`${plain.url}/v1/submissions`, key, 'POST', submission, WARMUP_SECONDS);
           const create = await measured(plain.child.pid!, () =>
             autocannon(`${plain!.url}/v1/submissions`, key, 'POST', submission, SECONDS),
           );
-          await autocannon(`${plain.url}/v1/forms/${formId}`, key, 'GET', undefined, 2);
+          await autocannon(`${plain.url}/v1/forms/${formId}`, key, 'GET', undefined, WARMUP_SECONDS);
           baseline = {
             create,
             get: await measured(plain.child.pid!, () => autocannon(`${plain!.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS)),
           };
         }
         log(
-          `  POST /v1/submissions (one form, then 100 forms) and GET /v1/forms/{id}, ${SECONDS} s each (16 connections, after a 2 s warm-up)...`,
+          `  POST /v1/submissions (one form, then 100 forms) and GET /v1/forms/{id}, ${SECONDS} s each (16 connections, after ${WARMUP_SECONDS * workers} s of warm-up)...`,
         );
         const pid = server.child.pid!;
-        await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, 2);
+        await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, WARMUP_SECONDS * workers);
         const create = await measured(pid, () => autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, SECONDS));
         const create100 = await measured(pid, () => rotatingLoad(`${server.url}/v1/submissions`, key, spread!, SECONDS));
-        await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, 2);
+        await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, WARMUP_SECONDS * workers);
         const get = await measured(pid, () => autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS));
         figures[`workers_${workers}`] = { create, get, create_100_forms: create100 };
       } finally {
@@ -495,8 +503,8 @@ try {
       `machine ${one.create.cpu.machine_cores} of ${cpus().length} cores (GET: ${one.get.cpu.server_cores} and ` +
       `${one.get.cpu.machine_cores}); with 2 workers a POST cost the server ` +
       `${figures.workers_2!.create.cpu.server_us} instead of ${one.create.cpu.server_us} microseconds (${serverGrowth >= 0 ? '+' : ''}${Math.round(serverGrowth)} %). ` +
-      'A second worker only gains what the machine has left over while one worker is the bound: PostgreSQL, the load ' +
-      'generator and (with REDIS_URL) Redis share the same cores, and two half-busy workers each do less per wake-up than one busy one.',
+      'A second worker only gains what the machine has left over while one worker is the bound: here PostgreSQL, the load ' +
+      'generator and (with REDIS_URL) Redis share the same cores.',
   );
   log(
     `Load average (1, 5, 15 min) at start ${(results.load_average_at_start as number[]).join(', ')}, at end ` +
