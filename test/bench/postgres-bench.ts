@@ -51,6 +51,11 @@ if (!serverUrl) {
 }
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /**
+ * Rounds of the throughput comparison: each round measures every load once, so each ratio is taken between loads
+ * a few seconds apart, and the median of the rounds is reported with their range.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
  * Load before each measurement, unmeasured: until V8 has compiled the request path (on threads of the server's
  * own, counted in its CPU), a server measures its warm-up. Each of N workers sees a N-th of the requests, so the
  * server's warm-up lasts N times as long. 2 s left one worker about a fifth below its steady rate, and two workers
@@ -103,7 +108,7 @@ const freePort = () =>
     });
   });
 
-async function startServer(workers: number, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(workers: number, dataDir: string, databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -140,6 +145,29 @@ const stopServer = (child: ChildProcess) =>
 async function measured(serverPid: number, load: () => Promise<ReturnType<typeof summary>>) {
   const { result, cpu } = await measureCpu(serverPid, load, (figures) => figures.requests);
   return { ...result, cpu };
+}
+type Figure = Awaited<ReturnType<typeof measured>>;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** One load's rounds as one figure: the median of each measure, the counts summed. */
+function medianFigure(figures: Figure[]): Figure {
+  const of = (measure: (figure: Figure) => number, decimals = 0) => round(median(figures.map(measure)), decimals);
+  const cpu = Object.fromEntries(
+    (Object.keys(figures[0]!.cpu) as Array<keyof CpuPerRequest>).map((field) => [field, of((figure) => figure.cpu[field], 2)]),
+  ) as unknown as CpuPerRequest;
+  return {
+    requests_per_second: of((figure) => figure.requests_per_second),
+    requests: figures.reduce((sum, figure) => sum + figure.requests, 0),
+    p50_ms: of((figure) => figure.p50_ms, 1),
+    p99_ms: of((figure) => figure.p99_ms, 1),
+    failed: figures.reduce((sum, figure) => sum + figure.failed, 0),
+    cpu,
+  };
 }
 
 async function autocannon(url: string, key: string, method: 'GET' | 'POST', body: string | undefined, seconds: number) {
@@ -180,75 +208,137 @@ const results: Record<string, unknown> = {
 /** The server of the million-row figures, stopped however the bench ends. */
 let server1: Awaited<ReturnType<typeof startServer>> | undefined;
 try {
-  const store = await createPostgresStore(databaseUrl, { max: 1 });
-  const workspace = await bootstrapWorkspace(
-    { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() },
-    { name: 'Bench', plan: 'business' },
-  );
-  await store.close();
-  const key = workspace.live_admin_key;
-
-  type Figure = Awaited<ReturnType<typeof measured>>;
-  const figures: Record<string, { create: Figure; get: Figure; create_100_forms: Figure }> = {};
-  let formId: string | undefined;
-  /** The submission bodies spread over 100 forms of the workspace (the first form among them). */
-  let spread: string | undefined;
+  /** Every measurement of each load, one per round, by the load's name. */
+  const rounds: Record<string, Figure[]> = {};
+  /**
+   * One deployment under test: WORKERS=1 or 2, each on a database of its own (the first is the bench's, which the
+   * million-row figures below use), so neither's periodic jobs, caches or table growth touch the other's.
+   */
+  interface Deployment {
+    workers: number;
+    databaseUrl: string;
+    key: string;
+    workspaceId: string;
+    server: Awaited<ReturnType<typeof startServer>>;
+    formId: string;
+    submission: string;
+    /** A file of submission bodies spread over 100 forms of the workspace (the first form among them). */
+    spread: string;
+  }
+  const deployments: Deployment[] = [];
   let plain: Awaited<ReturnType<typeof startPlainServer>> | undefined;
-  let baseline: { create: Figure; get: Figure } | undefined;
   try {
     for (const workers of [1, 2]) {
+      const url = workers === 1 ? databaseUrl : `${databaseUrl}_w${workers}`;
+      if (url !== databaseUrl) await onServer(`CREATE DATABASE ${databaseName}_w${workers}`);
+      const store = await createPostgresStore(url, { max: 1 });
+      const workspace = await bootstrapWorkspace(
+        { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() },
+        { name: 'Bench', plan: 'business' },
+      );
+      await store.close();
       log(`Starting the server with WORKERS=${workers} on PostgreSQL...`);
-      const server = await startServer(workers, dataDir);
-      try {
-        if (!formId) {
-          const { slug: _slug, ...form } = demoForm();
-          const ids: string[] = [];
-          for (let index = 0; index < 100; index++) {
-            ids.push(String((await fetchJson('POST', `${server.url}/v1/forms`, key, { ...form, name: `${form.name} ${index}` })).id));
-          }
-          formId = ids[0]!;
-          spread = join(dataDir, 'spread-submissions.json');
-          writeFileSync(spread, JSON.stringify(ids.map((id) => ({ form_id: id, answers: anaAnswers(), hidden: anaHidden() }))));
-        }
-        const submission = JSON.stringify({ form_id: formId, answers: anaAnswers(), hidden: anaHidden() });
-        if (!plain) {
-          // The baseline answers what the full stack answers: the form's text as sent, a created submission's body.
-          const formJson = await fetchText('GET', `${server.url}/v1/forms/${formId}`, key);
-          const created = await fetchJson('POST', `${server.url}/v1/submissions`, key, JSON.parse(submission));
-          plain = await startPlainServer({ databaseUrl, formJson, created, workspaceId: workspace.workspace_id });
-          log(
-            `  plain Express: POST (one pg INSERT) and GET (the JSON from memory), ${SECONDS} s each (16 connections, after ${WARMUP_SECONDS} s of warm-up)...`,
-          );
-          await autocannon(`${plain.url}/v1/submissions`, key, 'POST', submission, WARMUP_SECONDS);
-          const create = await measured(plain.child.pid!, () =>
-            autocannon(`${plain!.url}/v1/submissions`, key, 'POST', submission, SECONDS),
-          );
-          await autocannon(`${plain.url}/v1/forms/${formId}`, key, 'GET', undefined, WARMUP_SECONDS);
-          baseline = {
-            create,
-            get: await measured(plain.child.pid!, () => autocannon(`${plain!.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS)),
-          };
-        }
-        log(
-          `  POST /v1/submissions (one form, then 100 forms) and GET /v1/forms/{id}, ${SECONDS} s each (16 connections, after ${WARMUP_SECONDS * workers} s of warm-up)...`,
-        );
-        const pid = server.child.pid!;
-        await autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, WARMUP_SECONDS * workers);
-        const create = await measured(pid, () => autocannon(`${server.url}/v1/submissions`, key, 'POST', submission, SECONDS));
-        const create100 = await measured(pid, () => rotatingLoad(`${server.url}/v1/submissions`, key, spread!, SECONDS));
-        await autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, WARMUP_SECONDS * workers);
-        const get = await measured(pid, () => autocannon(`${server.url}/v1/forms/${formId}`, key, 'GET', undefined, SECONDS));
-        figures[`workers_${workers}`] = { create, get, create_100_forms: create100 };
-      } finally {
-        await stopServer(server.child);
+      const server = await startServer(workers, join(dataDir, `workers-${workers}`), url);
+      const key = workspace.live_admin_key;
+      const { slug: _slug, ...form } = demoForm();
+      const ids: string[] = [];
+      for (let index = 0; index < 100; index++) {
+        ids.push(String((await fetchJson('POST', `${server.url}/v1/forms`, key, { ...form, name: `${form.name} ${index}` })).id));
+      }
+      const spread = join(dataDir, `spread-submissions-${workers}.json`);
+      writeFileSync(spread, JSON.stringify(ids.map((id) => ({ form_id: id, answers: anaAnswers(), hidden: anaHidden() }))));
+      const submission = JSON.stringify({ form_id: ids[0], answers: anaAnswers(), hidden: anaHidden() });
+      deployments.push({
+        workers,
+        databaseUrl: url,
+        key,
+        workspaceId: workspace.workspace_id,
+        server,
+        formId: ids[0]!,
+        submission,
+        spread,
+      });
+    }
+    const [one] = deployments as [Deployment];
+    // The baseline answers what the full stack answers: the form's text as sent, a created submission's body.
+    const formJson = await fetchText('GET', `${one.server.url}/v1/forms/${one.formId}`, one.key);
+    const created = await fetchJson('POST', `${one.server.url}/v1/submissions`, one.key, JSON.parse(one.submission));
+    const plainServer = await startPlainServer({ databaseUrl, formJson, created, workspaceId: one.workspaceId });
+    plain = plainServer;
+
+    /** Every load of the comparison, by name; each measures one server for SECONDS. */
+    const loads: Array<{ name: string; run: () => Promise<Figure> }> = [
+      {
+        name: 'plain_create',
+        run: () =>
+          measured(plainServer.child.pid!, () => autocannon(`${plainServer.url}/v1/submissions`, one.key, 'POST', one.submission, SECONDS)),
+      },
+      {
+        name: 'plain_get',
+        run: () =>
+          measured(plainServer.child.pid!, () =>
+            autocannon(`${plainServer.url}/v1/forms/${one.formId}`, one.key, 'GET', undefined, SECONDS),
+          ),
+      },
+    ];
+    for (const d of deployments) {
+      const pid = d.server.child.pid!;
+      loads.push(
+        {
+          name: `workers_${d.workers}_create`,
+          run: () => measured(pid, () => autocannon(`${d.server.url}/v1/submissions`, d.key, 'POST', d.submission, SECONDS)),
+        },
+        {
+          name: `workers_${d.workers}_create_100_forms`,
+          run: () => measured(pid, () => rotatingLoad(`${d.server.url}/v1/submissions`, d.key, d.spread, SECONDS)),
+        },
+        {
+          name: `workers_${d.workers}_get`,
+          run: () => measured(pid, () => autocannon(`${d.server.url}/v1/forms/${d.formId}`, d.key, 'GET', undefined, SECONDS)),
+        },
+      );
+    }
+    log(`Warming up: plain Express ${WARMUP_SECONDS} s, each deployment ${WARMUP_SECONDS} s per worker, for POST and for GET...`);
+    await autocannon(`${plainServer.url}/v1/submissions`, one.key, 'POST', one.submission, WARMUP_SECONDS);
+    await autocannon(`${plainServer.url}/v1/forms/${one.formId}`, one.key, 'GET', undefined, WARMUP_SECONDS);
+    for (const d of deployments) {
+      await autocannon(`${d.server.url}/v1/submissions`, d.key, 'POST', d.submission, WARMUP_SECONDS * d.workers);
+      await autocannon(`${d.server.url}/v1/forms/${d.formId}`, d.key, 'GET', undefined, WARMUP_SECONDS * d.workers);
+    }
+    // A shared machine's speed drifts by more than the differences measured here (the load generator's own CPU per
+    // request moves with it), so the loads take turns: every round measures each once, every other round in the
+    // reverse order, and each ratio is taken within a round, then the median of the rounds is reported.
+    for (let turn = 0; turn < ROUNDS; turn++) {
+      log(`  round ${turn + 1} of ${ROUNDS}: ${loads.length} loads of ${SECONDS} s each (16 connections)...`);
+      for (const load of turn % 2 === 0 ? loads : [...loads].reverse()) {
+        const figure = await load.run();
+        rounds[load.name] = [...(rounds[load.name] ?? []), figure];
       }
     }
   } finally {
     plain?.child.disconnect();
+    for (const d of deployments) await stopServer(d.server.child);
   }
+  const { key, formId, workspaceId } = deployments[0]!;
+  const workspace = { workspace_id: workspaceId };
+  /** Each load's rounds as their median figures (the ratios below are each round's, then their median). */
+  const baseline = { create: medianFigure(rounds.plain_create!), get: medianFigure(rounds.plain_get!) };
+  const figures: Record<string, { create: Figure; get: Figure; create_100_forms: Figure }> = {};
+  for (const workers of [1, 2]) {
+    figures[`workers_${workers}`] = {
+      create: medianFigure(rounds[`workers_${workers}_create`]!),
+      create_100_forms: medianFigure(rounds[`workers_${workers}_create_100_forms`]!),
+      get: medianFigure(rounds[`workers_${workers}_get`]!),
+    };
+  }
+  /** The ratio of two loads' rates in each round, and their median. */
+  const ratios = (load: string, to: string) => {
+    const each = rounds[load]!.map((figure, turn) => round(figure.requests_per_second / rounds[to]![turn]!.requests_per_second, 2));
+    return { median: round(median(each), 2), rounds: each };
+  };
   log(`Seeding ${FIRST_ROWS.toLocaleString('en')} submissions over 30 days...`);
   const seeding = await openPostgres(databaseUrl, { max: 1 });
-  server1 = await startServer(1, dataDir);
+  server1 = await startServer(1, join(dataDir, 'workers-1'), databaseUrl);
   const form = (await fetchJson('GET', `${server1.url}/v1/forms/${formId}`, key)) as unknown as Schema<'Form'>;
   const seeder = submissionSeeder(seeding, form, workspace.workspace_id);
   await seeder.seed(FIRST_ROWS, 0);
@@ -416,39 +506,54 @@ try {
   const width = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
   log('');
   log(rows.map((row) => row.map((cell, column) => cell.padEnd(width[column]!)).join('  ')).join('\n'));
-  const scale = (kind: 'create' | 'get' | 'create_100_forms') =>
-    round(figures.workers_2![kind].requests_per_second / figures.workers_1![kind].requests_per_second, 2);
-  results.two_to_one = { create: scale('create'), get: scale('get'), create_100_forms: scale('create_100_forms') };
+  const twoToOne = {
+    create: ratios('workers_2_create', 'workers_1_create'),
+    create_100_forms: ratios('workers_2_create_100_forms', 'workers_1_create_100_forms'),
+    get: ratios('workers_2_get', 'workers_1_get'),
+  };
+  const scale = (kind: keyof typeof twoToOne) => twoToOne[kind].median;
+  results.two_to_one = twoToOne;
+  results.rounds = rounds;
   const one = figures.workers_1!;
+  const sideRatios = {
+    create: ratios('workers_1_create', 'plain_create'),
+    create_100_forms: ratios('workers_1_create_100_forms', 'plain_create'),
+    get: ratios('workers_1_get', 'plain_get'),
+    one_form_to_100_forms: ratios('workers_1_create', 'workers_1_create_100_forms'),
+  };
   const sideBySide = {
     plain_express: baseline,
-    create: round(one.create.requests_per_second / baseline!.create.requests_per_second, 2),
-    create_100_forms: round(one.create_100_forms.requests_per_second / baseline!.create.requests_per_second, 2),
-    get: round(one.get.requests_per_second / baseline!.get.requests_per_second, 2),
-    one_form_to_100_forms: round(one.create.requests_per_second / one.create_100_forms.requests_per_second, 2),
+    create: sideRatios.create.median,
+    create_100_forms: sideRatios.create_100_forms.median,
+    get: sideRatios.get.median,
+    one_form_to_100_forms: sideRatios.one_form_to_100_forms.median,
+    rounds: Object.fromEntries(Object.entries(sideRatios).map(([name, ratio]) => [name, ratio.rounds])),
   };
   results.side_by_side = sideBySide;
+  /** A median ratio with its rounds' range, when there is more than one round. */
+  const spread = (ratio: { median: number; rounds: number[] }) =>
+    ratio.rounds.length > 1 ? ` (rounds ${Math.min(...ratio.rounds)}-${Math.max(...ratio.rounds)})` : '';
   const sideRows = [
     ['one worker, against plain Express in the same run', 'full stack', 'plain Express', 'ratio', 'target'],
     [
       'POST /v1/submissions, one form',
       `${one.create.requests_per_second} req/s`,
       `${baseline!.create.requests_per_second} req/s (one pg INSERT)`,
-      `${sideBySide.create}x`,
+      `${sideBySide.create}x${spread(sideRatios.create)}`,
       '>= 0.5x (aim 0.7x)',
     ],
     [
       'POST /v1/submissions, 100 forms',
       `${one.create_100_forms.requests_per_second} req/s`,
       `${baseline!.create.requests_per_second} req/s (one pg INSERT)`,
-      `${sideBySide.create_100_forms}x`,
-      `one form at ${sideBySide.one_form_to_100_forms}x of 100 forms (within 20 %)`,
+      `${sideBySide.create_100_forms}x${spread(sideRatios.create_100_forms)}`,
+      `one form at ${sideBySide.one_form_to_100_forms}x of 100 forms${spread(sideRatios.one_form_to_100_forms)} (within 20 %)`,
     ],
     [
       'GET /v1/forms/{id}',
       `${one.get.requests_per_second} req/s`,
       `${baseline!.get.requests_per_second} req/s (JSON from memory)`,
-      `${sideBySide.get}x`,
+      `${sideBySide.get}x${spread(sideRatios.get)}`,
       '>= 0.6x (aim 0.9x)',
     ],
   ];
@@ -498,7 +603,8 @@ try {
   );
   const serverGrowth = (round(figures.workers_2!.create.cpu.server_us / one.create.cpu.server_us, 2) - 1) * 100;
   log(
-    `\n2 workers / 1 worker: POST ${scale('create')}x, POST over 100 forms ${scale('create_100_forms')}x, GET ${scale('get')}x ` +
+    `\n2 workers / 1 worker, median of ${ROUNDS} round(s): POST ${scale('create')}x${spread(twoToOne.create)}, POST over 100 forms ` +
+      `${scale('create_100_forms')}x${spread(twoToOne.create_100_forms)}, GET ${scale('get')}x${spread(twoToOne.get)} ` +
       `on ${cpus().length} cores. With 1 worker the server kept ${one.create.cpu.server_cores} of a core busy on POST and the ` +
       `machine ${one.create.cpu.machine_cores} of ${cpus().length} cores (GET: ${one.get.cpu.server_cores} and ` +
       `${one.get.cpu.machine_cores}); with 2 workers a POST cost the server ` +
@@ -516,6 +622,7 @@ try {
 } finally {
   if (server1 && server1.child.exitCode === null) await stopServer(server1.child);
   await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await onServer(`DROP DATABASE IF EXISTS ${databaseName}_w2 WITH (FORCE)`);
   agent.destroy();
   rmSync(dataDir, { recursive: true, force: true });
 }
