@@ -15,6 +15,8 @@ export interface Config {
   httpPort: number | null;
   dataDir: string;
   databaseUrl: string | null;
+  /** Connections each process's PostgreSQL pool opens at most for requests. */
+  databasePoolSize: number;
   tlsCert: string | null;
   tlsKey: string | null;
   trustedProxies: string[];
@@ -62,6 +64,13 @@ export const variables: Variable[] = [
     description:
       'postgres://user:password@host:5432/database: keep the data in PostgreSQL (migrated at start) instead of the SQLite file in ' +
       'DATA_DIR, so several processes or machines can share it.',
+  },
+  {
+    name: 'DATABASE_POOL_SIZE',
+    default: '10',
+    description:
+      'Connections each server process opens at most to PostgreSQL for requests (each also holds one for the periodic ' +
+      "jobs' lock and one listening for cache changes); more requests wait for a free one.",
   },
   {
     name: 'TLS_CERT',
@@ -286,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpPort: httpPort === '' ? null : integer(env, 'HTTP_PORT', 0, 65535),
     dataDir: read(env, 'DATA_DIR'),
     databaseUrl,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 1, 1000),
     tlsCert,
     tlsKey,
     trustedProxies,

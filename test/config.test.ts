@@ -49,3 +49,14 @@ describe('PUBLIC_BASE_URL', () => {
     }
   });
 });
+
+describe('DATABASE_POOL_SIZE', () => {
+  it('when unset, then each process opens up to 10 connections; when set, then that many', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(4);
+  });
+
+  it.each(['0', '-1', 'many', '2.5', '1001'])('when it is %s, then the server refuses to start with a message naming it', (value) => {
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: value })).toThrow(/^DATABASE_POOL_SIZE must be a whole number from 1 to 1000/);
+  });
+});

@@ -6,6 +6,8 @@ import type { Store } from './types.js';
 /** Where the data lives: PostgreSQL when a database URL is configured, else the SQLite file in the data directory. */
 export interface StoreLocation {
   databaseUrl: string | null;
+  /** The most connections the PostgreSQL pool opens (`DATABASE_POOL_SIZE`); unset: the pool's default. */
+  databasePoolSize?: number;
   dataDir: string;
 }
 
@@ -15,6 +17,6 @@ export interface StoreLocation {
  * and which may run beside the server; a long-lived store takes the SQLite file's server lease (sqlite/server-lease.ts).
  */
 export async function openStore(location: StoreLocation, { shortLived = false } = {}): Promise<Store> {
-  if (location.databaseUrl !== null) return createPostgresStore(location.databaseUrl);
+  if (location.databaseUrl !== null) return createPostgresStore(location.databaseUrl, { max: location.databasePoolSize });
   return createSqliteStore(join(location.dataDir, 'form-funnel.db'), { backgroundCheckpoints: !shortLived, serverLease: !shortLived });
 }

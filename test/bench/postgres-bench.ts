@@ -54,7 +54,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
  * Rounds of the throughput comparison: each round measures every load once, so each ratio is taken between loads
  * a few seconds apart, and the median of the rounds is reported with their range.
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /**
  * Load before each measurement, unmeasured: until V8 has compiled the request path (on threads of the server's
  * own, counted in its CPU), a server measures its warm-up. Each of N workers sees a N-th of the requests, so the
