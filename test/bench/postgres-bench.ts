@@ -2,10 +2,12 @@
  * `npm run bench:postgres`: the server on PostgreSQL as an operator runs it (`npm start`'s entry in its own
  * process, TLS, full pipeline). Not a test: it prints a table and writes dist/bench-postgres.json.
  *
- * 1. `POST /v1/submissions` (to one form, then spread over 100 forms) and `GET /v1/forms/{id}` under autocannon
- *    (another process, 16 connections), with 1 and then 2 worker processes; beside them, measured in the same run,
- *    plain Express over TLS in a process of its own (postgres-plain-server.ts) doing one `pg` INSERT per POST and
- *    sending the form's JSON from memory per GET. Prints each ratio to its baseline and WORKERS=2 against 1.
+ * 1. `POST /v1/submissions` (to one form, and spread over 100 forms) and `GET /v1/forms/{id}` under autocannon
+ *    (another process, 16 connections), with 1 and with 2 worker processes, each deployment on a database of its
+ *    own; beside them plain Express over TLS in a process of its own (postgres-plain-server.ts) doing one `pg`
+ *    INSERT per POST and sending the form's JSON from memory per GET. The three stay up and the loads take turns,
+ *    round by round (BENCH_ROUNDS, default 5; every other round in reverse order). Prints each ratio to its baseline
+ *    and WORKERS=2 against 1: the median of the rounds' own ratios, with their range.
  * 2. A million submissions of one form (inserted by the database itself from a few answer sets the domain
  *    validated and scored, with the analytics aggregates the store would have written): GET /v1/analytics at
  *    10,000 and at 1,000,000 submissions, and GET /v1/submissions?limit=100 on the first page against the page
@@ -15,7 +17,7 @@
  * The PostgreSQL server is BENCH_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres
  * when it answers; the bench creates a database of its own on it and drops it at the end. REDIS_URL, when set,
  * puts the rate limits on Redis as in production (under a prefix of the bench's own). BENCH_WARMUP_SECONDS
- * (default 10; times the workers for the server) is the unmeasured load before each measurement; BENCH_SECONDS (default 10)
+ * (default 10; times the workers for the server) is the unmeasured load before the rounds; BENCH_SECONDS (default 10)
  * is each autocannon measurement's duration, BENCH_ROWS (default 1,000,000) the submissions seeded, BENCH_SAMPLES
  * (default 200) the requests per latency figure.
  */
