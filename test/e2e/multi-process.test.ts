@@ -95,7 +95,11 @@ const on = (worker: 0 | 1, index: number): Connection => byWorker[worker]![index
 /** A request on one connection, with the process that answered it. */
 async function call(connection: Connection, method: string, path: string, options: Parameters<typeof send>[3] = {}): Promise<Answer> {
   const answer = await send(connection.agent, method, path, { key: workspace.live_admin_key, ...options });
-  return { ...answer, pid: await pidOf(String(answer.headers['x-request-id'])) };
+  const pid = await pidOf(String(answer.headers['x-request-id']));
+  // A test that means one worker must have reached it: another answering means the connection was replaced.
+  if (pid !== connection.pid)
+    throw new Error(`a request meant for worker ${connection.pid} was answered by ${pid}: its connection was replaced`);
+  return { ...answer, pid };
 }
 
 /** An answer read off a connection carrying pipelined requests. */
@@ -175,6 +179,10 @@ beforeAll(async () => {
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
+    // The tests pin their requests to a worker by the kept-alive connection they use (below). The default 5 s would
+    // close a connection left idle between tests: its agent then opens a new one, which the primary may hand to the
+    // other worker, and a request written as the server closes the old one fails with ECONNRESET.
+    KEEP_ALIVE_TIMEOUT_MS: String(600_000),
     // Deliveries go to the local receiver, whose certificate the workers trust.
     ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
     NODE_EXTRA_CA_CERTS: join(dataDir, 'receiver-ca.pem'),
