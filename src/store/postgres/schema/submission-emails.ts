@@ -8,8 +8,9 @@
  * (transfer). Existing submissions are indexed here from their answers and form version; new ones name theirs.
  *
  * `events.submission_id` names the submission a `submission.*` event carries, so an erasure finds the stored
- * events (and their pending attempts) of the submissions it deletes by index. It is a stored generated column,
- * computed from the body (adding it rewrites the events table once), which needs no change to how events are written.
+ * events (and their pending attempts) of the submissions it deletes by index. It was added here as a stored generated
+ * column, computed from the body (adding it rewrites the events table once); since `events-submission-id.ts` it is a
+ * plain column that the writers set, so an event insert no longer parses its body.
  *
  * `rescore_jobs` is the queue of bulk rescores: a running job carries its lease (`lease_owner`, `lease_until`)
  * and its progress cursor (`cursor_created_at`, `cursor_id`: the last submission rescored, walking newest
