@@ -70,7 +70,7 @@ export const variables: Variable[] = [
     default: '10',
     description:
       'Connections each server process opens at most to PostgreSQL for requests (each also holds one for the periodic ' +
-      "jobs' lock and one listening for cache changes); more requests wait for a free one.",
+      "jobs' lock and one listening for cache changes); more requests wait for a free one, up to 2 s, then get 503.",
   },
   {
     name: 'TLS_CERT',

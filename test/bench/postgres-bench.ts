@@ -57,6 +57,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
  * a few seconds apart, and the median of the rounds is reported with their range.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  process.stderr.write(`BENCH_ROUNDS must be a whole number of at least 1 (got ${process.env.BENCH_ROUNDS})\n`);
+  process.exit(2);
+}
 /**
  * Load before each measurement, unmeasured: until V8 has compiled the request path (on threads of the server's
  * own, counted in its CPU), a server measures its warm-up. Each of N workers sees a N-th of the requests, so the
@@ -76,11 +80,15 @@ const run = promisify(execFile);
 const agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
 
 const databaseName = `ff_bench_${randomBytes(4).toString('hex')}`;
-const databaseUrl = (() => {
+/** The bench's databases: the first deployment's (which the million-row figures use), the second's, plain Express's. */
+const databaseNames = [databaseName, `${databaseName}_w2`, `${databaseName}_plain`] as const;
+/** The server's URL naming another database (its query string, `sslmode` say, kept as it is). */
+const urlOf = (name: string) => {
   const url = new URL(serverUrl);
-  url.pathname = `/${databaseName}`;
+  url.pathname = `/${name}`;
   return url.toString();
-})();
+};
+const databaseUrl = urlOf(databaseName);
 async function answers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
@@ -137,8 +145,10 @@ async function startServer(workers: number, dataDir: string, databaseUrl: string
   return { child, url: `https://127.0.0.1:${port}` };
 }
 
+/** Stops a server (its workers with it) and waits for it to exit; one that has already exited is left as it is. */
 const stopServer = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
@@ -228,11 +238,13 @@ try {
     spread: string;
   }
   const deployments: Deployment[] = [];
+  /** Every server started, stopped however the measurements end. */
+  const started: ChildProcess[] = [];
   let plain: Awaited<ReturnType<typeof startPlainServer>> | undefined;
   try {
     for (const workers of [1, 2]) {
-      const url = workers === 1 ? databaseUrl : `${databaseUrl}_w${workers}`;
-      if (url !== databaseUrl) await onServer(`CREATE DATABASE ${databaseName}_w${workers}`);
+      const url = urlOf(databaseNames[workers - 1]!);
+      if (workers > 1) await onServer(`CREATE DATABASE ${databaseNames[workers - 1]}`);
       const store = await createPostgresStore(url, { max: 1 });
       const workspace = await bootstrapWorkspace(
         { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() },
@@ -241,6 +253,7 @@ try {
       await store.close();
       log(`Starting the server with WORKERS=${workers} on PostgreSQL...`);
       const server = await startServer(workers, join(dataDir, `workers-${workers}`), url);
+      started.push(server.child);
       const key = workspace.live_admin_key;
       const { slug: _slug, ...form } = demoForm();
       const ids: string[] = [];
@@ -265,7 +278,12 @@ try {
     // The baseline answers what the full stack answers: the form's text as sent, a created submission's body.
     const formJson = await fetchText('GET', `${one.server.url}/v1/forms/${one.formId}`, one.key);
     const created = await fetchJson('POST', `${one.server.url}/v1/submissions`, one.key, JSON.parse(one.submission));
-    const plainServer = await startPlainServer({ databaseUrl, formJson, created, workspaceId: one.workspaceId });
+    const plainServer = await startPlainServer({
+      databaseUrl: await plainDatabase(one.workspaceId, one.formId),
+      formJson,
+      created,
+      workspaceId: one.workspaceId,
+    });
     plain = plainServer;
 
     /** Every load of the comparison, by name; each measures one server for SECONDS. */
@@ -318,8 +336,8 @@ try {
       }
     }
   } finally {
-    plain?.child.disconnect();
-    for (const d of deployments) await stopServer(d.server.child);
+    if (plain?.child.connected) plain.child.disconnect();
+    for (const child of started) await stopServer(child);
   }
   const { key, formId, workspaceId } = deployments[0]!;
   const workspace = { workspace_id: workspaceId };
@@ -623,10 +641,37 @@ try {
   log('Wrote dist/bench-postgres.json');
 } finally {
   if (server1 && server1.child.exitCode === null) await stopServer(server1.child);
-  await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  await onServer(`DROP DATABASE IF EXISTS ${databaseName}_w2 WITH (FORCE)`);
+  for (const name of databaseNames) {
+    await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error) => log(`Could not drop ${name}: ${error}`));
+  }
   agent.destroy();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * A database of its own for plain Express's inserts, so neither deployment's tables grow by them: the same schema,
+ * with copies of the workspace's and the form's rows its inserts refer to.
+ */
+async function plainDatabase(workspaceId: string, formId: string): Promise<string> {
+  const name = databaseNames[2];
+  await onServer(`CREATE DATABASE ${name}`);
+  const url = urlOf(name);
+  await (await createPostgresStore(url, { max: 1 })).close();
+  const from = new pg.Client({ connectionString: databaseUrl });
+  const to = new pg.Client({ connectionString: url });
+  await Promise.all([from.connect(), to.connect()]);
+  try {
+    for (const [table, id] of [
+      ['workspaces', workspaceId],
+      ['forms', formId],
+    ] as const) {
+      const { rows } = await from.query(`SELECT row_to_json(t) AS row FROM ${table} t WHERE id = $1`, [id]);
+      await to.query(`INSERT INTO ${table} SELECT * FROM json_populate_record(NULL::${table}, $1)`, [rows[0].row]);
+    }
+  } finally {
+    await Promise.all([from.end(), to.end()]);
+  }
+  return url;
 }
 
 /** The baseline server (postgres-plain-server.ts) in a process of its own, as the server under test runs in its own. */
