@@ -148,9 +148,9 @@ export interface SourceCount {
 export interface FunnelTotals {
   /** Only days that have submissions, oldest first. Score sums and counts are of completed submissions. */
   days: Array<{ day: string; started: number; completed: number; scoreSum: number; scoreCount: number }>;
-  /** Every step id stored on a visited path in the range, including ids an older version had. */
+  /** Every step id stored on a visited path in the range, including ids an older version had; in byte order of the id. */
   steps: Array<{ stepId: string; reached: number; droppedOff: number }>;
-  /** Completed submissions by stored grade (null: no grade). */
+  /** Completed submissions by stored grade (null: no grade), in byte order of the stored grade key. */
   grades: Array<{ grade: string | null; completed: number }>;
   /** Submissions by UTM source: the sources with most started first (ties by source, none first), and the rest. */
   sources: { top: SourceCount[]; other: { sources: number; started: number; completed: number } };

@@ -83,6 +83,16 @@ describe.each(storeKinds)('the %s store, when submissions to one form are writte
     expect((await month()).submissions).toBe(24);
   });
 
+  it('when the funnel is read, then steps and grades come in the order of their keys, whatever plan the database chose', async () => {
+    await concurrentWrites();
+    const { steps, grades } = await funnel();
+    const ids = steps.map((step) => step.stepId);
+    expect(ids.length).toBeGreaterThan(1);
+    expect(ids).toEqual([...ids].sort());
+    // 12 completed submissions still graded B and 4 rescored to A (concurrentWrites).
+    expect(grades.map((grade) => grade.grade)).toEqual(['A', 'B']);
+  });
+
   // Where the counts are between folds is PostgreSQL's alone: SQLite writes its aggregate rows in each commit.
   if (kind === 'postgres') {
     it('when the pending deltas are folded, then analytics and usage read the same as before the fold', async () => {

@@ -311,12 +311,12 @@ export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
         const steps = await all<FunnelTotals['steps'][number]>(
           client,
           `SELECT step_id AS "stepId", SUM(reached) AS reached, SUM(dropped_off) AS "droppedOff" FROM ${mergedAggregates.submission_step_days} a
-           WHERE ${inRange} GROUP BY step_id`,
+           WHERE ${inRange} GROUP BY step_id ORDER BY step_id COLLATE "C"`,
           range,
         );
         const grades = await all<{ grade: string; completed: number }>(
           client,
-          `SELECT grade, SUM(completed) AS completed FROM ${mergedAggregates.submission_grade_days} a WHERE ${inRange} GROUP BY grade`,
+          `SELECT grade, SUM(completed) AS completed FROM ${mergedAggregates.submission_grade_days} a WHERE ${inRange} GROUP BY grade ORDER BY grade COLLATE "C"`,
           range,
         );
         const sources = `${mergedAggregates.submission_source_days} a`;

@@ -431,12 +431,13 @@ export function sqliteSubmissions(db: Database.Database, grouped: GroupCommit): 
           steps: statement(
             db,
             `SELECT step_id AS stepId, SUM(reached) AS reached, SUM(dropped_off) AS droppedOff
-             FROM submission_step_days WHERE ${inRange} GROUP BY step_id`,
+             FROM submission_step_days WHERE ${inRange} GROUP BY step_id ORDER BY step_id`,
           ).all(...range) as FunnelTotals['steps'],
           grades: (
-            statement(db, `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade`).all(
-              ...range,
-            ) as Array<{ grade: string; completed: number }>
+            statement(
+              db,
+              `SELECT grade, SUM(completed) AS completed FROM submission_grade_days WHERE ${inRange} GROUP BY grade ORDER BY grade`,
+            ).all(...range) as Array<{ grade: string; completed: number }>
           ).map((row) => ({ grade: gradeOfKey(row.grade), completed: row.completed })),
           sources: sourceBreakdown(
             statement(db, `${sourceGroups(inRange)} ORDER BY SUM(started) DESC, utm_source LIMIT ?`).all(
