@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { median } from './median.js';
 
 const ref = process.argv[2];
 if (!ref) {
@@ -38,7 +39,6 @@ if (!Object.hasOwn(targets, scenario)) throw new Error(`COMPARE_SCENARIO is one 
 const rounds = Number(process.env.COMPARE_ROUNDS ?? 12);
 const seconds = Number(process.env.COMPARE_SECONDS ?? 3);
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round = (value: number, decimals = 3) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 const other = join(mkdtempSync(join(tmpdir(), 'form-funnel-compare-')), 'checkout');

@@ -13,6 +13,7 @@ import { buildHostedAssets } from '../../src/hosted/build.js';
 import { startDemoServer } from '../../src/hosted/demo-server.js';
 import { hostedAssetsDir } from '../../src/hosted/manifest.js';
 import { chromiumLaunchOptions } from '../support/chromium.js';
+import { median } from './median.js';
 
 const RUNS = Number(process.env.RUNS ?? 7);
 const budgets = { jsKb: 40, cssKb: 10, firstStepMs: 300 };
@@ -47,7 +48,6 @@ for (let run = 0; run < RUNS; run++) {
 await browser.close();
 await close();
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const row = (name: string, value: string, budget: string, within: boolean) =>
   `${name.padEnd(34)} ${value.padStart(10)}   budget ${budget.padEnd(8)} ${within ? 'within' : 'OVER'}`;
 const steady = firstStep.slice(1);

@@ -41,6 +41,7 @@ import { completeContext, dayOf, gradeKey, sourceKey, stepCounts } from '../../s
 import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
 import { type CpuPerRequest, measureCpu } from './process-cpu.js';
 import { scoredTemplates } from './submission-templates.js';
+import { median } from './median.js';
 
 const localServer = 'postgres://postgres@127.0.0.1:5432/postgres';
 const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || ((await answers(localServer)) ? localServer : undefined);
@@ -160,12 +161,6 @@ async function measured(serverPid: number, load: () => Promise<ReturnType<typeof
 }
 type Figure = Awaited<ReturnType<typeof measured>>;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 /** One load's rounds as one figure: the median of each measure, the counts summed. */
 function medianFigure(figures: Figure[]): Figure {
   const of = (measure: (figure: Figure) => number, decimals = 0) => round(median(figures.map(measure)), decimals);
@@ -228,7 +223,6 @@ try {
    */
   interface Deployment {
     workers: number;
-    databaseUrl: string;
     key: string;
     workspaceId: string;
     server: Awaited<ReturnType<typeof startServer>>;
@@ -265,7 +259,6 @@ try {
       const submission = JSON.stringify({ form_id: ids[0], answers: anaAnswers(), hidden: anaHidden() });
       deployments.push({
         workers,
-        databaseUrl: url,
         key,
         workspaceId: workspace.workspace_id,
         server,
@@ -340,7 +333,6 @@ try {
     for (const child of started) await stopServer(child);
   }
   const { key, formId, workspaceId } = deployments[0]!;
-  const workspace = { workspace_id: workspaceId };
   /** Each load's rounds as their median figures (the ratios below are each round's, then their median). */
   const baseline = { create: medianFigure(rounds.plain_create!), get: medianFigure(rounds.plain_get!) };
   const figures: Record<string, { create: Figure; get: Figure; create_100_forms: Figure }> = {};
@@ -360,7 +352,7 @@ try {
   const seeding = await openPostgres(databaseUrl, { max: 1 });
   server1 = await startServer(1, join(dataDir, 'workers-1'), databaseUrl);
   const form = (await fetchJson('GET', `${server1.url}/v1/forms/${formId}`, key)) as unknown as Schema<'Form'>;
-  const seeder = submissionSeeder(seeding, form, workspace.workspace_id);
+  const seeder = submissionSeeder(seeding, form, workspaceId);
   await seeder.seed(FIRST_ROWS, 0);
   const analyticsPath = `/v1/analytics?form_id=${formId}&from=${seeder.firstDay}&to=${seeder.lastDay}`;
   const analyticsSmall = await latency(server1.url, key, analyticsPath);
@@ -372,7 +364,7 @@ try {
   const deep = (
     await seeding.query(
       `SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'live' ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2`,
-      [workspace.workspace_id, deepIndex],
+      [workspaceId, deepIndex],
     )
   ).rows[0] as { id: string };
   // The form's own deep row: the workspace's may belong to one of the other 99 forms the POSTs above went to.
@@ -380,7 +372,7 @@ try {
     await seeding.query(
       `SELECT id FROM submissions WHERE workspace_id = $1 AND environment = 'live' AND form_id = $2
         ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $3`,
-      [workspace.workspace_id, formId, deepIndex],
+      [workspaceId, formId, deepIndex],
     )
   ).rows[0] as { id: string };
   // Sorted and grade-filtered pages (issue 11): each deep cursor 90 % into its own list; the plan of the deep page
@@ -407,12 +399,11 @@ try {
   const findCursors: Array<{ id: string; position: number; count: number }> = [];
   for (const find of finds) {
     const inList = `workspace_id = $1 AND environment = 'live' ${find.where}`;
-    const { count } = (await seeding.query(`SELECT COUNT(*)::int AS count FROM submissions WHERE ${inList}`, [workspace.workspace_id]))
-      .rows[0];
+    const { count } = (await seeding.query(`SELECT COUNT(*)::int AS count FROM submissions WHERE ${inList}`, [workspaceId])).rows[0];
     const position = Math.min(900_000, Math.floor(count * 0.9));
     const cursor = (
       await seeding.query(`SELECT id, ${find.key} AS key FROM submissions WHERE ${inList} ORDER BY ${find.orderBy} LIMIT 1 OFFSET $2`, [
-        workspace.workspace_id,
+        workspaceId,
         position - 1,
       ])
     ).rows[0] as { id: string; key: unknown };
@@ -420,7 +411,7 @@ try {
     const plan = await seeding.query(
       `EXPLAIN (ANALYZE, COSTS OFF) SELECT s.* FROM submissions s WHERE s.${inList.replaceAll('AND ', 'AND s.')}
          AND (s.${find.key}, s.id) < ($2::${find.type}, $3::text) ORDER BY s.${find.orderBy.replaceAll(', ', ', s.')} LIMIT 101`,
-      [workspace.workspace_id, cursor.key, cursor.id],
+      [workspaceId, cursor.key, cursor.id],
     );
     log(`Plan of the page after row ${position.toLocaleString('en')} of ${count.toLocaleString('en')}, ${find.name}:`);
     for (const line of plan.rows) log(`  ${line['QUERY PLAN']}`);

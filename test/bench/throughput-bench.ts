@@ -32,6 +32,7 @@ import express from 'express';
 import selfsigned from 'selfsigned';
 import { parse } from 'yaml';
 import { compiled } from './compiled.js';
+import { median } from './median.js';
 
 // The server as `npm start` runs it: compiled (./compiled.ts).
 const { loadConfig } = await compiled<typeof import('../../src/config.js')>('config.js');
@@ -51,7 +52,6 @@ const CONNECTIONS = 16;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const round = (value: number, decimals = 2) => Math.round(value * 10 ** decimals) / 10 ** decimals;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const example = (name: string) =>
   parse(readFileSync(join(root, `openapi/components/examples/${name}.yaml`), 'utf8')).value as Record<string, unknown>;
 
