@@ -39,9 +39,9 @@ import { openPostgres } from '../../src/store/postgres/database.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { completeContext, dayOf, gradeKey, sourceKey, stepCounts } from '../../src/store/rows/submissions.js';
 import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
+import { median } from './median.js';
 import { type CpuPerRequest, measureCpu } from './process-cpu.js';
 import { scoredTemplates } from './submission-templates.js';
-import { median } from './median.js';
 
 const localServer = 'postgres://postgres@127.0.0.1:5432/postgres';
 const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || ((await answers(localServer)) ? localServer : undefined);
