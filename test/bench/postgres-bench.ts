@@ -19,7 +19,7 @@
  * puts the rate limits on Redis as in production (under a prefix of the bench's own). BENCH_WARMUP_SECONDS
  * (default 10; times the workers for the server) is the unmeasured load before the rounds; BENCH_SECONDS (default 10)
  * is each autocannon measurement's duration, BENCH_ROWS (default 1,000,000) the submissions seeded, BENCH_SAMPLES
- * (default 200) the requests per latency figure.
+ * (default 200) the requests per latency figure. BENCH_FIXED_RATE (off by default) adds POST loads at a fixed rate.
  */
 import { type ChildProcess, execFile, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -69,6 +69,19 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
  * further below theirs.
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
+/**
+ * BENCH_FIXED_RATE (requests per second, off by default): three more POST loads per round at a fixed overall rate
+ * rather than as fast as the server answers, one worker and two at that rate and one worker at half of it. At equal
+ * load they show what a create costs each deployment in CPU, where the loads above mix cost with how much of the
+ * machine each deployment manages to use.
+ */
+const FIXED_RATE = process.env.BENCH_FIXED_RATE ? Number(process.env.BENCH_FIXED_RATE) : undefined;
+if (FIXED_RATE !== undefined && (!Number.isInteger(FIXED_RATE) || FIXED_RATE < 2)) {
+  process.stderr.write(
+    `BENCH_FIXED_RATE must be a whole number of requests per second, at least 2 (got ${process.env.BENCH_FIXED_RATE})\n`,
+  );
+  process.exit(2);
+}
 const TOTAL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const FIRST_ROWS = Math.min(10_000, TOTAL_ROWS);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -177,8 +190,10 @@ function medianFigure(figures: Figure[]): Figure {
   };
 }
 
-async function autocannon(url: string, key: string, method: 'GET' | 'POST', body: string | undefined, seconds: number) {
+/** `rate`: requests per second over all connections; without it, each connection sends its next as soon as it is answered. */
+async function autocannon(url: string, key: string, method: 'GET' | 'POST', body: string | undefined, seconds: number, rate?: number) {
   const args = ['-c', '16', '-d', String(seconds), '-j', '-m', method, '-H', `authorization=Bearer ${key}`];
+  if (rate !== undefined) args.push('--overallRate', String(rate));
   if (body !== undefined) args.push('-H', 'content-type=application/json', '-b', body);
   const { stdout } = await run(join(root, 'node_modules/.bin/autocannon'), [...args, url], {
     env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
@@ -311,6 +326,16 @@ try {
         },
       );
     }
+    if (FIXED_RATE !== undefined) {
+      const atRate = (d: Deployment, rate: number) => () =>
+        measured(d.server.child.pid!, () => autocannon(`${d.server.url}/v1/submissions`, d.key, 'POST', d.submission, SECONDS, rate));
+      const [single, double] = deployments as [Deployment, Deployment];
+      loads.push(
+        { name: 'workers_1_create_fixed_rate', run: atRate(single, FIXED_RATE) },
+        { name: 'workers_2_create_fixed_rate', run: atRate(double, FIXED_RATE) },
+        { name: 'workers_1_create_half_rate', run: atRate(single, Math.round(FIXED_RATE / 2)) },
+      );
+    }
     log(`Warming up: plain Express ${WARMUP_SECONDS} s, each deployment ${WARMUP_SECONDS} s per worker, for POST and for GET...`);
     await autocannon(`${plainServer.url}/v1/submissions`, one.key, 'POST', one.submission, WARMUP_SECONDS);
     await autocannon(`${plainServer.url}/v1/forms/${one.formId}`, one.key, 'GET', undefined, WARMUP_SECONDS);
@@ -346,6 +371,11 @@ try {
   /** The ratio of two loads' rates in each round, and their median. */
   const ratios = (load: string, to: string) => {
     const each = rounds[load]!.map((figure, turn) => round(figure.requests_per_second / rounds[to]![turn]!.requests_per_second, 2));
+    return { median: round(median(each), 2), rounds: each };
+  };
+  /** The ratio of two loads' server CPU per request in each round, and their median. */
+  const cpuRatios = (load: string, to: string) => {
+    const each = rounds[load]!.map((figure, turn) => round(figure.cpu.server_us / rounds[to]![turn]!.cpu.server_us, 2));
     return { median: round(median(each), 2), rounds: each };
   };
   log(`Seeding ${FIRST_ROWS.toLocaleString('en')} submissions over 30 days...`);
@@ -623,6 +653,26 @@ try {
       'A second worker only gains what the machine has left over while one worker is the bound: here PostgreSQL, the load ' +
       'generator and (with REDIS_URL) Redis share the same cores.',
   );
+  if (FIXED_RATE !== undefined) {
+    const fixed = {
+      rate: FIXED_RATE,
+      workers_1: medianFigure(rounds.workers_1_create_fixed_rate!),
+      workers_2: medianFigure(rounds.workers_2_create_fixed_rate!),
+      workers_1_half_rate: medianFigure(rounds.workers_1_create_half_rate!),
+      /** Each round's server CPU per create with 2 workers over 1, and with 1 worker at half the rate over the full rate. */
+      server_cpu_2_to_1: cpuRatios('workers_2_create_fixed_rate', 'workers_1_create_fixed_rate'),
+      server_cpu_half_to_full: cpuRatios('workers_1_create_half_rate', 'workers_1_create_fixed_rate'),
+    };
+    results.fixed_rate = fixed;
+    const at = (figure: Figure) =>
+      `${figure.requests_per_second} req/s, server ${figure.cpu.server_us} us, PostgreSQL ${figure.cpu.postgres_us} us per create`;
+    log(
+      `\nPOST at a fixed rate, medians of ${ROUNDS} round(s): ${FIXED_RATE} req/s to 1 worker: ${at(fixed.workers_1)}; to 2 workers: ` +
+        `${at(fixed.workers_2)}; ${Math.round(FIXED_RATE / 2)} req/s to 1 worker: ${at(fixed.workers_1_half_rate)}. Server CPU per ` +
+        `create, 2 workers / 1: ${fixed.server_cpu_2_to_1.median}x${spread(fixed.server_cpu_2_to_1)}; 1 worker at half the rate / ` +
+        `at the full rate: ${fixed.server_cpu_half_to_full.median}x${spread(fixed.server_cpu_half_to_full)}.`,
+    );
+  }
   log(
     `Load average (1, 5, 15 min) at start ${(results.load_average_at_start as number[]).join(', ')}, at end ` +
       `${(results.load_average_at_end as number[]).join(', ')}`,
