@@ -51,6 +51,20 @@ export class RecordNotFound extends StoreError {
   }
 }
 
+/**
+ * A record the write files its row under no longer exists: the folder a form is put in was deleted between the
+ * caller's check and the write (its foreign key refused the row). Nothing was written.
+ */
+export class ReferenceMissing extends StoreError {
+  constructor(
+    readonly kind: 'folder',
+    readonly id: string,
+  ) {
+    super(`No ${kind} ${id} exists to refer to.`);
+    this.name = 'ReferenceMissing';
+  }
+}
+
 /** A keyset cursor that names no row of the list being read (another list's, another workspace's, or a deleted one). */
 export class InvalidCursor extends StoreError {
   constructor(readonly parameter: CursorParameter) {

@@ -149,7 +149,10 @@ export interface FormStore {
   get(workspaceId: string, id: string): Promise<FormRecord | undefined>;
   /** The workspace holding a form, found by its id alone: a hosted page's URL names only the form. */
   workspaceOf(id: string): Promise<string | undefined>;
-  /** Inserts the form and its version-1 snapshot; `StoreConflict('slug_taken')` when the slug is taken. */
+  /**
+   * Inserts the form and its version-1 snapshot; `StoreConflict('slug_taken')` when the slug is taken,
+   * `ReferenceMissing('folder')` when its folder no longer exists.
+   */
   create(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
   /**
    * Replaces the form and stores the snapshot of its new version; snapshots older than the latest
@@ -157,7 +160,7 @@ export interface FormStore {
    * still in `record.workspaceId` (`RecordNotFound('form')` otherwise). With `expectedTag`, the write is made
    * only if the stored form's entity tag (`entityTagOf`, src/etag.ts) still equals it, compared inside the
    * transaction: `StoreConflict('changed_since_read')` otherwise, `RecordNotFound('form')` when it is gone.
-   * `StoreConflict('slug_taken')` as for `create`.
+   * `StoreConflict('slug_taken')` and `ReferenceMissing('folder')` as for `create`.
    */
   update(
     record: FormRecord,

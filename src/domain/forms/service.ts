@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Schema } from '../../contract.js';
 import { entityTagOf } from '../../etag.js';
 import { newId } from '../../ids.js';
-import { isStoreConflict } from '../../store/errors.js';
+import { isStoreConflict, ReferenceMissing } from '../../store/errors.js';
 import type { PageRequest } from '../../store/page.js';
 import type { AuditEventInput, FormRecord } from '../../store/types.js';
 import { actorOf, assertFormVisible, assertMayChange, definitionEnvironments, type Principal } from '../access.js';
@@ -87,12 +87,11 @@ export async function listForms(
 async function assertUsableFolder(services: Services, principal: Principal, folderId: string | null): Promise<void> {
   if (folderId === null) return;
   const folder = await services.store.folders.get(principal.workspace.id, folderId);
-  if (!folder || (folder.environment === 'test' && principal.environment === 'live')) {
-    throw invalidValue([
-      { location: 'body', pointer: '/folder_id', code: 'not_found', message: `no folder ${folderId} in this workspace` },
-    ]);
-  }
+  if (!folder || (folder.environment === 'test' && principal.environment === 'live')) throw folderNotFound(folderId);
 }
+
+const folderNotFound = (folderId: string) =>
+  invalidValue([{ location: 'body', pointer: '/folder_id', code: 'not_found', message: `no folder ${folderId} in this workspace` }]);
 
 export async function createForm(services: Services, principal: Principal, input: Schema<'FormCreate'>): Promise<Form> {
   const { attachment } = principal;
@@ -131,7 +130,7 @@ export async function createForm(services: Services, principal: Principal, input
   const record = { form, workspaceId: principal.workspace.id, environment: principal.environment };
   const outbox = () => formOutbox(services, record, { type: 'form.created', data: { object: presented() } }, presented());
   if (input.slug !== undefined) {
-    await services.store.forms.create(record, outbox()).catch(rethrowSlugTaken(form.slug));
+    await services.store.forms.create(record, outbox()).catch(rethrowFormRefusal(form.slug));
     return presented();
   }
   // A derived slug that is taken gets a numeric suffix: only a slug the caller chose is a conflict.
@@ -140,15 +139,20 @@ export async function createForm(services: Services, principal: Principal, input
       await services.store.forms.create(record, outbox());
       return presented();
     } catch (error) {
-      if (!isStoreConflict(error, 'slug_taken') || attempt >= 50) rethrowSlugTaken(form.slug)(error);
+      if (!isStoreConflict(error, 'slug_taken') || attempt >= 50) rethrowFormRefusal(form.slug)(error);
       form.slug = `${slugify(input.name)}-${attempt + 1}`;
     }
   }
 }
 
-const rethrowSlugTaken =
+/**
+ * A store's refusal of a form's write, as the client hears it: a taken slug, or a folder deleted after
+ * `assertUsableFolder` found it (the answer its check would have given a moment later).
+ */
+const rethrowFormRefusal =
   (slug: string) =>
   (error: unknown): never => {
+    if (error instanceof ReferenceMissing) throw folderNotFound(error.id);
     if (isStoreConflict(error, 'slug_taken')) {
       throw conflict('slug_taken', `Another form of this workspace already has the slug ${slug}.`, [
         { location: 'body', pointer: '/slug', code: 'slug_taken', message: 'is already used by another form' },
@@ -223,7 +227,7 @@ async function publishVersion(
       { keepVersions: KEPT_VERSIONS, expectedTag: options.expectedTag, audit: options.audit?.(at) },
       formOutbox(services, record, { type: 'form.updated', data: { object: updated, previous_version: read.form.version } }, updated),
     )
-    .catch(rethrowSlugTaken(updated.slug));
+    .catch(rethrowFormRefusal(updated.slug));
   return updated;
 }
 

@@ -208,6 +208,12 @@ export class Parameters {
   }
 }
 
+/** A foreign-key violation of one named constraint: the row refers to one that does not exist (any more). */
+export function isForeignKeyViolation(error: unknown, constraint: string): boolean {
+  const { code, constraint: name } = error as { code?: string; constraint?: string };
+  return code === '23503' && name === constraint;
+}
+
 /** A unique-constraint violation, optionally of one named constraint. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const { code, constraint: name } = error as { code?: string; constraint?: string };

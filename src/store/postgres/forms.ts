@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
-import { RecordNotFound, StoreConflict } from '../errors.js';
+import { RecordNotFound, ReferenceMissing, StoreConflict } from '../errors.js';
 import { toApiKey } from '../rows/api-keys.js';
 import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
@@ -19,7 +19,7 @@ import {
 import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
-import { isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
+import { isForeignKeyViolation, isUniqueViolation, one, Parameters, type Queryable, run } from './database.js';
 import { integrationFormCascade } from './integrations.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
@@ -43,6 +43,18 @@ export async function slugChecked<T>(write: Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/**
+ * A form filed in a folder deleted since the caller checked it: the folder's foreign key refused the row (a delete
+ * that locked the folder first, then found it empty), and the transaction rolled back.
+ */
+const folderChecked =
+  (form: Schema<'Form'>) =>
+  (error: unknown): never => {
+    if (form.folder_id !== null && isForeignKeyViolation(error, 'forms_folder_id_fkey'))
+      throw new ReferenceMissing('folder', form.folder_id);
+    throw error;
+  };
 
 /** Everything a version summary shows; never the definition, which can be 256 KiB per row. */
 const versionSummaryColumns =
@@ -155,7 +167,7 @@ export function postgresForms(pool: pg.Pool, caches: RowCaches): FormStore {
           );
           await insertSnapshot(client, form, definition);
         }),
-      );
+      ).catch(folderChecked(form));
     },
     async update({ form, workspaceId }, { keepVersions, expectedTag, audit }, outbox) {
       const definition = definitionOf(form);
@@ -171,7 +183,7 @@ export function postgresForms(pool: pg.Pool, caches: RowCaches): FormStore {
           await run(client, 'DELETE FROM form_versions WHERE form_id = $1 AND version <= $2', [form.id, form.version - keepVersions]);
           if (audit) await insertAuditEvent(client, audit);
         }),
-      );
+      ).catch(folderChecked(form));
     },
     async delete(workspaceId, id, at, audit, outbox, options = {}) {
       await withOutbox(pool, outbox, async (client) => {

@@ -51,7 +51,13 @@ export async function completeClaim(
   return changed === 1;
 }
 
-/** The enabled integrations of a workspace in these environments, whatever they subscribe to. */
+/**
+ * The enabled integrations of a workspace in these environments, whatever they subscribe to; inside a transaction,
+ * locked as the deliveries' foreign key would lock them, so an integration deleted meanwhile is either waited for
+ * (a delete not yet committed: it then skips the row) or holds off until this transaction's deliveries are in
+ * (and takes them with it). Without the lock its delete could commit between this read and the first attempt's
+ * insert, whose foreign key would then fail.
+ */
 const enabledIntegrations = async (
   db: Queryable,
   workspaceId: string,
@@ -60,7 +66,7 @@ const enabledIntegrations = async (
   (
     await all<{ id: string; url: string; events: string[]; form_id: string | null }>(
       db,
-      'SELECT id, url, events, form_id FROM integrations WHERE workspace_id = $1 AND environment = ANY($2::text[]) AND enabled',
+      'SELECT id, url, events, form_id FROM integrations WHERE workspace_id = $1 AND environment = ANY($2::text[]) AND enabled FOR KEY SHARE',
       [workspaceId, environments],
     )
   ).map((row) => ({ id: row.id, url: row.url, events: row.events, formId: row.form_id }));

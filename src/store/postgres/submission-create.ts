@@ -19,7 +19,7 @@ import type { OutboxEntries } from '../outbox.js';
 import { insertedColumns, insertedValues } from '../rows/submissions.js';
 import type { ListedEmailAnswers, SubmissionRecord } from '../submission-store.js';
 import { creationDelta, deltaColumns, deltaValues } from './aggregate-deltas.js';
-import { one, Parameters } from './database.js';
+import { isForeignKeyViolation, one, Parameters } from './database.js';
 import { normalisedEmail } from './schema/submission-emails.js';
 
 /** Delivery ids handed to a first run, per event: enough for most workspaces, so the second run stays rare. */
@@ -39,6 +39,11 @@ const eventColumns = [
   ['mock', 'boolean'],
 ] as const;
 
+/** Whether the integration `alias` subscribes to the event `ev`: the matching of `subscribesTo` (../outbox.ts) in SQL. */
+const reaches = (alias: string) =>
+  `${alias}.workspace_id = ev.workspace_id AND ${alias}.environment = ANY(ev.environments) AND ${alias}.events ? ev.type
+     AND (${alias}.form_id IS NULL OR ${alias}.form_id = ev.form_id)`;
+
 interface CreateOutcome {
   owned: boolean;
   subscribed: number;
@@ -54,7 +59,7 @@ function createStatement(record: SubmissionRecord, listed: ListedEmailAnswers, e
   const response = entries.response;
   const ctes = [
     `owner AS (SELECT 1 FROM forms WHERE id = ${add(submission.form_id)} AND workspace_id = ${add(record.workspaceId)} FOR SHARE)`,
-    // The events and the integrations each one reaches: the matching of `subscribesTo` (../outbox.ts) in SQL.
+    // The events, then the integrations each one reaches.
     events.length === 0
       ? `ev AS (SELECT ${eventColumns.map(([column, type]) => `NULL::${type} AS ${column}`).join(', ')} WHERE false)`
       : `ev (${eventColumns.map(([column]) => column).join(', ')}) AS (VALUES ${events
@@ -72,9 +77,11 @@ function createStatement(record: SubmissionRecord, listed: ListedEmailAnswers, e
             return `(${values.map((value, column) => `${add(value)}::${eventColumns[column]![1]}`).join(', ')})`;
           })
           .join(', ')})`,
-    `reached AS (SELECT row_number() OVER () AS n, ev.*, i.id AS integration_id, i.url
-       FROM ev JOIN integrations i ON i.workspace_id = ev.workspace_id AND i.environment = ANY(ev.environments) AND i.enabled
-         AND i.events ? ev.type AND (i.form_id IS NULL OR i.form_id = ev.form_id))`,
+    // The integrations some event reaches, locked as the deliveries' foreign key would lock them: a delete of one
+    // waits for this create's commit (and then takes its deliveries with it), or went first and is not reached.
+    `hooks AS (SELECT i.id, i.url, i.workspace_id, i.environment, i.events, i.form_id FROM integrations i
+       WHERE i.enabled AND EXISTS (SELECT 1 FROM ev WHERE ${reaches('i')}) FOR KEY SHARE OF i)`,
+    `reached AS (SELECT row_number() OVER () AS n, ev.*, h.id AS integration_id, h.url FROM ev JOIN hooks h ON ${reaches('h')})`,
     `spare AS (SELECT ${add(deliveryIds)}::text[] AS ids)`,
     `fits AS (SELECT 1 FROM owner WHERE (SELECT count(*) FROM reached) <= (SELECT cardinality(ids) FROM spare))`,
     // Written only while the claim is in progress: otherwise another request answers the key, and nothing is written.
@@ -131,8 +138,7 @@ export async function createSubmission(pool: pg.Pool, record: SubmissionRecord, 
     } catch (error) {
       // The form's row is held from the check to the commit, so this is not expected; if a path around the lock
       // appears, the client still hears that the form is gone, not a server error.
-      if ((error as { code?: string }).code === '23503' && (error as { constraint?: string }).constraint === 'submissions_form_id_fkey')
-        throw new RecordNotFound('form', formId);
+      if (isForeignKeyViolation(error, 'submissions_form_id_fkey')) throw new RecordNotFound('form', formId);
       throw error;
     }
     if (!outcome.owned) throw new RecordNotFound('form', formId);

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Schema } from '../../contract.js';
 import { deepFreeze } from '../../frozen.js';
 import { newId } from '../../ids.js';
-import { RecordNotFound, StoreConflict } from '../errors.js';
+import { RecordNotFound, ReferenceMissing, StoreConflict } from '../errors.js';
 import type { Outbox } from '../outbox.js';
 import { type ApiKeyRow, toApiKey } from '../rows/api-keys.js';
 import { assertTagUnchanged } from '../rows/entity-tags.js';
@@ -73,11 +73,17 @@ export function sqliteForms(db: Database.Database): FormStore {
       counts.definitionBytes,
     );
   };
-  const writeOrConflict = (outbox: Outbox<void> | undefined, write: () => void): void => {
+  /**
+   * The write and its outbox in one transaction; a taken slug is a conflict, and a folder deleted since the caller
+   * checked it (the form's only foreign key that can fail: workspaces are never deleted) is a missing reference.
+   */
+  const writeOrConflict = (form: Schema<'Form'>, outbox: Outbox<void> | undefined, write: () => void): void => {
     try {
       withOutbox(db, outbox, write);
     } catch (error) {
       if (slugTaken(error)) throw new StoreConflict('slug_taken');
+      if (form.folder_id !== null && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+        throw new ReferenceMissing('folder', form.folder_id);
       throw error;
     }
   };
@@ -133,7 +139,7 @@ export function sqliteForms(db: Database.Database): FormStore {
     },
     async create({ form, workspaceId, environment }, outbox) {
       const definition = definitionOf(form);
-      writeOrConflict(outbox, () => {
+      writeOrConflict(form, outbox, () => {
         statement(
           db,
           `INSERT INTO forms (id, workspace_id, environment, folder_id, name, slug, version, definition, created_at, updated_at, metadata)
@@ -156,7 +162,7 @@ export function sqliteForms(db: Database.Database): FormStore {
     },
     async update({ form, workspaceId }, { keepVersions, expectedTag, audit }, outbox) {
       const definition = definitionOf(form);
-      writeOrConflict(outbox, () => {
+      writeOrConflict(form, outbox, () => {
         assertTagUnchanged(ownedRow(workspaceId, form.id), formOf, expectedTag, { kind: 'form', id: form.id });
         statement(
           db,

@@ -1,0 +1,187 @@
+/**
+ * A write whose row refers to another one (a form filed in a folder, a delivery to an integration) while that other
+ * row is deleted: the store refuses the write with a store error, or makes it without the reference, and never
+ * lets the foreign key's violation out (the server would answer it with a 500).
+ *
+ * The check-then-write gap is closed at the write: both stores refuse a form filed in a folder that is gone
+ * (`ReferenceMissing`). On PostgreSQL the delete can also be in flight while the write runs; those races are
+ * forced here with a delete held open in a transaction of the test's own, so they happen every run.
+ */
+import type pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
+import type { Schema } from '../../src/contract.js';
+import { createFolder, deleteFolder as deleteFolderAs } from '../../src/domain/folders/service.js';
+import { createForm, updateForm } from '../../src/domain/forms/service.js';
+import { integrationEvents } from '../../src/domain/integrations/publisher.js';
+import { authenticate } from '../../src/domain/keys/authenticate.js';
+import type { Services } from '../../src/domain/services.js';
+import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
+import { newId } from '../../src/ids.js';
+import { ReferenceMissing } from '../../src/store/errors.js';
+import type { Outbox } from '../../src/store/outbox.js';
+import type { Store } from '../../src/store/types.js';
+import { lockWaiters, until } from '../support/lock-waits.js';
+import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
+import { at, audit, event, form, integration, submission, workspace } from './conformance/fixtures.js';
+
+const live = (workspaceId: string) => ({ workspaceId, environment: 'live' as const });
+
+async function folderOf(store: Store, workspaceId: string): Promise<string> {
+  const id = newId('fld');
+  await store.folders.create({
+    folder: { id, object: 'folder', name: 'Leads', test: false, form_count: 0, created_at: at(1), metadata: {} },
+    ...live(workspaceId),
+  });
+  return id;
+}
+
+const deleteFolder = (store: Store, workspaceId: string, id: string) =>
+  store.folders.delete(id, at(5), { folder: audit(workspaceId), revokedKey: () => audit(workspaceId) });
+
+describe.each(storeKinds)('the %s store, when a folder is deleted after the caller checked it', (kind) => {
+  let store: Store;
+  let ws: string;
+  beforeEach(async () => {
+    store = await createTestStore(kind);
+    ws = await workspace(store);
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('refuses to create a form in it (ReferenceMissing) and writes nothing', async () => {
+    const folderId = await folderOf(store, ws);
+    await deleteFolder(store, ws, folderId);
+    const filed = form('filed', at(6), folderId);
+    const refused = store.forms.create({ form: filed, ...live(ws) });
+    await expect(refused).rejects.toBeInstanceOf(ReferenceMissing);
+    await expect(refused).rejects.toMatchObject({ kind: 'folder', id: folderId });
+    expect(await store.forms.get(ws, filed.id)).toBeUndefined();
+  });
+
+  it('refuses to move a form into it and leaves the form as it was', async () => {
+    const folderId = await folderOf(store, ws);
+    const loose = form('loose', at(2));
+    await store.forms.create({ form: loose, ...live(ws) });
+    await deleteFolder(store, ws, folderId);
+    const moved = store.forms.update({ form: { ...loose, folder_id: folderId, version: 2 }, ...live(ws) }, { keepVersions: 100 });
+    await expect(moved).rejects.toMatchObject({ name: 'ReferenceMissing', kind: 'folder', id: folderId });
+    expect((await store.forms.get(ws, loose.id))?.form).toMatchObject({ folder_id: null, version: 1 });
+  });
+});
+
+describe.each(storeKinds)('forms on the %s store, when their folder is deleted between the check and the write', (kind) => {
+  let store: Store;
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('answer the 422 the folder check gives a folder that is gone, for a create and for a move', async () => {
+    store = await createTestStore(kind);
+    const services: Services = { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() };
+    const { live_admin_key: key } = await bootstrapWorkspace(services, { name: 'Acme', plan: 'business' });
+    const principal = await authenticate(services, `Bearer ${key}`, '127.0.0.1', { record() {} });
+    const folder = await createFolder(services, principal, { name: 'Leads' });
+    const stale = await store.folders.get(principal.workspace.id, folder.id);
+    const loose = await createForm(services, principal, { name: 'Loose' } as Schema<'FormCreate'>);
+    await deleteFolderAs(services, principal, folder.id);
+    // The check still finds the folder, as it did just before another request deleted it.
+    const racing: Services = { ...services, store: { ...store, folders: { ...store.folders, get: async () => stale } } };
+    const goneFolder = {
+      status: 422,
+      code: 'invalid_value',
+      details: {
+        errors: [{ location: 'body', pointer: '/folder_id', code: 'not_found', message: `no folder ${folder.id} in this workspace` }],
+      },
+    };
+    await expect(createForm(racing, principal, { name: 'Filed', folder_id: folder.id } as Schema<'FormCreate'>)).rejects.toMatchObject(
+      goneFolder,
+    );
+    await expect(updateForm(racing, principal, loose.id, { folder_id: folder.id })).rejects.toMatchObject(goneFolder);
+  });
+});
+
+describe('the postgres store, when a referred-to row is deleted while the write runs', () => {
+  let store: Store & { pool: pg.Pool };
+  let ws: string;
+  /** A connection of the test's own, holding a delete open until `commit`. */
+  let deleter: pg.PoolClient;
+  beforeEach(async () => {
+    store = (await createTestStore('postgres')) as Store & { pool: pg.Pool };
+    ws = await workspace(store);
+    deleter = await store.pool.connect();
+  });
+  afterEach(async () => {
+    await deleter.query('ROLLBACK').catch(() => {});
+    deleter.release();
+    await store.close();
+  });
+
+  /** Starts `sql` in an open transaction: its row locks are held until `commit`. */
+  async function holdDelete(sql: string, ...params: unknown[]): Promise<() => Promise<unknown>> {
+    await deleter.query('BEGIN');
+    await deleter.query(sql, params);
+    return () => deleter.query('COMMIT');
+  }
+
+  /** Runs `write` until it waits on the held delete, then commits the delete and returns how the write ended. */
+  async function raced<T>(write: () => Promise<T>, commit: () => Promise<unknown>) {
+    const waitersBefore = await lockWaiters(store.pool);
+    const outcome = write().then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    await until(async () => (await lockWaiters(store.pool)) > waitersBefore);
+    await commit();
+    return outcome;
+  }
+
+  async function hook(events: Schema<'Integration'>['events']): Promise<string> {
+    const created = { ...integration(), events };
+    await store.integrations.create({ integration: created, ...live(ws), signingSecret: 'whsec_secret' }, audit(ws));
+    return created.id;
+  }
+
+  const outboxOf =
+    (...events: ReturnType<typeof event>[]): Outbox<void> =>
+    () => ({ events: events.map((entry) => ({ event: entry, subscribers: { environments: ['live'], mock: false } })) });
+
+  it('a form filed in a folder whose delete commits meanwhile is refused with ReferenceMissing', async () => {
+    const folderId = await folderOf(store, ws);
+    const commit = await holdDelete('DELETE FROM folders WHERE id = $1', folderId);
+    const filed = form('filed', at(6), folderId);
+    const outcome = await raced(() => store.forms.create({ form: filed, ...live(ws) }), commit);
+    expect(outcome).toEqual({ error: new ReferenceMissing('folder', folderId) });
+    expect(await store.forms.get(ws, filed.id)).toBeUndefined();
+  });
+
+  it('a submission whose webhook integration is deleted meanwhile is stored, with its events and no delivery to it', async () => {
+    const page = form('page', at(2));
+    await store.forms.create({ form: page, ...live(ws) });
+    const integrationId = await hook(['submission.created']);
+    const lead = submission(page.id, at(7));
+    const created = { ...event(ws, 'submission.created'), formId: page.id, submissionId: lead.id };
+    const commit = await holdDelete('DELETE FROM integrations WHERE id = $1', integrationId);
+    const outcome = await raced(() => store.submissions.insert({ submission: lead, ...live(ws) }, outboxOf(created)), commit);
+    expect(outcome).toEqual({ value: undefined });
+    expect(await storedRows(store, 'SELECT id FROM submissions WHERE id = $1', lead.id)).toHaveLength(1);
+    expect(await storedRows(store, 'SELECT id FROM events WHERE id = $1', created.id)).toHaveLength(1);
+    expect(await storedRows(store, 'SELECT id FROM deliveries WHERE integration_id = $1', integrationId)).toEqual([]);
+  });
+
+  it('any other change whose event reaches an integration deleted meanwhile is made, with no delivery to it', async () => {
+    const page = form('page', at(2));
+    await store.forms.create({ form: page, ...live(ws) });
+    const integrationId = await hook(['form.updated']);
+    const updated = { ...event(ws, 'form.updated'), formId: page.id };
+    const commit = await holdDelete('DELETE FROM integrations WHERE id = $1', integrationId);
+    const outcome = await raced(
+      () => store.forms.update({ form: { ...page, name: 'Renamed', version: 2 }, ...live(ws) }, { keepVersions: 100 }, outboxOf(updated)),
+      commit,
+    );
+    expect(outcome).toEqual({ value: undefined });
+    expect((await store.forms.get(ws, page.id))?.form.name).toBe('Renamed');
+    expect(await storedRows(store, 'SELECT id FROM deliveries WHERE integration_id = $1', integrationId)).toEqual([]);
+  });
+});
