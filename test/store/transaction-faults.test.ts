@@ -85,6 +85,25 @@ describe('transactions on PostgreSQL under faults', () => {
     expect(pids.has(next)).toBe(false);
   });
 
+  it('when the connection of a transaction is ended from outside while it waits between statements, then the unit is StoreUnavailable and nothing goes unhandled', async () => {
+    let runs = 0;
+    const ended = inTransaction(pool, async (client) => {
+      runs += 1;
+      const { pid } = (await one<{ pid: number }>(client, 'SELECT pg_backend_pid() AS pid'))!;
+      const closed = new Promise((resolve) => client.once('end', resolve));
+      // Another connection ends this one while no statement of it runs: the server's notice reaches the checked-out
+      // client as an 'error' event, not as a statement's error, and an 'error' event nobody listens to ends the process.
+      await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      await closed;
+      await run(client, 'SELECT 1');
+    });
+    const error = await ended.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreUnavailable);
+    expect((error as StoreUnavailable).reason).toBe('connection_lost');
+    expect(runs).toBe(1);
+    expect(await one<{ n: number }>(pool, 'SELECT 1 AS n')).toEqual({ n: 1 });
+  });
+
   it('when a statement breaks a rule (a unique violation), then the error passes through as it was, after one run', async () => {
     let runs = 0;
     const duplicate = inTransaction(pool, async (client) => {
