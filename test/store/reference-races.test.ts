@@ -18,8 +18,10 @@ import { authenticate } from '../../src/domain/keys/authenticate.js';
 import type { Services } from '../../src/domain/services.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { newId } from '../../src/ids.js';
-import { ReferenceMissing } from '../../src/store/errors.js';
+import { RecordNotFound, ReferenceMissing } from '../../src/store/errors.js';
+import type { CircuitUpdate } from '../../src/store/integration-store.js';
 import type { Outbox } from '../../src/store/outbox.js';
+import { insertEvent } from '../../src/store/postgres/outbox.js';
 import type { Store } from '../../src/store/types.js';
 import { lockWaiters, until } from '../support/lock-waits.js';
 import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
@@ -143,6 +145,15 @@ describe('the postgres store, when a referred-to row is deleted while the write 
     return created.id;
   }
 
+  /** The deliveries queued to an integration (of one event, given its id). */
+  const deliveriesOf = (integrationId: string, eventId?: string) =>
+    storedRows(
+      store,
+      'SELECT id FROM deliveries WHERE integration_id = $1 AND ($2::text IS NULL OR event_id = $2)',
+      integrationId,
+      eventId ?? null,
+    ) as Promise<Array<{ id: string }>>;
+
   const outboxOf =
     (...events: ReturnType<typeof event>[]): Outbox<void> =>
     () => ({ events: events.map((entry) => ({ event: entry, subscribers: { environments: ['live'], mock: false } })) });
@@ -160,6 +171,7 @@ describe('the postgres store, when a referred-to row is deleted while the write 
     const page = form('page', at(2));
     await store.forms.create({ form: page, ...live(ws) });
     const integrationId = await hook(['submission.created']);
+    const survivor = await hook(['submission.created']);
     const lead = submission(page.id, at(7));
     const created = { ...event(ws, 'submission.created'), formId: page.id, submissionId: lead.id };
     const commit = await holdDelete('DELETE FROM integrations WHERE id = $1', integrationId);
@@ -168,12 +180,14 @@ describe('the postgres store, when a referred-to row is deleted while the write 
     expect(await storedRows(store, 'SELECT id FROM submissions WHERE id = $1', lead.id)).toHaveLength(1);
     expect(await storedRows(store, 'SELECT id FROM events WHERE id = $1', created.id)).toHaveLength(1);
     expect(await storedRows(store, 'SELECT id FROM deliveries WHERE integration_id = $1', integrationId)).toEqual([]);
+    expect(await deliveriesOf(survivor, created.id)).toHaveLength(1);
   });
 
   it('any other change whose event reaches an integration deleted meanwhile is made, with no delivery to it', async () => {
     const page = form('page', at(2));
     await store.forms.create({ form: page, ...live(ws) });
     const integrationId = await hook(['form.updated']);
+    const survivor = await hook(['form.updated']);
     const updated = { ...event(ws, 'form.updated'), formId: page.id };
     const commit = await holdDelete('DELETE FROM integrations WHERE id = $1', integrationId);
     const outcome = await raced(
@@ -182,6 +196,109 @@ describe('the postgres store, when a referred-to row is deleted while the write 
     );
     expect(outcome).toEqual({ value: undefined });
     expect((await store.forms.get(ws, page.id))?.form.name).toBe('Renamed');
+    expect(await storedRows(store, 'SELECT id FROM deliveries WHERE integration_id = $1', integrationId)).toEqual([]);
+    expect(await deliveriesOf(survivor, updated.id)).toHaveLength(1);
+  });
+
+  it('an event published while an integration it reaches is deleted is stored, with no delivery to it', async () => {
+    const integrationId = await hook(['submission.created']);
+    const survivor = await hook(['submission.created']);
+    const published = event(ws, 'submission.created');
+    const commit = await holdDelete('DELETE FROM integrations WHERE id = $1', integrationId);
+    const outcome = await raced(() => store.integrations.publish(published, { environments: ['live'], mock: false }), commit);
+    expect(outcome).toEqual({ value: 1 });
+    expect(await storedRows(store, 'SELECT id FROM events WHERE id = $1', published.id)).toHaveLength(1);
+    expect(await storedRows(store, 'SELECT id FROM deliveries WHERE integration_id = $1', integrationId)).toEqual([]);
+    expect(await deliveriesOf(survivor, published.id)).toHaveLength(1);
+  });
+
+  it('a dispatch to an integration deleted meanwhile is refused with RecordNotFound and stores nothing', async () => {
+    const integrationId = await hook(['submission.created']);
+    const sample = { ...event(ws, 'submission.created'), synthetic: true };
+    const commit = await holdDelete('DELETE FROM integrations WHERE id = $1', integrationId);
+    const outcome = await raced(
+      () => store.integrations.dispatch(integrationId, sample, { newEvent: true, mock: false, at: at(8) }),
+      commit,
+    );
+    expect(outcome).toEqual({ error: new RecordNotFound('integration', integrationId) });
+    expect(await storedRows(store, 'SELECT id FROM events WHERE id = $1', sample.id)).toEqual([]);
+  });
+
+  it("a breaker's move whose event reaches an integration deleted meanwhile is made, with no delivery to it", async () => {
+    const failing = await hook(['submission.created']);
+    const integrationId = await hook(['integration.disabled']);
+    const survivor = await hook(['integration.disabled']);
+    await store.integrations.publish(event(ws, 'submission.created'), { environments: ['live'], mock: false });
+    const [attempt] = await deliveriesOf(failing);
+    const disabled = event(ws, 'integration.disabled');
+    const circuit: CircuitUpdate = {
+      next: (current) => ({ ...current, consecutiveFailures: current.consecutiveFailures + 1, enabled: false, disabledAt: at(9) }),
+      outbox: () => ({ events: [{ event: disabled, subscribers: { environments: ['live'], mock: false } }] }),
+    };
+    const failed = {
+      status: 'failed',
+      url: 'https://hooks.example.com/in',
+      responseStatus: 500,
+      durationMs: 3,
+      error: null,
+      nextAttemptAt: null,
+    } as const;
+    const commit = await holdDelete('DELETE FROM integrations WHERE id = $1', integrationId);
+    const outcome = await raced(() => store.integrations.recordAttempt(attempt!.id, failed, circuit), commit);
+    expect(outcome).toMatchObject({ value: { before: { enabled: true }, after: { enabled: false, consecutiveFailures: 1 } } });
+    expect(await storedRows(store, 'SELECT id FROM events WHERE id = $1', disabled.id)).toHaveLength(1);
+    expect(await storedRows(store, 'SELECT id FROM deliveries WHERE integration_id = $1', integrationId)).toEqual([]);
+    expect(await deliveriesOf(survivor, disabled.id)).toHaveLength(1);
+  });
+
+  it('a write waits for no integration its events do not reach, nor for an edit of one they reach', async () => {
+    const page = form('page', at(2));
+    await store.forms.create({ form: page, ...live(ws) });
+    const elsewhere = await hook(['submission.created']);
+    const reached = await hook(['form.updated']);
+    // The test's transaction deletes an integration the event does not reach and edits (as `update` locks) the one it does.
+    await holdDelete('DELETE FROM integrations WHERE id = $1', elsewhere);
+    await deleter.query('SELECT 1 FROM integrations WHERE id = $1 FOR NO KEY UPDATE', [reached]);
+    const updated = { ...event(ws, 'form.updated'), formId: page.id };
+    let settled = false;
+    const writing = store.forms
+      .update({ form: { ...page, name: 'Renamed', version: 2 }, ...live(ws) }, { keepVersions: 100 }, outboxOf(updated))
+      .finally(() => (settled = true));
+    writing.catch(() => {});
+    // Locking more than the reached rows, or locking them against edits, would hold the write until the test's commit.
+    await until(async () => settled);
+    await expect(writing).resolves.toBeUndefined();
+    expect(await deliveriesOf(reached, updated.id)).toHaveLength(1);
+  });
+
+  it("an integration deleted after the write locked it waits for the write and takes the write's deliveries with it", async () => {
+    const page = form('page', at(2));
+    await store.forms.create({ form: page, ...live(ws) });
+    const integrationId = await hook(['form.updated']);
+    const updated = { ...event(ws, 'form.updated'), formId: page.id };
+    // The test's transaction holds the event's id: the write locks the integration, then waits to insert the event.
+    await deleter.query('BEGIN');
+    await insertEvent(deleter, updated);
+    const waitersBefore = await lockWaiters(store.pool);
+    const writing = store.forms
+      .update({ form: { ...page, name: 'Renamed', version: 2 }, ...live(ws) }, { keepVersions: 100 }, outboxOf(updated))
+      .then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+    await until(async () => (await lockWaiters(store.pool)) === waitersBefore + 1);
+    const deleting = store.integrations.delete(integrationId, audit(ws)).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    // The delete waits for the write's lock on the integration.
+    await until(async () => (await lockWaiters(store.pool)) === waitersBefore + 2);
+    await deleter.query('ROLLBACK');
+    expect(await writing).toEqual({ value: undefined });
+    expect(await deleting).toEqual({ value: undefined });
+    expect((await store.forms.get(ws, page.id))?.form.name).toBe('Renamed');
+    expect(await storedRows(store, 'SELECT id FROM events WHERE id = $1', updated.id)).toHaveLength(1);
+    expect(await storedRows(store, 'SELECT id FROM integrations WHERE id = $1', integrationId)).toEqual([]);
     expect(await storedRows(store, 'SELECT id FROM deliveries WHERE integration_id = $1', integrationId)).toEqual([]);
   });
 });

@@ -2,8 +2,9 @@
  * "Reset test data" on PostgreSQL deletes a workspace's test rows children first. A submission create in flight holds
  * its form's row (`FOR SHARE`) until it commits, and its new row is invisible to the reset's delete of submissions: a
  * reset that reached the forms before that create committed would then fail on the new child (23503, a 500). The
- * reset locks the parents first, so it waits for the create and deletes its row too. Held mid-way on purpose (the
- * holder plays the create), the race happens every time instead of now and then.
+ * reset locks the parents first, so it waits for the create and deletes its row too. The same holds one level up: a
+ * form create filed in a test folder holds the folder, and its form is not among the forms the reset locked. Held
+ * mid-way on purpose (the holder plays the create), each race happens every time instead of now and then.
  */
 import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { lockWaiters, until } from '../support/lock-waits.js';
 import { createTestStore, storedRows } from '../support/stores.js';
 import { at, audit, form, submission, workspace } from './conformance/fixtures.js';
 
-describe('the postgres store, when a reset of test data meets a submission create in flight', () => {
+describe('the postgres store, when a reset of test data meets a create in flight', () => {
   let store: Store;
   let owner: string;
   beforeEach(async () => {
@@ -57,5 +58,40 @@ describe('the postgres store, when a reset of test data meets a submission creat
     }
     expect(await storedRows(store, 'SELECT id FROM submissions WHERE form_id = $1', testForm.id)).toEqual([]);
     expect(await storedRows(store, 'SELECT id FROM forms WHERE id = $1', testForm.id)).toEqual([]);
+  });
+
+  it('then a form filed in a test folder by a create in flight is waited for and deleted with its folder', async () => {
+    const folderId = newId('fld');
+    await store.folders.create({
+      folder: { id: folderId, object: 'folder', name: 'Leads', test: true, form_count: 0, created_at: at(1), metadata: {} },
+      workspaceId: owner,
+      environment: 'test',
+    });
+    const existing = form('reset-race-existing');
+    await store.forms.create({ form: existing, workspaceId: owner, environment: 'test' });
+
+    // The holder does what a form create does: files a new form in the folder, whose foreign key holds the folder.
+    const holder = await pool().connect();
+    const inFlight = newId('form');
+    try {
+      await holder.query('BEGIN');
+      await holder.query(
+        `INSERT INTO forms SELECT * FROM jsonb_populate_record(NULL::forms,
+           (SELECT to_jsonb(f) || jsonb_build_object('id', $2::text, 'slug', $2::text, 'folder_id', $3::text) FROM forms f WHERE id = $1))`,
+        [existing.id, inFlight, folderId],
+      );
+      const resetting = store.resetTestData(owner, audit(owner, 'test_data.reset'));
+      resetting.catch(() => {});
+      // Without the folders' lock, the reset deletes the forms it sees and then waits at the folder's delete.
+      await until(async () => (await waiting()) === 1);
+      await holder.query('COMMIT');
+      const deleted = await resetting;
+      expect(deleted).toMatchObject({ forms: 2, folders: 1 });
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      holder.release();
+    }
+    expect(await storedRows(store, 'SELECT id FROM forms WHERE workspace_id = $1', owner)).toEqual([]);
+    expect(await storedRows(store, 'SELECT id FROM folders WHERE id = $1', folderId)).toEqual([]);
   });
 });

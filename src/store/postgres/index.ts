@@ -22,6 +22,8 @@ import { postgresTransfers } from './transfers.js';
 import { postgresUsage } from './usage.js';
 import { postgresWorkspaces } from './workspaces.js';
 
+const lockTestForms = `SELECT 1 FROM forms WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE`;
+
 /**
  * Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id).
  * The parents are locked first: a create in flight holds its form (and a delivery its integration) until it commits,
@@ -33,7 +35,11 @@ const testDataTables: Array<{
   counts: 'forms' | 'folders' | 'submissions' | 'integrations' | 'integration_logs' | null;
   sql: string;
 }> = [
-  { counts: null, sql: `SELECT 1 FROM forms WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE` },
+  { counts: null, sql: lockTestForms },
+  // A form filed in a test folder by a create in flight holds that folder (FOR KEY SHARE, its foreign key) and is
+  // not among the forms just locked: the folders' lock waits for it, and the forms are locked again, with it.
+  { counts: null, sql: `SELECT 1 FROM folders WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE` },
+  { counts: null, sql: lockTestForms },
   { counts: null, sql: `SELECT 1 FROM integrations WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE` },
   ...submissionTestData,
   ...integrationTestData,

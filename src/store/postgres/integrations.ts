@@ -135,7 +135,8 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
 
     async update({ integration: i, workspaceId }, options = {}) {
       await inTransaction(pool, async (client) => {
-        const row = await one<IntegrationRow>(client, 'SELECT * FROM integrations WHERE id = $1 FOR UPDATE', [i.id]);
+        // NO KEY: the edit changes no key, so writers holding the row for their deliveries (FOR KEY SHARE) go on.
+        const row = await one<IntegrationRow>(client, 'SELECT * FROM integrations WHERE id = $1 FOR NO KEY UPDATE', [i.id]);
         assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id: i.id });
         // Only a form the update names anew is checked: an integration outlives the form it was limited to.
         if (i.form_id !== row?.form_id) await assertFormOwned(client, i.form_id, workspaceId);
@@ -203,8 +204,8 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
 
     async dispatch(integrationId, event, { newEvent, mock, at }, outbox) {
       return withOutbox(pool, outbox, async (client) => {
-        // FOR SHARE: the integration cannot be deleted before its new delivery row is committed.
-        const integration = await one<{ id: string; url: string }>(client, 'SELECT id, url FROM integrations WHERE id = $1 FOR SHARE', [
+        // FOR KEY SHARE, as the delivery's foreign key: the integration cannot be deleted before the row is committed.
+        const integration = await one<{ id: string; url: string }>(client, 'SELECT id, url FROM integrations WHERE id = $1 FOR KEY SHARE', [
           integrationId,
         ]);
         if (!integration) throw new RecordNotFound('integration', integrationId);

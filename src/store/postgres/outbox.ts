@@ -51,43 +51,68 @@ export async function completeClaim(
   return changed === 1;
 }
 
-/**
- * The enabled integrations of a workspace in these environments, whatever they subscribe to; inside a transaction,
- * locked as the deliveries' foreign key would lock them, so an integration deleted meanwhile is either waited for
- * (a delete not yet committed: it then skips the row) or holds off until this transaction's deliveries are in
- * (and takes them with it). Without the lock its delete could commit between this read and the first attempt's
- * insert, whose foreign key would then fail.
- */
+type IntegrationRow = { id: string; url: string; events: string[]; form_id: string | null };
+const toEnabled = (row: IntegrationRow): EnabledIntegration => ({ id: row.id, url: row.url, events: row.events, formId: row.form_id });
+
+/** The enabled integrations of a workspace in these environments, whatever they subscribe to; read unlocked. */
 const enabledIntegrations = async (
   db: Queryable,
   workspaceId: string,
   environments: readonly Environment[],
 ): Promise<EnabledIntegration[]> =>
   (
-    await all<{ id: string; url: string; events: string[]; form_id: string | null }>(
+    await all<IntegrationRow>(
       db,
-      'SELECT id, url, events, form_id FROM integrations WHERE workspace_id = $1 AND environment = ANY($2::text[]) AND enabled FOR KEY SHARE',
+      'SELECT id, url, events, form_id FROM integrations WHERE workspace_id = $1 AND environment = ANY($2::text[]) AND enabled',
       [workspaceId, environments],
     )
-  ).map((row) => ({ id: row.id, url: row.url, events: row.events, formId: row.form_id }));
+  ).map(toEnabled);
+
+/**
+ * Locks the integrations the events reach, as the deliveries' foreign key would lock them, and returns them as they
+ * are once locked (still there and enabled). An integration whose delete is in flight is waited for, then skipped;
+ * one deleted after the lock waits for this transaction and takes its deliveries with it. Without the lock the
+ * delete could commit between the read and the first attempt's insert, whose foreign key would then fail.
+ *
+ * Only the reached rows, in id order: locking every enabled integration of the workspace would make concurrent
+ * writers share locks on rows none of them writes to (MultiXacts), and order them against every integration's
+ * delete or edit.
+ */
+async function lockReached(db: Queryable, ids: ReadonlySet<string>): Promise<Map<string, EnabledIntegration>> {
+  if (ids.size === 0) return new Map();
+  const rows = await all<IntegrationRow>(
+    db,
+    'SELECT id, url, events, form_id FROM integrations WHERE id = ANY($1::text[]) AND enabled ORDER BY id COLLATE "C" FOR KEY SHARE',
+    [[...ids]],
+  );
+  return new Map(rows.map((row) => [row.id, toEnabled(row)]));
+}
 
 /**
  * Stores each event with a first attempt per subscribed integration; returns how many were queued. As in the
- * SQLite store: every event is stored, and the integrations are read once per workspace and environments.
+ * SQLite store: every event is stored, and the integrations are read once per workspace and environments. The
+ * integrations reached are then locked in one statement and checked again as locked (an edit committed meanwhile
+ * may have changed what they subscribe to).
  */
 export async function insertEventsForSubscribers(db: Queryable, entries: readonly OutboxEvent[]): Promise<number> {
   const enabled = new Map<string, EnabledIntegration[]>();
-  let queued = 0;
+  const reachedBy: EnabledIntegration[][] = [];
   for (const { event, subscribers } of entries) {
-    await insertEvent(db, event);
     const key = `${event.workspaceId} ${subscribers.environments.join(' ')}`;
     let integrations = enabled.get(key);
     if (!integrations) {
       integrations = await enabledIntegrations(db, event.workspaceId, subscribers.environments);
       enabled.set(key, integrations);
     }
-    for (const integration of integrations) {
-      if (!subscribesTo(integration, event)) continue;
+    reachedBy.push(integrations.filter((integration) => subscribesTo(integration, event)));
+  }
+  const locked = await lockReached(db, new Set(reachedBy.flat().map((integration) => integration.id)));
+  let queued = 0;
+  for (const [index, { event, subscribers }] of entries.entries()) {
+    await insertEvent(db, event);
+    for (const { id } of reachedBy[index]!) {
+      const integration = locked.get(id);
+      if (!integration || !subscribesTo(integration, event)) continue;
       await queueFirstAttempt(db, integration, event, event.createdAt, subscribers.mock, false);
       queued++;
     }
