@@ -39,7 +39,8 @@ interface Started {
   npm: ChildProcess;
   port: number;
   output: () => string;
-  exited: Promise<number | null>;
+  /** How npm ended: `exit 0`, or `signal SIGTERM` when a signal ended it. */
+  exited: Promise<string>;
 }
 
 const running = new Set<ChildProcess>();
@@ -120,7 +121,9 @@ function spawnStart(env: Record<string, string> = {}) {
   let output = '';
   npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+  const exited = new Promise<string>((resolve) =>
+    npm.once('exit', (code, signal) => resolve(code === null ? `signal ${signal}` : `exit ${code}`)),
+  );
   return { npm, output: () => output, exited };
 }
 
@@ -145,8 +148,9 @@ async function start(env: Record<string, string> = {}): Promise<Started> {
 async function expectStopsOn(server: Started, signal: NodeJS.Signals, to: 'npm' | 'group'): Promise<void> {
   expect(await accepts(server.port)).toBe(true);
   process.kill(to === 'npm' ? server.npm.pid! : -server.npm.pid!, signal);
-  const code = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
-  expect(code).toBe(0);
+  const ended = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
+  // The output says why when it did not end cleanly (a crash's report, the signal the server died of).
+  expect(ended, server.output()).toBe('exit 0');
   expect(server.output()).toContain('"msg":"stopped"');
   expect(await accepts(server.port)).toBe(false);
   expect(groupLeftInProject(server.npm)).toEqual([]);
@@ -290,7 +294,7 @@ describe('npm start', () => {
     // shell dies of it) would go on with its step for seconds, and hold npm's output open meanwhile.
     expect(await processesLeftInProject(1500)).toEqual([]);
     // npm ends as its script did: by the signal, with no exit code.
-    expect(await started.exited).toBeNull();
+    expect(await started.exited).toBe('signal SIGTERM');
     expect(groupLeftInProject(started.npm)).toEqual([]);
     expect(started.output()).not.toContain('listening on');
   }, 60_000);
