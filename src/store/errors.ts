@@ -27,7 +27,7 @@ export type ConflictReason =
   /** The Idempotency-Key claim a change was to complete is no longer in progress: another request took it over. */
   | 'idempotency_claim_lost';
 
-export type RecordKind = 'form' | 'integration' | 'member' | 'submission' | 'workspace';
+export type RecordKind = 'folder' | 'form' | 'integration' | 'member' | 'submission' | 'workspace';
 
 export type CursorParameter = 'starting_after' | 'ending_before';
 

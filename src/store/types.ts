@@ -96,7 +96,10 @@ export interface WorkspaceStore {
 }
 
 export interface ApiKeyStore {
-  /** Stores the key and its `api_key.created` audit event in one transaction. */
+  /**
+   * Stores the key and its `api_key.created` audit event in one transaction. A key attached to a form or folder is
+   * written only while that form or folder is the workspace's: `RecordNotFound('form' | 'folder')` otherwise.
+   */
   create(record: ApiKeyRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   /** One indexed lookup joining the key to its workspace; never cached, so a revocation applies to the next request. */
   findBySecretHash(hash: Buffer): Promise<ApiKeyCredential | undefined>;
@@ -116,7 +119,10 @@ export interface ApiKeyStore {
 }
 
 export interface PublishableKeyStore {
-  /** Stores the key and its `publishable_key.created` audit event in one transaction. */
+  /**
+   * Stores the key and its `publishable_key.created` audit event in one transaction. A key attached to a form or folder is
+   * written only while that form or folder is the workspace's: `RecordNotFound('form' | 'folder')` otherwise.
+   */
   create(record: PublishableKeyRecord, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   /** One indexed lookup joining the key to its workspace; never cached, so a revocation applies to the next request. */
   findByValue(value: string): Promise<PublishableKeyCredential | undefined>;

@@ -12,9 +12,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dnsWebhookUrlPolicy } from '../../src/adapters/dns-resolver.js';
 import type { Schema } from '../../src/contract.js';
 import { createFolder, deleteFolder as deleteFolderAs } from '../../src/domain/folders/service.js';
-import { createForm, updateForm } from '../../src/domain/forms/service.js';
+import { createForm, deleteForm as deleteFormAs, updateForm } from '../../src/domain/forms/service.js';
 import { integrationEvents } from '../../src/domain/integrations/publisher.js';
 import { authenticate } from '../../src/domain/keys/authenticate.js';
+import { createApiKey } from '../../src/domain/keys/service.js';
+import { createPublishableKey } from '../../src/domain/public/publishable-keys.js';
 import type { Services } from '../../src/domain/services.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { newId } from '../../src/ids.js';
@@ -25,7 +27,7 @@ import { insertEvent } from '../../src/store/postgres/outbox.js';
 import type { Store } from '../../src/store/types.js';
 import { lockWaiters, until } from '../support/lock-waits.js';
 import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
-import { at, audit, event, form, integration, submission, workspace } from './conformance/fixtures.js';
+import { apiKey, at, audit, event, form, integration, submission, workspace } from './conformance/fixtures.js';
 
 const live = (workspaceId: string) => ({ workspaceId, environment: 'live' as const });
 
@@ -104,6 +106,56 @@ describe.each(storeKinds)('forms on the %s store, when their folder is deleted b
   });
 });
 
+describe.each(storeKinds)('keys on the %s store, when their form or folder is deleted between the check and the write', (kind) => {
+  let store: Store;
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('answer the 422 the attachment check gives one that is gone, for API keys and publishable keys', async () => {
+    store = await createTestStore(kind);
+    const services: Services = { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() };
+    const { live_admin_key: key } = await bootstrapWorkspace(services, { name: 'Acme', plan: 'business' });
+    const principal = await authenticate(services, `Bearer ${key}`, '127.0.0.1', { record() {} });
+    const folder = await createFolder(services, principal, { name: 'Leads' });
+    const page = await createForm(services, principal, { name: 'Page' } as Schema<'FormCreate'>);
+    const staleFolder = await store.folders.get(principal.workspace.id, folder.id);
+    const staleForm = await store.forms.get(principal.workspace.id, page.id);
+    await deleteFolderAs(services, principal, folder.id);
+    await deleteFormAs(services, principal, page.id);
+    // The checks still find both, as they did just before another request deleted them.
+    const racing: Services = {
+      ...services,
+      store: {
+        ...store,
+        folders: { ...store.folders, get: async () => staleFolder },
+        forms: { ...store.forms, get: async () => staleForm },
+      },
+    };
+    const gone = (what: 'form' | 'folder', id: string) => ({
+      status: 422,
+      code: 'invalid_value',
+      details: {
+        errors: [{ location: 'body', pointer: `/attachment/${what}_id`, code: 'not_found', message: `no ${what} ${id} in this workspace` }],
+      },
+    });
+    const onFolder = { type: 'folder', folder_id: folder.id } as const;
+    const onForm = { type: 'form', form_id: page.id } as const;
+    const apiKey = { name: 'Attached', environment: 'live', scope: 'read' } as const;
+    await expect(createApiKey(racing, principal, { ...apiKey, attachment: onFolder })).rejects.toMatchObject(gone('folder', folder.id));
+    await expect(createApiKey(racing, principal, { ...apiKey, attachment: onForm })).rejects.toMatchObject(gone('form', page.id));
+    const publishable = { name: 'Site', environment: 'live' as const, allowed_origins: ['https://www.acme.example'] };
+    await expect(createPublishableKey(racing, principal, { ...publishable, attachment: onFolder })).rejects.toMatchObject(
+      gone('folder', folder.id),
+    );
+    await expect(createPublishableKey(racing, principal, { ...publishable, attachment: onForm })).rejects.toMatchObject(
+      gone('form', page.id),
+    );
+    expect(await storedRows(store, "SELECT id FROM api_keys WHERE attachment_type <> 'workspace'")).toEqual([]);
+    expect(await storedRows(store, 'SELECT id FROM publishable_keys')).toEqual([]);
+  });
+});
+
 describe('the postgres store, when a referred-to row is deleted while the write runs', () => {
   let store: Store & { pool: pg.Pool };
   let ws: string;
@@ -165,6 +217,21 @@ describe('the postgres store, when a referred-to row is deleted while the write 
     const outcome = await raced(() => store.forms.create({ form: filed, ...live(ws) }), commit);
     expect(outcome).toEqual({ error: new ReferenceMissing('folder', folderId) });
     expect(await store.forms.get(ws, filed.id)).toBeUndefined();
+  });
+
+  it("a key attached to a form that a transfer's accept moves meanwhile is refused with RecordNotFound", async () => {
+    const page = form('page', at(2));
+    await store.forms.create({ form: page, ...live(ws) });
+    const other = await workspace(store);
+    // The accept's move, held open: it locks the form's row as the accept does, then moves it.
+    const commit = await holdDelete('UPDATE forms SET workspace_id = $2 WHERE id = $1', page.id, other);
+    const attached = apiKey({ type: 'form', form_id: page.id });
+    const outcome = await raced(
+      () => store.apiKeys.create({ key: attached, workspaceId: ws, secretHash: Buffer.alloc(32) }, audit(ws)),
+      commit,
+    );
+    expect(outcome).toEqual({ error: new RecordNotFound('form', page.id) });
+    expect(await store.apiKeys.get(ws, attached.id)).toBeUndefined();
   });
 
   it('a submission whose webhook integration is deleted meanwhile is stored, with its events and no delivery to it', async () => {

@@ -3,6 +3,8 @@
  * one of the workspace's, and one the key's environment may use (a live key is never attached to a sandbox form).
  */
 import type { Attachment, Environment, ValidationIssue } from '../../contract.js';
+import { RecordNotFound } from '../../store/errors.js';
+import { invalidValue } from '../errors.js';
 import type { Services } from '../services.js';
 
 export async function attachmentIssues(
@@ -30,3 +32,13 @@ const notFoundIssue = (what: 'form' | 'folder', id: string): ValidationIssue => 
   code: 'not_found',
   message: `no ${what} ${id} in this workspace`,
 });
+
+/**
+ * The store found the attachment gone when it wrote the key (deleted, or moved by a transfer's accept, after
+ * `attachmentIssues` read it): the answer that check would have given.
+ */
+export function rethrowAttachmentGone(error: unknown): never {
+  if (error instanceof RecordNotFound && (error.kind === 'form' || error.kind === 'folder'))
+    throw invalidValue([notFoundIssue(error.kind, error.id)]);
+  throw error;
+}

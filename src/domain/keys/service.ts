@@ -12,7 +12,7 @@ import { instantOf, unusableTimestampMessage } from '../client-timestamps.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
-import { attachmentIssues } from './attachment.js';
+import { attachmentIssues, rethrowAttachmentGone } from './attachment.js';
 import { parseAllowlistEntry } from './ip-allowlist.js';
 import { generateSecret, hashSecret, secretHint } from './secret.js';
 
@@ -86,20 +86,22 @@ export async function createApiKey(
     created_at: now,
   };
   const created = { ...key, secret };
-  await services.store.apiKeys.create(
-    { key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) },
-    {
-      workspaceId: principal.workspace.id,
-      environment: key.environment,
-      type: 'api_key.created',
-      actor: actorOf(principal),
-      target: { type: 'api_key', id: key.id, name: key.name },
-      reason: null,
-      at: now,
-    },
-    // The replayed response holds the secret: sealed with the Idempotency-Key, it is shown only to that key's holder.
-    outboxOf(services, () => ({ returns: created })),
-  );
+  await services.store.apiKeys
+    .create(
+      { key, workspaceId: principal.workspace.id, secretHash: hashSecret(secret) },
+      {
+        workspaceId: principal.workspace.id,
+        environment: key.environment,
+        type: 'api_key.created',
+        actor: actorOf(principal),
+        target: { type: 'api_key', id: key.id, name: key.name },
+        reason: null,
+        at: now,
+      },
+      // The replayed response holds the secret: sealed with the Idempotency-Key, it is shown only to that key's holder.
+      outboxOf(services, () => ({ returns: created })),
+    )
+    .catch(rethrowAttachmentGone);
   return created;
 }
 

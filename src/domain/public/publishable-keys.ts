@@ -8,7 +8,7 @@ import { newId, randomBase62 } from '../../ids.js';
 import type { PageRequest } from '../../store/page.js';
 import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '../access.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
-import { attachmentIssues } from '../keys/attachment.js';
+import { attachmentIssues, rethrowAttachmentGone } from '../keys/attachment.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { checkAllowedOrigins } from './allowed-origins.js';
@@ -51,19 +51,21 @@ export async function createPublishableKey(
     last_used_at: null,
     created_at: now,
   };
-  await services.store.publishableKeys.create(
-    { key, workspaceId: principal.workspace.id, tokenSecret: generateTokenSecret() },
-    {
-      workspaceId: principal.workspace.id,
-      environment: key.environment,
-      type: 'publishable_key.created',
-      actor: actorOf(principal),
-      target: { type: 'publishable_key', id: key.id, name: key.name },
-      reason: null,
-      at: now,
-    },
-    outboxOf(services, () => ({ returns: key })),
-  );
+  await services.store.publishableKeys
+    .create(
+      { key, workspaceId: principal.workspace.id, tokenSecret: generateTokenSecret() },
+      {
+        workspaceId: principal.workspace.id,
+        environment: key.environment,
+        type: 'publishable_key.created',
+        actor: actorOf(principal),
+        target: { type: 'publishable_key', id: key.id, name: key.name },
+        reason: null,
+        at: now,
+      },
+      outboxOf(services, () => ({ returns: key })),
+    )
+    .catch(rethrowAttachmentGone);
   return key;
 }
 

@@ -1,6 +1,8 @@
 import type pg from 'pg';
-import type { Schema } from '../../contract.js';
+import type { Attachment, Schema } from '../../contract.js';
+import { RecordNotFound } from '../errors.js';
 import { type ApiKeyRow, attachmentIdOf, credentialQuery, toApiKey, toApiKeyCredential, toApiKeyRecord } from '../rows/api-keys.js';
+import { attachmentSql } from '../sql/attachments.js';
 import type { ApiKeyCredential, ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
@@ -34,6 +36,13 @@ export async function revokeKeyRow(
   return changed === 1;
 }
 
+/** A key's form or folder, still the workspace's, held shared until the key commits (../sql/attachments.ts). */
+export async function assertAttachmentOwned(db: Queryable, workspaceId: string, attachment: Attachment): Promise<void> {
+  if (attachment.type === 'workspace') return;
+  const id = attachment.type === 'form' ? attachment.form_id : attachment.folder_id;
+  if (!(await one(db, ...attachmentSql[attachment.type].bindPostgres({ id, workspaceId })))) throw new RecordNotFound(attachment.type, id);
+}
+
 /** Active keys attached to a form or folder, locked until the caller's transaction ends. */
 export const attachedKeys = (db: Queryable, type: 'form' | 'folder', id: string): Promise<ApiKeyRow[]> =>
   all<ApiKeyRow>(
@@ -51,6 +60,7 @@ export function postgresApiKeys(pool: pg.Pool, caches: RowCaches): ApiKeyStore {
   return {
     async create({ key, workspaceId, secretHash }, audit, outbox) {
       await withOutbox(pool, outbox, async (client) => {
+        await assertAttachmentOwned(client, workspaceId, key.attachment);
         await run(
           client,
           `INSERT INTO api_keys (id, workspace_id, name, environment, scope, attachment_type, attachment_id, expires_at,

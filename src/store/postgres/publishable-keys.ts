@@ -15,6 +15,7 @@ import {
   toResumeToken,
 } from '../sql/publishable-keys.js';
 import type { PublishableKeyStore } from '../types.js';
+import { assertAttachmentOwned } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { inTransaction, one, Parameters, run } from './database.js';
 import { withOutbox } from './outbox.js';
@@ -27,6 +28,7 @@ export function postgresPublishableKeys(pool: pg.Pool): PublishableKeyStore {
   return {
     async create(record, audit, outbox) {
       await withOutbox(pool, outbox, async (client) => {
+        await assertAttachmentOwned(client, record.workspaceId, record.key.attachment);
         await run(client, ...publishableKeySql.insert.bindPostgres(publishableKeyParameters(record)));
         await insertAuditEvent(client, audit);
       });

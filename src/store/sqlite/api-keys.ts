@@ -1,12 +1,15 @@
 import type Database from 'better-sqlite3';
-import type { Schema } from '../../contract.js';
+import type { Attachment, Schema } from '../../contract.js';
 import { deepFreeze } from '../../frozen.js';
+import { RecordNotFound } from '../errors.js';
 import { type ApiKeyRow, attachmentIdOf, credentialQuery, toApiKey, toApiKeyCredential, toApiKeyRecord } from '../rows/api-keys.js';
+import { attachmentSql } from '../sql/attachments.js';
 import type { ApiKeyCredential, ApiKeyStore, AuditEventInput } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { rowCaches } from './row-cache.js';
+import { prepared } from './shared-sql.js';
 import { statement, transaction } from './statements.js';
 
 type ApiKey = Schema<'ApiKey'>;
@@ -40,12 +43,20 @@ export function selectApiKeyRow(db: Database.Database, id: string): ApiKeyRow | 
 /** How many keys' credentials are kept in memory (row-cache.ts); a key past that is read from the table again. */
 const cachedCredentials = 10_000;
 
+/** A key's form or folder, still the workspace's, checked in the key's transaction (../sql/attachments.ts). */
+export function assertAttachmentOwned(db: Database.Database, workspaceId: string, attachment: Attachment): void {
+  if (attachment.type === 'workspace') return;
+  const id = attachment.type === 'form' ? attachment.form_id : attachment.folder_id;
+  if (!prepared(db, attachmentSql[attachment.type]).get({ id, workspaceId })) throw new RecordNotFound(attachment.type, id);
+}
+
 export function sqliteApiKeys(db: Database.Database): ApiKeyStore {
   // Every authenticated request reads its key; the credential changes only when its key or workspace row does.
   const credentials = rowCaches(db).create<ApiKeyCredential>(['api_keys', 'workspaces'], { rows: cachedCredentials });
   return {
     async create({ key, workspaceId, secretHash }, audit, outbox) {
       withOutbox(db, outbox, () => {
+        assertAttachmentOwned(db, workspaceId, key.attachment);
         statement(
           db,
           `INSERT INTO api_keys (id, workspace_id, name, environment, scope, attachment_type, attachment_id, expires_at,

@@ -15,6 +15,7 @@ import {
   toResumeToken,
 } from '../sql/publishable-keys.js';
 import type { PublishableKeyStore } from '../types.js';
+import { assertAttachmentOwned } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
@@ -29,6 +30,7 @@ export function sqlitePublishableKeys(db: Database.Database): PublishableKeyStor
   return {
     async create(record, audit, outbox) {
       withOutbox(db, outbox, () => {
+        assertAttachmentOwned(db, record.workspaceId, record.key.attachment);
         prepared(db, publishableKeySql.insert).run(publishableKeyParameters(record));
         insertAuditEvent(db, audit);
       });

@@ -6,9 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../src/contract.js';
 import { newId } from '../../../src/ids.js';
+import { RecordNotFound } from '../../../src/store/errors.js';
 import type { Store } from '../../../src/store/types.js';
 import { createTestStore, storeKinds } from '../../support/stores.js';
 import { at, audit, workspace } from './fixtures.js';
+
+const attachedFolder = 'fld_000000000000000000000000';
 
 const publishableKey = (created: string, value: string): Schema<'PublishableKey'> => ({
   id: newId('pk'),
@@ -17,7 +20,7 @@ const publishableKey = (created: string, value: string): Schema<'PublishableKey'
   environment: 'test',
   value,
   allowed_origins: ['https://www.acme.example', 'http://localhost:5173'],
-  attachment: { type: 'folder', folder_id: 'fld_000000000000000000000000' },
+  attachment: { type: 'folder', folder_id: attachedFolder },
   status: 'active',
   revoked_at: null,
   last_used_at: null,
@@ -30,6 +33,12 @@ describe.each(storeKinds)('publishable keys on the %s store', (kind) => {
   beforeEach(async () => {
     store = await createTestStore(kind);
     workspaceId = await workspace(store);
+    // The keys' folder, which a key can be attached to only while it is the workspace's.
+    await store.folders.create({
+      folder: { id: attachedFolder, object: 'folder', name: 'Site', test: true, form_count: 0, created_at: at(0), metadata: {} },
+      workspaceId,
+      environment: 'test',
+    });
   });
   afterEach(async () => {
     await store.close();
@@ -51,6 +60,21 @@ describe.each(storeKinds)('publishable keys on the %s store', (kind) => {
     expect(await store.publishableKeys.findByValue(`svc_pub_test_${'b'.repeat(24)}`)).toBeUndefined();
     const events = await store.auditEvents.list(workspaceId, {}, { limit: 10 });
     expect(events.data.map((event) => event.type)).toEqual(['publishable_key.created']);
+  });
+
+  it("when a key's form or folder is not the workspace's, then it is refused with RecordNotFound and nothing is written", async () => {
+    const other = await workspace(store);
+    const key = publishableKey(at(1), `svc_pub_test_${'c'.repeat(24)}`);
+    await expect(store.publishableKeys.create({ key, workspaceId: other, tokenSecret: Buffer.alloc(32) }, audit(other))).rejects.toEqual(
+      new RecordNotFound('folder', attachedFolder),
+    );
+    const onForm = { ...key, attachment: { type: 'form' as const, form_id: 'form_000000000000000000000000' } };
+    await expect(
+      store.publishableKeys.create({ key: onForm, workspaceId, tokenSecret: Buffer.alloc(32) }, audit(workspaceId)),
+    ).rejects.toEqual(new RecordNotFound('form', 'form_000000000000000000000000'));
+    expect(await store.publishableKeys.get(other, key.id)).toBeUndefined();
+    expect(await store.publishableKeys.get(workspaceId, key.id)).toBeUndefined();
+    expect((await store.auditEvents.list(other, {}, { limit: 10 })).data).toEqual([]);
   });
 
   it('when keys are listed, then newest first, in keyset pages', async () => {
