@@ -354,18 +354,29 @@ describe('the postgres store, when a referred-to row is deleted while the write 
         (error: unknown) => ({ error }),
       );
     await until(async () => (await lockWaiters(store.pool)) === waitersBefore + 1);
-    const deleting = store.integrations.delete(integrationId, audit(ws)).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
-    // The delete waits for the write's lock on the integration.
-    await until(async () => (await lockWaiters(store.pool)) === waitersBefore + 2);
-    await deleter.query('ROLLBACK');
-    expect(await writing).toEqual({ value: undefined });
-    expect(await deleting).toEqual({ value: undefined });
+    // A delete as integrations.delete makes it (its deliveries, then the row), on a connection of its own, left open
+    // once done so that what the write committed can be seen before the delete commits.
+    const remover = await store.pool.connect();
+    try {
+      await remover.query('BEGIN');
+      await remover.query('DELETE FROM deliveries WHERE integration_id = $1', [integrationId]);
+      const deleting = remover.query('DELETE FROM integrations WHERE id = $1', [integrationId]);
+      // The delete waits for the write's lock on the integration.
+      await until(async () => (await lockWaiters(store.pool)) === waitersBefore + 2);
+      await deleter.query('ROLLBACK');
+      expect(await writing).toEqual({ value: undefined });
+      expect((await deleting).rowCount).toBe(1);
+      // The write's delivery was committed after the delete had cleared the integration's deliveries ...
+      expect(await deliveriesOf(integrationId, updated.id)).toHaveLength(1);
+      await remover.query('COMMIT');
+    } finally {
+      await remover.query('ROLLBACK').catch(() => {});
+      remover.release();
+    }
     expect((await store.forms.get(ws, page.id))?.form.name).toBe('Renamed');
     expect(await storedRows(store, 'SELECT id FROM events WHERE id = $1', updated.id)).toHaveLength(1);
     expect(await storedRows(store, 'SELECT id FROM integrations WHERE id = $1', integrationId)).toEqual([]);
+    // ... and goes with it, by the foreign key's cascade.
     expect(await storedRows(store, 'SELECT id FROM deliveries WHERE integration_id = $1', integrationId)).toEqual([]);
   });
 });

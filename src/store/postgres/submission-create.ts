@@ -79,8 +79,9 @@ function createStatement(record: SubmissionRecord, listed: ListedEmailAnswers, e
           .join(', ')})`,
     // The integrations some event reaches, locked as the deliveries' foreign key would lock them: a delete of one
     // waits for this create's commit (and then takes its deliveries with it), or went first and is not reached.
+    // In id order, as every other writer and the test-data reset lock integrations, so two of them never cross.
     `hooks AS (SELECT i.id, i.url, i.workspace_id, i.environment, i.events, i.form_id FROM integrations i
-       WHERE i.enabled AND EXISTS (SELECT 1 FROM ev WHERE ${reaches('i')}) FOR KEY SHARE OF i)`,
+       WHERE i.enabled AND EXISTS (SELECT 1 FROM ev WHERE ${reaches('i')}) ORDER BY i.id COLLATE "C" FOR KEY SHARE OF i)`,
     `reached AS (SELECT row_number() OVER () AS n, ev.*, h.id AS integration_id, h.url FROM ev JOIN hooks h ON ${reaches('h')})`,
     `spare AS (SELECT ${add(deliveryIds)}::text[] AS ids)`,
     `fits AS (SELECT 1 FROM owner WHERE (SELECT count(*) FROM reached) <= (SELECT cardinality(ids) FROM spare))`,
