@@ -338,6 +338,31 @@ describe('the postgres store, when a referred-to row is deleted while the write 
     expect(await deliveriesOf(reached, updated.id)).toHaveLength(1);
   });
 
+  it("an attempt's outcome recorded while a delete holds the integration waits without holding the delivery", async () => {
+    const failing = await hook(['submission.created']);
+    await store.integrations.publish(event(ws, 'submission.created'), { environments: ['live'], mock: false });
+    const [attempt] = await deliveriesOf(failing);
+    // The delete as integrations.delete makes it with an If-Match: the integration locked, then its deliveries.
+    await deleter.query('BEGIN');
+    await deleter.query('SELECT 1 FROM integrations WHERE id = $1 FOR UPDATE', [failing]);
+    const waitersBefore = await lockWaiters(store.pool);
+    const circuit: CircuitUpdate = { next: (current) => ({ ...current, consecutiveFailures: current.consecutiveFailures + 1 }) };
+    const retried = { status: 'failed', url: 'https://hooks.example.com/in', responseStatus: 500, durationMs: 3, error: null } as const;
+    const recording = store.integrations.recordAttempt(attempt!.id, { ...retried, nextAttemptAt: at(20) }, circuit).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    await until(async () => (await lockWaiters(store.pool)) === waitersBefore + 1);
+    // Had the recording locked the delivery before the integration, this would wait for it, and the two deadlock
+    // (refused here after 0.5 s, before PostgreSQL's 1 s deadlock check picks one).
+    await deleter.query("SET LOCAL lock_timeout = '500ms'");
+    await deleter.query('DELETE FROM deliveries WHERE integration_id = $1', [failing]);
+    await deleter.query('DELETE FROM integrations WHERE id = $1', [failing]);
+    await deleter.query('COMMIT');
+    expect(await recording).toEqual({ value: null });
+    expect(await deliveriesOf(failing)).toEqual([]);
+  });
+
   it("an integration deleted after the write locked it waits for the write and takes the write's deliveries with it", async () => {
     const page = form('page', at(2));
     await store.forms.create({ form: page, ...live(ws) });

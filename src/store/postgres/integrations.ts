@@ -293,6 +293,18 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
 
     async recordAttempt(id, result, circuit) {
       return inTransaction(pool, async (client): Promise<CircuitMove | null> => {
+        // The integration before its delivery, as its delete and the test-data reset lock them: with the delivery
+        // locked first, a delete that holds the integration and then deletes its deliveries would deadlock with this.
+        // Held for the next attempt's foreign key, or for the breaker's move.
+        if (circuit || result.nextAttemptAt !== null) {
+          await run(
+            client,
+            `SELECT 1 FROM integrations WHERE id = (SELECT integration_id FROM deliveries WHERE id = $1) ${
+              circuit ? 'FOR NO KEY UPDATE' : 'FOR KEY SHARE'
+            }`,
+            [id],
+          );
+        }
         const row = await one<DeliveryRow>(
           client,
           `UPDATE deliveries SET status = $1, url = $2, response_status = $3, duration_ms = $4, error = $5, next_attempt_at = $6, lease_until = NULL
