@@ -363,6 +363,28 @@ describe('the postgres store, when a referred-to row is deleted while the write 
     expect(await deliveriesOf(failing)).toEqual([]);
   });
 
+  it('an integration pointed at a form the test-data reset holds waits for the form without holding the integration', async () => {
+    const page = form('page', at(2));
+    await store.forms.create({ form: page, ...live(ws) });
+    const integrationId = await hook(['submission.created']);
+    const record = (await store.integrations.get(ws, integrationId))!;
+    // The reset's order: the forms locked, then the integrations.
+    await deleter.query('BEGIN');
+    await deleter.query('SELECT 1 FROM forms WHERE id = $1 FOR UPDATE', [page.id]);
+    const waitersBefore = await lockWaiters(store.pool);
+    const updating = store.integrations.update({ ...record, integration: { ...record.integration, form_id: page.id } }).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    await until(async () => (await lockWaiters(store.pool)) === waitersBefore + 1);
+    // Had the update locked the integration before the form, this would wait for it, and the two deadlock.
+    await deleter.query("SET LOCAL lock_timeout = '500ms'");
+    await deleter.query('SELECT 1 FROM integrations WHERE id = $1 FOR UPDATE', [integrationId]);
+    await deleter.query('COMMIT');
+    expect(await updating).toEqual({ value: undefined });
+    expect((await store.integrations.get(ws, integrationId))?.integration.form_id).toBe(page.id);
+  });
+
   it("an integration deleted after the write locked it waits for the write and takes the write's deliveries with it", async () => {
     const page = form('page', at(2));
     await store.forms.create({ form: page, ...live(ws) });

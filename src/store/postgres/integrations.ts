@@ -135,11 +135,16 @@ export function postgresIntegrations(pool: pg.Pool): IntegrationStore {
 
     async update({ integration: i, workspaceId }, options = {}) {
       await inTransaction(pool, async (client) => {
+        // Only a form the update names anew is checked: an integration outlives the form it was limited to. The form
+        // is locked before the integration, the order of the test-data reset (forms, then integrations), so the two
+        // queue instead of deadlocking; the read that tells whether the form is new is taken again under the lock.
+        const before = await one<{ form_id: string | null }>(client, 'SELECT form_id FROM integrations WHERE id = $1', [i.id]);
+        const checked = before !== undefined && i.form_id !== before.form_id;
+        if (checked) await assertFormOwned(client, i.form_id, workspaceId);
         // NO KEY: the edit changes no key, so writers holding the row for their deliveries (FOR KEY SHARE) go on.
         const row = await one<IntegrationRow>(client, 'SELECT * FROM integrations WHERE id = $1 FOR NO KEY UPDATE', [i.id]);
         assertTagUnchanged(row, toIntegration, options.expectedTag, { kind: 'integration', id: i.id });
-        // Only a form the update names anew is checked: an integration outlives the form it was limited to.
-        if (i.form_id !== row?.form_id) await assertFormOwned(client, i.form_id, workspaceId);
+        if (!checked && i.form_id !== row?.form_id) await assertFormOwned(client, i.form_id, workspaceId);
         await run(
           client,
           `UPDATE integrations SET url = $1, events = $2, enabled = $3, disabled_at = $4, disabled_reason = $5, description = $6, form_id = $7,
