@@ -75,6 +75,13 @@ describe.each(storeKinds)('the %s store, when a folder is deleted after the call
   });
 });
 
+/** The use cases' services over the store, and the live admin key of a new business workspace, authenticated. */
+async function signedIn(store: Store) {
+  const services: Services = { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() };
+  const { live_admin_key: key } = await bootstrapWorkspace(services, { name: 'Acme', plan: 'business' });
+  return { services, principal: await authenticate(services, `Bearer ${key}`, '127.0.0.1', { record() {} }) };
+}
+
 describe.each(storeKinds)('forms on the %s store, when their folder is deleted between the check and the write', (kind) => {
   let store: Store;
   afterEach(async () => {
@@ -83,9 +90,7 @@ describe.each(storeKinds)('forms on the %s store, when their folder is deleted b
 
   it('answer the 422 the folder check gives a folder that is gone, for a create and for a move', async () => {
     store = await createTestStore(kind);
-    const services: Services = { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() };
-    const { live_admin_key: key } = await bootstrapWorkspace(services, { name: 'Acme', plan: 'business' });
-    const principal = await authenticate(services, `Bearer ${key}`, '127.0.0.1', { record() {} });
+    const { services, principal } = await signedIn(store);
     const folder = await createFolder(services, principal, { name: 'Leads' });
     const stale = await store.folders.get(principal.workspace.id, folder.id);
     const loose = await createForm(services, principal, { name: 'Loose' } as Schema<'FormCreate'>);
@@ -114,9 +119,7 @@ describe.each(storeKinds)('keys on the %s store, when their form or folder is de
 
   it('answer the 422 the attachment check gives one that is gone, for API keys and publishable keys', async () => {
     store = await createTestStore(kind);
-    const services: Services = { store, now: () => new Date(), events: integrationEvents(), webhookUrls: dnsWebhookUrlPolicy() };
-    const { live_admin_key: key } = await bootstrapWorkspace(services, { name: 'Acme', plan: 'business' });
-    const principal = await authenticate(services, `Bearer ${key}`, '127.0.0.1', { record() {} });
+    const { services, principal } = await signedIn(store);
     const folder = await createFolder(services, principal, { name: 'Leads' });
     const page = await createForm(services, principal, { name: 'Page' } as Schema<'FormCreate'>);
     const staleFolder = await store.folders.get(principal.workspace.id, folder.id);
