@@ -12,7 +12,7 @@ import { newId } from '../../src/ids.js';
 import type { Store } from '../../src/store/types.js';
 import { lockWaiters, until } from '../support/lock-waits.js';
 import { createTestStore, storedRows } from '../support/stores.js';
-import { at, audit, form, submission, workspace } from './conformance/fixtures.js';
+import { at, audit, form, integration, submission, workspace } from './conformance/fixtures.js';
 
 describe('the postgres store, when a reset of test data meets a create in flight', () => {
   let store: Store;
@@ -93,5 +93,49 @@ describe('the postgres store, when a reset of test data meets a create in flight
     }
     expect(await storedRows(store, 'SELECT id FROM forms WHERE workspace_id = $1', owner)).toEqual([]);
     expect(await storedRows(store, 'SELECT id FROM folders WHERE id = $1', folderId)).toEqual([]);
+  });
+
+  it("then a test folder made after its lock, with a form being filed in it, is not the reset's and stays", async () => {
+    const existing = form('reset-race-before');
+    await store.forms.create({ form: existing, workspaceId: owner, environment: 'test' });
+    const hook = integration('test');
+    await store.integrations.create({ integration: hook, workspaceId: owner, environment: 'test', signingSecret: 'whsec_x' }, audit(owner));
+    // The pause: a writer holding the test integration, which the reset locks after the forms and folders.
+    const pause = await pool().connect();
+    const holder = await pool().connect();
+    const laterFolder = newId('fld');
+    const laterForm = newId('form');
+    try {
+      await pause.query('BEGIN');
+      await pause.query('SELECT 1 FROM integrations WHERE id = $1 FOR KEY SHARE', [hook.id]);
+      let settled = false;
+      const resetting = store.resetTestData(owner, audit(owner, 'test_data.reset')).finally(() => (settled = true));
+      resetting.catch(() => {});
+      await until(async () => (await waiting()) === 1);
+      // Past the reset's locks: a folder made, and a form being filed in it (uncommitted, holding the folder).
+      await store.folders.create({
+        folder: { id: laterFolder, object: 'folder', name: 'Later', test: true, form_count: 0, created_at: at(2), metadata: {} },
+        workspaceId: owner,
+        environment: 'test',
+      });
+      await holder.query('BEGIN');
+      await holder.query(
+        `INSERT INTO forms SELECT * FROM jsonb_populate_record(NULL::forms,
+           (SELECT to_jsonb(f) || jsonb_build_object('id', $2::text, 'slug', $2::text, 'folder_id', $3::text) FROM forms f WHERE id = $1))`,
+        [existing.id, laterForm, laterFolder],
+      );
+      await pause.query('COMMIT');
+      // Deleting by a predicate read now, the reset would reach the later folder and wait for the form's commit.
+      await until(async () => settled || (await waiting()) === 1);
+      await holder.query('COMMIT');
+      expect(await resetting).toMatchObject({ forms: 1, folders: 0, integrations: 1 });
+    } finally {
+      for (const client of [pause, holder]) {
+        await client.query('ROLLBACK').catch(() => {});
+        client.release();
+      }
+    }
+    expect(await storedRows(store, 'SELECT id FROM forms WHERE workspace_id = $1', owner)).toEqual([{ id: laterForm }]);
+    expect(await storedRows(store, 'SELECT id FROM folders WHERE workspace_id = $1', owner)).toEqual([{ id: laterFolder }]);
   });
 });

@@ -3,7 +3,7 @@ import type { Store } from '../types.js';
 import { foldAggregateDeltas } from './aggregate-deltas.js';
 import { postgresApiKeys } from './api-keys.js';
 import { insertAuditEvent, postgresAuditEvents } from './audit-events.js';
-import { inTransaction, openPostgres, run } from './database.js';
+import { all, inTransaction, openPostgres, run } from './database.js';
 import { postgresEvents } from './events.js';
 import { postgresFolders } from './folders.js';
 import { postgresForms } from './forms.js';
@@ -22,34 +22,41 @@ import { postgresTransfers } from './transfers.js';
 import { postgresUsage } from './usage.js';
 import { postgresWorkspaces } from './workspaces.js';
 
-const lockTestForms = `SELECT 1 FROM forms WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE`;
+/** A test form or folder is deleted only if the reset locked it: its parameter is then the locked rows' ids. */
+type Locked = 'forms' | 'folders';
 
 /**
- * Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id).
- * The parents are locked first: a create in flight holds its form (and a delivery its integration) until it commits,
- * so a reset that deleted the children first would meet that create's new child when it deletes the parent (23503).
- * Locked first, the reset waits for the creates already in flight and deletes their rows too; a create that comes
- * later waits for the reset and then finds its form gone (404).
+ * Test-mode rows of a workspace, deleted by "Reset test data", children before parents (parameter: workspace id,
+ * or the ids the reset locked). The parents are locked first: a create in flight holds its form (and a delivery its
+ * integration) until it commits, so a reset that deleted the children first would meet that create's new child when
+ * it deletes the parent (23503). Locked first, the reset waits for the creates already in flight and deletes their
+ * rows too; a create that comes later waits for the reset and then finds its form gone (404).
+ *
+ * Forms and folders are deleted by the ids locked, not by a predicate read again later: a test form or folder made
+ * after its lock (and whatever is filed in it or submitted to it meanwhile) is not the reset's, and stays.
  */
 const testDataTables: Array<{
   counts: 'forms' | 'folders' | 'submissions' | 'integrations' | 'integration_logs' | null;
   sql: string;
+  locks?: Locked;
+  of?: Locked;
 }> = [
-  { counts: null, sql: lockTestForms },
+  { counts: null, sql: lockTest('forms') },
   // A form filed in a test folder by a create in flight holds that folder (FOR KEY SHARE, its foreign key) and is
   // not among the forms just locked: the folders' lock waits for it, and the forms are locked again, with it.
-  { counts: null, sql: `SELECT 1 FROM folders WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE` },
-  { counts: null, sql: lockTestForms },
-  { counts: null, sql: `SELECT 1 FROM integrations WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE` },
+  { counts: null, sql: lockTest('folders'), locks: 'folders' },
+  { counts: null, sql: lockTest('forms'), locks: 'forms' },
+  { counts: null, sql: lockTest('integrations') },
   ...submissionTestData,
   ...integrationTestData,
-  {
-    counts: null,
-    sql: `DELETE FROM form_versions WHERE form_id IN (SELECT id FROM forms WHERE workspace_id = $1 AND environment = 'test')`,
-  },
-  { counts: 'forms', sql: `DELETE FROM forms WHERE workspace_id = $1 AND environment = 'test'` },
-  { counts: 'folders', sql: `DELETE FROM folders WHERE workspace_id = $1 AND environment = 'test'` },
+  { counts: null, sql: 'DELETE FROM form_versions WHERE form_id = ANY($1::text[])', of: 'forms' },
+  { counts: 'forms', sql: 'DELETE FROM forms WHERE id = ANY($1::text[])', of: 'forms' },
+  { counts: 'folders', sql: 'DELETE FROM folders WHERE id = ANY($1::text[])', of: 'folders' },
 ];
+
+function lockTest(table: 'forms' | 'folders' | 'integrations'): string {
+  return `SELECT id FROM ${table} WHERE workspace_id = $1 AND environment = 'test' ORDER BY id COLLATE "C" FOR UPDATE`;
+}
 
 /**
  * The PostgreSQL store: the same interface, transactions and refusals as the SQLite store, for several
@@ -90,9 +97,12 @@ export async function createPostgresStore(
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {
         const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };
-        for (const { counts, sql } of testDataTables) {
-          const changes = await run(client, sql, [workspaceId]);
-          if (counts) deleted[counts] += changes;
+        const locked: Record<Locked, string[]> = { forms: [], folders: [] };
+        for (const { counts, sql, locks, of } of testDataTables) {
+          const params = [of ? locked[of] : workspaceId];
+          if (locks) locked[locks] = (await all<{ id: string }>(client, sql, params)).map((row) => row.id);
+          else if (counts) deleted[counts] += await run(client, sql, params);
+          else await run(client, sql, params);
         }
         await insertAuditEvent(client, audit);
         return deleted;
