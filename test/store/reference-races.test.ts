@@ -82,82 +82,80 @@ async function signedIn(store: Store) {
   return { services, principal: await authenticate(services, `Bearer ${key}`, '127.0.0.1', { record() {} }) };
 }
 
-describe.each(storeKinds)('forms on the %s store, when their folder is deleted between the check and the write', (kind) => {
-  let store: Store;
-  afterEach(async () => {
-    await store.close();
-  });
-
-  it('answer the 422 the folder check gives a folder that is gone, for a create and for a move', async () => {
-    store = await createTestStore(kind);
-    const { services, principal } = await signedIn(store);
-    const folder = await createFolder(services, principal, { name: 'Leads' });
-    const stale = await store.folders.get(principal.workspace.id, folder.id);
-    const loose = await createForm(services, principal, { name: 'Loose' } as Schema<'FormCreate'>);
-    await deleteFolderAs(services, principal, folder.id);
-    // The check still finds the folder, as it did just before another request deleted it.
-    const racing: Services = { ...services, store: { ...store, folders: { ...store.folders, get: async () => stale } } };
-    const goneFolder = {
-      status: 422,
-      code: 'invalid_value',
-      details: {
-        errors: [{ location: 'body', pointer: '/folder_id', code: 'not_found', message: `no folder ${folder.id} in this workspace` }],
-      },
-    };
-    await expect(createForm(racing, principal, { name: 'Filed', folder_id: folder.id } as Schema<'FormCreate'>)).rejects.toMatchObject(
-      goneFolder,
-    );
-    await expect(updateForm(racing, principal, loose.id, { folder_id: folder.id })).rejects.toMatchObject(goneFolder);
-  });
-});
-
-describe.each(storeKinds)('keys on the %s store, when their form or folder is deleted between the check and the write', (kind) => {
-  let store: Store;
-  afterEach(async () => {
-    await store.close();
-  });
-
-  it('answer the 422 the attachment check gives one that is gone, for API keys and publishable keys', async () => {
-    store = await createTestStore(kind);
-    const { services, principal } = await signedIn(store);
-    const folder = await createFolder(services, principal, { name: 'Leads' });
-    const page = await createForm(services, principal, { name: 'Page' } as Schema<'FormCreate'>);
-    const staleFolder = await store.folders.get(principal.workspace.id, folder.id);
-    const staleForm = await store.forms.get(principal.workspace.id, page.id);
-    await deleteFolderAs(services, principal, folder.id);
-    await deleteFormAs(services, principal, page.id);
-    // The checks still find both, as they did just before another request deleted them.
-    const racing: Services = {
-      ...services,
-      store: {
-        ...store,
-        folders: { ...store.folders, get: async () => staleFolder },
-        forms: { ...store.forms, get: async () => staleForm },
-      },
-    };
-    const gone = (what: 'form' | 'folder', id: string) => ({
-      status: 422,
-      code: 'invalid_value',
-      details: {
-        errors: [{ location: 'body', pointer: `/attachment/${what}_id`, code: 'not_found', message: `no ${what} ${id} in this workspace` }],
-      },
+describe.each(storeKinds)(
+  'use cases on the %s store, when the folder or form they name is deleted between the check and the write',
+  (kind) => {
+    let store: Store;
+    afterEach(async () => {
+      await store.close();
     });
-    const onFolder = { type: 'folder', folder_id: folder.id } as const;
-    const onForm = { type: 'form', form_id: page.id } as const;
-    const apiKey = { name: 'Attached', environment: 'live', scope: 'read' } as const;
-    await expect(createApiKey(racing, principal, { ...apiKey, attachment: onFolder })).rejects.toMatchObject(gone('folder', folder.id));
-    await expect(createApiKey(racing, principal, { ...apiKey, attachment: onForm })).rejects.toMatchObject(gone('form', page.id));
-    const publishable = { name: 'Site', environment: 'live' as const, allowed_origins: ['https://www.acme.example'] };
-    await expect(createPublishableKey(racing, principal, { ...publishable, attachment: onFolder })).rejects.toMatchObject(
-      gone('folder', folder.id),
-    );
-    await expect(createPublishableKey(racing, principal, { ...publishable, attachment: onForm })).rejects.toMatchObject(
-      gone('form', page.id),
-    );
-    expect(await storedRows(store, "SELECT id FROM api_keys WHERE attachment_type <> 'workspace'")).toEqual([]);
-    expect(await storedRows(store, 'SELECT id FROM publishable_keys')).toEqual([]);
-  });
-});
+
+    it('forms answer the 422 the folder check gives a folder that is gone, for a create and for a move', async () => {
+      store = await createTestStore(kind);
+      const { services, principal } = await signedIn(store);
+      const folder = await createFolder(services, principal, { name: 'Leads' });
+      const stale = await store.folders.get(principal.workspace.id, folder.id);
+      const loose = await createForm(services, principal, { name: 'Loose' } as Schema<'FormCreate'>);
+      await deleteFolderAs(services, principal, folder.id);
+      // The check still finds the folder, as it did just before another request deleted it.
+      const racing: Services = { ...services, store: { ...store, folders: { ...store.folders, get: async () => stale } } };
+      const goneFolder = {
+        status: 422,
+        code: 'invalid_value',
+        details: {
+          errors: [{ location: 'body', pointer: '/folder_id', code: 'not_found', message: `no folder ${folder.id} in this workspace` }],
+        },
+      };
+      await expect(createForm(racing, principal, { name: 'Filed', folder_id: folder.id } as Schema<'FormCreate'>)).rejects.toMatchObject(
+        goneFolder,
+      );
+      await expect(updateForm(racing, principal, loose.id, { folder_id: folder.id })).rejects.toMatchObject(goneFolder);
+    });
+
+    it('keys answer the 422 the attachment check gives one that is gone, API keys and publishable keys alike', async () => {
+      store = await createTestStore(kind);
+      const { services, principal } = await signedIn(store);
+      const folder = await createFolder(services, principal, { name: 'Leads' });
+      const page = await createForm(services, principal, { name: 'Page' } as Schema<'FormCreate'>);
+      const staleFolder = await store.folders.get(principal.workspace.id, folder.id);
+      const staleForm = await store.forms.get(principal.workspace.id, page.id);
+      await deleteFolderAs(services, principal, folder.id);
+      await deleteFormAs(services, principal, page.id);
+      // The checks still find both, as they did just before another request deleted them.
+      const racing: Services = {
+        ...services,
+        store: {
+          ...store,
+          folders: { ...store.folders, get: async () => staleFolder },
+          forms: { ...store.forms, get: async () => staleForm },
+        },
+      };
+      const gone = (what: 'form' | 'folder', id: string) => ({
+        status: 422,
+        code: 'invalid_value',
+        details: {
+          errors: [
+            { location: 'body', pointer: `/attachment/${what}_id`, code: 'not_found', message: `no ${what} ${id} in this workspace` },
+          ],
+        },
+      });
+      const onFolder = { type: 'folder', folder_id: folder.id } as const;
+      const onForm = { type: 'form', form_id: page.id } as const;
+      const apiKey = { name: 'Attached', environment: 'live', scope: 'read' } as const;
+      await expect(createApiKey(racing, principal, { ...apiKey, attachment: onFolder })).rejects.toMatchObject(gone('folder', folder.id));
+      await expect(createApiKey(racing, principal, { ...apiKey, attachment: onForm })).rejects.toMatchObject(gone('form', page.id));
+      const publishable = { name: 'Site', environment: 'live' as const, allowed_origins: ['https://www.acme.example'] };
+      await expect(createPublishableKey(racing, principal, { ...publishable, attachment: onFolder })).rejects.toMatchObject(
+        gone('folder', folder.id),
+      );
+      await expect(createPublishableKey(racing, principal, { ...publishable, attachment: onForm })).rejects.toMatchObject(
+        gone('form', page.id),
+      );
+      expect(await storedRows(store, "SELECT id FROM api_keys WHERE attachment_type <> 'workspace'")).toEqual([]);
+      expect(await storedRows(store, 'SELECT id FROM publishable_keys')).toEqual([]);
+    });
+  },
+);
 
 describe('the postgres store, when a referred-to row is deleted while the write runs', () => {
   let store: Store & { pool: pg.Pool };

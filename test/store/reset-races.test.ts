@@ -14,6 +14,10 @@ import { lockWaiters, until } from '../support/lock-waits.js';
 import { createTestStore, storedRows } from '../support/stores.js';
 import { at, audit, form, integration, submission, workspace } from './conformance/fixtures.js';
 
+/** A form create as its row lands: a copy of form $1 with id (and slug) $2, filed in folder $3. */
+const fileCopyOf = `INSERT INTO forms SELECT * FROM jsonb_populate_record(NULL::forms,
+  (SELECT to_jsonb(f) || jsonb_build_object('id', $2::text, 'slug', $2::text, 'folder_id', $3::text) FROM forms f WHERE id = $1))`;
+
 describe('the postgres store, when a reset of test data meets a create in flight', () => {
   let store: Store;
   let owner: string;
@@ -75,11 +79,7 @@ describe('the postgres store, when a reset of test data meets a create in flight
     const inFlight = newId('form');
     try {
       await holder.query('BEGIN');
-      await holder.query(
-        `INSERT INTO forms SELECT * FROM jsonb_populate_record(NULL::forms,
-           (SELECT to_jsonb(f) || jsonb_build_object('id', $2::text, 'slug', $2::text, 'folder_id', $3::text) FROM forms f WHERE id = $1))`,
-        [existing.id, inFlight, folderId],
-      );
+      await holder.query(fileCopyOf, [existing.id, inFlight, folderId]);
       const resetting = store.resetTestData(owner, audit(owner, 'test_data.reset'));
       resetting.catch(() => {});
       // Without the folders' lock, the reset deletes the forms it sees and then waits at the folder's delete.
@@ -119,11 +119,7 @@ describe('the postgres store, when a reset of test data meets a create in flight
         environment: 'test',
       });
       await holder.query('BEGIN');
-      await holder.query(
-        `INSERT INTO forms SELECT * FROM jsonb_populate_record(NULL::forms,
-           (SELECT to_jsonb(f) || jsonb_build_object('id', $2::text, 'slug', $2::text, 'folder_id', $3::text) FROM forms f WHERE id = $1))`,
-        [existing.id, laterForm, laterFolder],
-      );
+      await holder.query(fileCopyOf, [existing.id, laterForm, laterFolder]);
       await pause.query('COMMIT');
       // Deleting by a predicate read now, the reset would reach the later folder and wait for the form's commit.
       await until(async () => settled || (await waiting()) === 1);
