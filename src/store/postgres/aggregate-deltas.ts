@@ -64,26 +64,29 @@ export const deltaColumns =
   'form_id, environment, day, started, completed, score_sum, score_count, utm_source, grade, grade_completed, step_ids, reached, dropped_off, workspace_id, month, submissions';
 const deltaCasts = ['', '', '', '', '', '', '', '', '', '', '::text[]', '::int[]', '::int[]', '', '', ''];
 
+/** One delta's values in `deltaColumns` order. */
+export const deltaRow = (delta: AggregateDelta): unknown[] => [
+  delta.formId,
+  delta.environment,
+  delta.day,
+  delta.started,
+  delta.completed,
+  delta.scoreSum,
+  delta.scoreCount,
+  delta.utmSource,
+  delta.grade,
+  delta.gradeCompleted,
+  delta.steps.map((step) => step.stepId),
+  delta.steps.map((step) => step.reached),
+  delta.steps.map((step) => step.droppedOff),
+  delta.usage?.workspaceId ?? null,
+  delta.usage?.month ?? null,
+  delta.usage ? 1 : 0,
+];
+
 /** One delta's values in `deltaColumns` order, each as the placeholder `add` returns for it (with its cast). */
 export function deltaValues(delta: AggregateDelta, add: (value: unknown) => string): string {
-  const row = [
-    delta.formId,
-    delta.environment,
-    delta.day,
-    delta.started,
-    delta.completed,
-    delta.scoreSum,
-    delta.scoreCount,
-    delta.utmSource,
-    delta.grade,
-    delta.gradeCompleted,
-    delta.steps.map((step) => step.stepId),
-    delta.steps.map((step) => step.reached),
-    delta.steps.map((step) => step.droppedOff),
-    delta.usage?.workspaceId ?? null,
-    delta.usage?.month ?? null,
-    delta.usage ? 1 : 0,
-  ];
+  const row = deltaRow(delta);
   return row.map((value, column) => `${add(value)}${deltaCasts[column]}`).join(', ');
 }
 

@@ -32,7 +32,7 @@ import { eraseReplays, eraseReplaysOf } from './idempotency.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
-import { createSubmission } from './submission-create.js';
+import { CreateBatches } from './submission-create.js';
 import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
@@ -118,10 +118,11 @@ async function assertFormOwned(db: Queryable, record: SubmissionRecord): Promise
 }
 
 export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
+  const creates = new CreateBatches(pool);
   return {
     async insert(record, outbox) {
       const listed = listedEmailAnswers(record, record.emailAnswers);
-      if (listed !== undefined) return createSubmission(pool, record, listed, outbox?.() ?? {});
+      if (listed !== undefined) return creates.create({ record, listed, entries: outbox?.() ?? {} });
       // Without named answers the email index is derived from the stored row, which the one-statement create
       // cannot read back (its parts do not see each other's rows): these take the transaction.
       await withOutbox(pool, outbox, async (client) => {
