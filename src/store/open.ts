@@ -8,6 +8,8 @@ export interface StoreLocation {
   databaseUrl: string | null;
   /** The most connections the PostgreSQL pool opens (`DATABASE_POOL_SIZE`); unset: the pool's default. */
   databasePoolSize?: number;
+  /** Server processes sharing the database (`WORKERS`); unset: one. */
+  workers?: number;
   dataDir: string;
 }
 
@@ -17,6 +19,7 @@ export interface StoreLocation {
  * and which may run beside the server; a long-lived store takes the SQLite file's server lease (sqlite/server-lease.ts).
  */
 export async function openStore(location: StoreLocation, { shortLived = false } = {}): Promise<Store> {
-  if (location.databaseUrl !== null) return createPostgresStore(location.databaseUrl, { max: location.databasePoolSize });
+  if (location.databaseUrl !== null)
+    return createPostgresStore(location.databaseUrl, { max: location.databasePoolSize, processes: location.workers });
   return createSqliteStore(join(location.dataDir, 'form-funnel.db'), { backgroundCheckpoints: !shortLived, serverLease: !shortLived });
 }

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RecordNotFound, StoreConflict } from '../../src/store/errors.js';
 import type { Outbox } from '../../src/store/outbox.js';
+import { runningPerProcess } from '../../src/store/postgres/submission-create.js';
 import type { Store } from '../../src/store/types.js';
 import { lockWaiters, until } from '../support/lock-waits.js';
 import { createTestStore, storedRows } from '../support/stores.js';
@@ -139,16 +140,23 @@ describe('the PostgreSQL store, when submissions are created at once', () => {
     );
   });
 
-  it('then a batch reaching more integrations than it was given delivery ids runs again with enough, writing each once', async () => {
+  it('then a create reaching more integrations than it was given delivery ids runs again with enough, and the next batch is given enough', async () => {
     for (let index = 0; index < 5; index++) await subscribe(ws);
     const creates = Array.from({ length: 10 }, () => create(ws, formId));
     await Promise.all(creates.map((c) => c.done));
-    // Five integrations need five first attempts per event: each create alone is given four ids and runs again, and the
-    // batch of eight (40 attempts, given 32 ids) runs again whole.
-    expect(statements.map((s) => s.length).sort()).toEqual([1, 1, 1, 1, 8, 8]);
+    // Five integrations need five first attempts per event: the two creates that go first alone are given four ids
+    // each and run again; the batch of eight after them is given the five per event they needed, and runs once.
+    expect(statements.map((s) => s.length).sort()).toEqual([1, 1, 1, 1, 8]);
     expect(await countOf('SELECT count(*) AS n FROM deliveries')).toBe(50);
     expect(await countOf('SELECT count(DISTINCT (event_id, integration_id)) AS n FROM deliveries')).toBe(50);
     expect(await countOf('SELECT count(*) AS n FROM submissions')).toBe(10);
+    // A sixth: the two that go first alone, given five per event, run again; the batch after them is given six.
+    await subscribe(ws);
+    statements = [];
+    const more = Array.from({ length: 6 }, () => create(ws, formId));
+    await Promise.all(more.map((c) => c.done));
+    expect(statements.map((s) => s.length).sort()).toEqual([1, 1, 1, 1, 4]);
+    expect(await countOf('SELECT count(*) AS n FROM deliveries')).toBe(50 + 36);
   });
 
   it('then no statement carries creates of two workspaces', async () => {
@@ -179,5 +187,11 @@ describe('the PostgreSQL store, when submissions are created at once', () => {
     } finally {
       holder.release();
     }
+  });
+});
+
+describe('the create statements a server process runs per workspace', () => {
+  it('when WORKERS processes share the database, then each runs its share of two, at least one', () => {
+    expect([1, 2, 3, 8].map(runningPerProcess)).toEqual([2, 1, 1, 1]);
   });
 });

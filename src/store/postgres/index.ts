@@ -65,7 +65,7 @@ function lockTest(table: 'forms' | 'folders' | 'integrations'): string {
  */
 export async function createPostgresStore(
   source: pg.Pool | string,
-  options: { max?: number } = {},
+  options: { max?: number; processes?: number } = {},
 ): Promise<Store & { pool: pg.Pool; foldAggregates(): Promise<number> }> {
   let pool: pg.Pool;
   if (typeof source === 'string') {
@@ -85,7 +85,7 @@ export async function createPostgresStore(
     auditEvents: postgresAuditEvents(pool),
     idempotency: postgresIdempotency(pool),
     team: postgresTeam(pool),
-    submissions: postgresSubmissions(pool),
+    submissions: postgresSubmissions(pool, options.processes),
     integrations: postgresIntegrations(pool),
     events: postgresEvents(pool),
     oauth: postgresOAuth(pool),

@@ -35,10 +35,14 @@ import { normalisedEmail } from './schema/submission-emails.js';
 const deliveryIdsPerEvent = 4;
 
 /**
- * Statements of one workspace's creates in flight at once. Two keep one statement running while the next one's
- * creates gather; measured in docs/benchmarks.md against one and four.
+ * Statements of one workspace's creates in flight at once, in the whole deployment. Two keep one statement running
+ * while the next one's creates gather; measured in docs/benchmarks.md against one and three. Each of N server
+ * processes runs its share (`runningPerProcess`), at least one.
  */
 const runningPerWorkspace = 2;
+
+/** A server process's share of `runningPerWorkspace` when `processes` share the database. */
+export const runningPerProcess = (processes: number): number => Math.max(1, Math.floor(runningPerWorkspace / processes));
 
 /** The most creates one statement carries: bounds its parameters and how long its locks are held. */
 const largestBatch = 32;
@@ -163,13 +167,20 @@ function batchValues(creates: readonly PendingCreate[], deliveryIds: readonly st
 
 const deliveryIds = (count: number) => Array.from({ length: count }, () => newId('dlv'));
 
+/** What a batch's run settled: each create's error (undefined: written), and the delivery ids an event needed. */
+interface BatchRun {
+  errors: Array<Error | undefined>;
+  idsPerEvent: number;
+}
+
 /**
- * Runs one batch's statement until its deliveries fit, and settles each create: not found when its form is not its
- * workspace's, a conflict when its Idempotency-Key claim was lost (nothing written for either), done otherwise.
- * Rejects as a whole when the statement fails, having written nothing.
+ * Runs one batch's statement until its deliveries fit, giving it `idsPerEvent` ids per event first, and settles
+ * each create: not found when its form is not its workspace's, a conflict when its Idempotency-Key claim was lost
+ * (nothing written for either), done otherwise. Rejects as a whole when the statement fails, having written nothing.
  */
-async function runBatch(pool: pg.Pool, creates: readonly PendingCreate[]): Promise<Array<Error | undefined>> {
-  let ids = deliveryIds(creates.reduce((sum, { entries }) => sum + (entries.events?.length ?? 0), 0) * deliveryIdsPerEvent);
+async function runBatch(pool: pg.Pool, creates: readonly PendingCreate[], idsPerEvent: number): Promise<BatchRun> {
+  const events = creates.reduce((sum, { entries }) => sum + (entries.events?.length ?? 0), 0);
+  let ids = deliveryIds(events * idsPerEvent);
   for (;;) {
     const outcomes = await all<Outcome>(pool, batchStatement, batchValues(creates, ids));
     const subscribed = outcomes[0]?.subscribed ?? 0;
@@ -177,25 +188,30 @@ async function runBatch(pool: pg.Pool, creates: readonly PendingCreate[]): Promi
       ids = deliveryIds(subscribed + deliveryIdsPerEvent);
       continue;
     }
-    return creates.map(({ record, entries }, index) => {
+    const errors = creates.map(({ record, entries }, index) => {
       const outcome = outcomes[index]!;
       if (!outcome.owned) return new RecordNotFound('form', record.submission.form_id);
       // Another request holds or has answered this key: the change would be made twice, so it was not made.
       if (entries.response && !outcome.claimed) return new StoreConflict('idempotency_claim_lost');
       return undefined;
     });
+    return { errors, idsPerEvent: Math.max(deliveryIdsPerEvent, events === 0 ? 0 : Math.ceil(subscribed / events)) };
   }
 }
 
 /** One create alone: the form's foreign key, which the held row makes unexpected, still answers as not found. */
-async function runAlone(pool: pg.Pool, create: PendingCreate): Promise<Error | undefined> {
+async function runAlone(pool: pg.Pool, create: PendingCreate, idsPerEvent: number): Promise<BatchRun> {
   try {
-    return (await runBatch(pool, [create]))[0];
+    return await runBatch(pool, [create], idsPerEvent);
   } catch (error) {
-    if (isForeignKeyViolation(error, 'submissions_form_id_fkey')) return new RecordNotFound('form', create.record.submission.form_id);
+    if (isForeignKeyViolation(error, 'submissions_form_id_fkey'))
+      return { errors: [new RecordNotFound('form', create.record.submission.form_id)], idsPerEvent };
     throw error;
   }
 }
+
+/** Workspaces whose events need more than `deliveryIdsPerEvent` ids remembered at most, the oldest forgotten first. */
+const rememberedWorkspaces = 10_000;
 
 interface Waiting extends PendingCreate {
   settle(error: unknown): void;
@@ -205,8 +221,16 @@ interface Waiting extends PendingCreate {
 export class CreateBatches {
   readonly #waiting = new Map<string, Waiting[]>();
   readonly #running = new Map<string, number>();
+  /**
+   * Delivery ids per event the workspace's last batch needed, where more than `deliveryIdsPerEvent`: its next batch
+   * is given that many, so a workspace with many integrations does not run every statement twice.
+   */
+  readonly #idsPerEvent = new Map<string, number>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly running = runningPerWorkspace,
+  ) {}
 
   /** Creates the submission; rejects with `RecordNotFound`, `StoreConflict` or the store's error, having written nothing. */
   create(create: PendingCreate): Promise<void> {
@@ -223,11 +247,11 @@ export class CreateBatches {
   #start(workspace: string): void {
     const queue = this.#waiting.get(workspace);
     const running = this.#running.get(workspace) ?? 0;
-    if (!queue || running >= runningPerWorkspace) return;
+    if (!queue || running >= this.running) return;
     const batch = queue.splice(0, largestBatch);
     if (queue.length === 0) this.#waiting.delete(workspace);
     this.#running.set(workspace, running + 1);
-    void this.#run(batch, () => {
+    void this.#run(workspace, batch, () => {
       // The slot is given back before the creates are answered, so a caller that creates again at once finds it free.
       const left = this.#running.get(workspace)! - 1;
       if (left === 0) this.#running.delete(workspace);
@@ -237,18 +261,31 @@ export class CreateBatches {
   }
 
   /** Runs a batch, gives its slot back (`finished`), then answers each create. Never rejects. */
-  async #run(batch: Waiting[], finished: () => void): Promise<void> {
+  async #run(workspace: string, batch: Waiting[], finished: () => void): Promise<void> {
+    const idsPerEvent = this.#idsPerEvent.get(workspace) ?? deliveryIdsPerEvent;
     let outcomes: unknown[];
     try {
-      outcomes = batch.length === 1 ? [await runAlone(this.pool, batch[0]!)] : await runBatch(this.pool, batch);
+      const run = batch.length === 1 ? await runAlone(this.pool, batch[0]!, idsPerEvent) : await runBatch(this.pool, batch, idsPerEvent);
+      this.#learn(workspace, run.idsPerEvent);
+      outcomes = run.errors;
     } catch (error) {
       // A lost connection may have lost the commit's answer, not the commit: the creates are not run again.
       const rerun = batch.length > 1 && !(error instanceof StoreUnavailable && error.reason === 'connection_lost');
-      outcomes = rerun
-        ? await Promise.all(batch.map((create) => runAlone(this.pool, create).catch((failure: unknown) => failure)))
-        : batch.map(() => error);
+      const alone = (create: Waiting) =>
+        runAlone(this.pool, create, idsPerEvent).then(
+          (run) => run.errors[0],
+          (failure: unknown) => failure,
+        );
+      outcomes = rerun ? await Promise.all(batch.map(alone)) : batch.map(() => error);
     }
     finished();
     for (const [index, create] of batch.entries()) create.settle(outcomes[index]);
+  }
+
+  #learn(workspace: string, idsPerEvent: number): void {
+    this.#idsPerEvent.delete(workspace);
+    if (idsPerEvent <= deliveryIdsPerEvent) return;
+    if (this.#idsPerEvent.size >= rememberedWorkspaces) this.#idsPerEvent.delete(this.#idsPerEvent.keys().next().value!);
+    this.#idsPerEvent.set(workspace, idsPerEvent);
   }
 }

@@ -32,7 +32,7 @@ import { eraseReplays, eraseReplaysOf } from './idempotency.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { normalisedEmail } from './schema/submission-emails.js';
-import { CreateBatches } from './submission-create.js';
+import { CreateBatches, runningPerProcess } from './submission-create.js';
 import { indexSubmissionEmails, insertSubmissionEmails } from './submission-emails.js';
 
 /** Statements that delete a form's rows of this module (parameter: the form id), run inside the form's cascade. */
@@ -117,8 +117,9 @@ async function assertFormOwned(db: Queryable, record: SubmissionRecord): Promise
     throw new RecordNotFound('form', formId);
 }
 
-export function postgresSubmissions(pool: pg.Pool): SubmissionStore {
-  const creates = new CreateBatches(pool);
+/** `processes`: how many server processes share the database (`WORKERS`); they share its create statements. */
+export function postgresSubmissions(pool: pg.Pool, processes = 1): SubmissionStore {
+  const creates = new CreateBatches(pool, runningPerProcess(processes));
   return {
     async insert(record, outbox) {
       const listed = listedEmailAnswers(record, record.emailAnswers);
