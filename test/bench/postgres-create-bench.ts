@@ -14,7 +14,6 @@
  * a database of its own, dropped at the end.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { loadavg } from 'node:os';
 import pg from 'pg';
@@ -28,28 +27,12 @@ import { createSubmission } from '../../src/domain/submissions/service.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
 import { anaAnswers, anaHidden, demoForm } from '../http/submissions-support.js';
+import { commandMs, spentBetween } from './process-cpu.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const serverUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = (line: string) => process.stdout.write(`${line}\n`);
-
-/** CPU time of every PostgreSQL process on this machine, in ms (Linux: /proc). */
-function postgresCpuMs(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks * 10;
-}
 
 /** Bytes this process writes to sockets (the database's, here), counted below Node's stream layer. */
 let written = 0;
@@ -108,7 +91,7 @@ try {
     })();
     written = 0;
     const started = performance.now();
-    const postgresBefore = postgresCpuMs();
+    const postgresBefore = commandMs(['postgres']);
     const nodeBefore = process.cpuUsage();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -120,7 +103,7 @@ try {
     );
     const seconds = (performance.now() - started) / 1000;
     const node = process.cpuUsage(nodeBefore);
-    const postgresMs = postgresCpuMs() - postgresBefore;
+    const postgresMs = spentBetween(postgresBefore, commandMs(['postgres']));
     await sampler;
     const perCreate = (ms: number) => `${Math.round((ms / done) * 1000)} us`;
     log(

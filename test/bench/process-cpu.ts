@@ -41,7 +41,7 @@ function treeMs(pid: number): number {
 }
 
 /** CPU time of each process whose command is one of `commands`, in ms by pid. */
-function commandMs(commands: readonly string[]): Map<string, number> {
+export function commandMs(commands: readonly string[]): Map<string, number> {
   const ms = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
@@ -56,7 +56,7 @@ function commandMs(commands: readonly string[]): Map<string, number> {
  * ended meanwhile counts nothing (its time would otherwise be subtracted: a database connection closed by an idle
  * pool takes its whole life's CPU with it).
  */
-function spentBetween(before: Map<string, number>, after: Map<string, number>): number {
+export function spentBetween(before: Map<string, number>, after: Map<string, number>): number {
   let ms = 0;
   for (const [pid, now] of after) ms += now - (before.get(pid) ?? 0);
   return ms;
