@@ -1666,6 +1666,18 @@ export interface components {
          * @enum {string}
          */
         Plan: "free" | "pro" | "business" | "enterprise";
+        /**
+         * @description One way a server's own answer broke the contract, as its response validation found it. Only a server under
+         *     development sends these (a generated stub outside production); the production service never does.
+         */
+        ResponseIssue: {
+            /** @description JSON Pointer (RFC 6901) into the answer's body; empty for the body as a whole. */
+            pointer: string;
+            /** @description The schema keyword the answer broke (`required`, `type`, `enum`, `additional_property`, ...). */
+            code: string;
+            /** @description What is wrong, for the person writing the server. */
+            message: string;
+        };
         /** @description Optional, error-specific information. */
         ProblemDetails: {
             /** @description For `validation_error`, every issue found. */
@@ -1685,6 +1697,13 @@ export interface components {
              * @description For `rate_limited`, the same value as the `Retry-After` header.
              */
             retry_after_seconds?: number;
+            /**
+             * @description For `internal_error` from a server under development: every way its answer broke the contract, which its
+             *     response validation caught and turned into this 500. A generated stub project sends them outside production
+             *     (`NODE_ENV` other than `production`), so that the conformance kit can show them; the production service never
+             *     sends them.
+             */
+            response_errors?: components["schemas"]["ResponseIssue"][];
         };
         /**
          * @description Every error response has this body, with `Content-Type: application/problem+json` (in the spirit of
