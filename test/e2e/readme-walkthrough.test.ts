@@ -1,14 +1,15 @@
 /**
  * The README's "Ten minutes with the API", run as a newcomer runs it: the server started with the settings its
  * first block names (after a first start that made the certificate), then every other shell block pasted in
- * order into one bash session. Only what cannot be shared between runs is changed: the ports (a free one each)
- * and the data directory (a temporary one instead of `data/`).
+ * order into one bash session, whose `PORT` and `RECEIVER_PORT` are free ports, as a reader whose 8443 and 9443
+ * are taken sets them. Only the data directory is changed in the text (a temporary one instead of `data/`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { variables } from '../../src/config.js';
 import { portBecomes } from '../support/ports.js';
 import { freePort, type ServerProcess, singleProcessOnSqlite, startServerProcess } from './support/server-process.js';
 
@@ -39,10 +40,7 @@ describe('the README walkthrough', () => {
   const paste = async (block: string, index: number): Promise<string> => {
     const marker = `::block ${index} done::`;
     const before = output.length;
-    const pasted = block
-      .replaceAll('https://localhost:8443', `https://localhost:${server!.port}`)
-      .replaceAll('9443', String(receiverPort))
-      .replaceAll('data/tls-', `${dataDir}/tls-`);
+    const pasted = block.replaceAll('data/tls-', `${dataDir}/tls-`);
     shell!.stdin!.write(`${pasted}\necho '${marker}'\n`);
     for (const started = Date.now(); !output.includes(marker, before); await new Promise((resolve) => setTimeout(resolve, 50))) {
       if (Date.now() - started > 20_000) throw new Error(`block ${index} did not finish:\n${output.slice(before)}`);
@@ -66,7 +64,7 @@ describe('the README walkthrough', () => {
     // Its own process group, so that the receiver it starts in the background ends with it.
     shell = spawn('bash', ['--noprofile', '--norc'], {
       cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(server.port), RECEIVER_PORT: String(receiverPort) },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
@@ -92,9 +90,19 @@ describe('the README walkthrough', () => {
     });
     expect(shellBlocks).toHaveLength(6);
     // What the run below replaces must be there to replace.
-    expect(section).toContain('BASE=https://localhost:8443/v1');
-    expect(section).toContain('.listen(9443, "localhost")');
     expect(section).toContain('fs.readFileSync("data/tls-cert.pem")');
+  });
+
+  it('when it names a port, then it reads PORT or RECEIVER_PORT and shows the default, the server’s own for PORT', () => {
+    const commands = shellBlocks.join('\n');
+    const serverDefault = variables.find((variable) => variable.name === 'PORT')?.default;
+    expect(commands).toContain(`BASE=https://localhost:\${PORT:-${serverDefault}}/v1`);
+    expect(commands).toContain(`RECEIVER_PORT=\${RECEIVER_PORT:-9443}`);
+    // Every other mention of a port is one of the two variables: no number a reader would have to edit.
+    const literalPorts = [
+      ...commands.replaceAll(/\$\{(PORT|RECEIVER_PORT):-\d+\}/g, '').matchAll(/\b(8443|9443|localhost:\d+|listen\(\d+)/g),
+    ];
+    expect(literalPorts.map((match) => match[0])).toEqual([]);
   });
 
   it('when its blocks are pasted in order, then the form is created, the lead graded, found, exported and delivered', async () => {
