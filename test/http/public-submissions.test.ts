@@ -194,6 +194,35 @@ describe('POST /v1/public/submissions and PATCH /v1/public/submissions/{id}', ()
     expectProblem(await publicPatch(keys.live.value, id, { resume_token, answers: {} }), 409, 'conflict_error', 'submission_completed');
   });
 
+  it('when a completed submission gets any PATCH with its token, its token alone included, then 409 and it stays as it was', async () => {
+    const started = await publicPost(keys.live.value, { form_id: form.id, answers: contact, status: 'partial' });
+    const { id, resume_token } = started.body;
+    expect((await publicPatch(keys.live.value, id, { resume_token, answers: rest, status: 'completed' })).status).toBe(200);
+    const before = (await api.call('get', `/v1/submissions/${id}`)).body;
+    clock.set('2026-05-04T09:05:00.000Z');
+    try {
+      for (const change of [{}, { status: 'partial' }, { status: 'completed' }, { hidden: {} }, { answers: { notes: 'Late' } }]) {
+        const res = await publicPatch(keys.live.value, id, { resume_token, ...change });
+        expectProblem(res, 409, 'conflict_error', 'submission_completed');
+        expect(res.body.message).toContain(id);
+      }
+    } finally {
+      clock.set('2026-05-04T09:00:00.000Z');
+    }
+    const after = await api.call('get', `/v1/submissions/${id}`);
+    expect(after.body).toEqual({ ...before, request_id: after.body.request_id });
+    expect(after.body.updated_at).toBe(before.updated_at);
+  });
+
+  it('when a partial submission gets a PATCH with its token alone, then 200 and it stays partial', async () => {
+    const started = await publicPost(keys.live.value, { form_id: form.id, answers: contact, status: 'partial' });
+    const { id, resume_token } = started.body;
+    const res = await publicPatch(keys.live.value, id, { resume_token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id, status: 'partial', resume_expires_at: started.body.resume_expires_at });
+    expect((await api.call('get', `/v1/submissions/${id}`)).body).toMatchObject({ status: 'partial', answers: contact });
+  });
+
   it('when a key attached to one form submits to another, then 404 and nothing is stored', async () => {
     const other = await createForm(api, demoForm({ name: 'Other public form' }));
     const attached = await createPublishableKey(api, { environment: 'live', attachment: { type: 'form', form_id: form.id } });

@@ -252,7 +252,9 @@ export async function updateFoundSubmission(
 ): Promise<Submission> {
   const { id } = record.submission;
   const { metadata, ...resume } = update;
-  if (Object.keys(resume).length === 0) return updateSubmissionMetadata(services, principal, id, metadata);
+  // Only `metadata` alone may change a completed submission. Anything else is a resume, an empty one included (a
+  // public PATCH carrying its resume token and nothing more): checked before any write, and again under the lock.
+  if (metadata !== undefined && Object.keys(resume).length === 0) return updateSubmissionMetadata(services, principal, id, metadata);
   assertResumable(record.submission);
   const startedOn = record.startedFormVersion ?? record.submission.form_version;
   const version = await services.store.forms.getVersion(record.submission.form_id, startedOn);
