@@ -13,7 +13,7 @@ import type pino from 'pino';
 import selfsigned from 'selfsigned';
 import { dnsWebhookUrlPolicy } from './adapters/dns-resolver.js';
 import { httpsTransport } from './adapters/webhook-transport.js';
-import { adminInvocation, withoutPassword } from './cli/admin-invocation.js';
+import { adminInvocation, serverBaseUrl, withoutPassword } from './cli/admin-invocation.js';
 import { runPrimary, type WorkerListening } from './cluster.js';
 import { type Config, ConfigError, helpText, loadConfig } from './config.js';
 import { inBatches } from './domain/batches.js';
@@ -86,7 +86,7 @@ const listen = (server: http.Server, port: number, host: string) =>
   });
 
 function banner(config: Config, port: number, servesDocs: boolean): string {
-  const base = config.publicBaseUrl ?? `https://localhost:${port}`;
+  const base = serverBaseUrl(config, port);
   return [
     '',
     `Form-Funnel API listening on ${base}/v1${config.workers > 1 ? ` (${config.workers} worker processes)` : ''}`,

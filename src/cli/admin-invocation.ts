@@ -26,6 +26,15 @@ export function withoutPassword(url: string): string {
   return `${parsed.protocol}//${parsed.username}:<password>@${parsed.host}${parsed.pathname}${parsed.search}`;
 }
 
+/**
+ * Where clients reach the server, without the `/v1`: PUBLIC_BASE_URL when set (without a trailing `/`, so that
+ * `${base}/v1` stays one path), else `https://localhost:<port>`. The start banner passes the port it listens on, the
+ * admin command the configured PORT: the same rule, so the two print the same address.
+ */
+export function serverBaseUrl(config: Pick<Config, 'publicBaseUrl'>, port: number): string {
+  return config.publicBaseUrl === null ? `https://localhost:${port}` : config.publicBaseUrl.replace(/\/+$/, '');
+}
+
 /** `npm run admin -- <args>` preceded by the settings it needs to reach this server's data and print its address. */
 export function adminInvocation(config: Config, port: number, args: string): string {
   const settings: string[] = [];

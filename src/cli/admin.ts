@@ -28,6 +28,7 @@ import type { Services } from '../domain/services.js';
 import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
 import { setWorkspaceRateLimits } from '../domain/workspaces/rate-limits.js';
 import { openStore } from '../store/open.js';
+import { serverBaseUrl } from './admin-invocation.js';
 
 const plans: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
 
@@ -102,7 +103,7 @@ function whereabouts(config: Config): { database: string; base: string } {
     config.databaseUrl !== null
       ? 'the PostgreSQL database of DATABASE_URL'
       : `${join(config.dataDir, 'form-funnel.db')} (DATA_DIR=${config.dataDir})`;
-  return { database, base: config.publicBaseUrl ?? `https://localhost:${config.port}` };
+  return { database, base: serverBaseUrl(config, config.port) };
 }
 
 async function bootstrapCommand(args: string[], usage: string): Promise<number> {
@@ -138,7 +139,7 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
       { name, plan: values.plan as Plan, adminEmail: values.email },
     );
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.stdout.write(`${JSON.stringify({ ...result, base_url: `${base}/v1` })}\n`);
     } else {
       process.stdout.write(
         [

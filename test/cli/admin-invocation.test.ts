@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminInvocation, shellWord, withoutPassword } from '../../src/cli/admin-invocation.js';
+import { adminInvocation, serverBaseUrl, shellWord, withoutPassword } from '../../src/cli/admin-invocation.js';
 import { loadConfig } from '../../src/config.js';
 
 const bootstrap = 'bootstrap --workspace "Acme" --plan business';
@@ -39,5 +39,21 @@ describe('the admin command printed by the start banner', () => {
   it('when a value holds a single quote, then the shell word gives it back whole', () => {
     expect(shellWord("it's")).toBe(`'it'\\''s'`);
     expect(shellWord('./data')).toBe('./data');
+  });
+});
+
+describe('the address the banner and the admin command print', () => {
+  it('when PUBLIC_BASE_URL is unset, then it is localhost on the port given, not the default one', () => {
+    expect(serverBaseUrl(loadConfig({ PORT: '9000' }), 9000)).toBe('https://localhost:9000');
+    expect(serverBaseUrl(loadConfig({ PORT: '0' }), 40123)).toBe('https://localhost:40123');
+  });
+
+  it('when PUBLIC_BASE_URL is set, then it is that URL whatever the port', () => {
+    expect(serverBaseUrl(loadConfig({ PUBLIC_BASE_URL: 'https://api.acme.test', PORT: '9000' }), 9000)).toBe('https://api.acme.test');
+  });
+
+  it('when PUBLIC_BASE_URL ends in slashes, then they are dropped, so that the base and /v1 make one path', () => {
+    expect(serverBaseUrl(loadConfig({ PUBLIC_BASE_URL: 'https://api.acme.test/' }), 8443)).toBe('https://api.acme.test');
+    expect(serverBaseUrl(loadConfig({ PUBLIC_BASE_URL: 'https://acme.test/funnel//' }), 8443)).toBe('https://acme.test/funnel');
   });
 });

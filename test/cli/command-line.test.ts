@@ -92,6 +92,25 @@ describe.concurrent('npm run admin', () => {
     expect(outcome.stdout).not.toContain('8443');
   });
 
+  it('when bootstrap --json runs, then beside the keys it gives the base URL of the server on the configured PORT', async () => {
+    const outcome = await admin(['bootstrap', '--workspace', 'Acme', '--json'], { PORT: '9443' });
+    expect(outcome.code).toBe(0);
+    expect(JSON.parse(outcome.stdout)).toEqual({
+      workspace_id: expect.stringMatching(/^ws_/),
+      live_admin_key: expect.stringMatching(/^svc_live_/),
+      test_admin_key: expect.stringMatching(/^svc_test_/),
+      base_url: 'https://localhost:9443/v1',
+    });
+  });
+
+  it('when PUBLIC_BASE_URL ends in a slash, then bootstrap prints it with one /v1 path, as text and as JSON', async () => {
+    const env = { PORT: '9443', PUBLIC_BASE_URL: 'https://api.acme.test/' };
+    const text = await admin(['bootstrap', '--workspace', 'Acme'], env);
+    expect(text.stdout).toContain('curl -k https://api.acme.test/v1/me -H "Authorization: Bearer <key>"');
+    const json = await admin(['bootstrap', '--workspace', 'Acme', '--json'], env);
+    expect(JSON.parse(json.stdout).base_url).toBe('https://api.acme.test/v1');
+  });
+
   it('when oauth-client runs, then it prints the configured DATA_DIR and the token endpoint on PUBLIC_BASE_URL', async () => {
     const outcome = await admin(['oauth-client', '--name', 'Partner', '--redirect-uri', 'https://partner.example/callback'], {
       PORT: '9444',
