@@ -127,15 +127,17 @@ export function buildApp(options: AppOptions): App {
   // - Before anything else: the request id (every log line and problem carries it) and the client address and
   //   protocol (which the failed-authentication budget and the HTTPS check need); plain HTTP is refused before
   //   the path is even looked at.
-  // - Rate-limit headers go on every response: the key's windows once it is admitted, otherwise the address's
-  //   failed-authentication budget, looked up only for answers no key's window is reported on (the public
-  //   documents below, operations without a key, and problems, in `reportAddressLimitsOnProblem`).
+  // - Every limit a request meets is in rate-limits.ts, asked before authentication (public requests' addresses, in
+  //   the public stages and the hosted pages) and after it. Rate-limit headers go on every response: the key's
+  //   windows once it is admitted, otherwise the address's failed-authentication budget, looked up only for answers
+  //   no key's window is reported on (the public documents below, operations without a key, and problems, in
+  //   `reportAddressLimitsOnProblem`).
   // - The route comes before authentication, so an unknown path is 404 and a wrong method 405 without a key.
-  // - Authentication comes before every limit: a failure counts against the address's failed-authentication
+  // - Authentication comes before the other limits: a failure counts against the address's failed-authentication
   //   budget and, past it, is answered 429, but a valid key is never refused for what other clients behind the
   //   same address did. The per-key (per grant for OAuth) and per-workspace limits are counted once the key,
-  //   and so its workspace, is known. The token endpoint's rejections are counted by
-  //   `countFailedAuthentication`, the first error stage.
+  //   and so its workspace, is known; publishable keys spend the workspace's publishable budget, never its secret
+  //   keys'. The token endpoint's rejections are counted by `countFailedAuthentication`, the first error stage.
   // - The scope is checked before the body is read: a key that may not call the operation never gets its body
   //   parsed. Bodies are parsed only for operations that take one, up to 1 MiB, and refused there if they do
   //   not decode or are not text (request-body.ts); a depth bound before the validator keeps its recursion safe.

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import ipaddr from 'ipaddr.js';
 import { isAddressAllowed } from '../domain/keys/ip-allowlist.js';
 
 /**
@@ -27,4 +28,19 @@ export function connectionInfo(req: Request, trustedProxies: readonly string[]):
   }
   const proto = req.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return { clientIp, secure: proto === undefined ? encrypted : proto === 'https' };
+}
+
+/**
+ * The one name every per-address limit counts a client under. An IPv4 client is its address; an IPv6 client is its
+ * network of `ipv6PrefixLength` bits, since a subscriber is given a whole /64 and could otherwise send each request
+ * from another of its addresses; an IPv4-mapped IPv6 address (`::ffff:203.0.113.7`, as a dual-stack socket reports
+ * IPv4 peers) is the IPv4 client it maps. What does not parse as an address is counted as written.
+ */
+export function addressLimitKey(address: string, ipv6PrefixLength: number): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const mask = ipaddr.IPv6.subnetMaskFromPrefixLength(ipv6PrefixLength).toByteArray();
+  const network = ipaddr.fromByteArray(parsed.toByteArray().map((byte, index) => byte & mask[index]!));
+  return `${network.toString()}/${ipv6PrefixLength}`;
 }

@@ -25,15 +25,26 @@ export interface RateLimitSettings {
   failedAuthPerAddressPerMinute: number;
   /** Public requests (`/public/…`) per client address per minute; the default's when absent. */
   publicPerAddressPerMinute?: number;
+  /**
+   * Requests per minute of one workspace's publishable keys together (its forms' visitors), a budget apart from the
+   * secret keys' so that visitors can never starve the workspace's own integrations; the default's when absent.
+   */
+  publicPerWorkspacePerMinute?: number;
+  /** The per-address limits count an IPv6 client by its network of this many bits; the default's when absent. */
+  ipv6PrefixLength?: number;
 }
 
 /**
  * The limits `X-RateLimit-Limit` describes (per key and per workspace), the failed-authentication budget per
- * client address and the public operations' budget per address; the configuration's defaults.
+ * client address, the public operations' budget per address and per workspace, and the IPv6 network counted as one
+ * address (a /64 is what one subscriber is given, so one client can pick any of its addresses); the configuration's
+ * defaults.
  */
 export const defaultRateLimits: Readonly<Required<RateLimitSettings>> = {
   perKeyPerSecond: 100,
   perWorkspacePerMinute: 10_000,
   failedAuthPerAddressPerMinute: 30,
   publicPerAddressPerMinute: 60,
+  publicPerWorkspacePerMinute: 10_000,
+  ipv6PrefixLength: 64,
 };

@@ -13,7 +13,7 @@ import { connectionInfo } from './client-address.js';
 import { type Contract, operationRouter } from './contract-document.js';
 import { grantPublicOrigin } from './cors.js';
 import { stateOf } from './locals.js';
-import { consumeRequest, peekFailedAuthBudget, type RateLimitPolicy, recordFailedAuth } from './rate-limits.js';
+import { limitAfterAuthentication, type RateLimitPolicy } from './rate-limits.js';
 
 export function assignRequestId(): RequestHandler {
   return (_req, res, next) => {
@@ -34,16 +34,12 @@ export function identifyConnection(trustedProxies: readonly string[]): RequestHa
 }
 
 /**
- * Rate-limit headers go on every response. A request that presents a key reports its key's and workspace's windows
- * (`consumeRequest`), or its address's failed-authentication budget once the key is refused (`recordFailedAuth`).
- * Every other answer reports the address's budget without counting anything: the public documents, the operations
- * that take no key, and problems answered before or apart from authentication (unknown path, plain HTTP, an address
- * outside a key's allowlist). The budget is looked up only for those: an authenticated request would overwrite it,
- * and with the limits on Redis each lookup is a round trip on the request's path.
+ * Rate-limit headers go on every response (rate-limits.ts says which). The public documents take no key: they report
+ * the address's failed-authentication budget, as every answer without a credential does.
  */
 export function reportAddressLimits(limits: RateLimitPolicy): RequestHandler {
   return async (_req, res, next) => {
-    await peekFailedAuthBudget(limits, res, stateOf(res).clientIp);
+    await limitAfterAuthentication(limits, res, stateOf(res).clientIp, { outcome: 'none' });
     next();
   };
 }
@@ -57,7 +53,7 @@ export function reportAddressLimitsOnProblem(limits: RateLimitPolicy): ErrorRequ
       // The problem is the answer and the headers its company: a lookup that fails (a limiter store without an
       // insurance limiter) must not replace the problem with its own error. On a success path the same failure
       // is the request's error, as it always was.
-      await peekFailedAuthBudget(limits, res, clientIp).catch(() => undefined);
+      await limitAfterAuthentication(limits, res, clientIp, { outcome: 'none' }).catch(() => undefined);
     }
     next(error);
   };
@@ -112,7 +108,7 @@ export function authenticateCaller(
     // rejections are counted by `countFailedAuthentication` once the handler has decided. Until then their
     // answers report the address's budget.
     if (!state.operation?.authenticated) {
-      await peekFailedAuthBudget(limits, res, state.clientIp);
+      await limitAfterAuthentication(limits, res, state.clientIp, { outcome: 'none' });
       return next();
     }
     const authorization = req.get('authorization');
@@ -124,13 +120,22 @@ export function authenticateCaller(
         state.principal = await authenticate(services, authorization, state.clientIp, lastUsed);
       }
     } catch (error) {
-      if (error instanceof AppError && error.status === 401) throw (await recordFailedAuth(limits, res, state.clientIp)) ?? error;
+      if (error instanceof AppError && error.status === 401) {
+        await limitAfterAuthentication(limits, res, state.clientIp, { outcome: 'refused' });
+      }
       throw error;
     }
     const { principal } = state;
-    await consumeRequest(limits, res, principal.credentialId, principal.workspace);
-    // Metered once admitted, in memory (a flush writes the counts later); test mode is never metered.
-    if (meter && principal.environment === 'live') meter.count(principal.workspace.id, services.now());
+    const publishable = principal.authType === 'publishable_key';
+    const credential = {
+      credentialId: principal.credentialId,
+      budget: publishable ? 'publishable' : 'secret',
+      workspace: principal.workspace,
+    } as const;
+    await limitAfterAuthentication(limits, res, state.clientIp, { outcome: 'admitted', credential });
+    // Metered once admitted, in memory (a flush writes the counts later). Test mode is never metered, and neither are
+    // publishable keys: a form's visitors are not the workspace's integrations, and are not billed as its requests.
+    if (meter && principal.environment === 'live' && !publishable) meter.count(principal.workspace.id, services.now());
     next();
   };
 }
@@ -144,7 +149,8 @@ export function countFailedAuthentication(limits: RateLimitPolicy): ErrorRequest
     const state = stateOf(res);
     const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
     if (state.operation && !state.operation.authenticated && (status === 400 || status === 401)) {
-      return next((await recordFailedAuth(limits, res, state.clientIp)) ?? error);
+      // Past the address's budget, its 429 is the answer instead of the rejection.
+      return limitAfterAuthentication(limits, res, state.clientIp, { outcome: 'refused' }).then(() => next(error), next);
     }
     next(error);
   };

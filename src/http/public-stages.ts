@@ -8,16 +8,17 @@ import type { RequestHandler } from 'express';
 import type { Services } from '../domain/services.js';
 import { answerPreflight } from './cors.js';
 import { stateOf } from './locals.js';
-import { consumePublicRequest, type RateLimitPolicy } from './rate-limits.js';
+import { limitBeforeAuthentication, type RateLimitPolicy } from './rate-limits.js';
 
 /** The per-address limit of public requests; one budget for the public operations and the hosted pages. */
 export function publicAddressLimit(limits: RateLimitPolicy): RequestHandler {
   return async (_req, res, next) => {
-    await consumePublicRequest(limits, res, stateOf(res).clientIp);
+    await limitBeforeAuthentication(limits, res, stateOf(res).clientIp);
     next();
   };
 }
 
+/** The preflights' memory of origins runs on the services' clock, as every other expiry does. */
 export function publicStages(services: Services, limitAddress: RequestHandler): RequestHandler[] {
-  return [limitAddress, answerPreflight(services.store.publicOrigins)];
+  return [limitAddress, answerPreflight(services.store.publicOrigins, () => services.now().getTime())];
 }

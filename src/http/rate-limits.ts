@@ -1,26 +1,43 @@
 /**
- * The rate limits the document describes (per key, per workspace, failed authentications per address), on
- * rate-limiter-flexible. The policy is three limiters behind
- * `RateLimiterAbstract`, so an operator running several processes can swap the memory store for a shared
- * one (Redis, Postgres, ...) without touching the pipeline.
+ * Every limit a request meets, in one file. The pipeline asks twice:
+ * - `limitBeforeAuthentication`, for a public request (the public operations' paths and the hosted pages) before
+ *   anything else is done for it: its address's budget (`PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE`). Other requests
+ *   meet no limit before authentication.
+ * - `limitAfterAuthentication`, with what authentication found:
+ *   - a secret key or OAuth token admitted: its key's window (per grant for OAuth) and its workspace's;
+ *   - a publishable key admitted: its key's window and its workspace's publishable budget, a window apart from the
+ *     secret keys' so that a form's visitors can never starve the workspace's integrations of their budget;
+ *   - a credential refused: one failed authentication counted against the address, answered 429 past its budget;
+ *   - no credential (the published documents, the token endpoint before its decision, problems answered before or
+ *     apart from authentication): the address's failed-authentication budget reported, nothing counted.
+ * Every per-address limit counts a client under `addressLimitKey` (an IPv6 client by its network). The headers report
+ * the window nearest to exhaustion; a refusal adds `Retry-After`.
+ *
+ * The limiters are rate-limiter-flexible's `RateLimiterAbstract`, so an operator running several processes can swap
+ * the memory store for a shared one (Redis, redis-rate-limits.ts) without touching the pipeline.
  */
 import type { Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { type AppError, rateLimited } from '../domain/errors.js';
 import type { WorkspaceRateLimits } from '../store/types.js';
+import { addressLimitKey } from './client-address.js';
 import { defaultRateLimits, type RateLimitSettings } from './documented-limits.js';
 
 export interface RateLimitPolicy {
   /** Requests per key, per second. */
   perKey: RateLimiterAbstract;
-  /** Requests per workspace, per minute. */
+  /** Requests of a workspace's secret keys and OAuth tokens, per minute. */
   perWorkspace: RateLimiterAbstract;
+  /** Requests of a workspace's publishable keys, per minute: its visitors' budget, apart from `perWorkspace`. */
+  publicPerWorkspace: RateLimiterAbstract;
   /** Failed authentications per client address, so keys cannot be guessed at speed. */
   failedAuthPerAddress: RateLimiterAbstract;
-  /** Public requests (`/public/…`) per client address, counted before anything else. */
+  /** Public requests (`/public/…`, hosted pages) per client address, counted before anything else. */
   publicPerAddress: RateLimiterAbstract;
+  /** The name the per-address limiters count a client address under (`addressLimitKey`, with the configured prefix). */
+  addressKey(address: string): string;
   /**
-   * The per-key or per-workspace limiter of another size, for a workspace with limits of its own (Enterprise). A
+   * The per-key or a per-workspace limiter of another size, for a workspace with limits of its own (Enterprise). A
    * limiter's size is fixed when it is built, so there is one per size, built once and kept: operators set few.
    * Without it, every workspace gets the standard limiters.
    */
@@ -33,7 +50,7 @@ export interface RateLimitPolicy {
   consumeBoth?(limiters: RequestLimiters, credentialId: string, workspaceId: string): Promise<RequestWindows>;
 }
 
-/** The two limiters an authenticated request is held to. */
+/** The two limiters an authenticated request is held to: its key's, and its workspace's secret or publishable budget. */
 export type RequestLimiters = Pick<RateLimitPolicy, 'perKey' | 'perWorkspace'>;
 
 /** What counting a request found: both windows (the workspace's is null when it has no count yet) and which refused. */
@@ -43,13 +60,20 @@ export interface RequestWindows {
   refusedBy: 'key' | 'workspace' | null;
 }
 
-export type RateLimitWindow = 'perKey' | 'perWorkspace';
+export type RateLimitWindow = 'perKey' | 'perWorkspace' | 'publicPerWorkspace';
 
 /** Each window's key prefix and length in seconds, whatever its size. */
 export const rateLimitWindows: Record<RateLimitWindow, { keyPrefix: string; duration: number }> = {
   perKey: { keyPrefix: 'key', duration: 1 },
   perWorkspace: { keyPrefix: 'ws', duration: 60 },
+  publicPerWorkspace: { keyPrefix: 'pubws', duration: 60 },
 };
+
+/** The per-address limiters' key prefixes and windows (a minute each). */
+export const addressWindows = {
+  failedAuthPerAddress: { keyPrefix: 'auth', duration: 60 },
+  publicPerAddress: { keyPrefix: 'public', duration: 60 },
+} as const;
 
 /** Builds each size of limiter once (see `RateLimitPolicy.sized`). */
 export function sizedLimiters(build: (window: RateLimitWindow, points: number) => RateLimiterAbstract): RateLimitPolicy['sized'] {
@@ -64,30 +88,53 @@ export function sizedLimiters(build: (window: RateLimitWindow, points: number) =
   };
 }
 
-/** The per-address budget of the public operations, as configured or by default. */
-export const publicPointsOf = (settings: RateLimitSettings): number =>
-  settings.publicPerAddressPerMinute ?? defaultRateLimits.publicPerAddressPerMinute;
+/** The settings with the defaults filled in where absent. */
+export const settingsWithDefaults = (settings: RateLimitSettings): Required<RateLimitSettings> => ({
+  ...defaultRateLimits,
+  ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)),
+});
 
-export function memoryRateLimits(settings: RateLimitSettings): RateLimitPolicy {
+/** The name of a client address for the per-address limiters, as the settings count it. */
+export const addressKeyOf =
+  (settings: RateLimitSettings) =>
+  (address: string): string =>
+    addressLimitKey(address, settings.ipv6PrefixLength ?? defaultRateLimits.ipv6PrefixLength);
+
+export function memoryRateLimits(given: RateLimitSettings): RateLimitPolicy {
+  const settings = settingsWithDefaults(given);
   const memory = (window: RateLimitWindow, points: number) => new RateLimiterMemory({ ...rateLimitWindows[window], points });
   return {
     perKey: memory('perKey', settings.perKeyPerSecond),
     perWorkspace: memory('perWorkspace', settings.perWorkspacePerMinute),
-    failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: settings.failedAuthPerAddressPerMinute, duration: 60 }),
-    publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: publicPointsOf(settings), duration: 60 }),
+    publicPerWorkspace: memory('publicPerWorkspace', settings.publicPerWorkspacePerMinute),
+    failedAuthPerAddress: new RateLimiterMemory({ ...addressWindows.failedAuthPerAddress, points: settings.failedAuthPerAddressPerMinute }),
+    publicPerAddress: new RateLimiterMemory({ ...addressWindows.publicPerAddress, points: settings.publicPerAddressPerMinute }),
+    addressKey: addressKeyOf(settings),
     sized: sizedLimiters(memory),
   };
 }
 
-/** The limiters a workspace's requests are held to: its own sizes when an operator set them, else the standard ones. */
-function limitersFor(policy: RateLimitPolicy, custom: WorkspaceRateLimits | null): Pick<RateLimitPolicy, 'perKey' | 'perWorkspace'> {
-  if (!custom || !policy.sized) return policy;
+/** Which of a workspace's two budgets a credential spends: the secret keys' (and OAuth tokens') or the visitors'. */
+export type WorkspaceBudget = 'secret' | 'publishable';
+
+const workspaceWindowOf: Record<WorkspaceBudget, 'perWorkspace' | 'publicPerWorkspace'> = {
+  secret: 'perWorkspace',
+  publishable: 'publicPerWorkspace',
+};
+
+/**
+ * The limiters a workspace's requests are held to: its own sizes when an operator set them, else the standard ones.
+ * An operator's per-workspace size is both budgets' size: the visitors of a workspace allowed more get as much more.
+ */
+function limitersFor(policy: RateLimitPolicy, custom: WorkspaceRateLimits | null, budget: WorkspaceBudget): RequestLimiters {
+  const window = workspaceWindowOf[budget];
+  const standard = { perKey: policy.perKey, perWorkspace: policy[window] };
+  if (!custom || !policy.sized) return standard;
+  const sized = (limiter: RateLimiterAbstract, name: RateLimitWindow, points: number) =>
+    points === limiter.points ? limiter : policy.sized!(name, points);
   return {
-    perKey: custom.perKeyPerSecond === policy.perKey.points ? policy.perKey : policy.sized('perKey', custom.perKeyPerSecond),
-    perWorkspace:
-      custom.perWorkspacePerMinute === policy.perWorkspace.points
-        ? policy.perWorkspace
-        : policy.sized('perWorkspace', custom.perWorkspacePerMinute),
+    perKey: sized(standard.perKey, 'perKey', custom.perKeyPerSecond),
+    perWorkspace: sized(standard.perWorkspace, window, custom.perWorkspacePerMinute),
   };
 }
 
@@ -122,13 +169,14 @@ const isLimitRejection = (error: unknown): error is RateLimiterRes => error inst
 
 /** Counts one point against the address; the 429 to answer once it is over its budget (`refusal`: its message). */
 async function consumeAddress(
+  policy: RateLimitPolicy,
   limiter: RateLimiterAbstract,
   res: Response,
   address: string,
   refusal: string,
 ): Promise<AppError | undefined> {
   try {
-    setHeaders(res, [windowOf(limiter, await limiter.consume(address), Date.now())]);
+    setHeaders(res, [windowOf(limiter, await limiter.consume(policy.addressKey(address)), Date.now())]);
     return undefined;
   } catch (error) {
     if (!isLimitRejection(error)) throw error;
@@ -138,29 +186,64 @@ async function consumeAddress(
 }
 
 /**
- * Counts a public request against its address, before anything else is done for it: a page's visitors each have
- * their own budget, and one address sending more is refused 429 whatever key it sends.
+ * Before authentication, for a public request only: counted against its address before anything else is done for
+ * it, so a page's visitors each have their own budget, and one address sending more is refused 429 whatever key it
+ * sends.
  */
-export async function consumePublicRequest(policy: RateLimitPolicy, res: Response, address: string): Promise<void> {
+export async function limitBeforeAuthentication(policy: RateLimitPolicy, res: Response, address: string): Promise<void> {
   const limiter = policy.publicPerAddress;
-  const refused = await consumeAddress(limiter, res, address, `More than ${limiter.points} public requests per minute from this address`);
+  const refused = await consumeAddress(
+    policy,
+    limiter,
+    res,
+    address,
+    `More than ${limiter.points} public requests per minute from this address`,
+  );
   if (refused) throw refused;
 }
 
-/** Reports the address's failed-authentication window without counting anything. */
-export async function peekFailedAuthBudget(policy: RateLimitPolicy, res: Response, address: string): Promise<void> {
-  const limiter = policy.failedAuthPerAddress;
-  setHeaders(res, [windowOf(limiter, await limiter.get(address), Date.now())]);
+/** A credential authentication admitted, as the limits see it. */
+export interface AdmittedCredential {
+  /** The lasting credential: the API key or publishable key, or the OAuth grant behind short-lived tokens. */
+  credentialId: string;
+  budget: WorkspaceBudget;
+  workspace: { id: string; rateLimits: WorkspaceRateLimits | null };
 }
 
+/** What authentication found: a credential admitted, one refused, or none asked for. */
+export type Authentication = { outcome: 'admitted'; credential: AdmittedCredential } | { outcome: 'refused' } | { outcome: 'none' };
+
 /**
- * Counts one failed authentication from the address and returns the 429 to answer instead of the failure
- * once the address is over its budget. Only failures are counted and only failures are refused: a valid key
- * from an address that also sent bad ones (an office behind one NAT) is never turned away. Guessing stays
- * throttled, since every wrong guess past the budget is a 429 and keys are too long to find by chance.
+ * After authentication: counts what it found and reports the window nearest to exhaustion; throws 429 (to answer
+ * instead of the request, or of the refused credential's failure) once a window is spent.
+ *
+ * Only failures are counted against the address and only failures are refused by it: a valid key from an address
+ * that also sent bad ones (an office behind one NAT) is never turned away. Guessing stays throttled, since every wrong
+ * guess past the budget is a 429 and keys are too long to find by chance. Without a credential nothing is counted:
+ * the address's budget is only looked up, and only for those answers (an admitted credential reports its own windows,
+ * and with the limits on Redis each lookup is a round trip on the request's path).
  */
-export const recordFailedAuth = (policy: RateLimitPolicy, res: Response, address: string): Promise<AppError | undefined> =>
-  consumeAddress(policy.failedAuthPerAddress, res, address, 'Too many failed authentications from this address');
+export async function limitAfterAuthentication(
+  policy: RateLimitPolicy,
+  res: Response,
+  address: string,
+  found: Authentication,
+): Promise<void> {
+  const limiter = policy.failedAuthPerAddress;
+  switch (found.outcome) {
+    case 'admitted': {
+      const { credentialId, workspace, budget } = found.credential;
+      return consumeRequest(policy, res, credentialId, workspace, budget);
+    }
+    case 'refused': {
+      const refused = await consumeAddress(policy, limiter, res, address, 'Too many failed authentications from this address');
+      if (refused) throw refused;
+      return;
+    }
+    case 'none':
+      setHeaders(res, [windowOf(limiter, await limiter.get(policy.addressKey(address)), Date.now())]);
+  }
+}
 
 /**
  * The request's windows counted one limiter after the other: the key's first; the workspace's only once the key's
@@ -182,19 +265,25 @@ export async function consumeInTurn(limiters: RequestLimiters, credentialId: str
   }
 }
 
+const workspaceRefusal: Record<WorkspaceBudget, (points: number) => string> = {
+  secret: (points) => `More than ${points} requests per minute in this workspace`,
+  publishable: (points) => `More than ${points} requests per minute with this workspace's publishable keys`,
+};
+
 /**
- * After authentication: an admitted request counts against its credential and its workspace. The workspace
- * is charged only once the key's own limit has let the request through, and a request the workspace refuses
- * gives the key its point back, so one key's refused burst never spends the budget of the workspace's other
- * keys. `credentialId` is the lasting credential (the API key, or the OAuth grant behind short-lived tokens).
+ * An admitted request counts against its credential and its workspace's budget (the secret keys' or the
+ * publishable keys'). The workspace is charged only once the key's own limit has let the request through, and a
+ * request the workspace refuses gives the key its point back, so one key's refused burst never spends the budget of
+ * the workspace's other keys.
  */
 export async function consumeRequest(
   standard: RateLimitPolicy,
   res: Response,
   credentialId: string,
   workspace: { id: string; rateLimits: WorkspaceRateLimits | null },
+  budget: WorkspaceBudget = 'secret',
 ): Promise<void> {
-  const policy = limitersFor(standard, workspace.rateLimits);
+  const policy = limitersFor(standard, workspace.rateLimits, budget);
   const now = Date.now();
   const counted = standard.consumeBoth
     ? await standard.consumeBoth(policy, credentialId, workspace.id)
@@ -204,10 +293,6 @@ export async function consumeRequest(
     throw tooManyRequests(res, counted.key.msBeforeNext, `More than ${policy.perKey.points} requests per second with this key`);
   }
   if (counted.refusedBy === 'workspace') {
-    throw tooManyRequests(
-      res,
-      counted.workspace!.msBeforeNext,
-      `More than ${policy.perWorkspace.points} requests per minute in this workspace`,
-    );
+    throw tooManyRequests(res, counted.workspace!.msBeforeNext, workspaceRefusal[budget](policy.perWorkspace.points));
   }
 }

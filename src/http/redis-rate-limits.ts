@@ -16,12 +16,15 @@ import { type Command, Redis, type RedisOptions } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitSettings } from './documented-limits.js';
 import {
+  addressKeyOf,
+  addressWindows,
   consumeInTurn,
-  publicPointsOf,
   type RateLimitPolicy,
+  type RateLimitWindow,
   type RequestLimiters,
   type RequestWindows,
   rateLimitWindows,
+  settingsWithDefaults,
   sizedLimiters,
 } from './rate-limits.js';
 
@@ -123,7 +126,8 @@ class WatchedRedis extends Redis {
   }
 }
 
-export function redisRateLimits(settings: RateLimitSettings, options: RedisRateLimitOptions): RedisRateLimits {
+export function redisRateLimits(given: RateLimitSettings, options: RedisRateLimitOptions): RedisRateLimits {
+  const settings = settingsWithDefaults(given);
   const client = new WatchedRedis(options.url, {
     // Without a connection a command fails at once (and the insurance limiter answers) instead of queueing.
     enableOfflineQueue: false,
@@ -229,14 +233,20 @@ export function redisRateLimits(settings: RateLimitSettings, options: RedisRateL
       insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
     });
 
+  // Same keys whatever the size: a workspace whose limits change keeps the count of its current window.
+  const windowLimiter = (window: RateLimitWindow, points: number) =>
+    limiter(rateLimitWindows[window].keyPrefix, points, rateLimitWindows[window].duration);
+  const addressLimiter = (window: keyof typeof addressWindows, points: number) =>
+    limiter(addressWindows[window].keyPrefix, points, addressWindows[window].duration);
   return {
     policy: {
-      perKey: limiter('key', settings.perKeyPerSecond, 1),
-      perWorkspace: limiter('ws', settings.perWorkspacePerMinute, 60),
-      failedAuthPerAddress: limiter('auth', settings.failedAuthPerAddressPerMinute, 60),
-      publicPerAddress: limiter('public', publicPointsOf(settings), 60),
-      // Same keys as the standard limiters: a workspace whose limits change keeps the count of its current window.
-      sized: sizedLimiters((window, points) => limiter(rateLimitWindows[window].keyPrefix, points, rateLimitWindows[window].duration)),
+      perKey: windowLimiter('perKey', settings.perKeyPerSecond),
+      perWorkspace: windowLimiter('perWorkspace', settings.perWorkspacePerMinute),
+      publicPerWorkspace: windowLimiter('publicPerWorkspace', settings.publicPerWorkspacePerMinute),
+      failedAuthPerAddress: addressLimiter('failedAuthPerAddress', settings.failedAuthPerAddressPerMinute),
+      publicPerAddress: addressLimiter('publicPerAddress', settings.publicPerAddressPerMinute),
+      addressKey: addressKeyOf(settings),
+      sized: sizedLimiters(windowLimiter),
       consumeBoth,
     },
     ready: (timeoutMs) =>

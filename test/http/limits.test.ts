@@ -5,6 +5,8 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Response } from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultRateLimits } from '../../src/http/documented-limits.js';
+import { addressKeyOf } from '../../src/http/rate-limits.js';
 import { formBody } from '../support/factories.js';
 import { expectEnvelopeHeaders, expectProblem, type WatchedApi, watchedApi } from '../support/http-checks.js';
 
@@ -46,6 +48,8 @@ describe('per-key limit', () => {
     perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 100_000, duration: 60 }),
     failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: 100_000, duration: 60 }),
     publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
+    publicPerWorkspace: new RateLimiterMemory({ keyPrefix: 'pubws', points: 1000, duration: 60 }),
+    addressKey: addressKeyOf(defaultRateLimits),
   });
 
   it('when a key exceeds its limit, then 429 rate_limited with Retry-After; other keys are unaffected', async () => {
@@ -118,6 +122,8 @@ describe('per-workspace limit', () => {
         perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 5, duration: 60 }),
         failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: 1000, duration: 60 }),
         publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
+        publicPerWorkspace: new RateLimiterMemory({ keyPrefix: 'pubws', points: 1000, duration: 60 }),
+        addressKey: addressKeyOf(defaultRateLimits),
       },
     });
     const bursting = await api.createKey({ environment: 'live', scope: 'read' });
@@ -229,6 +235,8 @@ describe('failed authentications per client address', () => {
         perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 10_000, duration: 60 }),
         failedAuthPerAddress,
         publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
+        publicPerWorkspace: new RateLimiterMemory({ keyPrefix: 'pubws', points: 1000, duration: 60 }),
+        addressKey: addressKeyOf(defaultRateLimits),
       },
     });
     const before = lookups.mock.calls.length;
@@ -250,6 +258,8 @@ describe('failed authentications per client address', () => {
         perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 10_000, duration: 60 }),
         failedAuthPerAddress,
         publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
+        publicPerWorkspace: new RateLimiterMemory({ keyPrefix: 'pubws', points: 1000, duration: 60 }),
+        addressKey: addressKeyOf(defaultRateLimits),
       },
     });
     vi.spyOn(failedAuthPerAddress, 'get').mockRejectedValue(new Error('limiter store unreachable'));

@@ -3,6 +3,8 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import { authorizeOAuthClient } from '../../src/domain/oauth/authorize.js';
 import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
+import { defaultRateLimits } from '../../src/http/documented-limits.js';
+import { addressKeyOf } from '../../src/http/rate-limits.js';
 import { createTestApi } from '../support/harness.js';
 import { useWatchedApi } from '../support/http-checks.js';
 
@@ -72,6 +74,8 @@ describe('the per-key limit for OAuth', () => {
         perWorkspace: new RateLimiterMemory({ keyPrefix: 'ws', points: 1000, duration: 60 }),
         failedAuthPerAddress: new RateLimiterMemory({ keyPrefix: 'auth', points: 1000, duration: 60 }),
         publicPerAddress: new RateLimiterMemory({ keyPrefix: 'public', points: 1000, duration: 60 }),
+        publicPerWorkspace: new RateLimiterMemory({ keyPrefix: 'pubws', points: 1000, duration: 60 }),
+        addressKey: addressKeyOf(defaultRateLimits),
       },
     });
     try {

@@ -5,13 +5,7 @@
 import type { Response } from 'express';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
-import {
-  consumeRequest,
-  memoryRateLimits,
-  peekFailedAuthBudget,
-  type RateLimitPolicy,
-  recordFailedAuth,
-} from '../../src/http/rate-limits.js';
+import { consumeRequest, limitAfterAuthentication, memoryRateLimits, type RateLimitPolicy } from '../../src/http/rate-limits.js';
 
 const response = () => {
   const headers: Record<string, string> = {};
@@ -42,7 +36,7 @@ describe('rate-limit stages', () => {
   it('when an address has not failed yet, then its window resets a minute from now, in whole Unix seconds', async () => {
     const { res, headers } = response();
     const before = Date.now();
-    await peekFailedAuthBudget(memoryRateLimits(settings), res, '203.0.113.7');
+    await limitAfterAuthentication(memoryRateLimits(settings), res, '203.0.113.7', { outcome: 'none' });
     const reset = Number(headers['X-RateLimit-Reset']);
     expect(reset).toBeGreaterThanOrEqual(Math.floor(before / 1000) + 60);
     expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);
@@ -63,6 +57,7 @@ describe('rate-limit stages', () => {
     for (const policy of policies) {
       await expect(consumeRequest(policy, response().res, 'key_1', { id: 'ws_1', rateLimits: null })).rejects.toBe(storeDown);
     }
-    await expect(recordFailedAuth({ ...healthy, failedAuthPerAddress: failing }, response().res, '203.0.113.7')).rejects.toBe(storeDown);
+    const failingAuth = { ...healthy, failedAuthPerAddress: failing };
+    await expect(limitAfterAuthentication(failingAuth, response().res, '203.0.113.7', { outcome: 'refused' })).rejects.toBe(storeDown);
   });
 });
