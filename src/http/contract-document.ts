@@ -68,6 +68,12 @@ export interface Operation {
   verdictHeaders: readonly string[];
   /** Whether it declares query parameters (which the validator coerces, and fills in with their defaults). */
   takesQueryParameters: boolean;
+  /**
+   * The property of a success body that holds the id of the submission the operation answers with (its schema is
+   * `SubmissionId`), whatever the body's representation; null when no success body carries one. A response stored
+   * for an Idempotency-Key replay is linked to that submission and forgotten with it (dispatch.ts).
+   */
+  submissionIdProperty: string | null;
 }
 
 export interface NumericParameter {
@@ -115,7 +121,8 @@ async function bundleDocumentRoot(): Promise<OpenApiDocument> {
   return withCodeSamples(bundle.parsed as Record<string, unknown>) as unknown as OpenApiDocument;
 }
 
-function contractOf(document: OpenApiDocument): Contract {
+/** What the server reads from a bundled document (`loadContract` reads it from a file). */
+export function contractOf(document: OpenApiDocument): Contract {
   return { document, operations: readOperations(document), scopeOrder: readScopeOrder(document), eventSamples: readEventSamples(document) };
 }
 
@@ -160,6 +167,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
             security?: Array<Record<string, string[]>>;
             requestBody?: { content?: Record<string, unknown> };
             parameters?: unknown[];
+            responses?: Record<string, unknown>;
           }
         | undefined;
       if (!operation) continue;
@@ -191,6 +199,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
           headers.every((header) => conditionalReadHeaders.has(header)),
         verdictHeaders: headers,
         takesQueryParameters: places.includes('query'),
+        submissionIdProperty: submissionIdProperty(document, operation.responses),
       });
     }
   }
@@ -243,6 +252,38 @@ function numericParams(document: OpenApiDocument, parameters: unknown[]): Numeri
         ? [{ name: parameter.name as string, in: location, type }]
         : [];
     });
+}
+
+const submissionIdSchema = '#/components/schemas/SubmissionId';
+
+/** The first property of a 2xx JSON body, of any operation's response, whose schema is the submission id. */
+function submissionIdProperty(document: OpenApiDocument, responses: Record<string, unknown> | undefined): string | null {
+  for (const [status, response] of Object.entries(responses ?? {})) {
+    if (!/^2\d\d$/.test(status)) continue;
+    const content = resolve(document, response).content as Record<string, { schema?: unknown }> | undefined;
+    const schema = content?.['application/json']?.schema;
+    const property = schema === undefined ? null : propertyHolding(document, schema, submissionIdSchema);
+    if (property !== null) return property;
+  }
+  return null;
+}
+
+/**
+ * A top-level property of `schema` (its own, or one of its `allOf` parts') whose schema is `ref`, itself or wrapped
+ * in an `allOf` (the form a property takes to add its own description).
+ */
+function propertyHolding(document: OpenApiDocument, schema: unknown, ref: string): string | null {
+  const node = resolve(document, schema);
+  const isRef = (value: unknown) => (value as { $ref?: unknown } | undefined)?.$ref === ref;
+  const properties = (node.properties ?? {}) as Record<string, { $ref?: unknown; allOf?: unknown[] }>;
+  for (const [name, property] of Object.entries(properties)) {
+    if (isRef(property) || property.allOf?.some(isRef)) return name;
+  }
+  for (const part of (node.allOf ?? []) as unknown[]) {
+    const found = propertyHolding(document, part, ref);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 const publishableScheme = 'publishableKey';

@@ -61,12 +61,16 @@ function outcomeOf(result: AnyResult): Outcome {
 }
 
 /**
- * The submission a successful response carries (a create, a resume or a rescore answers with it): the stored copy
- * is linked to it so that erasing the person clears the copy too.
+ * The submission a successful response carries (a create, a resume or a rescore, in whatever representation): the
+ * stored copy is linked to it so that erasing or deleting the submission clears the copy too. The document says
+ * which property holds it (`submissionIdProperty`), so a new operation or representation that answers with a
+ * submission is linked without a change here.
  */
-function submissionCarriedBy(outcome: Outcome): string | null {
-  const { body } = outcome;
-  return outcome.status < 300 && body.object === 'submission' && typeof body.id === 'string' ? body.id : null;
+function submissionCarriedBy(operation: Operation, outcome: Outcome): string | null {
+  const property = operation.submissionIdProperty;
+  if (property === null || outcome.status >= 300) return null;
+  const id = outcome.body[property];
+  return typeof id === 'string' ? id : null;
 }
 
 function send(res: Response, outcome: Outcome, requestId: string): void {
@@ -205,7 +209,7 @@ export function dispatch(handlers: Handlers, services: Services): RequestHandler
       ownerId: owner,
       keyHash,
       sealedResponse: sealResponse(owner, idempotencyKey, outcome),
-      submissionId: submissionCarriedBy(outcome),
+      submissionId: submissionCarriedBy(operation, outcome),
     });
     const claim = await idempotency.claim(
       owner,
