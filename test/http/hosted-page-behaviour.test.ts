@@ -2,12 +2,15 @@
  * What the hosted page does in the browser whatever the store: the form finished with the keyboard alone on a 360 px
  * wide screen; saved progress dropped when the form changes or its resume window ends; an answer left on a step the
  * respondent no longer passes cleared; a submission completed elsewhere ending the form; the embed on another origin's
- * page, where neither side's styles reach the other and the lead is attributed to the host page. The store's part in
+ * page, where neither side's styles reach the other and the lead is attributed to the host page; a form's text that
+ * looks like markup kept whole in the page's JSON block, as Chromium's own HTML parser reads it. The store's part in
  * these (a PATCH's null, a completed submission's 409) is tested on both stores in the HTTP suite, so this file runs in
  * the `api` project only (vitest.config.ts); hosted-browser.test.ts walks the page on both stores.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createForm } from '../support/factories.js';
+import { asText } from '../support/http-checks.js';
 import { createPublishableKey } from '../support/publishable-keys.js';
 import { useHostedBrowser } from './hosted-browser-support.js';
 import { demoForm } from './submissions-support.js';
@@ -223,4 +226,78 @@ describe('a hosted form page in a browser, whatever the store', () => {
       }),
     ]);
   });
+});
+
+describe('a hosted page whose form text looks like markup', () => {
+  /** What Chromium's HTML parser makes of the served page, read without running it. */
+  interface ParsedPage {
+    title: string;
+    heading: string | undefined;
+    body: string[];
+    blocks: Array<{ id: string; text: string }>;
+  }
+  const parse = async (page: Page, html: string): Promise<ParsedPage> =>
+    (await page.evaluate(`(() => {
+      const doc = new DOMParser().parseFromString(${JSON.stringify(html)}, 'text/html');
+      return {
+        title: doc.title,
+        heading: doc.querySelector('main#hosted-form > h1')?.textContent,
+        body: [...doc.body.children].map((element) => element.tagName + '#' + element.id),
+        blocks: [...doc.querySelectorAll('script[type="application/json"]')].map((block) => ({ id: block.id, text: block.textContent })),
+      };
+    })()`)) as ParsedPage;
+
+  // Each ends the JSON block early, or keeps it open past its end tag, if written into it as it is: an end tag in
+  // any case; a comment opening in one string and a script start tag in the next (the "double escaped" state, in
+  // which the block's own end tag no longer ends it); and the line and paragraph separators, which JSON allows and
+  // JavaScript before ES2019 did not.
+  it.each([
+    ['an end tag', 'Demo </script><p id="injected">x</p> request', 'Step </script><p id="injected">y</p>'],
+    ['an end tag in other cases, with a space or a slash', 'Demo </SCRIPT >request', 'Step </sCrIpT/>one'],
+    ['a comment opening, then a script start tag', 'Demo <!-- request', 'Step <script> one'],
+    ['a script start tag inside a comment opening', 'Demo <!--<script> request', 'Step <!--<SCRIPT>'],
+    ['the line and paragraph separators', 'Demo \u2028 request \u2029', 'Step \u2028\u2029 one'],
+  ])(
+    'when a form name and step title hold %s, then the page’s JSON block parses back to the exact strings, and the page shows them as text',
+    async (_what, name, title) => {
+      const demo = demoForm();
+      const [first, ...rest] = demo.steps!;
+      const form = await createForm(
+        api,
+        demoForm({
+          name,
+          hosting: { enabled: true },
+          steps: [{ ...first!, title, description: `About ${name}` }, ...rest],
+        }),
+      );
+      const res = await api.call('get', `/f/${form.id}`, null).buffer(true).parse(asText);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+
+      const page = await openPage();
+      const parsed = await parse(page, res.body);
+      // One JSON block, and the page's element after it: nothing ended the block early or kept it open.
+      expect(parsed.body).toEqual(['SCRIPT#hosted-form-data', 'MAIN#hosted-form']);
+      expect(parsed.blocks.map((block) => block.id)).toEqual(['hosted-form-data']);
+      const embedded = JSON.parse(parsed.blocks[0]!.text) as {
+        id: string;
+        name: string;
+        steps: Array<{ title: string; description?: string }>;
+      };
+      expect(embedded.id).toBe(form.id);
+      expect(embedded.name).toBe(name);
+      expect(embedded.steps[0]).toMatchObject({ title, description: `About ${name}` });
+      expect(embedded.steps.map((step) => step.title)).toEqual(form.steps.map((step) => step.title));
+      expect(parsed.title).toBe(name);
+      expect(parsed.heading).toBe(name);
+
+      // The page's script reads the same block and shows the strings as text, not markup.
+      await page.goto(`${api.baseUrl}/f/${form.id}`);
+      await page.locator('#step-title').waitFor();
+      expect(await page.textContent('#step-title')).toBe(title);
+      expect(await page.textContent('main h1')).toBe(name);
+      expect(await page.textContent('main .description')).toBe(`About ${name}`);
+      expect(await page.locator('#injected').count()).toBe(0);
+    },
+  );
 });
