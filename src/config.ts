@@ -37,6 +37,12 @@ export interface Config {
   concurrency: ConcurrencySettings;
 }
 
+/**
+ * The IPv6 networks the per-address limits may count as one client: at most a /32 (a whole provider's allocation; a
+ * wider one would count unrelated clients together), at least a single address.
+ */
+const ipv6PrefixLengths = { min: 32, max: 128 } as const;
+
 interface Variable {
   name: string;
   default: string;
@@ -99,7 +105,7 @@ export const variables: Variable[] = [
   {
     name: 'RATE_LIMIT_PER_WORKSPACE_PER_MINUTE',
     default: String(defaultRateLimits.perWorkspacePerMinute),
-    description: 'Requests per minute per workspace.',
+    description: 'Requests per minute per workspace with its secret API keys and OAuth tokens (publishable keys have their own budget).',
   },
   {
     name: 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE',
@@ -110,6 +116,22 @@ export const variables: Variable[] = [
     name: 'PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE',
     default: String(defaultRateLimits.publicPerAddressPerMinute),
     description: 'Public requests (/v1/public/..., publishable keys) per client address per minute, counted before any other work.',
+  },
+  {
+    name: 'PUBLIC_RATE_LIMIT_PER_WORKSPACE_PER_MINUTE',
+    default: String(defaultRateLimits.publicPerWorkspacePerMinute),
+    description:
+      "Requests per minute of one workspace's publishable keys together (its forms' visitors): a budget apart from " +
+      "RATE_LIMIT_PER_WORKSPACE_PER_MINUTE, so visitors never spend the secret keys' budget. An Enterprise workspace with " +
+      'limits of its own gets its own per-workspace limit for both.',
+  },
+  {
+    name: 'RATE_LIMIT_IPV6_PREFIX_LENGTH',
+    default: String(defaultRateLimits.ipv6PrefixLength),
+    description:
+      'The per-address limits (public requests, failed authentications) count an IPv6 client by its network of this many bits ' +
+      `(${ipv6PrefixLengths.min} to ${ipv6PrefixLengths.max}; 128: each address alone); IPv4 clients, and IPv4-mapped IPv6 ` +
+      'addresses, by their address.',
   },
   {
     name: 'CHALLENGE_HMAC_KEY',
@@ -305,6 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perWorkspacePerMinute: integer(env, 'RATE_LIMIT_PER_WORKSPACE_PER_MINUTE', 1, 100_000_000),
       failedAuthPerAddressPerMinute: integer(env, 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', 1, 1_000_000),
       publicPerAddressPerMinute: integer(env, 'PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 1, 1_000_000),
+      publicPerWorkspacePerMinute: integer(env, 'PUBLIC_RATE_LIMIT_PER_WORKSPACE_PER_MINUTE', 1, 100_000_000),
+      ipv6PrefixLength: integer(env, 'RATE_LIMIT_IPV6_PREFIX_LENGTH', ipv6PrefixLengths.min, ipv6PrefixLengths.max),
     },
     challengeHmacKey,
     validateResponses: flag(env, 'VALIDATE_RESPONSES'),

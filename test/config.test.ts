@@ -60,3 +60,36 @@ describe('DATABASE_POOL_SIZE', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: value })).toThrow(/^DATABASE_POOL_SIZE must be a whole number from 1 to 1000/);
   });
 });
+
+describe('PUBLIC_RATE_LIMIT_PER_WORKSPACE_PER_MINUTE', () => {
+  it("when unset, then publishable keys get a workspace budget as large as the secret keys' default; when set, then that", () => {
+    expect(loadConfig({}).rateLimits.publicPerWorkspacePerMinute).toBe(loadConfig({}).rateLimits.perWorkspacePerMinute);
+    expect(loadConfig({ PUBLIC_RATE_LIMIT_PER_WORKSPACE_PER_MINUTE: '500' }).rateLimits).toMatchObject({
+      publicPerWorkspacePerMinute: 500,
+      perWorkspacePerMinute: 10_000,
+    });
+  });
+
+  it.each(['0', 'lots', '2.5'])('when it is %s, then the server refuses to start with a message naming it', (value) => {
+    expect(() => loadConfig({ PUBLIC_RATE_LIMIT_PER_WORKSPACE_PER_MINUTE: value })).toThrow(
+      /^PUBLIC_RATE_LIMIT_PER_WORKSPACE_PER_MINUTE must be a whole number from 1 to/,
+    );
+  });
+});
+
+describe('RATE_LIMIT_IPV6_PREFIX_LENGTH', () => {
+  it('when unset, then IPv6 clients are counted by their /64; when set, then by that network', () => {
+    expect(loadConfig({}).rateLimits.ipv6PrefixLength).toBe(64);
+    expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX_LENGTH: '56' }).rateLimits.ipv6PrefixLength).toBe(56);
+    expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX_LENGTH: '128' }).rateLimits.ipv6PrefixLength).toBe(128);
+  });
+
+  it.each(['31', '129', '0', '/64'])(
+    'when it is %s, then the server refuses to start rather than count unrelated clients as one',
+    (value) => {
+      expect(() => loadConfig({ RATE_LIMIT_IPV6_PREFIX_LENGTH: value })).toThrow(
+        /^RATE_LIMIT_IPV6_PREFIX_LENGTH must be a whole number from 32 to 128/,
+      );
+    },
+  );
+});
