@@ -71,7 +71,7 @@ export function responseFindings(contract: ConformanceContract, operation: Contr
     return findings;
   }
 
-  if (exchange.status >= 500) add('not_a_server_error', `${exchange.status}${problemSummary(exchange)}`);
+  if (exchange.status >= 500) add('not_a_server_error', `${exchange.status}${problemSummary(exchange)}${serverErrorCause(exchange)}`);
   const documented = documentedResponse(operation, exchange.status);
   if (!documented) {
     add('status_code_conformance', `${exchange.status} is not a documented status of ${operation.operationId}${problemSummary(exchange)}`);
@@ -132,6 +132,28 @@ function describeErrors(errors: ReadonlyArray<{ instancePath: string; message?: 
     .slice(0, 3)
     .map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`)
     .join('; ');
+}
+
+/**
+ * Where the cause of a 500 usually is. A server that validates its own answers (a generated stub does) turns an answer
+ * the contract does not describe into a 500, and outside production lists what was wrong in
+ * `details.response_errors`: then the cause is the handler's answer, and the kit shows it.
+ */
+export function serverErrorCause(exchange: Exchange): string {
+  if (exchange.status !== 500) return '';
+  const details = (exchange.json as { details?: { response_errors?: unknown } } | undefined)?.details;
+  const issues = Array.isArray(details?.response_errors)
+    ? (details.response_errors as Array<{ pointer?: unknown; message?: unknown }>)
+    : [];
+  if (issues.length === 0) {
+    return (
+      ": the server failed on its own side, and its log says why (a generated stub's 500 is usually a handler's answer that" +
+      ' failed the response validation: outside production it lists what was wrong in details.response_errors)'
+    );
+  }
+  const listed = issues.slice(0, 5).map((issue) => `${String(issue.pointer ?? '') || '/'} ${String(issue.message ?? '')}`.trim());
+  const more = issues.length > listed.length ? `; and ${issues.length - listed.length} more` : '';
+  return `: the handler's answer failed the server's own response validation: ${listed.join('; ')}${more}`;
 }
 
 /** ` (code: message)` of a problem body, to say why a request was refused. */

@@ -83,6 +83,43 @@ describe('the common checks', () => {
     ]);
   });
 
+  const serverErrorMessage = (body: unknown) =>
+    responseFindings(contract, operation, answer(500, body)).find((finding) => finding.check === 'not_a_server_error')?.message;
+
+  it('when a 500 lists details.response_errors, then not_a_server_error says the answer failed its own response validation and what was wrong', () => {
+    const message = serverErrorMessage({
+      code: 'internal_error',
+      message: 'Something went wrong on our side.',
+      request_id: 'req_1',
+      details: {
+        response_errors: [
+          { pointer: '/id', code: 'required', message: "must have required property 'id'" },
+          { pointer: '', code: 'type', message: 'must be object' },
+        ],
+      },
+    });
+    expect(message).toBe(
+      "500 (internal_error: Something went wrong on our side.): the handler's answer failed the server's own response validation: /id must have required property 'id'; / must be object",
+    );
+  });
+
+  it('when a 500 lists more than five response errors, then the first five are shown and the rest counted', () => {
+    const response_errors = Array.from({ length: 7 }, (_, index) => ({ pointer: `/f${index}`, code: 'required', message: 'missing' }));
+    const message = serverErrorMessage({ code: 'internal_error', message: 'Failed.', request_id: 'req_1', details: { response_errors } });
+    expect(message).toContain('/f4 missing; and 2 more');
+    expect(message).not.toContain('/f5');
+  });
+
+  it('when a 500 says nothing of its cause, then not_a_server_error points at the server log and at what a stub shows outside production', () => {
+    const message = serverErrorMessage({ code: 'internal_error', message: 'Failed.', request_id: 'req_1' });
+    expect(message).toMatch(/^500 \(internal_error: Failed\.\): the server failed on its own side, and its log says why/);
+    expect(message).toContain('details.response_errors');
+    // Another 5xx is not a failure of the server's own code: no guess about it.
+    expect(responseFindings(contract, operation, answer(503, { code: 'service_unavailable', request_id: 'req_1' }))[0]?.message).toBe(
+      '503 (service_unavailable: )',
+    );
+  });
+
   it('when the content type is not the declared one, then content_type_conformance', () => {
     expect(checksOf(answer(200, { id: 'thg_1', request_id: 'req_1' }, { 'content-type': 'text/html' }))).toEqual([
       'content_type_conformance',

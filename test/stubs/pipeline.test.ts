@@ -120,3 +120,59 @@ describe('the stub pipeline', () => {
     expect(response.body).toMatchObject({ type: 'invalid_request', code: 'unsupported_media_type' });
   });
 });
+
+describe('a handler answer that breaks the contract', () => {
+  /** getFolder answers a folder without its id, and naming itself a form. */
+  const broken = new Proxy({} as Handlers, {
+    get: (_target, operationId) => async () =>
+      operationId === 'getFolder' ? { status: 200, body: { object: 'form' } } : notImplemented(operationId as OperationId),
+  });
+  const appIn = (nodeEnv: string | undefined) => {
+    const before = process.env.NODE_ENV;
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+    try {
+      return buildApp({ handlers: broken, document, lookUpKey: async (secret) => keys[secret], logError: () => {} });
+    } finally {
+      process.env.NODE_ENV = before;
+    }
+  };
+  const getFolder = (built: ReturnType<typeof buildApp>) =>
+    request(built).get('/v1/folders/fld_2kTz9QwErTy7UiOp4AsDfGhJ').set('Authorization', 'Bearer svc_test_reader');
+
+  it.each([
+    ['unset', undefined],
+    ['development', 'development'],
+  ])(
+    'when NODE_ENV is %s, then the 500 internal_error lists what the response validation found in details.response_errors',
+    async (_case, nodeEnv) => {
+      const response = await getFolder(appIn(nodeEnv));
+      expect(response.status).toBe(500);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({
+        type: 'server_error',
+        code: 'internal_error',
+        request_id: response.headers['x-request-id'],
+      });
+      expect(response.body.details.response_errors).toEqual(
+        expect.arrayContaining([
+          { pointer: '/id', code: 'required', message: "must have required property 'id'" },
+          { pointer: '/object', code: 'const', message: 'must be equal to constant' },
+        ]),
+      );
+    },
+  );
+
+  it('when NODE_ENV is production, then the 500 internal_error says nothing about the answer', async () => {
+    const response = await getFolder(appIn('production'));
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({
+      type: 'server_error',
+      code: 'internal_error',
+      status: 500,
+      title: 'Server error',
+      message: 'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.',
+      request_id: response.headers['x-request-id'],
+    });
+  });
+});

@@ -28,7 +28,7 @@ import {
   secretKeyNotAllowed,
   unsupportedMediaType,
 } from './problem.js';
-import { contractValidator, fromValidatorError, isValidatorError } from './validator.js';
+import { contractValidator, fromValidatorError, isValidatorError, responseIssues } from './validator.js';
 
 export interface AppOptions {
   handlers: Handlers;
@@ -38,6 +38,11 @@ export interface AppOptions {
   lookUpPublishableKey?: (value: string) => Promise<ApiKey | undefined>;
   /** Where failures that are the server's fault are reported (a broken response, a handler that threw). */
   logError?: (error: unknown) => void;
+  /**
+   * Whether a 500 caused by the response validation says what was wrong in `details.response_errors`, for the
+   * conformance kit and the person writing the handler. Default: outside production (NODE_ENV !== 'production').
+   */
+  explainResponseErrors?: boolean;
 }
 
 interface Locals {
@@ -62,6 +67,7 @@ export function buildApp(options: AppOptions): Express {
   const lookUpKey = options.lookUpKey ?? defaultLookUpKey;
   const lookUpPublishableKey = options.lookUpPublishableKey ?? defaultLookUpPublishableKey;
   const logError = options.logError ?? ((error: unknown) => console.error(error));
+  const explainResponseErrors = options.explainResponseErrors ?? process.env.NODE_ENV !== 'production';
   const locals = (res: express.Response) => res.locals as Locals;
 
   const app = express();
@@ -143,7 +149,7 @@ export function buildApp(options: AppOptions): Express {
 
   const handleError: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
     const { operation, requestId } = locals(res);
-    const problem = toApiError(error, operation, logError);
+    const problem = toApiError(error, operation, logError, explainResponseErrors);
     if (res.headersSent) return;
     res
       .status(problem.status)
@@ -155,7 +161,12 @@ export function buildApp(options: AppOptions): Express {
   return app;
 }
 
-function toApiError(error: unknown, operation: Operation | undefined, logError: (error: unknown) => void): ApiError {
+function toApiError(
+  error: unknown,
+  operation: Operation | undefined,
+  logError: (error: unknown) => void,
+  explainResponseErrors: boolean,
+): ApiError {
   if (error instanceof ApiError) return error;
   const bodyParserError = error as { type?: string };
   if (bodyParserError?.type === 'entity.parse.failed') return invalidJson();
@@ -164,9 +175,10 @@ function toApiError(error: unknown, operation: Operation | undefined, logError: 
     return unsupportedMediaType(requestMediaType(operation));
   }
   if (isValidatorError(error) && error.status < 500) return fromValidatorError(error, requestMediaType(operation));
-  // A 500 from the response validator means a handler broke the contract: loud in the log, generic to the client.
+  // A 500 from the response validator means a handler broke the contract: loud in the log, and generic to the
+  // client in production; while the server is being written, the client (the conformance kit) is told what broke.
   logError(error);
-  return internalError();
+  return internalError(explainResponseErrors && isValidatorError(error) ? responseIssues(error) : undefined);
 }
 
 const requestMediaType = (operation: Operation | undefined) => Object.keys(operation?.requestBody?.content ?? {})[0] ?? 'application/json';

@@ -7,6 +7,8 @@ import type { components } from './generated/openapi.js';
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorType = components['schemas']['ErrorType'];
 export type ValidationIssue = components['schemas']['ValidationIssue'];
+export type ResponseIssue = components['schemas']['ResponseIssue'];
+export type ProblemDetails = components['schemas']['ProblemDetails'];
 
 const titles: Record<ErrorType, string> = {
   authentication_error: 'Authentication failed',
@@ -26,7 +28,7 @@ export class ApiError extends Error {
     readonly type: ErrorType,
     readonly code: ErrorCode,
     message: string,
-    readonly details?: { errors: ValidationIssue[] },
+    readonly details?: ProblemDetails,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
@@ -71,12 +73,14 @@ export const invalidJson = () => new ApiError(400, 'validation_error', 'invalid_
 export const payloadTooLarge = () => new ApiError(413, 'invalid_request', 'payload_too_large', 'The request body is larger than 1 MiB.');
 export const unsupportedMediaType = (expected: string) =>
   new ApiError(415, 'invalid_request', 'unsupported_media_type', `The request body must be ${expected}.`);
-export const internalError = () =>
+/** With `responseErrors`, the ways the server's own answer broke the contract (never sent in production). */
+export const internalError = (responseErrors?: ResponseIssue[]) =>
   new ApiError(
     500,
     'server_error',
     'internal_error',
     'Something went wrong on our side. Retry with backoff; quote the request_id if it persists.',
+    responseErrors?.length ? { response_errors: responseErrors.slice(0, 100) } : undefined,
   );
 
 export function invalidParameters(issues: ValidationIssue[]): ApiError {

@@ -6,7 +6,15 @@
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { basePath, type OpenApiDocument } from './contract.js';
-import { type ApiError, internalError, invalidParameters, routeNotFound, unsupportedMediaType, type ValidationIssue } from './problem.js';
+import {
+  type ApiError,
+  internalError,
+  invalidParameters,
+  type ResponseIssue,
+  routeNotFound,
+  unsupportedMediaType,
+  type ValidationIssue,
+} from './problem.js';
 
 export function contractValidator(document: OpenApiDocument): RequestHandler[] {
   // The validator takes the base path from `servers`; the published servers are absolute URLs.
@@ -112,6 +120,18 @@ function toIssue(entry: ValidatorError['errors'][number]): ValidationIssue {
     code: issueCode(entry.errorCode, entry.message),
     message: entry.message.slice(0, 1000),
   };
+}
+
+/**
+ * What the response validator found wrong with a handler's answer: its paths look like `/response/workspace/id`
+ * (or name the request when no schema fits the status at all), the pointer is the part inside the body.
+ */
+export function responseIssues(error: ValidatorError): ResponseIssue[] {
+  return error.errors.map((entry) => ({
+    pointer: /^\/response(\/|$)/.test(entry.path ?? '') ? entry.path.slice('/response'.length).slice(0, 512) : '',
+    code: issueCode(entry.errorCode, entry.message),
+    message: entry.message.slice(0, 1000),
+  }));
 }
 
 /** Request validation failures become 400/404/415 problems; anything else from the validator is the server's fault. */
