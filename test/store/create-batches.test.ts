@@ -2,11 +2,12 @@
  * PostgreSQL's batched creates (src/store/postgres/submission-create.ts): creates of one workspace that arrive
  * while its statements are in flight share the next statement. Each create must still end as if made alone: stored
  * whole with its delta, email entries, events (their bodies byte for byte) and deliveries, or refused alone with the
- * error it would have had, the others of its batch stored. Batches never mix workspaces.
+ * error it would have had, the others of its batch stored; but a batch that lost its connection (whose commit may
+ * have happened) is answered unavailable as a whole and never run again. Batches never mix workspaces.
  */
 import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RecordNotFound, StoreConflict } from '../../src/store/errors.js';
+import { RecordNotFound, StoreConflict, StoreUnavailable } from '../../src/store/errors.js';
 import type { Outbox } from '../../src/store/outbox.js';
 import { runningPerProcess } from '../../src/store/postgres/submission-create.js';
 import type { Store } from '../../src/store/types.js';
@@ -157,6 +158,58 @@ describe('the PostgreSQL store, when submissions are created at once', () => {
     await Promise.all(more.map((c) => c.done));
     expect(statements.map((s) => s.length).sort()).toEqual([1, 1, 1, 1, 4]);
     expect(await countOf('SELECT count(*) AS n FROM deliveries')).toBe(50 + 36);
+  });
+
+  it('then a batch whose connection is lost answers each of its creates unavailable, and none runs again', async () => {
+    // The creates wait for the form, held by a transaction; the ones waiting are then cut off as a failover would.
+    const holder = await store.pool.connect();
+    const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    /** The backends of the database waiting for a lock, but the holder. */
+    const waiting = async () =>
+      (
+        await store.pool.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1`,
+          [holderPid],
+        )
+      ).rows.map((row) => row.pid);
+    const terminate = (pids: number[]) => store.pool.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [pids]);
+    let creates: Array<ReturnType<typeof create>>;
+    let outcomes: Promise<Array<PromiseSettledResult<void>>>;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM forms WHERE id = $1 FOR UPDATE', [formId]);
+      creates = Array.from({ length: 6 }, () => create(ws, formId));
+      outcomes = Promise.allSettled(creates.map((c) => c.done));
+      // The two that go alone wait; cut off, they give their places to the four gathered behind them.
+      await until(async () => (await waiting()).length === 2);
+      const alone = await waiting();
+      await terminate(alone);
+      const batchWaiting = async () => (await waiting()).filter((pid) => !alone.includes(pid));
+      await until(async () => statements.length === 3 && (await batchWaiting()).length === 1);
+      const batch = await batchWaiting();
+      expect(statements.map((s) => s.length)).toEqual([1, 1, 4]);
+      await terminate(batch);
+      // The form is free now: a create run again would be stored.
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    for (const outcome of await outcomes) {
+      expect(outcome).toMatchObject({ status: 'rejected', reason: expect.any(StoreUnavailable) });
+      expect((outcome as PromiseRejectedResult).reason.reason).toBe('connection_lost');
+    }
+    // Each statement ran once: the batch of four was not run again, alone or together.
+    expect(statements.map((s) => s.length)).toEqual([1, 1, 4]);
+    expect(
+      await countOf(
+        'SELECT count(*) AS n FROM submissions WHERE id = ANY(?)',
+        creates.map((c) => c.id),
+      ),
+    ).toBe(0);
+    // The store still works: the next create is stored.
+    const after = create(ws, formId);
+    await after.done;
+    await expectStored([after.id], [after.body]);
   });
 
   it('then no statement carries creates of two workspaces', async () => {
