@@ -6,7 +6,7 @@
  */
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
 import type pino from 'pino';
@@ -31,6 +31,7 @@ import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { redisRateLimits } from './http/redis-rate-limits.js';
 import { createHttpListener, createHttpsListener } from './listeners.js';
 import { createLogger } from './logger.js';
+import { ensurePrivateDirectory } from './private-files.js';
 import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
 import { openStore } from './store/open.js';
 import { postgresJobLock } from './store/postgres/job-lock.js';
@@ -41,7 +42,7 @@ async function tlsMaterial(config: Config, log: pino.Logger): Promise<{ key: str
   const certFile = join(config.dataDir, 'tls-cert.pem');
   const keyFile = join(config.dataDir, 'tls-key.pem');
   if (!existsSync(certFile) || !existsSync(keyFile)) {
-    mkdirSync(config.dataDir, { recursive: true });
+    ensurePrivateDirectory(config.dataDir, (message) => log.warn(message));
     const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
       keySize: 2048,
       extensions: [
@@ -69,7 +70,7 @@ function challengeHmacKey(config: Config, log: pino.Logger): string {
   if (config.challengeHmacKey) return config.challengeHmacKey;
   const keyFile = join(config.dataDir, 'challenge-hmac.key');
   if (!existsSync(keyFile)) {
-    mkdirSync(config.dataDir, { recursive: true });
+    ensurePrivateDirectory(config.dataDir, (message) => log.warn(message));
     writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
     log.info({ keyFile }, 'created the key that signs proof-of-work challenges; set CHALLENGE_HMAC_KEY to share one between machines');
   }
@@ -165,7 +166,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
   }
   let store: Store;
   try {
-    store = await openStore(config);
+    store = await openStore(config, { warn: (message) => log.warn(message) });
   } catch (error) {
     // An unreachable or missing database: one line naming it, not a stack trace.
     process.stderr.write(`Cannot open the database: ${(error as Error).message}\n`);

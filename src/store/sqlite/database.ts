@@ -1,17 +1,22 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ensurePrivateDirectory, makeDatabaseFilesPrivate, type Warn, warnOnStderr } from '../../private-files.js';
 import { migrate } from './migrations.js';
 
 /**
  * Opens the SQLite database with the settings the service relies on: WAL so readers never wait for the
  * writer, foreign keys for cascades, a busy timeout so a second process (the admin command) can write
  * while the server runs, temporary storage in memory for the savepoints of the write path. `:memory:` gives a private database for tests.
+ * The file, its log and its shared memory are readable by this user only, in a directory made 0700
+ * (../../private-files.ts); `warn` hears of a data directory that others may enter.
  */
-export function openDatabase(file: string): Database.Database {
+export function openDatabase(file: string, warn: Warn = warnOnStderr): Database.Database {
   if (file === ':memory:') return openInMemory();
-  mkdirSync(dirname(file), { recursive: true });
+  ensurePrivateDirectory(dirname(file), warn);
+  makeDatabaseFilesPrivate(file, warn);
   const db = configured(new Database(file));
+  // Switching to WAL made the log and the shared memory: SQLite gave them the file's mode; checked all the same.
+  makeDatabaseFilesPrivate(file, warn);
   migrate(db);
   return db;
 }

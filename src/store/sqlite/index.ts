@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { type Warn, warnOnStderr } from '../../private-files.js';
 import type { Store } from '../types.js';
 import { sqliteApiKeys } from './api-keys.js';
 import { insertAuditEvent, sqliteAuditEvents } from './audit-events.js';
@@ -52,17 +53,19 @@ export interface SqliteStoreOptions {
    * so a test may open a file twice as two servers would; the server asks for it (open.ts).
    */
   serverLease?: boolean;
+  /** Hears what an operator should fix in the data directory (a mode open to other users); default: stderr. */
+  warn?: Warn;
 }
 
 export function createSqliteStore(
   fileOrDb: string | Database.Database,
-  { backgroundCheckpoints = true, serverLease = false }: SqliteStoreOptions = {},
+  { backgroundCheckpoints = true, serverLease = false, warn = warnOnStderr }: SqliteStoreOptions = {},
 ): Store & { db: Database.Database } {
   const file = typeof fileOrDb === 'string' && fileOrDb !== ':memory:' ? fileOrDb : undefined;
-  const lease = serverLease && file !== undefined ? takeServerLease(file) : undefined;
+  const lease = serverLease && file !== undefined ? takeServerLease(file, warn) : undefined;
   let db: Database.Database;
   try {
-    db = typeof fileOrDb === 'string' ? openDatabase(fileOrDb) : fileOrDb;
+    db = typeof fileOrDb === 'string' ? openDatabase(fileOrDb, warn) : fileOrDb;
   } catch (error) {
     lease?.release();
     throw error;

@@ -11,9 +11,9 @@
  * the same process as it refuses one in another. Short-lived writers (`npm run admin`) take no lease: their
  * commits are the kind the row caches see (`PRAGMA data_version`), and they must work while the server runs.
  */
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ensurePrivateDirectory, makeDatabaseFilesPrivate, type Warn, warnOnStderr } from '../../private-files.js';
 
 export interface ServerLease {
   release(): void;
@@ -36,8 +36,10 @@ const isBusy = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY');
 
 /** Takes the lease on `file` for this process; throws `ServerLeaseHeld` when another server holds it. */
-export function takeServerLease(file: string): ServerLease {
-  mkdirSync(dirname(file), { recursive: true });
+export function takeServerLease(file: string, warn: Warn = warnOnStderr): ServerLease {
+  // A looser directory is reported once, by the database's open that follows.
+  ensurePrivateDirectory(dirname(file), () => {});
+  makeDatabaseFilesPrivate(leaseFileOf(file), warn);
   const lease = new Database(leaseFileOf(file));
   try {
     // No waiting: a lease that is held stays held for as long as its server runs.
