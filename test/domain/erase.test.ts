@@ -80,6 +80,24 @@ describe('erasedEvents', () => {
     expect(events.every((event) => (event.data.object as { count: number }).count === all.length)).toBe(true);
   });
 
+  for (const [pages, size] of [
+    [1, 'exactly as many'],
+    [2, 'exactly twice as many'],
+  ] as const) {
+    it(`when a form lost ${size} submissions as an event lists, then ${pages} full event(s) and no empty one`, () => {
+      const all = ids(pages * ERASED_IDS_PER_EVENT, `page${pages}`);
+      const events = erasedEvents(
+        principal,
+        all.map((id) => ({ id, formId: 'form_1' })),
+        at,
+      );
+      const listed = events.map((event) => (event.data.object as { submission_ids: string[] }).submission_ids);
+      expect(listed.map((submissionIds) => submissionIds.length)).toEqual(Array(pages).fill(ERASED_IDS_PER_EVENT));
+      expect(listed.flat()).toEqual(all);
+      expect(events.map((event) => (event.data.object as { count: number }).count)).toEqual(Array(pages).fill(all.length));
+    });
+  }
+
   it('when nothing was erased, then no event', () => {
     expect(erasedEvents(principal, [], at)).toEqual([]);
   });
