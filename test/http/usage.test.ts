@@ -1,10 +1,11 @@
 /**
  * GET /v1/usage: live submissions, API requests and webhook deliveries of the current and previous calendar month,
- * the plan and the rate limits in effect; test mode never metered.
+ * the plan and the rate limits in effect; test mode and publishable keys' requests never metered.
  */
 import { describe, expect, it } from 'vitest';
 import { createForm, createIntegration, formBody, PUBLIC_URL, submit } from '../support/factories.js';
 import { expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
+import { createPublishableKey } from '../support/publishable-keys.js';
 import { testClock, testWebhookUrls } from './integrations-support.js';
 
 const clock = testClock('2026-10-20T12:00:00.000Z');
@@ -119,6 +120,18 @@ describe('GET /v1/usage', () => {
     const res = await api.call('get', '/v1/usage', workspace.live_admin_key);
     expect(res.body.previous_period).toMatchObject({ month: previous, api_requests: 1234 });
     expect(res.body.current_period).toMatchObject({ month: before.body.current_period.month, api_requests: 2 });
+  });
+
+  it("when a form's visitors call the public operations with a live publishable key, then they are not billed as API requests", async () => {
+    const workspace = await api.otherWorkspace('business');
+    const caller = { call: api.call, workspace: { ...api.workspace, ...workspace } };
+    const live = workspace.live_admin_key;
+    const form = await createForm(caller, formBody('Visited'), live); // live request 1
+    const site = await createPublishableKey(caller, { environment: 'live' }); // 2
+    for (let visit = 0; visit < 3; visit++) expect((await api.call('get', `/v1/public/forms/${form.id}`, site.value)).status).toBe(200);
+    const res = await api.call('get', '/v1/usage', live); // 3
+    expect(res.status).toBe(200);
+    expect(res.body.current_period).toMatchObject({ api_requests: 3, submissions: 0 });
   });
 
   it('when a key without the admin scope asks, then 403 insufficient_scope', async () => {
