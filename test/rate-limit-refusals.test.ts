@@ -6,7 +6,7 @@
 import type { Response } from 'express';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isAppError } from '../src/domain/errors.js';
-import { consumeRequest, memoryRateLimits } from '../src/http/rate-limits.js';
+import { consumeRequest, memoryRateLimits, type WorkspaceBudget } from '../src/http/rate-limits.js';
 import type { WorkspaceRateLimits } from '../src/store/types.js';
 
 /** The few parts of a response the limits touch: the headers they set. */
@@ -114,6 +114,51 @@ describe('a workspace with limits of its own', () => {
     const refused = await requestIn(policy, 'ws_own', own, 'key_c');
     expect(refused.refused).toEqual({ status: 429, message: 'More than 2 requests per minute in this workspace; retry after 59 seconds.' });
     expect(refused.headers['Retry-After']).toBe('59');
+  });
+});
+
+describe("a workspace's publishable keys", () => {
+  const standard = { perKeyPerSecond: 10, perWorkspacePerMinute: 100, publicPerWorkspacePerMinute: 3, failedAuthPerAddressPerMinute: 10 };
+
+  /** One request of `key` spending the workspace's `budget`; its refusal's message, or undefined when admitted. */
+  async function spend(
+    policy: ReturnType<typeof memoryRateLimits>,
+    key: string,
+    budget: WorkspaceBudget,
+    rateLimits: WorkspaceRateLimits | null,
+  ) {
+    const { res, headers } = fakeResponse();
+    try {
+      await consumeRequest(policy, res, key, { id: 'ws_visited', rateLimits }, budget);
+      return { headers };
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      return { headers, refused: error.message };
+    }
+  }
+
+  it("when they spend their workspace budget, then they are refused with its size and the seconds left; the secret keys' budget is untouched", async () => {
+    const policy = memoryRateLimits(standard);
+    for (let count = 0; count < 3; count++) expect((await spend(policy, 'pk_site', 'publishable', null)).refused).toBeUndefined();
+    vi.setSystemTime(Date.now() + 2500);
+    const refused = await spend(policy, 'pk_site', 'publishable', null);
+    expect(refused.refused).toBe("More than 3 requests per minute with this workspace's publishable keys; retry after 58 seconds.");
+    expect(refused.headers).toMatchObject({ 'X-RateLimit-Limit': '3', 'X-RateLimit-Remaining': '0', 'Retry-After': '58' });
+    const owner = await spend(policy, 'key_owner', 'secret', null);
+    expect(owner.refused).toBeUndefined();
+    expect(owner.headers).toMatchObject({ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '9' });
+    expect((await policy.perWorkspace.get('ws_visited'))?.consumedPoints).toBe(1);
+  });
+
+  it('when an operator gave the workspace limits of its own, then its publishable budget is its own per-workspace limit, apart from the secret one', async () => {
+    const policy = memoryRateLimits(standard);
+    const own = { perKeyPerSecond: 10, perWorkspacePerMinute: 5 };
+    for (let count = 0; count < 5; count++) expect((await spend(policy, 'pk_site', 'publishable', own)).refused).toBeUndefined();
+    expect((await spend(policy, 'pk_site', 'publishable', own)).refused).toMatch(
+      /^More than 5 requests per minute with this workspace's publishable keys/,
+    );
+    for (let count = 0; count < 5; count++) expect((await spend(policy, 'key_owner', 'secret', own)).refused).toBeUndefined();
+    expect((await spend(policy, 'key_owner', 'secret', own)).refused).toMatch(/^More than 5 requests per minute in this workspace/);
   });
 });
 

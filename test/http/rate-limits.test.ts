@@ -5,6 +5,7 @@
 import type { Response } from 'express';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
+import { addressLimitKey } from '../../src/http/client-address.js';
 import { consumeRequest, limitAfterAuthentication, memoryRateLimits, type RateLimitPolicy } from '../../src/http/rate-limits.js';
 
 const response = () => {
@@ -59,5 +60,21 @@ describe('rate-limit stages', () => {
     }
     const failingAuth = { ...healthy, failedAuthPerAddress: failing };
     await expect(limitAfterAuthentication(failingAuth, response().res, '203.0.113.7', { outcome: 'refused' })).rejects.toBe(storeDown);
+  });
+});
+
+describe('the name a client address is counted under', () => {
+  it.each([
+    ['203.0.113.7', 64, '203.0.113.7'],
+    ['::ffff:203.0.113.7', 64, '203.0.113.7'],
+    ['2001:db8:1:2:3:4:5:6', 64, '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2::9', 64, '2001:db8:1:2::/64'],
+    ['fe80::1%eth0', 64, 'fe80::/64'],
+    ['2001:db8:1:2:3:4:5:6', 48, '2001:db8:1::/48'],
+    ['2001:db8:1:2:3:4:5:6', 128, '2001:db8:1:2:3:4:5:6/128'],
+    ['', 64, ''],
+    ['not an address', 64, 'not an address'],
+  ])('when the address is %j and the IPv6 prefix %i, then it is counted as %j', (address, prefix, key) => {
+    expect(addressLimitKey(address, prefix)).toBe(key);
   });
 });

@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultRateLimits } from '../../src/http/documented-limits.js';
-import { consumeRequest } from '../../src/http/rate-limits.js';
+import { consumeRequest, limitAfterAuthentication, limitBeforeAuthentication } from '../../src/http/rate-limits.js';
 import { REDIS_COMMAND_TIMEOUT_MS, type RedisRateLimits, redisRateLimits } from '../../src/http/redis-rate-limits.js';
 import type { WorkspaceRateLimits } from '../../src/store/types.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
@@ -261,6 +261,38 @@ describe('rate limits on Redis', () => {
     await request(own);
     await expect(request(own)).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
     expect(Number(await inspector.get(`${prefix}:ws:ws_change`))).toBe(5);
+  });
+
+  it("when a workspace's publishable keys spend their budget in one script, then its secret keys' window is untouched, and the other way round", async () => {
+    const shared = limits({ perKeyPerSecond: 100, perWorkspacePerMinute: 2, publicPerWorkspacePerMinute: 3 });
+    expect(await shared.ready(5000)).toBe(true);
+    const response = () => ({ headersSent: false, setHeader: () => undefined }) as unknown as Response;
+    const workspace = { id: 'ws_budgets', rateLimits: null };
+    const visit = () => consumeRequest(shared.policy, response(), 'pk_site', workspace, 'publishable');
+    const call = () => consumeRequest(shared.policy, response(), 'key_owner', workspace, 'secret');
+    for (let count = 0; count < 3; count++) await visit();
+    await expect(visit()).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/publishable keys/) });
+    await call();
+    await call();
+    await expect(call()).rejects.toMatchObject({ status: 429, message: expect.stringMatching(/in this workspace/) });
+    expect(Number(await inspector.get(`${prefix}:pubws:ws_budgets`))).toBe(4);
+    expect(Number(await inspector.get(`${prefix}:ws:ws_budgets`))).toBe(3);
+  });
+
+  it('when clients send from one IPv6 /64, then every per-address limit counts them under the /64 in Redis, and IPv4-mapped addresses as IPv4', async () => {
+    const shared = limits({ publicPerAddressPerMinute: 2, failedAuthPerAddressPerMinute: 1 });
+    expect(await shared.ready(5000)).toBe(true);
+    const response = () => ({ headersSent: false, setHeader: () => undefined }) as unknown as Response;
+    await limitBeforeAuthentication(shared.policy, response(), '2001:db8:4:4::1');
+    await limitBeforeAuthentication(shared.policy, response(), '2001:db8:4:4:9::2');
+    await expect(limitBeforeAuthentication(shared.policy, response(), '2001:db8:4:4::3')).rejects.toMatchObject({ status: 429 });
+    expect(Number(await inspector.get(`${prefix}:public:2001:db8:4:4::/64`))).toBe(3);
+
+    await limitAfterAuthentication(shared.policy, response(), '::ffff:192.0.2.44', { outcome: 'refused' });
+    await expect(limitAfterAuthentication(shared.policy, response(), '192.0.2.44', { outcome: 'refused' })).rejects.toMatchObject({
+      status: 429,
+    });
+    expect(Number(await inspector.get(`${prefix}:auth:192.0.2.44`))).toBe(2);
   });
 
   it('when Redis stops answering, then requests are served without waiting for it beyond the first 100 ms', async () => {
