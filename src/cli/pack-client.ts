@@ -6,7 +6,10 @@
  * the other (the manifest's `exports` conditions), so the client works in a CommonJS project on every Node the
  * engines field allows, including those that cannot require an ES module. The server, the tests and the dev
  * dependencies stay out: the package is staged in a temporary directory holding only those files, then packed
- * there with `npm pack`.
+ * there with `npm pack`, with the package's README.md and CHANGELOG.md (src/client/).
+ *
+ * The package's version is the contract's `info.version` (openapi/openapi.yaml): a partner reads from it which
+ * document the types come from. Packing refuses a version the changelog has no entry for.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import YAML from 'yaml';
 
 const run = promisify(execFile);
 
@@ -23,7 +27,6 @@ export const CLIENT_PACKAGE_NAME = '@form-funnel/client';
 const RUNTIME_DEPENDENCIES = ['openapi-fetch'] as const;
 
 interface RootManifest {
-  version: string;
   engines?: Record<string, string>;
   dependencies: Record<string, string>;
 }
@@ -35,8 +38,23 @@ const builds = {
 } as const;
 type ModuleFormat = keyof typeof builds;
 
-/** The package's manifest, derived from the repository's so that versions are stated once. */
-export function clientManifest(root: RootManifest): Record<string, unknown> {
+/** The contract's `info.version`, which the package carries as its own. */
+export function contractVersion(rootDocument: string): string {
+  const version = (YAML.parse(rootDocument) as { info?: { version?: unknown } } | null)?.info?.version;
+  if (typeof version !== 'string' || version === '') throw new Error('openapi/openapi.yaml has no info.version');
+  return version;
+}
+
+/** Throws unless the changelog has a `## <version>` section: every version a partner installs says what it changed. */
+export function assertChangelogCovers(changelog: string, version: string): void {
+  const headings = [...changelog.matchAll(/^## (\S+)/gm)].map((match) => match[1]);
+  if (!headings.includes(version)) {
+    throw new Error(`src/client/CHANGELOG.md has no "## ${version}" section for the contract's info.version ${version}: add one`);
+  }
+}
+
+/** The package's manifest, derived from the repository's (dependency ranges, engines) and the contract (version). */
+export function clientManifest(root: RootManifest, version: string): Record<string, unknown> {
   const dependencies = Object.fromEntries(
     RUNTIME_DEPENDENCIES.map((name) => {
       const range = root.dependencies[name];
@@ -50,7 +68,7 @@ export function clientManifest(root: RootManifest): Record<string, unknown> {
   });
   return {
     name: CLIENT_PACKAGE_NAME,
-    version: root.version,
+    version,
     description:
       'Typed client for the Form-Funnel API: openapi-fetch with the contract’s types, retries, idempotency keys, ' +
       'pagination and webhook verification',
@@ -59,49 +77,18 @@ export function clientManifest(root: RootManifest): Record<string, unknown> {
     // For resolvers that predate `exports` (TypeScript's node10, old bundlers): the CommonJS build.
     main: entry('cjs').default,
     types: entry('cjs').types,
-    files: ['dist', 'README.md'],
+    files: ['dist', 'README.md', 'CHANGELOG.md'],
     sideEffects: false,
     ...(root.engines && { engines: root.engines }),
     dependencies,
   };
 }
 
-const packageReadme = (version: string) => `# ${CLIENT_PACKAGE_NAME} ${version}
-
-The typed client of the Form-Funnel API, for ES module and CommonJS projects alike.
-
-In an ES module (\`"type": "module"\`, \`.mjs\`, \`.mts\`):
-
-\`\`\`ts
-import { createFormFunnelClient, paginate, unwrap } from '${CLIENT_PACKAGE_NAME}';
-
-const api = createFormFunnelClient({ apiKey: process.env.FORM_FUNNEL_KEY! });
-const form = unwrap(await api.POST('/forms', { body: { name: 'Demo request' } }));
-for await (const summary of paginate(api, '/forms', { params: { query: { limit: 100 } } })) console.log(summary.id);
-\`\`\`
-
-In CommonJS (the default of \`npm init\`, \`.cjs\`, \`.cts\`), \`require\` loads the package's CommonJS build. Top-level
-\`await\` exists in ES modules only (tsx and esbuild refuse it when they compile to CommonJS), so the calls go in a
-function:
-
-\`\`\`js
-const { createFormFunnelClient, paginate, unwrap } = require('${CLIENT_PACKAGE_NAME}');
-
-async function main() {
-  const api = createFormFunnelClient({ apiKey: process.env.FORM_FUNNEL_KEY });
-  const form = unwrap(await api.POST('/forms', { body: { name: 'Demo request' } }));
-  for await (const summary of paginate(api, '/forms', { params: { query: { limit: 100 } } })) console.log(summary.id);
-}
-main();
-\`\`\`
-
-Load it one way per application: the two builds are separate copies, so an error thrown by the one is no
-\`instanceof FormFunnelError\` of the other.
-`;
-
 /** Builds the tarball into `<root>/dist` and returns its path. */
 export async function packClient(root: string): Promise<string> {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as RootManifest;
+  const version = contractVersion(readFileSync(join(root, 'openapi/openapi.yaml'), 'utf8'));
+  assertChangelogCovers(readFileSync(join(root, 'src/client/CHANGELOG.md'), 'utf8'), version);
   const staging = mkdtempSync(join(tmpdir(), 'form-funnel-client-'));
   try {
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -115,8 +102,8 @@ export async function packClient(root: string): Promise<string> {
         cpSync(join(root, 'generated/openapi.d.ts'), join(out, 'generated/openapi.d.ts'));
       }),
     );
-    writeFileSync(join(staging, 'package.json'), `${JSON.stringify(clientManifest(manifest), null, 2)}\n`);
-    writeFileSync(join(staging, 'README.md'), packageReadme(manifest.version));
+    writeFileSync(join(staging, 'package.json'), `${JSON.stringify(clientManifest(manifest, version), null, 2)}\n`);
+    for (const file of ['README.md', 'CHANGELOG.md']) cpSync(join(root, 'src/client', file), join(staging, file));
     const destination = join(root, 'dist');
     mkdirSync(destination, { recursive: true });
     const { stdout } = await run(npmCommand(), [...npmArgs(), 'pack', '--json', '--pack-destination', destination], { cwd: staging });

@@ -1,27 +1,31 @@
 /**
- * The partner client as a partner installs it: `npm run client:pack`, then the tarball installed into two new
- * `npm init -y` projects, one left CommonJS (npm's default) and one made `"type": "module"`. In each, a TypeScript
- * consumer (.cts, .mts) is type-checked with tsc and its output run with node against a local HTTP server. The
+ * The partner client as a partner installs it: `npm run client:check` packs it, lints the tarball (publint,
+ * are-the-types-wrong) and installs it, offline, into two new `npm init -y` projects, one left CommonJS (npm's
+ * default) and one made `"type": "module"`, and loads it in each; it keeps the projects here. In each, a TypeScript
+ * consumer (.cts, .mts) is then type-checked with tsc and its output run with node against a local HTTP server. The
  * CommonJS one runs with `--no-experimental-require-module`, as on a Node that cannot require an ES module, so it
- * passes only when `require` finds the package's CommonJS build. openapi-fetch is copied into each project
- * first (it is what the lockfile of a partner's project would hold), so that the install runs offline.
+ * passes only when `require` finds the package's CommonJS build.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { lintTarball } from '../../src/cli/check-client.js';
 
 const execute = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
-const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+/** The contract's version, read here independently of the code under test. */
+const version = (YAML.parse(readFileSync(join(root, 'openapi/openapi.yaml'), 'utf8')) as { info: { version: string } }).info.version;
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 const workspace = mkdtempSync(join(tmpdir(), 'form-funnel-partners-'));
 const projects = { commonjs: join(workspace, 'commonjs'), module: join(workspace, 'module') };
 let tarball: string;
+let check: { code: number; stdout: string; stderr: string };
 
 /** The two pages of `GET /v1/forms` and a problem+json 404 for any one form: enough to cross the client's layers. */
 function partnerApi(): Server {
@@ -74,17 +78,6 @@ async function main(): Promise<void> {
 void main();
 `;
 
-async function newPartnerProject(directory: string, type: 'commonjs' | 'module'): Promise<void> {
-  cpSync(join(root, 'node_modules/openapi-fetch'), join(directory, 'node_modules/openapi-fetch'), { recursive: true, dereference: true });
-  cpSync(join(root, 'node_modules/openapi-typescript-helpers'), join(directory, 'node_modules/openapi-typescript-helpers'), {
-    recursive: true,
-    dereference: true,
-  });
-  await execute('npm', ['init', '-y'], { cwd: directory });
-  if (type === 'module') await execute('npm', ['pkg', 'set', 'type=module'], { cwd: directory });
-  await execute('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: directory });
-}
-
 /** Type-checks `file` as the partner's only source, with the module rules of Node 16 (no require() of an ES module). */
 async function compile(directory: string, file: string): Promise<string> {
   writeFileSync(
@@ -111,16 +104,77 @@ beforeAll(async () => {
   server = partnerApi();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const { stdout } = await execute('npm', ['run', '-s', 'client:pack'], { cwd: root });
-  tarball = stdout.trim();
-  await Promise.all([newPartnerProject(projects.commonjs, 'commonjs'), newPartnerProject(projects.module, 'module')]);
-}, 120_000);
+  check = await execute('npm', ['run', '-s', 'client:check', '--', '--keep', workspace], { cwd: root }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+  tarball = join(root, /^packed (\S+)$/m.exec(check.stdout)?.[1] ?? 'not packed');
+}, 180_000);
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   rmSync(workspace, { recursive: true, force: true });
 });
 
-describe('npm run client:pack', () => {
+describe('npm run client:check', () => {
+  it('when the package is sound, then it packs, publint and attw pass, and each new project loads its own build', () => {
+    expect(check).toMatchObject({ code: 0, stderr: '' });
+    expect(check.stdout.trim().split('\n')).toEqual([
+      `packed dist/form-funnel-client-${version}.tgz`,
+      'ok     publint',
+      'ok     attw',
+      'ok     commonjs project: loads node_modules/@form-funnel/client/dist/cjs/src/client/index.js',
+      'ok     module project: loads node_modules/@form-funnel/client/dist/esm/src/client/index.js',
+    ]);
+  });
+});
+
+// Concurrent: each packs and lints a small package of its own.
+describe.concurrent('npm run client:check on a broken package', () => {
+  /** A package of `files` packed with npm in a directory of its own; returns the tarball. */
+  async function packed(name: string, files: Record<string, string>): Promise<string> {
+    const directory = join(workspace, name);
+    mkdirSync(directory, { recursive: true });
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(directory, file), text);
+    const { stdout } = await execute('npm', ['pack', '--silent'], { cwd: directory });
+    return join(directory, stdout.trim());
+  }
+
+  it('when a manifest names a missing file, or gives require ES module types, then publint and attw fail it and say why', async () => {
+    const broken = await packed('broken', {
+      'package.json': JSON.stringify({
+        name: 'broken-client',
+        version: '1.0.0',
+        type: 'module',
+        main: './missing.cjs',
+        exports: { '.': { types: './index.d.ts', require: './index.cjs', default: './index.js' } },
+      }),
+      'index.js': 'export const a = 1;\n',
+      'index.cjs': 'exports.a = 1;\n',
+      'index.d.ts': 'export declare const a: number;\n',
+    });
+    const [publint, attw] = await lintTarball(root, broken);
+    expect(publint).toMatchObject({ check: 'publint', ok: false, output: expect.stringContaining('missing.cjs') });
+    expect(attw).toMatchObject({ check: 'attw', ok: false, output: expect.stringContaining('Masquerading as ESM') });
+  });
+
+  it('when a package has no types at all, then attw, which has nothing to check, does not pass it', async () => {
+    const untyped = await packed('untyped', {
+      'package.json': JSON.stringify({
+        name: 'untyped-client',
+        version: '1.0.0',
+        type: 'module',
+        exports: './index.js',
+        engines: { node: '>=20' },
+      }),
+      'index.js': 'export const a = 1;\n',
+    });
+    const [publint, attw] = await lintTarball(root, untyped);
+    expect(publint).toMatchObject({ check: 'publint', ok: true });
+    expect(attw).toMatchObject({ check: 'attw', ok: false, output: expect.stringContaining('does not contain types') });
+  });
+});
+
+describe('the packed client', () => {
   it('when packed, then the tarball is dist/form-funnel-client-<version>.tgz with an ES module and a CommonJS build of the client, and the generated types', async () => {
     expect(tarball).toBe(join(root, `dist/form-funnel-client-${version}.tgz`));
     const { stdout } = await execute('tar', ['-tzf', tarball]);
@@ -136,7 +190,7 @@ describe('npm run client:pack', () => {
       (file) =>
         !/^package\/dist\/(esm|cjs)\/src\/client\/[a-z-]+\.(js|d\.ts)$/.test(file) &&
         !/^package\/dist\/(esm|cjs)\/(package\.json|generated\/openapi\.d\.ts|src\/webhook-signature\.(js|d\.ts))$/.test(file) &&
-        !['package/package.json', 'package/README.md'].includes(file),
+        !['package/package.json', 'package/README.md', 'package/CHANGELOG.md'].includes(file),
     );
     expect(outsideTheClient).toEqual([]);
   });
@@ -148,6 +202,7 @@ describe('npm run client:pack', () => {
     >;
     const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(installed).toMatchObject({ name: '@form-funnel/client', version, type: 'module' });
+    expect(installed.files).toEqual(['dist', 'README.md', 'CHANGELOG.md']);
     expect(installed.exports).toEqual({
       '.': {
         import: { types: './dist/esm/src/client/index.d.ts', default: './dist/esm/src/client/index.js' },
@@ -162,6 +217,13 @@ describe('npm run client:pack', () => {
     expect(installed).not.toHaveProperty('devDependencies');
     expect(installed).not.toHaveProperty('scripts');
   });
+
+  it('when installed, then it carries the client’s README and CHANGELOG, the CHANGELOG with a section for its version', () => {
+    const packaged = (file: string) => readFileSync(join(projects.module, 'node_modules/@form-funnel/client', file), 'utf8');
+    expect(packaged('README.md')).toBe(readFileSync(join(root, 'src/client/README.md'), 'utf8'));
+    expect(packaged('CHANGELOG.md')).toBe(readFileSync(join(root, 'src/client/CHANGELOG.md'), 'utf8'));
+    expect(packaged('CHANGELOG.md')).toMatch(new RegExp(`^## ${version.replaceAll('.', '\\.')}$`, 'm'));
+  });
 });
 
 describe('in a CommonJS project (npm init -y)', () => {
@@ -175,15 +237,6 @@ describe('in a CommonJS project (npm init -y)', () => {
     expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toEqual({ ids: ['form_1', 'form_2'], code: 'not_found' });
   });
-
-  it('when plain JavaScript requires it, then require resolves to the CommonJS build', async () => {
-    writeFileSync(
-      join(projects.commonjs, 'index.js'),
-      "const client = require('@form-funnel/client');\nconsole.log(require.resolve('@form-funnel/client'), typeof client.paginate);\n",
-    );
-    const { stdout } = await execute(process.execPath, ['--no-experimental-require-module', 'index.js'], { cwd: projects.commonjs });
-    expect(stdout.trim()).toBe(`${join(projects.commonjs, 'node_modules/@form-funnel/client/dist/cjs/src/client/index.js')} function`);
-  });
 });
 
 describe('in an ES module project ("type": "module")', () => {
@@ -195,14 +248,5 @@ describe('in an ES module project ("type": "module")', () => {
     const { stdout, stderr } = await execute(process.execPath, [output], { cwd: projects.module });
     expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toEqual({ ids: ['form_1', 'form_2'], code: 'not_found' });
-  });
-
-  it('when plain JavaScript imports it, then import resolves to the ES module build', async () => {
-    writeFileSync(
-      join(projects.module, 'index.js'),
-      "const client = await import('@form-funnel/client');\nconsole.log(import.meta.resolve('@form-funnel/client'), typeof client.paginate);\n",
-    );
-    const { stdout } = await execute(process.execPath, ['index.js'], { cwd: projects.module });
-    expect(stdout.trim()).toBe(`file://${join(projects.module, 'node_modules/@form-funnel/client/dist/esm/src/client/index.js')} function`);
   });
 });

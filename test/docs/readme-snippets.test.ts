@@ -1,6 +1,7 @@
 /**
- * Every ```ts block a reader may copy compiles: the README's, the pages under docs/, and the OpenAPI document's own
- * descriptions (its introduction and the partner guides its tags hold, inline or in `openapi/guides/*.md`). Each
+ * Every ```ts block a reader may copy compiles: the README's, the client package's (src/client/README.md), the pages
+ * under docs/, and the OpenAPI document's own descriptions (its introduction and the partner guides its tags hold,
+ * inline or in `openapi/guides/*.md`). Each
  * block is its own module in a temporary directory, type-checked with the repository's compiler options;
  * `rootDirs` lets `./src/…` imports resolve as if the block sat at the repository root, and `@form-funnel/client`
  * is the package name of src/client/ (`npm run client:pack`). A fragment quoted to explain code (not meant to run
@@ -41,6 +42,7 @@ function documentDescriptions(): Source[] {
 
 const sources: Source[] = [
   { name: 'README.md', text: read('README.md') },
+  { name: 'src/client/README.md', text: read('src/client/README.md') },
   ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.md'))
     .map((file) => ({ name: join('docs', file), text: read(join('docs', file)) })),
@@ -67,6 +69,7 @@ describe('the TypeScript a reader copies', () => {
     expect(places).toContain('openapi/guides/getting-started.md');
     expect(places).toContain('openapi/guides/integrations.md');
     expect(places).toContain('openapi/guides/submissions.md');
+    expect(places).toContain('src/client/README.md');
     expect(blocks.some((block) => block.code.includes('paginate('))).toBe(true);
     expect(blocks.some((block) => block.code.includes('verifyWebhookSignature('))).toBe(true);
     expect(blocks.some((block) => block.code.includes('exportSubmissions('))).toBe(true);
