@@ -3,12 +3,13 @@
  * each process's memory, and a change committed anywhere reaches every process within the stated bound. Two stores
  * on one database stand for two processes: each has its own pool, its own caches and its own listening connection.
  */
+import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/domain/keys/secret.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
 import { buildApp } from '../../src/http/app.js';
 import { createPostgresStore } from '../../src/store/postgres/index.js';
-import { TRUST_MS } from '../../src/store/postgres/row-cache.js';
+import { postgresRowCaches, TRUST_MS } from '../../src/store/postgres/row-cache.js';
 import type { Store } from '../../src/store/types.js';
 import { createForm } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
@@ -125,6 +126,67 @@ describe('PostgreSQL row caches', () => {
        END $$`,
     );
     await timeUntil(async () => (await two.apiKeys.findBySecretHash(hash))?.key.status === 'revoked', 1000);
+  });
+});
+
+describe('a PostgreSQL row cache emptied while a read is loading', () => {
+  /**
+   * A cache of the forms table on the pool of `one` (this process), a read of it held mid-load, and `two` (another
+   * process) on the same database.
+   */
+  async function heldRead() {
+    const { one, two } = await twoStores();
+    const caches = await postgresRowCaches((one as Store & { pool: pg.Pool }).pool);
+    opened.push(caches);
+    const cache = caches.create<string>(['forms'], { rows: 10 });
+    let loads = 0;
+    const load = (value: string) => async () => {
+      loads++;
+      return value;
+    };
+    // The cache answers from memory: a row read without interference is kept.
+    await timeUntil(async () => {
+      const before = loads;
+      await cache.get('probe', load('probe'));
+      return loads === before;
+    }, 2000);
+    let finish!: (row: string) => void;
+    const held = cache.get('form_1', () => {
+      loads++;
+      return new Promise<string>((resolve) => {
+        finish = resolve;
+      });
+    });
+    /** Whether the cache was emptied since the probe was last read: the probe is loaded again. */
+    const emptied = async () => {
+      const before = loads;
+      await cache.get('probe', load('probe'));
+      return loads > before;
+    };
+    return { one, two, cache, load, held, finish: (row: string) => finish(row), emptied, loads: () => loads };
+  }
+
+  it('when another process commits a change to the table meanwhile, then the row loaded before it is not kept', async () => {
+    const { two, cache, load, held, finish, emptied, loads } = await heldRead();
+    await storedRows(two, "UPDATE forms SET name = name || ''");
+    // Its notification (or the next check of the version counter) empties the cache while the read still loads.
+    await timeUntil(emptied, 1000);
+    finish('before the change');
+    expect(await held).toBe('before the change');
+    const before = loads();
+    expect(await cache.get('form_1', load('after the change'))).toBe('after the change');
+    expect(loads()).toBe(before + 1);
+  });
+
+  it('when this process writes the table meanwhile, then the row loaded before its write is not kept', async () => {
+    const { one, cache, load, held, finish, loads } = await heldRead();
+    // The write's NOTICE empties the cache during the statement, and again when its connection goes back to the pool.
+    await storedRows(one, "UPDATE forms SET name = name || ''");
+    finish('before the write');
+    expect(await held).toBe('before the write');
+    const before = loads();
+    expect(await cache.get('form_1', load('after the write'))).toBe('after the write');
+    expect(loads()).toBe(before + 1);
   });
 });
 

@@ -150,6 +150,21 @@ describe('a row cache', () => {
     expect(loads).toBe(4);
   });
 
+  it('when the cache is emptied while a read is loading (its load writes the table), then the row it loaded is not kept', () => {
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10 });
+    const loadThenWrite = () => {
+      const note = noteOf(1)();
+      db.exec("UPDATE item SET note = 'written while loading' WHERE id = 1");
+      return note;
+    };
+    expect(notes.get('1', loadThenWrite)).toBe('first');
+    expect(notes.get('1', noteOf(1))).toBe('written while loading');
+    expect(loads).toBe(2);
+    // A read left alone is kept.
+    expect(notes.get('1', noteOf(1))).toBe('written while loading');
+    expect(loads).toBe(2);
+  });
+
   it('when two caches of one connection watch a table, then a change empties both', () => {
     const first = rowCaches(db).create<string>(['item'], { rows: 10 });
     const second = rowCaches(db).create<string>(['item', 'other'], { rows: 10 });
@@ -244,6 +259,19 @@ describe('a cache of rows by id', () => {
     ).toThrow('roll back');
     loaded = [];
     expect(getMany(notes, ['1', '2'])).toEqual(['first', 'second']);
+    expect(loaded).toEqual([['1', '2']]);
+  });
+
+  it('when a row is changed while a page is loading (its load writes the table), then the rows it loaded are not kept', () => {
+    const notes = rowCaches(db).createById<string>('item', { rows: 10 });
+    const loadThenWrite = (missing: string[]) => {
+      const found = notesOf(missing);
+      db.exec("UPDATE item SET note = 'written while loading' WHERE id = 2");
+      return found;
+    };
+    expect(notes.read((rows) => rows(['1', '2'], loadThenWrite))).toEqual(['first', 'second']);
+    loaded = [];
+    expect(getMany(notes, ['1', '2'])).toEqual(['first', 'written while loading']);
     expect(loaded).toEqual([['1', '2']]);
   });
 

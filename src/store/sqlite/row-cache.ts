@@ -21,8 +21,10 @@
  * server on the file is refused when it opens it: server-lease.ts.)
  *
  * Only committed rows are remembered: inside a transaction of this connection the cache is passed by, since what
- * that transaction wrote may still be rolled back. Absent rows are never remembered. Each cache holds a bounded
- * number of rows and forgets the oldest first.
+ * that transaction wrote may still be rolled back. Absent rows are never remembered. A read whose cache was emptied
+ * (or whose table had a row changed) while it was loading does not remember what it loaded: the change may be newer
+ * than what it read (a load is synchronous, so only a load that writes a watched table meets this, but the rule is
+ * the PostgreSQL cache's too). Each cache holds a bounded number of rows and forgets the oldest first.
  *
  * A cache of a table's rows by id (`createById`) is emptied row by row instead: its triggers name the row an
  * INSERT, UPDATE or DELETE touched, and only that row is forgotten. Such a table is written all the time (a
@@ -73,15 +75,22 @@ interface ConnectionCaches {
   createById<T>(table: string, limits: RowCacheLimits<T>): RowsById<T>;
 }
 
-/** One cache's rows, with their weights and the total. */
+/** One cache's rows, with their weights and the total; `epoch` changes whenever it is emptied or a row changes. */
 class Rows<T> {
   readonly entries = new Map<string, { row: Frozen<T>; weight: number }>();
   weight = 0;
+  epoch = 0;
   clear(): void {
     this.entries.clear();
     this.weight = 0;
+    this.epoch++;
   }
+  /** Forgets a changed row; the epoch changes even when the row is not here: it may be the one a read is loading. */
   delete(key: string): void {
+    this.epoch++;
+    this.#forget(key);
+  }
+  #forget(key: string): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     this.entries.delete(key);
@@ -93,7 +102,7 @@ class Rows<T> {
     const budget = limits.weight ?? Number.POSITIVE_INFINITY;
     if (weight > budget) return;
     while (this.entries.size > 0 && (this.entries.size >= limits.rows || this.weight + weight > budget)) {
-      this.delete(this.entries.keys().next().value!);
+      this.#forget(this.entries.keys().next().value!);
     }
     this.entries.set(key, { row, weight });
     this.weight += weight;
@@ -197,8 +206,10 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
           catchUp();
           const known = rows.entries.get(key);
           if (known !== undefined) return known.row;
+          const epoch = rows.epoch;
           const loaded = load();
-          if (loaded !== undefined) rows.add(key, loaded, limits);
+          // Emptied while loading (the load wrote a watched table): what it read may predate the write.
+          if (loaded !== undefined && rows.epoch === epoch) rows.add(key, loaded, limits);
           return loaded;
         },
       };
@@ -232,8 +243,10 @@ function connectionCaches(db: Database.Database): ConnectionCaches {
           if (row === undefined) missing.push(id);
         }
         if (missing.length === 0) return known as Array<Frozen<T>>;
+        const epoch = rows.epoch;
         const loaded = load(missing);
-        for (const [id, row] of loaded) rows.add(id, row, limits);
+        // A row forgotten while loading (the load wrote the table): what was read may predate it, so none is kept.
+        if (rows.epoch === epoch) for (const [id, row] of loaded) rows.add(id, row, limits);
         // The loaded rows go at the places of the missing ids; an id no longer stored is left out.
         return inOrder(ids, (id, index) => known[index] ?? loaded.get(id));
       };
