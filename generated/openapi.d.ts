@@ -787,7 +787,7 @@ export interface paths {
          * @description The workspace's metered usage in the current and the previous calendar month (UTC), its plan and the rate limits in effect for it. Only live mode is metered: requests made with test keys, test submissions and test deliveries (which only reach the mock endpoint) are never counted, whichever key asks.
          *
          *     - `submissions`: live submissions created in the month (completed or partial), counted when created: deleting or erasing a submission later does not lower the figure.
-         *     - `api_requests`: requests made with the workspace's live keys and OAuth tokens that passed authentication and the rate limits, whatever their outcome. Each server counts in memory and adds its counts to the shared figure every 5 seconds (and when it shuts down), so the figure may lag the latest requests by that much.
+         *     - `api_requests`: requests made with the workspace's live secret API keys and OAuth tokens that passed authentication and the rate limits, whatever their outcome. Each server counts in memory and adds its counts to the shared figure every 5 seconds (and when it shuts down), so the figure may lag the latest requests by that much. Requests with publishable keys (the public operations a form's visitors call) are not counted: a site's visitors are not the workspace's integrations, and are not billed as its requests.
          *     - `webhook_deliveries`: delivery attempts made to the workspace's live integrations in the month, retries and dispatches included (attempts still queued are not counted), each in the month it was due; deleting the integration and its delivery log later does not lower the figure.
          *
          *     A usage figure never goes down.
@@ -3172,7 +3172,7 @@ export interface components {
             submissions: number;
             /**
              * Format: int64
-             * @description Requests with live keys or OAuth tokens that passed authentication and the rate limits; may lag by up to 5 seconds.
+             * @description Requests with live secret API keys or OAuth tokens that passed authentication and the rate limits; may lag by up to 5 seconds. Requests with publishable keys (a form's visitors, not the workspace's integrations) are not counted.
              */
             api_requests: number;
             /**
