@@ -6,6 +6,8 @@
  * its operation asks of a careful caller: an `Idempotency-Key` where the operation takes one, `If-Match` with the
  * ETag just read where it takes that, the page after the last item of a list. Every event's receiver sample is
  * started and fed its signed test delivery (the event's curl sample), with the right secret and a wrong one.
+ * The guides' TypeScript samples that show an error (a `console.log` in a `catch` whose comment says what it prints)
+ * run in the same process, and must print that against the mock too: the mock answers a 2xx unless asked otherwise.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,10 +69,37 @@ const events = Object.entries(document.webhooks ?? {}).map(([type, item]) => {
 });
 const sampleOf = (samples: CodeSample[], lang: CodeSample['lang']) => samples.find((sample) => sample.lang === lang)!.source;
 
+interface GuideSample {
+  name: string;
+  source: string;
+  /** What its error handling says it prints (the comment after a `console.log` in a `catch`), `…` for any text. */
+  prints: string[];
+}
+/** The published guides' (tag descriptions') TypeScript blocks that say what they print when they catch an error. */
+const guideSamples: GuideSample[] = ((document as { tags?: Array<{ name: string; description?: string }> }).tags ?? []).flatMap(
+  ({ name, description = '' }) =>
+    [...description.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].flatMap((match, index) => {
+      const source = match[1]!;
+      const afterCatch = source.slice(source.indexOf('catch (') + 1 || source.length);
+      const prints = [...afterCatch.matchAll(/console\.log\(.*\);? \/\/ (.+)$/gm)].map((comment) => comment[1]!.trim());
+      return prints.length === 0 ? [] : [{ name: `guide ${name} ${index + 1}`.replace(/[^A-Za-z0-9]+/g, '-'), source, prints }];
+    }),
+);
+/** A line matching the comment: `…` stands for any text without spaces (an id). */
+const printedLine = (comment: string) =>
+  new RegExp(
+    `^${comment
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\S*')}$`,
+    'm',
+  );
+
 const directory = mkdtempSync(path.join(tmpdir(), 'code-samples-run-'));
 let prism: RunningPrism;
 let proxy: RecordingProxy;
 let typeScriptResults: Array<{ name: string; error: string | null }>;
+let typeScriptOutput: string;
 const curlResults: Array<{ name: string; code: number; stderr: string }> = [];
 
 const curlName = (operationId: string) => `curl ${operationId}`;
@@ -91,20 +120,24 @@ beforeAll(async () => {
   proxy = await startRecordingProxy(prism.url);
   const samplesEnv = { FORM_FUNNEL_BASE_URL: proxy.url, FORM_FUNNEL_KEY: apiKey };
 
-  const files = operations.map(({ operationId, samples }) => {
-    const file = path.join(directory, `${operationId}.mts`);
-    writeFileSync(file, sampleOf(samples, 'TypeScript'));
+  const files = [
+    ...operations.map(({ operationId, samples }) => ({ name: operationId, source: sampleOf(samples, 'TypeScript') })),
+    ...guideSamples,
+  ].map(({ name, source }) => {
+    const file = path.join(directory, `${name}.mts`);
+    writeFileSync(file, source);
     return file;
   });
   const tsconfig = writePartnerTsconfig(directory, files);
   const resultsFile = path.join(directory, 'results.json');
-  await execute(process.execPath, ['--import', 'tsx', runner, 'run', proxy.controlUrl, resultsFile, ...files], {
+  const ran = await execute(process.execPath, ['--import', 'tsx', runner, 'run', proxy.controlUrl, resultsFile, ...files], {
     cwd: root,
     env: { ...process.env, ...samplesEnv, TSX_TSCONFIG_PATH: tsconfig },
     maxBuffer: 64 * 1024 * 1024,
     timeout: 180_000,
   });
   typeScriptResults = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  typeScriptOutput = ran.stdout;
 
   for (const { operationId, samples } of operations) {
     proxy.runSample(curlName(operationId));
@@ -159,7 +192,10 @@ function problemsByLanguage(name: (operationId: string) => string): Record<strin
 
 describe('code samples against the mock', () => {
   it('when every TypeScript sample runs, then none throws', () => {
-    expect(typeScriptResults.map(({ name }) => name)).toEqual(operations.map(({ operationId }) => operationId));
+    expect(typeScriptResults.map(({ name }) => name)).toEqual([
+      ...operations.map(({ operationId }) => operationId),
+      ...guideSamples.map(({ name }) => name),
+    ]);
     expect(typeScriptResults.filter(({ error }) => error !== null)).toEqual([]);
   });
 
@@ -173,6 +209,19 @@ describe('code samples against the mock', () => {
 
   it('when the curl samples ran, then each got only 2xx and sent what its operation asks of a careful caller', () => {
     expect(problemsByLanguage(curlName)).toEqual({});
+  });
+
+  it('when a guide sample shows an error, then the mock answers it with one and the sample prints what it says', () => {
+    // The getting-started guide's client sample shows a 404: finding none would mean the selection broke.
+    expect(guideSamples.flatMap(({ prints }) => prints)).toContain('api 404 resource_not_found req_…');
+    for (const { name, prints } of guideSamples) {
+      const statuses = proxy.exchanges.filter((exchange) => exchange.sample === name).map((exchange) => exchange.status);
+      expect(
+        statuses.filter((status) => status >= 400),
+        name,
+      ).not.toEqual([]);
+      for (const comment of prints) expect(typeScriptOutput, `${name} prints ${comment}`).toMatch(printedLine(comment));
+    }
   });
 
   it('when a list sample ran, then the proxy had made its first page say has_more (so the check above is not vacuous)', () => {
