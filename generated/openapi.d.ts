@@ -1208,7 +1208,7 @@ export interface paths {
         put?: never;
         /**
          * Submit answers from a page
-         * @description Stores a respondent's answers, `partial` or `completed`, exactly as `POST /submissions` does: checked against the form's current version (422 `invalid_answers` lists every problem), scored, counted in analytics and delivered to integrations (`submission.created`, and `submission.completed` when completed). The response never carries the score or grade. A partial submission comes with a `resume_token`, the only way to continue it (`PATCH /public/submissions/{id}`) for 30 days. The respondent's user agent and referrer are read from the request's headers; landing page and UTM parameters come from `context`; the address is not stored. A form the key does not reach gets 404 `resource_not_found`. The form's `spam_protection` applies first: a filled-in honeypot gets an ordinary-looking 201 and nothing is stored or delivered (analytics count it as `spam`); a missing or wrong proof of work gets 422 `challenge_required` or `challenge_invalid`, a submission sooner than the minimum completion time 422 `submitted_too_fast`.
+         * @description Stores a respondent's answers, `partial` or `completed`, exactly as `POST /submissions` does: checked against the form's current version (422 `invalid_answers` lists every problem), scored, counted in analytics and delivered to integrations (`submission.created`, and `submission.completed` when completed). The response never carries the score or grade. A partial submission comes with a `resume_token`, the only way to continue it (`PATCH /public/submissions/{id}`) for 30 days. The respondent's user agent and referrer are read from the request's headers; landing page and UTM parameters come from `context`; the address is not stored. A form the key does not reach gets 404 `resource_not_found`. The form's `spam_protection` applies first, in this order: a filled-in honeypot gets an ordinary-looking 201 and nothing is stored or delivered (analytics count it as `spam`; its `resume_token` keeps answering as a real one's); a submission sooner than the minimum completion time, or whose `started_token` expired or already timed a stored submission, 422 `submitted_too_fast`; a missing or wrong proof of work, or one fetched with another key, 422 `challenge_required` or `challenge_invalid`. The started token and the challenge are spent only when the submission is stored: one refused for its answers or its timing can be sent again, corrected, with both.
          */
         post: operations["createPublicSubmission"];
         delete?: never;
@@ -1251,7 +1251,7 @@ export interface paths {
         put?: never;
         /**
          * Get a proof-of-work challenge
-         * @description A new proof-of-work challenge (ALTCHA v2) for a form whose `spam_protection.proof_of_work` is on. The page solves it (a second or so of work for a browser, far more for a bot sending thousands of submissions) and sends the solution as the submission's `challenge`. A challenge is accepted once and expires after 10 minutes: fetch it shortly before submitting. Nothing is stored until a solution is used.
+         * @description A new proof-of-work challenge (ALTCHA v2) for a form whose `spam_protection.proof_of_work` is on. The page solves it (a second or so of work for a browser, far more for a bot sending thousands of submissions) and sends the solution as the submission's `challenge`. A challenge is accepted once, with the publishable key that fetched it only, and expires after 10 minutes: fetch it shortly before submitting. Nothing is stored until a submission carrying its solution is stored.
          */
         post: operations["createPublicChallenge"];
         delete?: never;
@@ -1610,8 +1610,8 @@ export interface components {
          *     | `invalid_answers` | 422 | `validation_error` | Submission answers do not satisfy the form; one `details.errors` entry per field. |
          *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the form's own workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
          *     | `challenge_required` | 422 | `validation_error` | The form's `spam_protection` requires proof of work and the public submission carries no `challenge`; solve one from `POST /public/challenges`. |
-         *     | `challenge_invalid` | 422 | `validation_error` | The public submission's `challenge` is not a solution of a challenge of this service, has expired (10 minutes), or was already used; solve a new one. |
-         *     | `submitted_too_fast` | 422 | `validation_error` | The public submission came sooner after its `started_token` than the form's `spam_protection.min_completion_seconds` allow, or without a valid `started_token` while they are set. |
+         *     | `challenge_invalid` | 422 | `validation_error` | The public submission's `challenge` is not a solution of a challenge this publishable key fetched, has expired (10 minutes), or was already used by a stored submission; solve a new one. |
+         *     | `submitted_too_fast` | 422 | `validation_error` | The public submission came sooner after its `started_token` than the form's `spam_protection.min_completion_seconds` allow, or without a valid `started_token` while they are set: one that expired (30 days after the form was fetched) or already timed a stored submission is not valid; fetch the form again. |
          *     | `search_too_broad` | 422 | `validation_error` | The submissions list's `q` was checked on 100,000 submissions (in the list's order, from the cursor) without a match, so there is no page to answer with; narrow the list with `form_id`, `created_gte`/`created_lt`, `grade`, `status` or the score bounds. |
          *     | `rate_limited` | 429 | `rate_limit_error` | Too many requests for the key, the workspace, or failed authentications from the address; wait `Retry-After` seconds. |
          *     | `too_many_exports` | 429 | `rate_limit_error` | The key already holds 2 open exports, or its workspace 4 (`GET /submissions/export`); retry once one of them has ended, or after `Retry-After` seconds. |
@@ -2209,18 +2209,18 @@ export interface components {
         /** @description How the public operations (`POST /public/submissions`) guard the form against bots. Every public request is also limited per address, whatever these settings say. Off by default; when given on an update, the object is replaced whole (an omitted member takes its default). */
         SpamProtection: {
             /**
-             * @description The name of an answer a page renders as a field people never see (hidden with CSS) and bots fill in. A public submission whose answer under this name is not empty gets an ordinary-looking 201, but nothing is stored or delivered and the form's analytics count it as `spam`. It must not be the `ref` of a field of the form.
+             * @description The name of an answer a page renders as a field people never see (hidden with CSS) and bots fill in. A public submission whose answer under this name is not empty gets an ordinary-looking 201, but nothing is stored or delivered and the form's analytics count it as `spam`. To its page it stays a real submission to the end: a partial one's `resume_token` continues and completes it with the answers a real one gets (its answers are not checked, as its creation's were not), and its started token and challenge are spent. It must not be the `ref` of a field of the form.
              * @default null
              */
             honeypot_field: components["schemas"]["FieldRef"] | null;
             /**
              * Format: int32
-             * @description A public submission sent sooner than this after the page fetched the form (its `started_token`) is refused with 422 `submitted_too_fast`; so is one without a valid `started_token` while this is above 0.
+             * @description A public submission sent sooner than this after the page fetched the form (its `started_token`) is refused with 422 `submitted_too_fast`; so is one without a valid `started_token` while this is above 0, and one whose token expired or already timed a stored submission (a token times one submission: see StartedToken).
              * @default 0
              */
             min_completion_seconds: number;
             /**
-             * @description Whether a public submission must carry a solved challenge (`challenge`, from `POST /public/challenges`); without one it gets 422 `challenge_required`, with a wrong, expired or already used one 422 `challenge_invalid`.
+             * @description Whether a public submission must carry a solved challenge (`challenge`, from `POST /public/challenges` with the same publishable key); without one it gets 422 `challenge_required`, with a wrong, expired or already used one, or one fetched with another key, 422 `challenge_invalid`.
              * @default false
              */
             proof_of_work: boolean;
@@ -3654,7 +3654,7 @@ export interface components {
             request_id: components["schemas"]["RequestId"];
         };
         /**
-         * @description Proof of when the respondent opened the form, signed by the service: send it back unchanged with the submission (`started_token`). It is bound to the form and to the key that fetched it, and is opaque: do not parse it.
+         * @description Proof of when the respondent opened the form, signed by the service: send it back unchanged with the submission (`started_token`). It is bound to the form and to the key that fetched it, and is opaque: do not parse it. Where the form sets `spam_protection.min_completion_seconds`, it times one submission: once a submission carrying it is stored, another carrying it gets 422 `submitted_too_fast` (issue code `already_used`), and it expires 30 days after the form was fetched (issue code `expired`). Fetch the form again for each new submission.
          * @example 1796198400000.form_2kTz9QwErTy7UiOp4AsDfGhJ.q4yZb8Yl0cXh3vS2nD6mK1pR7tW9uE5aB0fJ4gH2iLo
          */
         StartedToken: string;
@@ -3684,7 +3684,7 @@ export interface components {
             spam_protection: components["schemas"]["PublicSpamProtection"];
             appearance: components["schemas"]["FormAppearance"];
         };
-        /** @description A solved challenge of `POST /public/challenges`, as the ALTCHA widget sends it: the Base64 of `{"challenge": {"parameters": …, "signature": …}, "solution": {"counter": …, "derivedKey": …}}`. Each challenge is accepted once. */
+        /** @description A solved challenge of `POST /public/challenges`, as the ALTCHA widget sends it: the Base64 of `{"challenge": {"parameters": …, "signature": …}, "solution": {"counter": …, "derivedKey": …}}`. Each challenge is accepted once, from the key that fetched it, and spent when the submission is stored. */
         ChallengeSolution: string;
         /** @description Where the respondent came from, as the page knows it. The respondent's user agent and referrer are taken from the request's `User-Agent` and `Referer` headers; the address is used for rate limits and never stored. */
         PublicSubmissionContext: {
@@ -3769,7 +3769,7 @@ export interface components {
              */
             expiresAt?: number;
         };
-        /** @description A proof-of-work challenge in the ALTCHA v2 format (the ALTCHA widget and `altcha-lib` solve it). Solve it, then send `base64(JSON.stringify({ challenge: { parameters, signature }, solution: { counter, derivedKey } }))` as the submission's `challenge`. A challenge can be used once and expires after 10 minutes. */
+        /** @description A proof-of-work challenge in the ALTCHA v2 format (the ALTCHA widget and `altcha-lib` solve it). Solve it, then send `base64(JSON.stringify({ challenge: { parameters, signature }, solution: { counter, derivedKey } }))` as the submission's `challenge`. A challenge can be used once and expires after 10 minutes. It is bound to the publishable key that fetched it (and so to its workspace and environment): a submission with any other key refuses it. It is used up only by a submission that is stored: one refused for its answers or its timing leaves it usable for the corrected one. */
         Challenge: {
             /** @constant */
             object: "challenge";

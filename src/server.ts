@@ -235,9 +235,10 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     jobLock.runIfHolder(async () => {
       const before = new Date(services.now().getTime() - idempotencyTtlSeconds * 1000).toISOString();
       await inBatches(IDEMPOTENCY_PURGE_BATCH, (limit) => store.idempotency.purgeExpired(before, limit));
-      // A used challenge past its expiry is refused as expired anyway: its record is no longer needed.
+      // A spent challenge or started token past its expiry is refused as expired anyway, and a caught submission's
+      // resume window has ended: their records are no longer needed.
       const now = services.now().toISOString();
-      await inBatches(IDEMPOTENCY_PURGE_BATCH, (limit) => store.spam.purgeExpiredChallenges(now, limit));
+      await inBatches(IDEMPOTENCY_PURGE_BATCH, (limit) => store.spam.purgeExpired(now, limit));
       await purgeExpiredEvents(services);
     });
   const jobs = [

@@ -1,7 +1,13 @@
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { describe, expect, it } from 'vitest';
-import { CHALLENGE_LIFETIME_SECONDS, challengeSecrets, checkSolution, issueChallenge } from '../../src/domain/challenges/proof-of-work.js';
+import {
+  CHALLENGE_LIFETIME_SECONDS,
+  challengeSecrets,
+  checkSolution,
+  issueChallenge,
+  secretsOfKey,
+} from '../../src/domain/challenges/proof-of-work.js';
 import { checkHoneypotField, completionShortfall, honeypotFilled, spamProtectionOf } from '../../src/domain/spam-protection/rules.js';
 
 const secrets = challengeSecrets('a test key that is long enough to sign challenges');
@@ -43,6 +49,15 @@ describe('proof-of-work challenges', () => {
       ok: false,
       reason: 'wrong',
     });
+  });
+
+  it('when a challenge was issued for one publishable key, then its solution verifies with that key’s secrets only', async () => {
+    const [own, other] = [secretsOfKey(secrets, 'pk_own'), secretsOfKey(secrets, 'pk_other')];
+    expect(secretsOfKey(secrets, 'pk_own')).toEqual(own);
+    const encoded = await solved(await issueChallenge(own, now));
+    expect(await checkSolution(own, encoded, now)).toMatchObject({ ok: true });
+    expect(await checkSolution(other, encoded, now)).toEqual({ ok: false, reason: 'wrong' });
+    expect(await checkSolution(secrets, encoded, now)).toEqual({ ok: false, reason: 'wrong' });
   });
 
   it('when the challenge is older than its lifetime, then the solution is refused as expired', async () => {

@@ -18,6 +18,7 @@ import { MAX_METADATA_KEYS } from '../../src/domain/metadata.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { publishableKeyPattern } from '../../src/domain/public/publishable-keys.js';
 import { RESUME_WINDOW_DAYS } from '../../src/domain/public/resume-token.js';
+import { STARTED_TOKEN_LIFETIME_DAYS } from '../../src/domain/public/started-token.js';
 import { contextUrlPattern, MAX_CONTEXT_URL_LENGTH, MAX_USER_AGENT_LENGTH } from '../../src/domain/public/submissions.js';
 import { ERASED_IDS_PER_EVENT } from '../../src/domain/submissions/erase.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
@@ -182,6 +183,12 @@ describe('the code agrees with the OpenAPI document', () => {
     const window = `${RESUME_WINDOW_DAYS} days`;
     expect(textAt('paths/public_submissions', 'post', 'description').replace(/\s+/g, ' ')).toContain(`for ${window}`);
     expect(textAt('components/schemas/PublicSubmission', 'properties', 'resume_expires_at', 'description')).toContain(`(${window} after`);
+  });
+
+  it('when a started token is checked, then it expires when StartedToken and submitted_too_fast say', () => {
+    const days = `${STARTED_TOKEN_LIFETIME_DAYS} days`;
+    expect(textAt('components/schemas/StartedToken', 'description').replace(/\s+/g, ' ')).toContain(`expires ${days} after`);
+    expect(textAt('components/schemas/ErrorCode', 'description')).toContain(`expired (${days} after`);
   });
 
   it('when a challenge is issued, then it expires when Challenge and challenge_invalid say', () => {

@@ -5,8 +5,9 @@
  */
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import request from 'supertest';
+import request, { type Response } from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { STARTED_TOKEN_LIFETIME_DAYS } from '../../src/domain/public/started-token.js';
 import { createForm } from '../support/factories.js';
 import { expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 import { createPublishableKey, type PublishableKey } from '../support/publishable-keys.js';
@@ -23,6 +24,8 @@ let key: PublishableKey;
 let testKey: PublishableKey;
 
 const contact = { full_name: 'Tom Okafor', email: 'tom@brightdesk.example' };
+/** The rest of the demo form's required answers, for a completed submission. */
+const complete = { company_size: '201_plus', has_budget: false, gdpr: true };
 const publicPost = (body: object, value = key.value) => api.call('post', '/v1/public/submissions', value).send(body);
 const startedToken = async (formId: string): Promise<string> =>
   (await api.call('get', `/v1/public/forms/${formId}`, key.value)).body.started_token;
@@ -83,6 +86,106 @@ describe('the honeypot', () => {
   });
 });
 
+describe('a caught submission looks like a real one to the end', () => {
+  /**
+   * What a page sees of an answer, with what differs between any two submissions made the same
+   * (ids, tokens, times, the counters of the limits) written as placeholders.
+   */
+  function observed(res: Response, known: { id: string; token?: string | null }) {
+    const volatile = new Set(['date', 'x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag', 'content-length']);
+    const mask = (text: string) => {
+      let masked = text.replaceAll(known.id, '<id>').replace(/req_[0-9A-Za-z]+/g, '<request>');
+      if (known.token) masked = masked.replaceAll(known.token, '<token>');
+      return masked;
+    };
+    const headers = Object.fromEntries(
+      Object.entries(res.headers)
+        .filter(([name]) => !volatile.has(name))
+        .map(([name, value]) => [name, mask(String(value))]),
+    );
+    return { status: res.status, headerNames: Object.keys(res.headers).sort(), headers, body: JSON.parse(mask(JSON.stringify(res.body))) };
+  }
+
+  /** A page's whole life with one submission: created, continued, refused, completed, then refused as completed. */
+  async function lifeOf(form: string, answers: object) {
+    const created = await publicPost({ form_id: form, answers, status: 'partial' });
+    const known = { id: created.body.id as string, token: created.body.resume_token as string };
+    const patch = (body: object, value = key.value) => api.call('patch', `/v1/public/submissions/${known.id}`, value).send(body);
+    const resume_token = known.token;
+    const steps = [
+      created,
+      await patch({ resume_token, answers: { company_size: '1_10' } }),
+      await patch({ resume_token }),
+      await patch({ resume_token: `srt_${'Z'.repeat(40)}`, answers: {} }),
+      await patch({ resume_token, answers: {} }, testKey.value),
+      await patch({ resume_token, answers: { has_budget: false, gdpr: true }, status: 'completed' }),
+      await patch({ resume_token }),
+      await patch({ resume_token, status: 'completed' }),
+      await patch({ resume_token, answers: { notes: 'again' } }),
+    ];
+    return steps.map((res) => observed(res, known));
+  }
+
+  it('when a partial submission is caught, then every answer its page gets matches a real one’s, and nothing is stored', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { honeypot_field: 'website' } }));
+    const real = await lifeOf(form.id, { ...contact, website: '' });
+    const caught = await lifeOf(form.id, { ...contact, website: 'http://cheap.example' });
+    expect(real.map((step) => step.status)).toEqual([201, 200, 200, 403, 404, 200, 409, 409, 409]);
+    expect(caught).toEqual(real);
+    expect(real[0]!.headers.location).toBe('/v1/public/submissions/<id>');
+    expect(real[5]!.body).toMatchObject({ status: 'completed', resume_expires_at: null });
+    const stored = (await submissionsOf(form.id)) as Array<{ status: string }>;
+    expect(stored.map((submission) => submission.status)).toEqual(['completed']);
+    const analytics = await api.call('get', `/v1/analytics?form_id=${form.id}&from=${today}&to=${today}`);
+    expect(analytics.body).toMatchObject({ spam: 1, submissions: { started: 1, completed: 1 } });
+  });
+
+  it('when a completed submission is caught, then a PATCH of it is refused as a real one’s: 403 invalid_resume_token', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { honeypot_field: 'website' } }));
+    const lives = [];
+    for (const website of ['', 'http://cheap.example']) {
+      const created = await publicPost({ form_id: form.id, answers: { ...contact, ...complete, website } });
+      const patched = await api
+        .call('patch', `/v1/public/submissions/${created.body.id}`, key.value)
+        .send({ resume_token: `srt_${'Y'.repeat(40)}` });
+      expectProblem(patched, 403, 'permission_error', 'invalid_resume_token');
+      lives.push([created, patched].map((res) => observed(res, { id: created.body.id, token: null })));
+    }
+    expect(lives[1]).toEqual(lives[0]);
+    expect(await submissionsOf(form.id)).toHaveLength(1);
+  });
+
+  it('when a caught submission’s started token or challenge is sent again, then it is refused as after a real submission', async () => {
+    const form = await createForm(
+      api,
+      demoForm({ spam_protection: { honeypot_field: 'website', min_completion_seconds: 5, proof_of_work: true } }),
+    );
+    const token = await startedToken(form.id);
+    const solved = await solvedChallenge();
+    clock.set(at(5));
+    try {
+      const bot = await publicPost({
+        form_id: form.id,
+        answers: { ...contact, website: 'x' },
+        status: 'partial',
+        started_token: token,
+        challenge: solved,
+      });
+      expect(bot.status).toBe(201);
+      const again = await publicPost({ form_id: form.id, answers: contact, status: 'partial', started_token: token, challenge: solved });
+      expectProblem(again, 422, 'validation_error', 'challenge_invalid');
+      expect(issuesOf(again)).toEqual(['body /challenge already_used']);
+      const fresh = await solvedChallenge();
+      expect(
+        issuesOf(await publicPost({ form_id: form.id, answers: contact, status: 'partial', started_token: token, challenge: fresh })),
+      ).toEqual(['body /started_token already_used']);
+      expect(await submissionsOf(form.id)).toEqual([]);
+    } finally {
+      clock.set(at(0));
+    }
+  });
+});
+
 describe('the minimum completion time', () => {
   it('when a page submits sooner than the form allows, or without its started token, then 422 submitted_too_fast', async () => {
     const form = await createForm(api, demoForm({ spam_protection: { min_completion_seconds: 5 } }));
@@ -98,6 +201,91 @@ describe('the minimum completion time', () => {
     clock.set(at(5));
     expect((await publicPost(body)).status).toBe(201);
     clock.set(at(0));
+  });
+});
+
+describe('the started token: one wait, one submission', () => {
+  const timedForm = () => createForm(api, demoForm({ spam_protection: { min_completion_seconds: 5 } }));
+
+  it('when a started token timed a stored submission, then any later submission with it is 422 submitted_too_fast already_used', async () => {
+    const form = await timedForm();
+    const token = await startedToken(form.id);
+    clock.set(at(5));
+    try {
+      const first = await publicPost({ form_id: form.id, answers: contact, status: 'partial', started_token: token });
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      for (const status of ['partial', 'completed']) {
+        const again = await publicPost({ form_id: form.id, answers: { ...contact, ...complete }, status, started_token: token });
+        expectProblem(again, 422, 'validation_error', 'submitted_too_fast');
+        expect(issuesOf(again)).toEqual(['body /started_token already_used']);
+        expect(again.body.message).toContain(`GET /public/forms/${form.id}`);
+      }
+      const fresh = await startedToken(form.id);
+      clock.set(at(10));
+      const next = await publicPost({ form_id: form.id, answers: { ...contact, ...complete }, started_token: fresh });
+      expect(next.status, JSON.stringify(next.body)).toBe(201);
+      expect(await submissionsOf(form.id)).toHaveLength(2);
+    } finally {
+      clock.set(at(0));
+    }
+  });
+
+  it('when a submission with a started token is refused (too fast, or its answers), then the token stays unspent', async () => {
+    const form = await timedForm();
+    const token = await startedToken(form.id);
+    clock.set(at(4));
+    try {
+      expect(issuesOf(await publicPost({ form_id: form.id, answers: contact, started_token: token }))).toEqual([
+        'body /started_token too_fast',
+      ]);
+      clock.set(at(6));
+      const invalid = await publicPost({ form_id: form.id, answers: contact, status: 'completed', started_token: token });
+      expectProblem(invalid, 422, 'validation_error', 'invalid_answers');
+      const fixed = await publicPost({ form_id: form.id, answers: { ...contact, ...complete }, started_token: token });
+      expect(fixed.status, JSON.stringify(fixed.body)).toBe(201);
+    } finally {
+      clock.set(at(0));
+    }
+  });
+
+  it('when submissions with one started token race, then exactly one is stored and the others are refused', async () => {
+    const form = await timedForm();
+    const token = await startedToken(form.id);
+    clock.set(at(5));
+    try {
+      const body = { form_id: form.id, answers: contact, status: 'partial', started_token: token };
+      const racing = await Promise.all([1, 2, 3, 4].map(() => publicPost(body)));
+      expect(racing.map((res) => res.status).sort()).toEqual([201, 422, 422, 422]);
+      for (const res of racing.filter((res) => res.status === 422)) expect(issuesOf(res)).toEqual(['body /started_token already_used']);
+      expect(await submissionsOf(form.id)).toHaveLength(1);
+    } finally {
+      clock.set(at(0));
+    }
+  });
+
+  it(`when a started token is ${STARTED_TOKEN_LIFETIME_DAYS} days old, then it has expired: 422 submitted_too_fast expired`, async () => {
+    const form = await timedForm();
+    const older = await startedToken(form.id);
+    const lifetime = STARTED_TOKEN_LIFETIME_DAYS * 86_400;
+    try {
+      clock.set(at(1));
+      const newer = await startedToken(form.id);
+      clock.set(at(lifetime));
+      const late = await publicPost({ form_id: form.id, answers: contact, status: 'partial', started_token: older });
+      expectProblem(late, 422, 'validation_error', 'submitted_too_fast');
+      expect(issuesOf(late)).toEqual(['body /started_token expired']);
+      const inTime = await publicPost({ form_id: form.id, answers: contact, status: 'partial', started_token: newer });
+      expect(inTime.status, JSON.stringify(inTime.body)).toBe(201);
+    } finally {
+      clock.set(at(0));
+    }
+  });
+
+  it('when the form sets no minimum time, then the started token is not needed nor spent', async () => {
+    const form = await createForm(api, demoForm());
+    const token = await startedToken(form.id);
+    for (let i = 0; i < 2; i++)
+      expect((await publicPost({ form_id: form.id, answers: contact, status: 'partial', started_token: token })).status).toBe(201);
   });
 });
 
@@ -129,6 +317,86 @@ describe('POST /v1/public/challenges and proof of work', () => {
     } finally {
       clock.set(at(0));
     }
+  });
+
+  it('when a challenge fetched with another key is sent (another workspace’s, a test key, another key of the workspace), then 422 challenge_invalid', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { proof_of_work: true } }));
+    const other = await api.otherWorkspace();
+    const foreign = await createPublishableKey(api, { environment: 'live' }, other.live_admin_key);
+    const sibling = await createPublishableKey(api, { environment: 'live', allowed_origins: [origin] });
+    for (const value of [foreign.value, testKey.value, sibling.value]) {
+      const solved = await solvedChallenge(value);
+      const res = await publicPost({ form_id: form.id, answers: contact, status: 'partial', challenge: solved });
+      expectProblem(res, 422, 'validation_error', 'challenge_invalid');
+      expect(issuesOf(res)).toEqual(['body /challenge wrong_solution']);
+      expect(res.body.message).toMatch(/this key fetched/);
+    }
+    expect(await submissionsOf(form.id)).toEqual([]);
+    expect((await publicPost({ form_id: form.id, answers: contact, status: 'partial', challenge: await solvedChallenge() })).status).toBe(
+      201,
+    );
+  });
+
+  it('when a submission with a solved challenge is refused for its answers, then the challenge is unspent and the corrected one is accepted', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { proof_of_work: true } }));
+    const solved = await solvedChallenge();
+    const typo = await publicPost({ form_id: form.id, answers: { ...contact, email: 'tom@' }, status: 'partial', challenge: solved });
+    expectProblem(typo, 422, 'validation_error', 'invalid_answers');
+    const fixed = await publicPost({ form_id: form.id, answers: contact, status: 'partial', challenge: solved });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(201);
+    expect(issuesOf(await publicPost({ form_id: form.id, answers: contact, status: 'partial', challenge: solved }))).toEqual([
+      'body /challenge already_used',
+    ]);
+  });
+
+  it('when a too-fast submission carries a valid challenge, then the challenge is left unspent for the next try', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { proof_of_work: true, min_completion_seconds: 5 } }));
+    const token = await startedToken(form.id);
+    const solved = await solvedChallenge();
+    const body = { form_id: form.id, answers: contact, status: 'partial', started_token: token, challenge: solved };
+    clock.set(at(4));
+    try {
+      expect(issuesOf(await publicPost(body))).toEqual(['body /started_token too_fast']);
+      clock.set(at(5));
+      const res = await publicPost(body);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    } finally {
+      clock.set(at(0));
+    }
+  });
+
+  it('when the started token was spent before, then the challenge sent with it stays unspent', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { proof_of_work: true, min_completion_seconds: 5 } }));
+    const token = await startedToken(form.id);
+    clock.set(at(5));
+    try {
+      const first = await publicPost({
+        form_id: form.id,
+        answers: contact,
+        status: 'partial',
+        started_token: token,
+        challenge: await solvedChallenge(),
+      });
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      const solved = await solvedChallenge();
+      const reused = await publicPost({ form_id: form.id, answers: contact, status: 'partial', started_token: token, challenge: solved });
+      expect(issuesOf(reused)).toEqual(['body /started_token already_used']);
+      const fresh = await startedToken(form.id);
+      clock.set(at(10));
+      const res = await publicPost({ form_id: form.id, answers: contact, status: 'partial', started_token: fresh, challenge: solved });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    } finally {
+      clock.set(at(0));
+    }
+  });
+
+  it('when submissions with one challenge race, then exactly one is stored', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { proof_of_work: true } }));
+    const body = { form_id: form.id, answers: contact, status: 'partial', challenge: await solvedChallenge() };
+    const racing = await Promise.all([1, 2, 3, 4].map(() => publicPost(body)));
+    expect(racing.map((res) => res.status).sort()).toEqual([201, 422, 422, 422]);
+    for (const res of racing.filter((res) => res.status === 422)) expect(issuesOf(res)).toEqual(['body /challenge already_used']);
+    expect(await submissionsOf(form.id)).toHaveLength(1);
   });
 
   it('when a secret key asks for a challenge, then 403 secret_key_not_allowed; a test key gets one', async () => {

@@ -144,6 +144,20 @@ describe('POST /v1/public/submissions and PATCH /v1/public/submissions/{id}', ()
     });
   }
 
+  it('when a page creates a submission, then Location is the public path that continues it, never the secret-key one', async () => {
+    const partial = await publicPost(keys.live.value, { form_id: form.id, answers: contact, status: 'partial' });
+    expect(partial.status, JSON.stringify(partial.body)).toBe(201);
+    expect(partial.headers.location).toBe(`/v1/public/submissions/${partial.body.id}`);
+    const continued = await api
+      .call('patch', partial.headers.location!, keys.live.value)
+      .send({ resume_token: partial.body.resume_token, answers: rest, status: 'completed' });
+    expect(continued.status, JSON.stringify(continued.body)).toBe(200);
+    expect(continued.body).toMatchObject({ id: partial.body.id, status: 'completed' });
+    const completed = await publicPost(keys.test.value, { form_id: form.id, answers: { ...contact, ...rest } });
+    expect(completed.status).toBe(201);
+    expect(completed.headers.location).toBe(`/v1/public/submissions/${completed.body.id}`);
+  });
+
   it('when a submission is created completed, then no resume token is given, and the score never reaches the page', async () => {
     const res = await publicPost(keys.live.value, { form_id: form.id, answers: { ...contact, ...rest } });
     expect(res.status).toBe(201);

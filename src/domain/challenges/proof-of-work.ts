@@ -5,7 +5,7 @@
  * HMAC instead of repeating the solver's work. The cost for a page is the counter: a browser tries a few tens of
  * thousands of SHA-256 keys (a second or so); a bot sending thousands of submissions pays that each time.
  */
-import { hkdfSync } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import { type Challenge, createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 
@@ -25,6 +25,15 @@ export interface ChallengeSecrets {
 export function challengeSecrets(hmacKey: string): ChallengeSecrets {
   const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', hmacKey, 'form-funnel challenges', purpose, 32)).toString('hex');
   return { challenge: derive('challenge signature'), derivedKey: derive('derived key signature') };
+}
+
+/**
+ * The secrets of the challenges one publishable key asks for: a challenge signed with them verifies with them only,
+ * so its solution is accepted from the key that fetched it (and so in its workspace and environment), no other.
+ */
+export function secretsOfKey(secrets: ChallengeSecrets, keyId: string): ChallengeSecrets {
+  const bind = (secret: string) => createHmac('sha256', secret).update(keyId, 'utf8').digest('hex');
+  return { challenge: bind(secrets.challenge), derivedKey: bind(secrets.derivedKey) };
 }
 
 export async function issueChallenge(secrets: ChallengeSecrets, now: Date): Promise<Challenge> {

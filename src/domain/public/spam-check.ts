@@ -5,21 +5,56 @@
  * (a missing proof of work, a submission faster than the form allows) is thrown as an AppError.
  *
  * In order: the honeypot (a bot is told nothing, whatever else it got wrong), the minimum completion time, then
- * the proof of work, last because accepting a solution uses it up.
+ * the proof of work. Nothing is spent here: the verdict names what the submission spends (its started token and
+ * its challenge, each accepted once), and the caller spends it when the submission is stored (`spendOrRefuse`), so
+ * a submission refused for its timing or its answers leaves both unspent.
  */
 import type { Schema } from '../../contract.js';
+import type { SpentClaims } from '../../store/spam-store.js';
 import type { FormRecord } from '../../store/types.js';
 import type { Principal } from '../access.js';
 import { utcDayOf } from '../analytics/date-range.js';
-import { assertChallengeSolved } from '../challenges/service.js';
+import { challengeAlreadyUsed, checkChallengeSolved, solvedChallengeOf } from '../challenges/service.js';
 import { spamProtectionRefusal } from '../errors.js';
+import { hashSecret } from '../keys/secret.js';
 import type { Services } from '../services.js';
 import { completionShortfall, honeypotFilled } from '../spam-protection/rules.js';
-import { verifyStartedToken } from './started-token.js';
+import { STARTED_TOKEN_LIFETIME_DAYS, startedTokenExpiryOf, verifyStartedToken } from './started-token.js';
 
-export type SpamVerdict = 'accept' | 'discard';
+/** What to do with the submission, and what it spends once stored (a discarded one spends it at once). */
+export interface SpamVerdict {
+  verdict: 'accept' | 'discard';
+  spends: SpentClaims;
+}
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/** A started token as the minimum completion time reads it: when the form was fetched and what spends it, or why not. */
+type StartedToken = { startedAt: Date; claim: NonNullable<SpentClaims['startedToken']> } | { problem: 'required' | 'invalid' | 'expired' };
+
+function readStartedToken(principal: Principal, token: string | undefined, formId: string, now: Date): StartedToken {
+  if (token === undefined) return { problem: 'required' };
+  const startedAt = verifyStartedToken(principal, token, formId);
+  if (startedAt === undefined) return { problem: 'invalid' };
+  const expiresAt = startedTokenExpiryOf(startedAt);
+  if (expiresAt.getTime() <= now.getTime()) return { problem: 'expired' };
+  return { startedAt, claim: { hash: hashSecret(token), expiresAt: expiresAt.toISOString() } };
+}
+
+/** 422 `submitted_too_fast` for a started token that does not time this submission; `code` says why. */
+function untimed(formId: string, code: 'required' | 'invalid' | 'expired' | 'already_used', least: string) {
+  const why = {
+    required: 'is needed to time the submission',
+    invalid: 'is needed to time the submission',
+    expired: `has expired (${STARTED_TOKEN_LIFETIME_DAYS} days after the form was fetched)`,
+    already_used: 'already timed another submission',
+  }[code];
+  return spamProtectionRefusal(
+    'submitted_too_fast',
+    `This form takes at least ${least} to fill in; send the started_token of a new GET /public/forms/${formId} with it.`,
+    { pointer: '/started_token', code, message: why },
+  );
+}
 
 /**
  * On `accept`, the honeypot's (empty) answer has been taken out of `body.answers`: it answers no field of the form,
@@ -32,41 +67,52 @@ export async function checkSpamProtection(
   body: Schema<'PublicSubmissionCreate'>,
 ): Promise<SpamVerdict> {
   const settings = form.spam_protection;
+  const now = services.now();
+  const timed = settings.min_completion_seconds > 0;
+  const started = timed ? readStartedToken(principal, body.started_token, form.id, now) : undefined;
   const honeypot = settings.honeypot_field;
   if (honeypot !== null && Object.hasOwn(body.answers, honeypot)) {
     const caught = honeypotFilled(body.answers[honeypot]);
     delete body.answers[honeypot];
     if (caught) {
-      await services.store.spam.countSpam(form.id, principal.environment, utcDayOf(services.now()));
-      return 'discard';
+      await services.store.spam.countSpam(form.id, principal.environment, utcDayOf(now));
+      // What a stored submission would spend, a caught one spends too: sent again, the same token or challenge is
+      // refused after a catch as after a real submission, so the retry tells the bot nothing either.
+      const challenge = settings.proof_of_work ? await solvedChallengeOf(services, principal, body.challenge) : undefined;
+      return { verdict: 'discard', spends: { challenge, startedToken: started && 'claim' in started ? started.claim : undefined } };
     }
   }
-  if (settings.min_completion_seconds > 0) {
-    const startedAt = body.started_token === undefined ? undefined : verifyStartedToken(principal, body.started_token, form.id);
-    const { tookSeconds, shortBy } = completionShortfall(settings.min_completion_seconds, startedAt, services.now());
+  let startedToken: SpentClaims['startedToken'];
+  if (started) {
+    const least = plural(settings.min_completion_seconds, 'second');
+    if ('problem' in started) throw untimed(form.id, started.problem, least);
+    const { tookSeconds, shortBy } = completionShortfall(settings.min_completion_seconds, started.startedAt, now);
     if (shortBy > 0) {
-      const least = plural(settings.min_completion_seconds, 'second');
-      throw tookSeconds === null
-        ? spamProtectionRefusal(
-            'submitted_too_fast',
-            `This form takes at least ${least} to fill in; send the started_token of GET /public/forms/${form.id} with it.`,
-            {
-              pointer: '/started_token',
-              code: body.started_token === undefined ? 'required' : 'invalid',
-              message: 'is needed to time the submission',
-            },
-          )
-        : spamProtectionRefusal(
-            'submitted_too_fast',
-            `This form takes at least ${least} to fill in; this submission came ${plural(tookSeconds, 'second')} after the form was fetched.`,
-            {
-              pointer: '/started_token',
-              code: 'too_fast',
-              message: `came ${plural(tookSeconds, 'second')} after the form was fetched; at least ${settings.min_completion_seconds} are needed`,
-            },
-          );
+      throw spamProtectionRefusal(
+        'submitted_too_fast',
+        `This form takes at least ${least} to fill in; this submission came ${plural(tookSeconds!, 'second')} after the form was fetched.`,
+        {
+          pointer: '/started_token',
+          code: 'too_fast',
+          message: `came ${plural(tookSeconds!, 'second')} after the form was fetched; at least ${settings.min_completion_seconds} are needed`,
+        },
+      );
     }
+    startedToken = started.claim;
   }
-  if (settings.proof_of_work) await assertChallengeSolved(services, body.challenge);
-  return 'accept';
+  const challenge = settings.proof_of_work ? await checkChallengeSolved(services, principal, body.challenge) : undefined;
+  return { verdict: 'accept', spends: { challenge, startedToken } };
+}
+
+/**
+ * Spends what an accepted submission carries, just before it is stored: all of it or, when another submission
+ * spent one of them first, none, with the refusal that names it. Of submissions racing with one, exactly one wins.
+ */
+export async function spendOrRefuse(services: Services, form: Schema<'Form'>, spends: SpentClaims): Promise<void> {
+  if (spends.challenge === undefined && spends.startedToken === undefined) return;
+  const outcome = await services.store.spam.spend(spends);
+  if (outcome === 'challenge_used') throw challengeAlreadyUsed();
+  if (outcome === 'started_token_used') {
+    throw untimed(form.id, 'already_used', plural(form.spam_protection.min_completion_seconds, 'second'));
+  }
 }

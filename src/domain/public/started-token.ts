@@ -3,12 +3,23 @@
  * page cannot backdate it. It is `<issued at, Unix ms>.<form id>.<HMAC-SHA256, base64url>`, the HMAC keyed with the
  * publishable key's own token secret (never shown) over the first two parts: a token is bound to its form and to
  * the key that fetched it, and a revoked key's tokens die with it. Spam protection measures the time a respondent
- * took from it (a minimum completion time).
+ * took from it (a minimum completion time); a token times one stored submission (../public/spam-check.ts spends it)
+ * and expires after `STARTED_TOKEN_LIFETIME_DAYS`, so one wait never buys more than one submission.
  */
 import { createHmac } from 'node:crypto';
 import { secretBase62 } from '../../ids.js';
 import type { Principal } from '../access.js';
 import { hashesMatch } from '../keys/secret.js';
+import { RESUME_WINDOW_DAYS } from './resume-token.js';
+
+/**
+ * How long a started token times a submission after the page fetched the form (the StartedToken schema says so): as
+ * long as a partial submission can be continued, so a page left open that long can still be sent.
+ */
+export const STARTED_TOKEN_LIFETIME_DAYS = RESUME_WINDOW_DAYS;
+
+/** When a token issued at `issuedAt` stops timing submissions. */
+export const startedTokenExpiryOf = (issuedAt: Date): Date => new Date(issuedAt.getTime() + STARTED_TOKEN_LIFETIME_DAYS * 86_400_000);
 
 const tokenPattern = /^([0-9]{13})\.(form_[0-9A-Za-z]{24})\.([0-9A-Za-z_-]{43})$/;
 

@@ -10,10 +10,11 @@ import { newId } from '../../ids.js';
 import type { Principal } from '../access.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Services } from '../services.js';
+import { submissionCompleted } from '../submissions/resume.js';
 import { createSubmissionOn, findSubmissionWithForm, updateFoundSubmission } from '../submissions/service.js';
 import { findPublicForm, reachesForm } from './forms.js';
 import { generateResumeToken, hashResumeToken, resumeExpiryOf, resumeTokenMatches } from './resume-token.js';
-import { checkSpamProtection } from './spam-check.js';
+import { checkSpamProtection, spendOrRefuse } from './spam-check.js';
 
 type Submission = Schema<'Submission'>;
 type PublicSubmission = Omit<Schema<'PublicSubmission'>, 'request_id'>;
@@ -88,32 +89,59 @@ export async function createPublicSubmission(
   const status = body.status ?? 'completed';
   const id = newId('sub');
   const resumeToken = status === 'partial' ? generateResumeToken() : null;
-  const resumeExpiresAt = resumeToken === null ? null : resumeExpiryOf(services.now());
+  const resumeExpiresAt = resumeExpiryOf(services.now());
   const created = (submission: Pick<Submission, 'id' | 'form_id' | 'status'>): PublicSubmissionCreated => ({
     ...publicView(submission, resumeExpiresAt),
     resume_token: submission.status === 'partial' ? resumeToken : null,
   });
-  if ((await checkSpamProtection(services, principal, form, body)) === 'discard') {
-    // What the page sees of a stored submission, for one that is not stored: a bot learns nothing from the answer.
-    return created({ id, form_id: form.form.id, status });
-  }
-  // Recorded before the submission, under the id it will have: a submission is never stored without its token (an
-  // insert that then fails leaves a hash that no submission will ever have).
-  if (resumeToken !== null && resumeExpiresAt !== null) {
-    await services.store.publishableKeys.saveResumeToken({
+  const { verdict, spends } = await checkSpamProtection(services, principal, form, body);
+  if (verdict === 'discard') {
+    // What the page sees of a stored submission, for one that is not stored: a bot learns nothing from the answer,
+    // nor from what it sends next (see updatePublicSubmission).
+    await services.store.spam.spend(spends);
+    await services.store.spam.recordCaught({
       submissionId: id,
-      tokenHash: hashResumeToken(resumeToken),
+      workspaceId: principal.workspace.id,
+      environment: principal.environment,
+      formId: form.form.id,
+      tokenHash: resumeToken === null ? Buffer.alloc(0) : hashResumeToken(resumeToken),
+      completed: status === 'completed',
       expiresAt: resumeExpiresAt,
     });
+    return created({ id, form_id: form.form.id, status });
   }
+  // Once the answers are found valid: the proof of work and started token are spent (or the submission refused),
+  // then the resume token recorded under the id the submission will have, so it is never stored without it (an
+  // insert that then fails leaves a hash that no submission will ever have).
+  const beforeStore = async () => {
+    await spendOrRefuse(services, form.form, spends);
+    if (resumeToken !== null) {
+      await services.store.publishableKeys.saveResumeToken({
+        submissionId: id,
+        tokenHash: hashResumeToken(resumeToken),
+        expiresAt: resumeExpiresAt,
+      });
+    }
+  };
   const submission = await createSubmissionOn(
     answeringWith(services, created),
     principal,
     form.form,
     { answers: body.answers, hidden: body.hidden ?? {}, status, context: contextOf(body, context) },
     id,
+    beforeStore,
   );
   return created(submission);
+}
+
+/** 403 `invalid_resume_token` unless `given` is the submission's token and its window has not ended. */
+function assertTokenContinues(stored: { tokenHash: Buffer; expiresAt: string } | undefined, given: string, id: string, now: Date): void {
+  if (!stored || !resumeTokenMatches(stored.tokenHash, given) || Date.parse(stored.expiresAt) <= now.getTime()) {
+    throw forbidden(
+      'invalid_resume_token',
+      `This resume token does not continue submission ${id}, or its resume window has ended; start a new submission.`,
+    );
+  }
 }
 
 export async function updatePublicSubmission(
@@ -123,15 +151,35 @@ export async function updatePublicSubmission(
   body: Schema<'PublicSubmissionUpdate'>,
 ): Promise<PublicSubmission> {
   const found = await findSubmissionWithForm(services, principal, id);
-  if (!found || !reachesForm(principal, found.form.form)) throw notFound('submission', id);
+  if (!found) return updateCaughtSubmission(services, principal, id, body);
+  if (!reachesForm(principal, found.form.form)) throw notFound('submission', id);
   const token = await services.store.publishableKeys.findResumeToken(id);
-  if (!token || !resumeTokenMatches(token.tokenHash, body.resume_token) || Date.parse(token.expiresAt) <= services.now().getTime()) {
-    throw forbidden(
-      'invalid_resume_token',
-      `This resume token does not continue submission ${id}, or its resume window has ended; start a new submission.`,
-    );
-  }
+  assertTokenContinues(token, body.resume_token, id, services.now());
   const { resume_token: _, ...update } = body;
-  const view = (submission: Submission) => publicView(submission, token.expiresAt);
+  const view = (submission: Submission) => publicView(submission, token!.expiresAt);
   return view(await updateFoundSubmission(answeringWith(services, view), principal, found.record, update));
+}
+
+/**
+ * A PATCH of a submission the honeypot caught, answered as a real one's would be in the same state (the same
+ * refusals in the same order, the same 200 body): the page's bot cannot tell that nothing was stored. Its answers
+ * are not checked, as those of its creation were not: a caught submission is told nothing it got wrong.
+ */
+async function updateCaughtSubmission(
+  services: Services,
+  principal: Principal,
+  id: string,
+  body: Schema<'PublicSubmissionUpdate'>,
+): Promise<PublicSubmission> {
+  const caught = await services.store.spam.findCaught(id);
+  const form =
+    caught && caught.workspaceId === principal.workspace.id && caught.environment === principal.environment
+      ? await services.store.forms.get(caught.workspaceId, caught.formId)
+      : undefined;
+  if (!caught || !form || !reachesForm(principal, form.form)) throw notFound('submission', id);
+  assertTokenContinues(caught, body.resume_token, id, services.now());
+  if (caught.completed) throw submissionCompleted(id);
+  const status = body.status ?? 'partial';
+  if (status === 'completed' && !(await services.store.spam.completeCaught(id))) throw submissionCompleted(id);
+  return publicView({ id, form_id: caught.formId, status }, caught.expiresAt);
 }

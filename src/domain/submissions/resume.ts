@@ -13,11 +13,12 @@ import { assertValidAnswers } from './validate-answers.js';
 type Submission = Schema<'Submission'>;
 export type SubmissionUpdate = Schema<'SubmissionUpdate'>;
 
-/** A completed submission is final: what integrations and analytics were told about it stays true. */
+/** 409 `submission_completed`: a completed submission is final, so what integrations and analytics were told stays true. */
+export const submissionCompleted = (id: string) =>
+  conflict('submission_completed', `Submission ${id} is completed; a completed submission cannot be changed.`);
+
 export function assertResumable(submission: Submission): void {
-  if (submission.status === 'completed') {
-    throw conflict('submission_completed', `Submission ${submission.id} is completed; a completed submission cannot be changed.`);
-  }
+  if (submission.status === 'completed') throw submissionCompleted(submission.id);
 }
 
 /** `changes` over `stored`: a value replaces, `null` clears, a ref left out keeps what is stored. */

@@ -59,6 +59,8 @@ export async function createSubmission(services: Services, principal: Principal,
 /**
  * A submission to a form its caller has already found as the caller reaches it (a public submission, as its
  * publishable key does). `id`: chosen by a caller that records something under it first (a resume token).
+ * `beforeStore`: what the caller does once the answers are found valid and before the submission is stored (a
+ * public submission spends its proof of work there, so that answers refused leave it unspent); it may refuse.
  */
 export async function createSubmissionOn(
   services: Services,
@@ -66,11 +68,13 @@ export async function createSubmissionOn(
   form: Schema<'Form'>,
   input: Omit<Schema<'SubmissionCreate'>, 'form_id'>,
   id: string,
+  beforeStore?: () => Promise<void>,
 ): Promise<Submission> {
   const status = input.status ?? 'completed';
   const hidden = input.hidden ?? {};
   const visitedSteps = assertValidAnswers(form, input.answers, hidden, status);
   const { score, grade, breakdown } = scoreSubmission(form, input.answers, hidden);
+  await beforeStore?.();
   const now = timestamp(services);
   const submission: Submission = {
     id,

@@ -13,6 +13,7 @@ import { oauthSchema } from './schema/oauth.js';
 import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
 import { publishableKeysSchema } from './schema/publishable-keys.js';
 import { spamSchema } from './schema/spam.js';
+import { spamSpentSchema } from './schema/spam-spent.js';
 import { submissionContextSchema } from './schema/submission-context.js';
 import { submissionDeltasSchema } from './schema/submission-deltas.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
@@ -57,6 +58,7 @@ const migrations: readonly string[] = [
   spamSchema,
   hostedPagesSchema,
   eventsSubmissionIdSchema,
+  spamSpentSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -10,6 +10,7 @@ import { oauthSchema } from './schema/oauth.js';
 import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
 import { publishableKeysSchema } from './schema/publishable-keys.js';
 import { spamSchema } from './schema/spam.js';
+import { spamSpentSchema } from './schema/spam-spent.js';
 import { submissionContextSchema } from './schema/submission-context.js';
 import { submissionEmailsSchema } from './schema/submission-emails.js';
 import { submissionFindSchema } from './schema/submission-find.js';
@@ -52,6 +53,7 @@ const migrations: readonly string[] = [
   publishableKeysSchema,
   spamSchema,
   hostedPagesSchema,
+  spamSpentSchema,
 ];
 
 /**
