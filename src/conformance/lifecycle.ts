@@ -1,14 +1,14 @@
 /**
  * The happy paths of the workspace's content, stateful: each resource is made from the documented example, read
  * back, listed, changed, and (in `tearDown`) deleted and asked for again. Operations run in the order their
- * prerequisites need: a form before its submissions, an event before its dispatch. When a prerequisite could not be
- * made, the operation is still asked with the schema's example id, so a stub still says "not implemented" and a
- * server says why not.
+ * prerequisites need: a form before its submissions, an event before its dispatch. When a prerequisite failed, what
+ * needs it is not run and says so (`whenMade`); when it is not implemented, what needs it is still asked with the
+ * schema's example id, so a stub still says "not implemented" for each.
  */
 import { exampleBody, uniqueEmail } from './examples.js';
 import { expectListed, walkList } from './pagination.js';
 import type { Expectation, Session } from './session.js';
-import { adminOnly, checkLocation, createForm, gone, idOf, made, ok, readBack } from './steps.js';
+import { adminOnly, checkLocation, createForm, gone, idOf, keepMade, made, ok, readBack, whenMade } from './steps.js';
 import type { World } from './world.js';
 
 export async function identify(session: Session, world: World): Promise<void> {
@@ -32,11 +32,17 @@ export async function folders(session: Session, world: World): Promise<void> {
   body.name = `${String(body.name)} ${world.suffix}`;
   const folder = await session.call('createFolder', { body }, made('a folder from the example'));
   checkLocation(session, 'createFolder', folder);
-  world.ids.folder = idOf(folder);
-  await session.call('getFolder', { path: { id: world.ids.folder } }, readBack('the folder just made'));
-  const update = exampleBody(session.contract, 'updateFolder');
-  update.name = `${String(update.name)} ${world.suffix}`;
-  await session.call('updateFolder', { path: { id: world.ids.folder }, body: update }, ok('renaming the folder and setting its metadata'));
+  keepMade(session, world, 'folder', 'createFolder', folder);
+  if (whenMade(session, world, 'folder', 'getFolder', 'updateFolder')) {
+    await session.call('getFolder', { path: { id: world.ids.folder } }, readBack('the folder just made'));
+    const update = exampleBody(session.contract, 'updateFolder');
+    update.name = `${String(update.name)} ${world.suffix}`;
+    await session.call(
+      'updateFolder',
+      { path: { id: world.ids.folder }, body: update },
+      ok('renaming the folder and setting its metadata'),
+    );
+  }
   await idempotentReplay(session, world, body);
   expectListed(session, 'listFolders', await walkList(session, 'listFolders'), world.ids.folder);
 }
@@ -69,10 +75,10 @@ async function idempotentReplay(session: Session, world: World, example: Record<
 }
 
 export async function forms(session: Session, world: World): Promise<void> {
-  world.ids.form = await createForm(session, world, 'main');
-  const id = world.ids.form;
-  await session.call('getForm', { path: { id } }, readBack('the form just made'));
+  const id = await createForm(session, world, 'form', 'main');
   expectListed(session, 'listForms', await walkList(session, 'listForms'), id);
+  if (!whenMade(session, world, 'form', 'getForm', 'updateForm', 'listFormVersions', 'getFormVersion', 'restoreFormVersion')) return;
+  await session.call('getForm', { path: { id } }, readBack('the form just made'));
   await session.call(
     'updateForm',
     { path: { id }, body: exampleBody(session.contract, 'updateForm'), headers: { 'if-match': '"conformance-stale"' } },
@@ -85,53 +91,89 @@ export async function forms(session: Session, world: World): Promise<void> {
   await session.call('restoreFormVersion', { path: { id, version } }, ok('restoring the first version'));
 }
 
+/** Operations that work on the run's form, or on what is made in it. */
+const formDependents = [
+  'createSubmission',
+  'getSubmission',
+  'listSubmissions',
+  'updateSubmission',
+  'rescoreSubmission',
+  'exportSubmissions',
+  'rescoreForm',
+  'getRescoreJob',
+  'getAnalytics',
+];
+
 export async function submissions(session: Session, world: World): Promise<void> {
+  if (!whenMade(session, world, 'form', ...formDependents)) {
+    for (const resource of ['submission', 'partial', 'rescoreJob'] as const) world.unmade[resource] = world.unmade.form;
+    return;
+  }
   const form = world.ids.form;
   const completed = exampleBody(session.contract, 'createSubmission', { form }, 'completed');
   const submission = await session.call('createSubmission', { body: completed }, made('a submission from the example'));
   checkLocation(session, 'createSubmission', submission);
-  world.ids.submission = idOf(submission);
-  await session.call('getSubmission', { path: { id: world.ids.submission } }, readBack('the submission just made'));
-  expectListed(session, 'listSubmissions', await walkList(session, 'listSubmissions', { query: { form_id: form } }), world.ids.submission);
+  keepMade(session, world, 'submission', 'createSubmission', submission);
+  if (whenMade(session, world, 'submission', 'getSubmission', 'listSubmissions')) {
+    await session.call('getSubmission', { path: { id: world.ids.submission } }, readBack('the submission just made'));
+    expectListed(
+      session,
+      'listSubmissions',
+      await walkList(session, 'listSubmissions', { query: { form_id: form } }),
+      world.ids.submission,
+    );
+  }
 
   const partial = await session.call(
     'createSubmission',
     { body: exampleBody(session.contract, 'createSubmission', { form }, 'partial') },
     made('a partial submission from the example'),
   );
-  world.ids.partial = idOf(partial);
-  await session.call(
-    'updateSubmission',
-    { path: { id: world.ids.partial }, body: exampleBody(session.contract, 'updateSubmission') },
-    ok('completing the partial submission'),
-  );
-  await session.call('rescoreSubmission', { path: { id: world.ids.submission } }, ok('rescoring the submission'));
+  keepMade(session, world, 'partial', 'createSubmission', partial);
+  if (whenMade(session, world, 'partial', 'updateSubmission')) {
+    await session.call(
+      'updateSubmission',
+      { path: { id: world.ids.partial }, body: exampleBody(session.contract, 'updateSubmission') },
+      ok('completing the partial submission'),
+    );
+  }
+  if (whenMade(session, world, 'submission', 'rescoreSubmission')) {
+    await session.call('rescoreSubmission', { path: { id: world.ids.submission } }, ok('rescoring the submission'));
+  }
   await session.call('exportSubmissions', { query: { form_id: form } }, ok("exporting the form's submissions"));
   const job = await session.call('rescoreForm', { path: { id: form } }, made('rescoring the form', 202));
-  world.ids.rescoreJob = idOf(job);
-  await session.call('getRescoreJob', { path: { id: world.ids.rescoreJob } }, readBack('the rescore job just queued'));
+  keepMade(session, world, 'rescoreJob', 'rescoreForm', job);
+  if (whenMade(session, world, 'rescoreJob', 'getRescoreJob')) {
+    await session.call('getRescoreJob', { path: { id: world.ids.rescoreJob } }, readBack('the rescore job just queued'));
+  }
   await session.call('getAnalytics', { query: { form_id: form } }, ok("the form's analytics"));
 }
 
+/** Operations that need the run's integration. */
+const integrationDependents = [
+  'getIntegration',
+  'updateIntegration',
+  'dispatchIntegration',
+  'listIntegrationLogs',
+  'rotateIntegrationSecret',
+  'deleteIntegration',
+];
+
 export async function integrations(session: Session, world: World): Promise<void> {
-  const body = exampleBody(session.contract, 'createIntegration', { form: world.ids.form });
-  if (world.webhookUrl) body.url = world.webhookUrl;
-  const integration = await session.call('createIntegration', { body }, made('an integration from the example'));
-  checkLocation(session, 'createIntegration', integration);
-  const id = idOf(integration);
-  world.ids.integration = id;
-  await session.call('getIntegration', { path: { id } }, readBack('the integration just made'));
-  expectListed(session, 'listIntegrations', await walkList(session, 'listIntegrations'), id);
-  await session.call(
-    'updateIntegration',
-    { path: { id }, body: exampleBody(session.contract, 'updateIntegration') },
-    ok('the example change'),
-  );
   const events = await walkList(session, 'listEvents');
   world.ids.event = events?.find((event) => typeof event.id === 'string')?.id as string | undefined;
   if (events && !world.ids.event)
     session.note('getEvent', 'the events feed was empty after the run made a form: getEvent asked with the example id');
   await session.call('getEvent', { path: { id: world.ids.event } }, readBack('an event of the feed'));
+  const id = await createIntegration(session, world);
+  expectListed(session, 'listIntegrations', await walkList(session, 'listIntegrations'), id);
+  if (!whenMade(session, world, 'integration', ...integrationDependents)) return;
+  await session.call('getIntegration', { path: { id } }, readBack('the integration just made'));
+  await session.call(
+    'updateIntegration',
+    { path: { id }, body: exampleBody(session.contract, 'updateIntegration') },
+    ok('the example change'),
+  );
   await session.call(
     'dispatchIntegration',
     { path: { id }, body: exampleBody(session.contract, 'dispatchIntegration', { evt: world.ids.event }) },
@@ -145,23 +187,55 @@ export async function integrations(session: Session, world: World): Promise<void
   );
 }
 
+/** An integration from the example, listening to the run's form; its id, or undefined when it could not be made. */
+async function createIntegration(session: Session, world: World): Promise<string | undefined> {
+  if (!whenMade(session, world, 'form', 'createIntegration')) {
+    world.unmade.integration = world.unmade.form;
+    return undefined;
+  }
+  const body = exampleBody(session.contract, 'createIntegration', { form: world.ids.form });
+  if (world.webhookUrl) body.url = world.webhookUrl;
+  const integration = await session.call(
+    'createIntegration',
+    { body },
+    {
+      ...made('an integration from the example'),
+      hint: world.webhookUrl
+        ? undefined
+        : "no --webhook-url was given, and a server that checks webhook URLs refuses the example's (its host does not resolve): pass --webhook-url with an https URL your server accepts",
+    },
+  );
+  checkLocation(session, 'createIntegration', integration);
+  return keepMade(session, world, 'integration', 'createIntegration', integration);
+}
+
 /** Deletes what the run made and asks for each again: a deleted resource answers 404 (Schemathesis's use_after_free). */
 export async function tearDown(session: Session, world: World): Promise<void> {
   const { ids } = world;
-  await session.call('deleteSubmission', { path: { id: ids.submission } }, ok('deleting the submission'));
-  await session.call('getSubmission', { path: { id: ids.submission } }, gone('the deleted submission'));
-  await session.call('deleteIntegration', { path: { id: ids.integration } }, ok('deleting the integration'));
-  await session.call('getIntegration', { path: { id: ids.integration } }, gone('the deleted integration'));
-  await session.call('deleteForm', { path: { id: ids.form } }, ok('deleting the form'));
-  await session.call('getForm', { path: { id: ids.form } }, gone('the deleted form'));
-  await session.call('getSubmission', { path: { id: ids.partial } }, gone('a submission of the deleted form'));
-  await session.call(
-    'createSubmission',
-    { body: exampleBody(session.contract, 'createSubmission', { form: ids.form }, 'completed') },
-    gone('a submission to the deleted form'),
-  );
-  await session.call('deleteFolder', { path: { id: ids.folder } }, ok('deleting the folder'));
-  await session.call('getFolder', { path: { id: ids.folder } }, gone('the deleted folder'));
+  if (whenMade(session, world, 'submission', 'deleteSubmission', 'getSubmission')) {
+    await session.call('deleteSubmission', { path: { id: ids.submission } }, ok('deleting the submission'));
+    await session.call('getSubmission', { path: { id: ids.submission } }, gone('the deleted submission'));
+  }
+  if (whenMade(session, world, 'integration', 'deleteIntegration', 'getIntegration')) {
+    await session.call('deleteIntegration', { path: { id: ids.integration } }, ok('deleting the integration'));
+    await session.call('getIntegration', { path: { id: ids.integration } }, gone('the deleted integration'));
+  }
+  if (whenMade(session, world, 'form', 'deleteForm', 'getForm', 'createSubmission')) {
+    await session.call('deleteForm', { path: { id: ids.form } }, ok('deleting the form'));
+    await session.call('getForm', { path: { id: ids.form } }, gone('the deleted form'));
+    if (whenMade(session, world, 'partial', 'getSubmission')) {
+      await session.call('getSubmission', { path: { id: ids.partial } }, gone('a submission of the deleted form'));
+    }
+    await session.call(
+      'createSubmission',
+      { body: exampleBody(session.contract, 'createSubmission', { form: ids.form }, 'completed') },
+      gone('a submission to the deleted form'),
+    );
+  }
+  if (whenMade(session, world, 'folder', 'deleteFolder', 'getFolder')) {
+    await session.call('deleteFolder', { path: { id: ids.folder } }, ok('deleting the folder'));
+    await session.call('getFolder', { path: { id: ids.folder } }, gone('the deleted folder'));
+  }
   if (ids.replayedFolder) await session.call('deleteFolder', { path: { id: ids.replayedFolder } }, ok('deleting the replayed folder'));
 
   if (adminOnly(session, world, 'eraseSubmissions', 'resetTestData')) {

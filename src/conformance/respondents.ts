@@ -8,8 +8,8 @@ import { exampleBody } from './examples.js';
 import type { Exchange } from './http.js';
 import { expectListed, walkList } from './pagination.js';
 import type { CallOptions, Expectation, Session } from './session.js';
-import { adminOnly, checkLocation, idOf, made, ok, readBack } from './steps.js';
-import type { World } from './world.js';
+import { adminOnly, checkLocation, keepMade, made, ok, readBack, whenMade } from './steps.js';
+import type { Resource, World } from './world.js';
 
 /** The origin the run's publishable keys allow, sent as a browser on that site would send it. */
 const allowedOrigin = 'https://conformance.example';
@@ -42,17 +42,18 @@ export async function publishableKeys(session: Session, world: World): Promise<v
     await secretKeyRefusals(session, world);
     return;
   }
-  const key = await createKey(session, world, 'Conformance website');
-  world.ids.publishableKey = key?.id;
+  const key = await createKey(session, world, 'publishableKey', 'Conformance website');
   if (key) world.publishable = { key: key.value, origin: allowedOrigin };
-  const readAgain = await session.call('getPublishableKey', { path: { id: key?.id } }, readBack('the publishable key just made'));
-  if (key && readAgain && keyValueOf(readAgain) !== key.value) {
-    session.fail(
-      'getPublishableKey',
-      'ensure_resource_availability',
-      `GET ${readAgain.url}`,
-      'the value read back differs from the one made',
-    );
+  if (whenMade(session, world, 'publishableKey', 'getPublishableKey')) {
+    const readAgain = await session.call('getPublishableKey', { path: { id: key?.id } }, readBack('the publishable key just made'));
+    if (key && readAgain && keyValueOf(readAgain) !== key.value) {
+      session.fail(
+        'getPublishableKey',
+        'ensure_resource_availability',
+        `GET ${readAgain.url}`,
+        'the value read back differs from the one made',
+      );
+    }
   }
   expectListed(session, 'listPublishableKeys', await walkList(session, 'listPublishableKeys'), key?.id);
 
@@ -60,7 +61,8 @@ export async function publishableKeys(session: Session, world: World): Promise<v
   await secretKeyRefusals(session, world);
   await publishableKeyRefusals(session, world);
 
-  const doomed = await createKey(session, world, 'Conformance revoked publishable key');
+  const doomed = await createKey(session, world, 'doomedPublishableKey', 'Conformance revoked publishable key');
+  if (!whenMade(session, world, 'doomedPublishableKey', 'revokePublishableKey')) return;
   const revoked = await session.call('revokePublishableKey', { path: { id: doomed?.id } }, ok('revoking a publishable key'));
   if (!revoked) return;
   expectRevoked(session, 'revokePublishableKey', revoked);
@@ -71,14 +73,19 @@ export async function publishableKeys(session: Session, world: World): Promise<v
 }
 
 /** A publishable key from the example, allowing the run's origin, in the environment of --key. */
-async function createKey(session: Session, world: World, name: string): Promise<{ id: string; value: string } | undefined> {
+async function createKey(
+  session: Session,
+  world: World,
+  resource: Resource,
+  name: string,
+): Promise<{ id: string; value: string } | undefined> {
   const body = exampleBody(session.contract, 'createPublishableKey');
   body.name = `${name} ${world.suffix}`;
   body.allowed_origins = [allowedOrigin];
   if (world.me) body.environment = world.me.environment;
   const answer = await session.call('createPublishableKey', { body }, made('a publishable key from the example'));
   checkLocation(session, 'createPublishableKey', answer);
-  const id = idOf(answer);
+  const id = keepMade(session, world, resource, 'createPublishableKey', answer);
   const value = answer && keyValueOf(answer);
   return id && value ? { id, value } : undefined;
 }
@@ -97,6 +104,10 @@ function expectRevoked(session: Session, operationId: string, exchange: Exchange
 
 /** A page's visit: the form rendered, a challenge, a partial submission, then its completion with the resume token. */
 async function respond(session: Session, world: World): Promise<void> {
+  if (!whenMade(session, world, 'publishableKey', ...publicOperations) || !whenMade(session, world, 'form', ...publicOperations)) {
+    world.unmade.publicSubmission = world.unmade.publishableKey ?? world.unmade.form;
+    return;
+  }
   const caller = publicCaller(world);
   if (!caller) {
     for (const operationId of publicOperations) {
@@ -126,8 +137,8 @@ async function respond(session: Session, world: World): Promise<void> {
   else delete body.started_token;
   const created = await session.call('createPublicSubmission', { ...caller, body }, made('a partial submission from the page'));
   checkLocation(session, 'createPublicSubmission', created);
-  const id = idOf(created);
-  world.ids.publicSubmission = id;
+  const id = keepMade(session, world, 'publicSubmission', 'createPublicSubmission', created);
+  if (!whenMade(session, world, 'publicSubmission', 'getSubmission', 'updatePublicSubmission')) return;
   const stored = await session.call('getSubmission', { path: { id } }, readBack('the public submission, by the secret key'));
   if (stored) session.ran('createPublicSubmission', 'ensure_resource_availability');
 

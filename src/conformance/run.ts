@@ -4,9 +4,10 @@
  */
 
 import * as administration from './administration.js';
+import { problemSummary } from './checks.js';
 import { type ConformanceContract, loadConformanceContract } from './contract.js';
 import { newRunSuffix } from './examples.js';
-import { httpClient } from './http.js';
+import { type HttpClient, httpClient } from './http.js';
 import * as lifecycle from './lifecycle.js';
 import * as refusals from './refusals.js';
 import * as respondents from './respondents.js';
@@ -45,12 +46,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   if (unknown.length > 0) throw new Error(`The contract has no operation ${unknown.join(', ')}.`);
   const client = httpClient({ baseUrl: options.baseUrl, insecure: options.insecure ?? false, timeoutMs: options.timeoutMs ?? 15_000 });
   const session = createSession(contract, client, options.keys.main);
-  const world: World = { keys: { ...options.keys }, suffix: newRunSuffix(), webhookUrl: options.webhookUrl, ids: {} };
+  const world: World = { keys: { ...options.keys }, suffix: newRunSuffix(), webhookUrl: options.webhookUrl, ids: {}, unmade: {} };
   try {
-    // A server that cannot be reached gives no report worth reading: every operation would fail the same way.
-    await client.send({ method: 'GET', path: '/me', headers: { authorization: `Bearer ${options.keys.main}` } }).catch((error: Error) => {
-      throw new Error(`${options.baseUrl} cannot be reached: ${error.message}`);
-    });
+    await assertKeysAccepted(client, options.baseUrl, options.keys);
     await lifecycle.identify(session, world);
     await lifecycle.folders(session, world);
     await lifecycle.forms(session, world);
@@ -76,6 +74,30 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const summary = { pass: 0, fail: 0, not_implemented: 0, skipped: 0 };
   for (const result of operations) summary[result.outcome] += 1;
   return { baseUrl: options.baseUrl, summary, notes: session.runNotes, operations };
+}
+
+/**
+ * Asks GET /me with each key given before anything else. A server that cannot be reached, or that refuses a key,
+ * gives no report worth reading: every operation would fail the same way (a wrong --key made all of them fail).
+ * A stub's 501 is an answer: the key was not refused.
+ */
+async function assertKeysAccepted(client: HttpClient, baseUrl: string, keys: Keys): Promise<void> {
+  const given: Array<[option: string, key: string | undefined, purpose: string]> = [
+    ['--key', keys.main, 'a key of the workspace the run works in, best an admin key'],
+    ['--key-read', keys.read, 'a read key of the same workspace'],
+    ['--key-other-workspace', keys.otherWorkspace, 'a key of a second workspace'],
+  ];
+  for (const [option, key, purpose] of given) {
+    if (key === undefined) continue;
+    const answer = await client.send({ method: 'GET', path: '/me', headers: { authorization: `Bearer ${key}` } }).catch((error: Error) => {
+      throw new Error(`${baseUrl} cannot be reached: ${error.message}`);
+    });
+    if (answer.status === 401 || answer.status === 403) {
+      throw new Error(
+        `the key was refused: GET /me with ${option} answered ${answer.status}${problemSummary(answer)}. Pass a key this server issued (for ${option}, ${purpose}).`,
+      );
+    }
+  }
 }
 
 /**

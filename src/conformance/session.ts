@@ -48,6 +48,8 @@ export interface Expectation {
   what: string;
   /** The problem's `code` a refusal must carry, when the status alone does not say which refusal it is. */
   code?: string;
+  /** Added to the failure: what the person running the kit can do about it (an option to pass). */
+  hint?: string;
 }
 
 interface OperationRecord {
@@ -55,6 +57,8 @@ interface OperationRecord {
   /** Whether the operation did its job once, as its happy path asks: only then can it pass. */
   succeeded: boolean;
   notImplemented: boolean;
+  /** Whether the last request answered "not implemented" (a prerequisite that is not written yet has not failed). */
+  lastNotImplemented: boolean;
   ran: Set<CheckName>;
   failures: OperationResult['failures'];
   notes: string[];
@@ -70,7 +74,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
   const records = new Map<string, OperationRecord>(
     contract.operations.map((operation) => [
       operation.operationId,
-      { requests: 0, succeeded: false, notImplemented: false, ran: new Set(), failures: [], notes: [] },
+      { requests: 0, succeeded: false, notImplemented: false, lastNotImplemented: false, ran: new Set(), failures: [], notes: [] },
     ]),
   );
   const record = (operationId: string) => {
@@ -113,6 +117,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
     const method = options.method ?? operation.method.toUpperCase();
     const label = `${method} ${path}${queryText}`;
     target.requests += 1;
+    target.lastNotImplemented = false;
     let exchange: Exchange | undefined;
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -140,6 +145,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
     for (const finding of findings) target.failures.push({ ...finding, request: label });
     if (isNotImplemented(exchange)) {
       target.notImplemented = true;
+      target.lastNotImplemented = true;
       return undefined;
     }
     if (!expect) return exchange;
@@ -148,7 +154,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
       target.failures.push({
         check: expect.check,
         request: label,
-        message: `${expect.what}: expected ${expect.status.join(' or ')}, got ${exchange.status}${problemSummary(exchange)}`,
+        message: `${expect.what}: expected ${expect.status.join(' or ')}, got ${exchange.status}${problemSummary(exchange)}${hintOf(expect)}`,
       });
       return undefined;
     }
@@ -157,7 +163,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
       target.failures.push({
         check: expect.check,
         request: label,
-        message: `${expect.what}: expected the code ${expect.code}, got ${exchange.status}${problemSummary(exchange) || ' without a code'}`,
+        message: `${expect.what}: expected the code ${expect.code}, got ${exchange.status}${problemSummary(exchange) || ' without a code'}${hintOf(expect)}`,
       });
       return undefined;
     }
@@ -180,6 +186,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
   };
   const ran = (operationId: string, check: CheckName) => record(operationId).ran.add(check);
   const notImplemented = (operationId: string) => record(operationId).notImplemented;
+  const lastCallNotImplemented = (operationId: string) => record(operationId).lastNotImplemented;
 
   function results(): OperationResult[] {
     return contract.operations.map((operation) => {
@@ -200,10 +207,12 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
     });
   }
 
-  return { contract, call, fail, note, runNote, runNotes, ran, notImplemented, results };
+  return { contract, call, fail, note, runNote, runNotes, ran, notImplemented, lastCallNotImplemented, results };
 }
 
 export type Session = ReturnType<typeof createSession>;
+
+const hintOf = (expect: Expectation) => (expect.hint ? `; ${expect.hint}` : '');
 
 /** Every media type the operation answers in, so that content negotiation never refuses the kit (406). */
 function acceptFor(operation: ContractOperation): string {

@@ -6,6 +6,24 @@ export interface Keys {
   otherWorkspace?: string;
 }
 
+/** What the run makes and then uses by id. */
+export type Resource =
+  | 'form'
+  | 'transferForm'
+  | 'folder'
+  | 'replayedFolder'
+  | 'submission'
+  | 'partial'
+  | 'integration'
+  | 'event'
+  | 'apiKey'
+  | 'publishableKey'
+  | 'doomedPublishableKey'
+  | 'publicSubmission'
+  | 'invite'
+  | 'rescoreJob'
+  | 'transfer';
+
 /** What the run has learnt and made so far. */
 export interface World {
   keys: Keys;
@@ -14,24 +32,12 @@ export interface World {
   webhookUrl?: string;
   me?: { scope: string; environment: string; workspaceId: string };
   other?: { scope: string; workspaceId: string };
-  ids: Partial<
-    Record<
-      | 'form'
-      | 'transferForm'
-      | 'folder'
-      | 'replayedFolder'
-      | 'submission'
-      | 'partial'
-      | 'integration'
-      | 'event'
-      | 'apiKey'
-      | 'publishableKey'
-      | 'publicSubmission'
-      | 'invite'
-      | 'rescoreJob',
-      string
-    >
-  >;
+  ids: Partial<Record<Resource, string>>;
+  /**
+   * Resources the run could not make because the operation meant to make them failed (not: is not implemented),
+   * and that operation: what needs them is not run (`whenMade` in steps.ts).
+   */
+  unmade: Partial<Record<Resource, string>>;
   /** A key the run revoked, to show that it no longer opens anything. */
   revokedKey?: string;
   /** The publishable key the run made and uses for the public operations, with the origin it allows. */

@@ -62,8 +62,16 @@ describe('the conformance kit against the reference server', () => {
   let other: Bootstrapped;
 
   beforeAll(async () => {
-    // Private webhook URLs, so that an integration may point at the loopback address the run gives it.
-    server = await startServerProcess(singleProcessOnSqlite, { env: { ALLOW_PRIVATE_WEBHOOK_URLS: 'true' } });
+    // Private webhook URLs, so that an integration may point at the loopback address the run gives it. This file
+    // makes several runs within a minute from one address: the per-address budgets (public requests, failed
+    // authentications) are raised so that one run does not spend the next one's.
+    server = await startServerProcess(singleProcessOnSqlite, {
+      env: {
+        ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+        PUBLIC_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000',
+        RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '1000',
+      },
+    });
     const bootstrap = async (name: string) =>
       JSON.parse(await server.admin('bootstrap', '--workspace', name, '--plan', 'business', '--json')) as Bootstrapped;
     main = await bootstrap('Conformance');
@@ -139,6 +147,53 @@ describe('the conformance kit against the reference server', () => {
     expect(passedOf('updatePublicSubmission')).toEqual(expect.arrayContaining(['positive_data_acceptance', 'ignored_auth']));
     expect(passedOf('getMe')).toContain('scope_enforcement');
     expect(report.operations.find((result) => result.operationId === 'revokeOAuthToken')!.notes[0]).toContain('registered OAuth client');
+  });
+
+  it('when run without --webhook-url, then createIntegration alone fails, saying to pass it, and the six operations that need its integration are not run because it failed', async () => {
+    const report = await runConformance({ ...options(), webhookUrl: undefined, baseUrl: `https://127.0.0.1:${server.port}/v1` });
+
+    const dependents = [
+      'getIntegration',
+      'updateIntegration',
+      'deleteIntegration',
+      'dispatchIntegration',
+      'rotateIntegrationSecret',
+      'listIntegrationLogs',
+    ];
+    const outcomes = Object.fromEntries(
+      report.operations.filter((result) => result.outcome !== 'pass').map((result) => [result.operationId, result.outcome]),
+    );
+    expect(outcomes).toEqual({
+      createIntegration: 'fail',
+      ...Object.fromEntries(dependents.map((operationId) => [operationId, 'skipped'])),
+      removeMember: 'skipped',
+      createOAuthToken: 'skipped',
+      revokeOAuthToken: 'skipped',
+    });
+    const resultOf = (operationId: string) => report.operations.find((result) => result.operationId === operationId)!;
+    expect(resultOf('createIntegration').failures).toEqual([
+      expect.objectContaining({
+        check: 'positive_data_acceptance',
+        message: expect.stringMatching(/^an integration from the example: expected 201, got 422 .*: pass --webhook-url with an https URL/),
+      }),
+    ]);
+    for (const operationId of dependents) {
+      expect({ operationId, failures: resultOf(operationId).failures }).toEqual({ operationId, failures: [] });
+      expect(resultOf(operationId).notes).toContain('not run because createIntegration failed');
+    }
+    expect(report.summary).toMatchObject({ fail: 1, skipped: dependents.length + 3 });
+    expect(exitCodeOf(report)).toBe(1);
+  });
+
+  it.each([
+    ['--key', { main: 'svc_live_conformance0refused0key0000000000000' }],
+    ['--key-other-workspace', { otherWorkspace: 'svc_live_conformance0refused0key0000000000000' }],
+  ])('when %s is a key the server does not know, then the run stops before any check: the key was refused', async (option, keys) => {
+    const run = runConformance({ ...options(), keys: { ...options().keys, ...keys }, baseUrl: `https://127.0.0.1:${server.port}/v1` });
+
+    await expect(run).rejects.toThrow(
+      new RegExp(`^the key was refused: GET /me with ${option} answered 401 \\(invalid_api_key: .*\\)\\. Pass a key this server issued`),
+    );
   });
 
   it('when a proxy drops the request_id of getMe and the X-Request-Id of listFolders, then exactly those fail and the exit code is 1', async () => {

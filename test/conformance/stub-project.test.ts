@@ -16,19 +16,21 @@ const run = promisify(execFile);
 const key = `svc_test_${'a'.repeat(40)}`;
 const otherKey = `svc_test_${'b'.repeat(40)}`;
 
-/** `npm run conformance -- …` as a CI job runs it: its exit code and its JSON report. */
-async function conformanceCommand(
-  ...args: string[]
-): Promise<{ code: number; report: { summary: Record<string, number>; operations: Array<{ operationId: string; outcome: string }> } }> {
+/** `npm run conformance -- …` as a CI job runs it: its exit code, its JSON report (when it made one) and its stderr. */
+async function conformanceCommand(...args: string[]): Promise<{
+  code: number;
+  report: { summary: Record<string, number>; operations: Array<{ operationId: string; outcome: string }> } | undefined;
+  stderr: string;
+}> {
   const command = run(process.execPath, ['--import', 'tsx', 'src/cli/conformance.ts', ...args, '--json'], {
     cwd: repositoryRoot,
     maxBuffer: 16 * 1024 * 1024,
   });
-  const { stdout, code } = await command.then(
-    ({ stdout }) => ({ stdout, code: 0 }),
-    (error: { stdout: string; code: number }) => ({ stdout: error.stdout, code: error.code }),
+  const { stdout, stderr, code } = await command.then(
+    ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
+    (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }),
   );
-  return { code, report: JSON.parse(stdout) };
+  return { code, report: stdout ? JSON.parse(stdout) : undefined, stderr };
 }
 
 describe('the conformance kit against a fresh stub project', () => {
@@ -46,12 +48,23 @@ describe('the conformance kit against a fresh stub project', () => {
   });
 
   it('when every handler is still the generated one, then every operation is not implemented and the exit code is 2', async () => {
-    const { code, report } = await conformanceCommand('--base-url', server!.baseUrl, '--key', key, '--key-other-workspace', otherKey);
+    const { code, report: made } = await conformanceCommand('--base-url', server!.baseUrl, '--key', key, '--key-other-workspace', otherKey);
+    const report = made!;
 
     expect(report.operations.filter((result) => result.outcome !== 'not_implemented')).toEqual([]);
     expect(report.operations.length).toBeGreaterThan(50);
     expect(report.summary).toMatchObject({ pass: 0, fail: 0, skipped: 0, not_implemented: report.operations.length });
     expect(code).toBe(2);
+  });
+
+  it('when the server refuses --key (401), then no check runs: exit code 3, "the key was refused" and no report', async () => {
+    const { code, report, stderr } = await conformanceCommand('--base-url', server!.baseUrl, '--key', 'not_a_key');
+
+    expect(code).toBe(3);
+    expect(report).toBeUndefined();
+    expect(stderr).toBe(
+      'The conformance run could not be made: the key was refused: GET /me with --key answered 401 (invalid_api_key: The API key is unknown, expired or revoked.). Pass a key this server issued (for --key, a key of the workspace the run works in, best an admin key).\n',
+    );
   });
 
   it('when getMe is implemented, then getMe passes', async () => {
