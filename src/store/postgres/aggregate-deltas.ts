@@ -146,6 +146,7 @@ const foldStatement = `
     SELECT form_id, environment, day, utm_source, SUM(started), SUM(completed) FROM d WHERE utm_source IS NOT NULL GROUP BY 1, 2, 3, 4
     ON CONFLICT (form_id, environment, day, utm_source) DO UPDATE SET started = t.started + excluded.started,
       completed = t.completed + excluded.completed
+    RETURNING t.form_id, t.environment, t.day, t.utm_source, t.started, t.completed
   ), grades AS (
     INSERT INTO submission_grade_days AS t (form_id, environment, day, grade, completed)
     SELECT form_id, environment, day, grade, SUM(grade_completed) FROM d WHERE grade IS NOT NULL GROUP BY 1, 2, 3, 4
@@ -155,7 +156,19 @@ const foldStatement = `
     SELECT workspace_id, month, SUM(submissions) FROM d WHERE submissions <> 0 GROUP BY 1, 2
     ON CONFLICT (workspace_id, month) DO UPDATE SET submissions = t.submissions + excluded.submissions
   )
-  SELECT COUNT(*)::int AS folded FROM d`;
+  SELECT (SELECT COUNT(*)::int FROM d) AS folded,
+    (SELECT json_agg(json_build_array(form_id, environment, day, utm_source)) FROM sources WHERE started = 0 AND completed = 0)
+      AS emptied`;
+
+/**
+ * The source rows the fold left counting no submission, deleted: a source is the respondent's text (it may hold a
+ * name or an address), and a deleted or erased submission must not leave it behind at zero. A separate statement,
+ * since the statements of one WITH all see the table as it was before it. (Parameter: the keys, as JSON.)
+ */
+const deleteEmptySourceRows = `
+  DELETE FROM submission_source_days t USING json_array_elements($1::json) k
+  WHERE t.form_id = k->>0 AND t.environment = k->>1 AND t.day = k->>2 AND t.utm_source = k->>3
+    AND t.started = 0 AND t.completed = 0`;
 
 /**
  * Folds the pending deltas if no other process is folding (then it returns 0: theirs takes these rows too). The
@@ -165,6 +178,8 @@ export async function foldAggregateDeltas(pool: pg.Pool): Promise<number> {
   return inTransaction(pool, async (client) => {
     const lock = await one<{ locked: boolean }>(client, 'SELECT pg_try_advisory_xact_lock($1) AS locked', [advisoryLocks.aggregateFold]);
     if (!lock!.locked) return 0;
-    return (await one<{ folded: number }>(client, foldStatement))!.folded;
+    const { folded, emptied } = (await one<{ folded: number; emptied: string[][] | null }>(client, foldStatement))!;
+    if (emptied !== null) await run(client, deleteEmptySourceRows, [JSON.stringify(emptied)]);
+    return folded;
   });
 }

@@ -25,7 +25,7 @@ import {
   type SubmissionRecord,
   type SubmissionStore,
 } from '../submission-store.js';
-import { appendDeltas, creationDelta, funnelDelta, mergedAggregates, scoreDeltas } from './aggregate-deltas.js';
+import { appendDeltas, creationDelta, foldAggregateDeltas, funnelDelta, mergedAggregates, scoreDeltas } from './aggregate-deltas.js';
 import { insertAuditEvent } from './audit-events.js';
 import { all, inTransaction, one, Parameters, type Queryable, run } from './database.js';
 import { eraseReplays, eraseReplaysOf } from './idempotency.js';
@@ -214,7 +214,7 @@ export function postgresSubmissions(pool: pg.Pool, processes = 1): SubmissionSto
       });
     },
     async erase({ workspaceId, environment }, email, audit, outbox) {
-      return withOutbox(pool, outbox, async (client) => {
+      const erased = await withOutbox(pool, outbox, async (client) => {
         // Locked in id order, so an erasure and a concurrent delete or rescore meet on their first common row rather
         // than each holding a row the other wants. The order is the bytes' (COLLATE "C"), the one a rescore batch
         // sorts by in JavaScript: under the database's own collation (en_US sorts `sub_b` before `sub_C`) the two
@@ -248,6 +248,11 @@ export function postgresSubmissions(pool: pg.Pool, processes = 1): SubmissionSto
         await insertAuditEvent(client, event);
         return result;
       });
+      // The pending aggregate changes of the erased submissions hold their UTM sources, the respondents' text, until
+      // folded: folded at once rather than at the next periodic fold. A fold that fails, or that another process is
+      // running, leaves them to that one (within a second).
+      await foldAggregateDeltas(pool).catch(() => 0);
+      return erased;
     },
     async rescore(partition, id, change, outbox) {
       return withOutbox(pool, outbox, async (client) => {

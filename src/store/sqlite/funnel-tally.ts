@@ -27,6 +27,15 @@ function addTo<T extends object>(map: Map<string, T>, key: string, base: () => T
   add(entry);
 }
 
+/** Deletes the source row of (form, environment, day, source) when it counts no submission any more. */
+function deleteEmptySourceRow(db: Database.Database, key: string[]): void {
+  statement(
+    db,
+    `DELETE FROM submission_source_days
+     WHERE form_id = ? AND environment = ? AND day = ? AND utm_source = ? AND started = 0 AND completed = 0`,
+  ).run(...key);
+}
+
 export class FunnelTally {
   private days = new Map<string, DayRow & { started: number; completed: number; scoreSum: number; scoreCount: number }>();
   /** Per day row, per step id. */
@@ -130,11 +139,16 @@ export class FunnelTally {
       ).run(formId, environment, day, JSON.stringify(rows));
     }
     for (const sum of this.sources.values()) {
+      if (sum.started === 0 && sum.completed === 0) continue;
+      const key = [sum.formId, sum.environment, sum.day, sum.source];
       statement(
         db,
         `INSERT INTO submission_source_days (form_id, environment, day, utm_source, started, completed) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT DO UPDATE SET started = started + excluded.started, completed = completed + excluded.completed`,
-      ).run(sum.formId, sum.environment, sum.day, sum.source, sum.started, sum.completed);
+      ).run(...key, sum.started, sum.completed);
+      // The source is the respondent's text (it may hold a name or an address): a row that no longer counts anyone
+      // goes, or the text of a deleted or erased submission would stay behind at zero.
+      if (sum.started < 0) deleteEmptySourceRow(db, key);
     }
     for (const sum of this.grades.values()) {
       statement(

@@ -1,0 +1,75 @@
+/**
+ * The analytics' per-day UTM source rows are keyed by the respondent's own text (a `utm_source` may hold a name or
+ * an address): a row that no longer counts any submission is deleted, so a deleted or erased submission leaves no
+ * source behind at zero. On PostgreSQL the rows change when the pending deltas are folded.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Schema } from '../../src/contract.js';
+import type { Store } from '../../src/store/types.js';
+import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
+import { at, form, submission, workspace } from './conformance/fixtures.js';
+
+describe.each(storeKinds)('the %s store, the source rows of a form', (kind) => {
+  let store: Store;
+  let workspaceId: string;
+  let target: Schema<'Form'>;
+  beforeEach(async () => {
+    store = await createTestStore(kind);
+    workspaceId = await workspace(store);
+    target = form('sources');
+    await store.forms.create({ form: target, workspaceId, environment: 'live' });
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  const partition = () => ({ workspaceId, environment: 'live' as const });
+  const fromSource = (source: string, second: number, status: 'completed' | 'partial' = 'completed') => {
+    const made = submission(target.id, at(second), status);
+    return { ...made, context: { ...made.context, utm: { ...made.context.utm, source } } };
+  };
+  const insert = (made: Schema<'Submission'>) => store.submissions.insert({ submission: made, workspaceId, environment: 'live' });
+  /** The source rows as stored (folded first on PostgreSQL), pending deltas included. */
+  const sourceRows = async () => {
+    await store.foldAggregates?.();
+    const rows = await storedRows(store, 'SELECT utm_source, started, completed FROM submission_source_days WHERE form_id = ?', target.id);
+    return rows.map((row) => [row.utm_source, Number(row.started), Number(row.completed)]).sort();
+  };
+
+  it('when the only submissions of a source are deleted, then no row holds the source any more', async () => {
+    const own = [fromSource('ana@example.org', 1), fromSource('ana@example.org', 2, 'partial')];
+    for (const made of own) await insert(made);
+    await insert(fromSource('newsletter', 3));
+    expect(await sourceRows()).toEqual([
+      ['ana@example.org', 2, 1],
+      ['newsletter', 1, 1],
+    ]);
+
+    for (const made of own) await store.submissions.delete(partition(), made.id);
+
+    expect(await sourceRows()).toEqual([['newsletter', 1, 1]]);
+  });
+
+  it('when one of two submissions of a source is deleted, then its row counts the other', async () => {
+    const [first, second] = [fromSource('newsletter', 1), fromSource('newsletter', 2, 'partial')];
+    await insert(first);
+    await insert(second);
+
+    await store.submissions.delete(partition(), first.id);
+
+    expect(await sourceRows()).toEqual([['newsletter', 1, 0]]);
+  });
+
+  it('when a partial submission of a source is completed, then its row moves its count and stays', async () => {
+    const made = fromSource('ads', 1, 'partial');
+    await insert(made);
+
+    await store.submissions.resume(partition(), made.id, (previous) => ({
+      submission: { ...previous, status: 'completed', completed_at: at(5), updated_at: at(5) },
+      searchText: '',
+      emailAnswers: [],
+    }));
+
+    expect(await sourceRows()).toEqual([['ads', 1, 1]]);
+  });
+});
