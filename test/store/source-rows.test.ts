@@ -5,6 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
+import { sourceRowsEmptiedSchema as postgresMigration } from '../../src/store/postgres/schema/source-rows-emptied.js';
+import { sourceRowsEmptiedSchema as sqliteMigration } from '../../src/store/sqlite/schema/source-rows-emptied.js';
 import type { Store } from '../../src/store/types.js';
 import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
 import { at, form, submission, workspace } from './conformance/fixtures.js';
@@ -71,5 +73,25 @@ describe.each(storeKinds)('the %s store, the source rows of a form', (kind) => {
     }));
 
     expect(await sourceRows()).toEqual([['ads', 1, 1]]);
+  });
+
+  it('when an earlier version left source rows at zero, then the migration deletes them and keeps the rows that count', async () => {
+    await insert(fromSource('newsletter', 1));
+    await store.foldAggregates?.();
+    await storedRows(
+      store,
+      `INSERT INTO submission_source_days (form_id, environment, day, utm_source, started, completed) VALUES (?, 'live', ?, ?, 0, 0)`,
+      target.id,
+      '2031-01-01',
+      'left.behind@example.org',
+    );
+    expect(await sourceRows()).toEqual([
+      ['left.behind@example.org', 0, 0],
+      ['newsletter', 1, 1],
+    ]);
+
+    await storedRows(store, kind === 'postgres' ? postgresMigration : sqliteMigration);
+
+    expect(await sourceRows()).toEqual([['newsletter', 1, 1]]);
   });
 });

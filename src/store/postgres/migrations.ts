@@ -12,6 +12,7 @@ import { integrationCircuitSchema, integrationsSchema } from './schema/integrati
 import { oauthSchema } from './schema/oauth.js';
 import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
 import { publishableKeysSchema } from './schema/publishable-keys.js';
+import { sourceRowsEmptiedSchema } from './schema/source-rows-emptied.js';
 import { spamSchema } from './schema/spam.js';
 import { spamSpentSchema } from './schema/spam-spent.js';
 import { submissionContextSchema } from './schema/submission-context.js';
@@ -59,6 +60,7 @@ const migrations: readonly string[] = [
   hostedPagesSchema,
   eventsSubmissionIdSchema,
   spamSpentSchema,
+  sourceRowsEmptiedSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

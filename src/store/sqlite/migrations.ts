@@ -9,6 +9,7 @@ import { integrationCircuitSchema, integrationsSchema } from './schema/integrati
 import { oauthSchema } from './schema/oauth.js';
 import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
 import { publishableKeysSchema } from './schema/publishable-keys.js';
+import { sourceRowsEmptiedSchema } from './schema/source-rows-emptied.js';
 import { spamSchema } from './schema/spam.js';
 import { spamSpentSchema } from './schema/spam-spent.js';
 import { submissionContextSchema } from './schema/submission-context.js';
@@ -54,6 +55,7 @@ const migrations: readonly string[] = [
   spamSchema,
   hostedPagesSchema,
   spamSpentSchema,
+  sourceRowsEmptiedSchema,
 ];
 
 /**
