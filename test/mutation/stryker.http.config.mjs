@@ -5,7 +5,13 @@ import { strykerConfig } from './stryker.base.mjs';
 
 export default {
   ...strykerConfig('http'),
-  mutate: ['src/http/pipeline.ts', 'src/http/rate-limits.ts', 'src/http/dispatch.ts', 'src/http/sealed-response.ts'],
+  mutate: [
+    'src/http/pipeline.ts',
+    'src/http/rate-limits.ts',
+    'src/http/client-address.ts',
+    'src/http/dispatch.ts',
+    'src/http/sealed-response.ts',
+  ],
   vitest: { configFile: 'test/mutation/vitest.http.config.ts' },
   timeoutMS: 60_000,
 };
