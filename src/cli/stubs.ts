@@ -1,9 +1,12 @@
 /**
  * `npm run stubs -- --out DIR [--examples] [--update]`: writes a standalone server project generated from the
- * contract (see docs/implement-yourself.md), or regenerates one after a contract change.
+ * contract (see docs/implement-yourself.md), or regenerates one after a contract change. Exit code 0 when written,
+ * 2 when nothing was written (a wrong option, a directory that is not empty or not a stub project, an unusable
+ * manifest, a path in the project that is a symbolic link).
  */
 import { parseArgs } from 'node:util';
 import { generateStubs, type StubReport } from '../stubs/generate.js';
+import { shellWord } from './admin-invocation.js';
 
 const usage = `Usage: npm run stubs -- --out DIR [--examples] [--update [--no-examples]]
 
@@ -23,7 +26,8 @@ function describe(report: StubReport, update: boolean): string {
   if (report.withoutExample.length > 0) {
     lines.push(`No documented example, so these answer 501: ${report.withoutExample.join(', ')}.`);
   }
-  if (!update) lines.push(`Next: cd ${report.out} && npm install && npm start`);
+  // A command to paste: the path as one shell word, whatever spaces or quotes it holds.
+  lines.push(`Next: cd ${shellWord(report.out)} && ${update ? 'npm test' : 'npm install && npm start'}`);
   return lines.join('\n');
 }
 

@@ -2,11 +2,12 @@
  * Generates a standalone server project from the contract: the bundled document, types generated from it, the
  * pipeline (request ids, routing, bearer keys, validation, problems) and one handler per operation, grouped per tag.
  * Regenerating (`update`) rewrites what is generated, adds handlers for new operations and keeps every file and
- * handler the implementer changed, which it recognises by the hashes kept in the project's manifest.
+ * handler the implementer changed, which it recognises by the hashes kept in the project's manifest. Everything is
+ * worked out first and checked (a readable manifest, no path that is a link) before the first file is written.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import { bundleContract } from './contract-source.js';
 import {
@@ -18,7 +19,9 @@ import {
   handlerStatement,
   type StubOperation,
 } from './handler-source.js';
+import { type Manifest, manifestName, readManifest } from './manifest.js';
 import { stubPackageJson } from './package-json.js';
+import { assertWritable, writeProjectFile } from './project-files.js';
 import { type OpenApiDocument, readOperations } from './template/src/contract.js';
 import { readExamples } from './template/src/examples.js';
 
@@ -31,6 +34,8 @@ export interface StubOptions {
   update?: boolean;
   /** The contract; bundled from openapi/ when omitted. */
   document?: OpenApiDocument;
+  /** The directory of the project template (support files); the generator's own template when omitted. */
+  templateDir?: URL;
 }
 
 export interface StubReport {
@@ -47,15 +52,6 @@ export interface StubReport {
   disappeared: Array<{ operationId: string; file: string }>;
   /** With `examples`: operations without a documented success example, which answer 501 instead. */
   withoutExample: string[];
-}
-
-export const manifestName = '.stubs.json';
-
-interface Manifest {
-  note: string;
-  examples: boolean;
-  files: Record<string, string>;
-  handlers: Record<string, string>;
 }
 
 const templateDir = new URL('./template/', import.meta.url);
@@ -79,8 +75,7 @@ const hash = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export async function generateStubs(options: StubOptions): Promise<StubReport> {
   const out = options.out;
-  const manifestPath = join(out, manifestName);
-  const previous = existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest) : undefined;
+  const previous = readManifest(out);
   if (options.update && !previous) throw new Error(`${out} is not a stub project (no ${manifestName}); generate one without --update.`);
   if (!options.update && existsSync(out) && readdirSync(out).length > 0) {
     throw new Error(`${out} is not empty; pass --update to regenerate a stub project in it.`);
@@ -101,9 +96,10 @@ export async function generateStubs(options: StubOptions): Promise<StubReport> {
     handlers: {},
   };
 
+  // Path → text, written only once every path has been checked.
+  const pending = new Map<string, string>();
   const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(out, path)), { recursive: true });
-    writeFileSync(join(out, path), text);
+    pending.set(path, text);
     report.written.push(path);
   };
   /** A file the implementer may change: written when absent or still as generated, kept otherwise. */
@@ -120,15 +116,20 @@ export async function generateStubs(options: StubOptions): Promise<StubReport> {
   };
 
   write('openapi/openapi.json', `${JSON.stringify(document, null, 2)}\n`);
-  write('src/generated/openapi.d.ts', COMMENT_HEADER + astToString(await openapiTS(document as never)));
+  // A copy: openapi-typescript writes into the document it is given (descriptions of discriminator properties).
+  write('src/generated/openapi.d.ts', COMMENT_HEADER + astToString(await openapiTS(structuredClone(document) as never)));
   write('src/generated/security.ts', openOperations(document));
-  for (const path of supportFiles) writeUnlessChanged(path, readFileSync(new URL(path, templateDir), 'utf8'));
+  for (const path of supportFiles) writeUnlessChanged(path, readFileSync(new URL(path, options.templateDir ?? templateDir), 'utf8'));
   writeUnlessChanged('package.json', stubPackageJson());
   writeUnlessChanged('.gitignore', 'node_modules/\ndata/\n');
 
   const locations = writeHandlers(out, operations, modeOf, previous, manifest, report, write);
   write('src/handlers/index.ts', handlerIndex(operations, locations));
   write(manifestName, `${JSON.stringify(manifest, null, 2)}\n`);
+  assertWritable(out, pending.keys());
+  // The manifest last: a run stopped half-way leaves the previous one, so a file it had just regenerated is at worst
+  // taken for the implementer's and kept, never the other way round.
+  for (const [path, text] of pending) writeProjectFile(out, path, text);
   return report;
 }
 
