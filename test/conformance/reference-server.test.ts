@@ -185,6 +185,56 @@ describe('the conformance kit against the reference server', () => {
     expect(exitCodeOf(report)).toBe(1);
   });
 
+  it('when createForm fails (a proxy turns its answers into 500s), then it alone fails and every operation that needs a form is not run because it failed', async () => {
+    const proxy = await startProxy(server.port, (request, answer) => {
+      if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/forms') return;
+      const requestId = String(answer.headers['x-request-id']);
+      answer.status = 500;
+      answer.headers['content-type'] = 'application/problem+json';
+      answer.body = Buffer.from(
+        JSON.stringify({
+          type: 'server_error',
+          code: 'internal_error',
+          status: 500,
+          title: 'Server error',
+          message: 'Tampered.',
+          request_id: requestId,
+        }),
+      );
+    });
+    try {
+      const report = await runConformance({ ...options(), baseUrl: proxy.url });
+
+      const failed = report.operations.filter((result) => result.outcome === 'fail');
+      expect(failed.map((result) => result.operationId)).toEqual(['createForm']);
+      const notRun = report.operations.filter((result) => result.notes.includes('not run because createForm failed'));
+      // What works on the form, and what is made in it or for it, down to the public page's submissions.
+      expect(notRun.map((result) => result.operationId)).toEqual(
+        expect.arrayContaining([
+          'getForm',
+          'updateForm',
+          'deleteForm',
+          'listFormVersions',
+          'createSubmission',
+          'getSubmission',
+          'rescoreForm',
+          'getRescoreJob',
+          'createIntegration',
+          'getIntegration',
+          'deleteIntegration',
+          'transferForm',
+          'acceptTransfer',
+          'getPublicForm',
+          'createPublicSubmission',
+          'updatePublicSubmission',
+        ]),
+      );
+      expect(exitCodeOf(report)).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it.each([
     ['--key', { main: 'svc_live_conformance0refused0key0000000000000' }],
     ['--key-other-workspace', { otherWorkspace: 'svc_live_conformance0refused0key0000000000000' }],
