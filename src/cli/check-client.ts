@@ -121,19 +121,25 @@ export async function checkClient(root: string, workspace: string): Promise<{ ta
   return { tarball, results: [...lints, ...loads] };
 }
 
+/** What the command prints, and its exit code: 1 when any check failed, each failure followed by its tool's report. */
+export function report(tarball: string, results: CheckResult[]): { text: string; exitCode: number } {
+  const lines = [`packed ${tarball}`];
+  for (const { check, ok, output } of results) {
+    if (!ok) lines.push(`FAILED ${check}`, output.trimEnd());
+    else lines.push(`ok     ${check}${check.endsWith(' project') ? `: ${output}` : ''}`);
+  }
+  return { text: `${lines.join('\n')}\n`, exitCode: results.every((result) => result.ok) ? 0 : 1 };
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { keep: { type: 'string' } } });
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const workspace = values.keep === undefined ? mkdtempSync(join(tmpdir(), 'form-funnel-client-check-')) : resolve(values.keep);
   try {
     const { tarball, results } = await checkClient(root, workspace);
-    process.stdout.write(`packed ${relative(root, tarball)}\n`);
-    for (const { check, ok, output } of results) {
-      process.stdout.write(
-        ok ? `ok     ${check}${check.endsWith('project') ? `: ${output}` : ''}\n` : `FAILED ${check}\n${output.trimEnd()}\n`,
-      );
-    }
-    process.exitCode = results.every((result) => result.ok) ? 0 : 1;
+    const { text, exitCode } = report(relative(root, tarball), results);
+    process.stdout.write(text);
+    process.exitCode = exitCode;
   } finally {
     if (values.keep === undefined) rmSync(workspace, { recursive: true, force: true });
   }
