@@ -135,7 +135,12 @@ export async function createPublicSubmission(
 }
 
 /** 403 `invalid_resume_token` unless `given` is the submission's token and its window has not ended. */
-function assertTokenContinues(stored: { tokenHash: Buffer; expiresAt: string } | undefined, given: string, id: string, now: Date): void {
+function assertTokenContinues<Stored extends { tokenHash: Buffer; expiresAt: string }>(
+  stored: Stored | undefined,
+  given: string,
+  id: string,
+  now: Date,
+): asserts stored is Stored {
   if (!stored || !resumeTokenMatches(stored.tokenHash, given) || Date.parse(stored.expiresAt) <= now.getTime()) {
     throw forbidden(
       'invalid_resume_token',
@@ -156,7 +161,7 @@ export async function updatePublicSubmission(
   const token = await services.store.publishableKeys.findResumeToken(id);
   assertTokenContinues(token, body.resume_token, id, services.now());
   const { resume_token: _, ...update } = body;
-  const view = (submission: Submission) => publicView(submission, token!.expiresAt);
+  const view = (submission: Submission) => publicView(submission, token.expiresAt);
   return view(await updateFoundSubmission(answeringWith(services, view), principal, found.record, update));
 }
 
