@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeOf, runConformance } from '../../src/conformance/run.js';
+import { exportedHandlers } from '../../src/stubs/handler-source.js';
 import { type RunningServer, repositoryRoot, type StubProject, startServer, stubProject } from '../stubs/stub-project.js';
 
 const run = promisify(execFile);
@@ -101,5 +102,31 @@ describe('the conformance kit against a fresh stub project', () => {
       { operationId: 'getMe', outcome: 'pass', failures: [] },
     ]);
     expect(exitCodeOf(report)).toBe(0);
+  });
+
+  it("when a handler answers what its operation does not describe, then the kit fails it with the stub's 500 and prints what the stub's response validation found", async () => {
+    const handlers = join(project.dir, 'src/handlers/account.ts');
+    const source = readFileSync(handlers, 'utf8');
+    const getMe = exportedHandlers('account.ts', source).find((found) => found.name === 'getMe')!;
+    const broken = "export const getMe: Handler<'getMe'> = async () => ({ status: 200, body: { object: 'me' } as never });";
+    writeFileSync(handlers, source.slice(0, getMe.start) + broken + source.slice(getMe.end));
+    await server!.stop();
+    server = await startServer(project.dir);
+
+    const report = await runConformance({ baseUrl: server.baseUrl, keys: { main: key }, only: ['getMe'] });
+
+    const [result] = report.operations;
+    expect(result?.outcome).toBe('fail');
+    expect(result?.failures).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          check: 'not_a_server_error',
+          message: expect.stringMatching(
+            /^500 \(internal_error: .*\): the handler's answer failed the server's own response validation: .*\/id must have required property 'id'/,
+          ),
+        }),
+      ]),
+    );
+    expect(exitCodeOf(report)).toBe(1);
   });
 });
