@@ -2,7 +2,7 @@
  * `npm run conformance -- --base-url URL --key KEY [--key-read KEY] [--key-other-workspace KEY] …` (see `usage`):
  * checks a running server against the contract (docs/implementing.md, "Check your server"). Exit code: 0 every
  * operation passed, 1 one failed, 2 none failed but some are not implemented, 3 the run itself could not be made
- * (bad options, no server).
+ * (bad options, no server, a key the server refused).
  */
 import { parseArgs } from 'node:util';
 import { formatReport } from '../conformance/report.js';
@@ -24,7 +24,9 @@ const usage = `Usage:
   --contract             the bundled document to check against (default: dist/openapi.json, built from openapi/)
   --json                 the report as JSON, for CI
 
-Exit code: 0 all passed, 1 a failure, 2 no failure but some operations not implemented, 3 could not run.
+Exit code: 0 all passed, 1 a failure, 2 no failure but some operations not implemented, 3 could not run
+(bad options, no server, a key the server refused on GET /me). An operation whose prerequisite failed is
+skipped, "not run because <prerequisite> failed", rather than failed again.
 `;
 
 async function main(): Promise<number> {

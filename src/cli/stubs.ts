@@ -13,7 +13,10 @@ const usage = `Usage: npm run stubs -- --out DIR [--examples] [--update [--no-ex
   --out DIR      the project to write (a new or empty directory, or with --update an existing stub project)
   --examples     handlers answer their operation's documented example instead of 501
   --update       regenerate: new operations get handlers, nothing you changed is overwritten
-  --no-examples  with --update, new and untouched handlers answer 501 again (--update keeps the project's kind)`;
+  --no-examples  with --update, new and untouched handlers answer 501 again (--update keeps the project's kind)
+
+Exit code: 0 written; 2 nothing written (a wrong option, a directory that is not empty or not a stub project, a
+.stubs.json it cannot use, or a path it would write that is a symbolic link: it never writes through one).`;
 
 function describe(report: StubReport, update: boolean): string {
   const lines = [`${update ? 'Regenerated' : 'Generated'} the stub project in ${report.out} (${report.written.length} files written).`];
