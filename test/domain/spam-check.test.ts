@@ -1,0 +1,256 @@
+/**
+ * The spam checks of a public submission, on a fake store: their order (the honeypot first, then the time, then the
+ * proof of work), what each refusal names, and what an accepted or a caught submission spends. Nothing is spent by
+ * the checks themselves: the verdict names it, and `spendOrRefuse` spends it when the submission is stored.
+ */
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { describe, expect, it } from 'vitest';
+import type { Schema } from '../../src/contract.js';
+import type { Principal } from '../../src/domain/access.js';
+import { challengeSecrets, issueChallenge, secretsOfKey } from '../../src/domain/challenges/proof-of-work.js';
+import { AppError } from '../../src/domain/errors.js';
+import { hashSecret } from '../../src/domain/keys/secret.js';
+import { checkSpamProtection, spendOrRefuse } from '../../src/domain/public/spam-check.js';
+import { issueStartedToken, STARTED_TOKEN_LIFETIME_DAYS } from '../../src/domain/public/started-token.js';
+import type { Services } from '../../src/domain/services.js';
+import type { SpendOutcome, SpentClaims } from '../../src/store/spam-store.js';
+import type { FormRecord } from '../../src/store/types.js';
+
+const formId = 'form_2kTz9QwErTy7UiOp4AsDfGhJ';
+// Challenges expire by the system clock too (altcha-lib reads it), so the form is fetched now.
+const fetchedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+const later = (seconds: number) => new Date(fetchedAt.getTime() + seconds * 1000);
+const secrets = challengeSecrets('a test key that is long enough to sign challenges');
+const principal = {
+  environment: 'live',
+  workspace: { id: 'ws_1' },
+  publishable: { key: { id: 'pk_own' }, tokenSecret: Buffer.alloc(32, 3), hostedPage: false },
+} as unknown as Principal;
+
+/** Services whose only store is a spam store that records what it is asked and answers `outcome` to a spend. */
+function servicesAt(now: Date, outcome: SpendOutcome = 'spent') {
+  const spent: SpentClaims[] = [];
+  const counted: string[] = [];
+  const services = {
+    now: () => now,
+    challengeSecrets: secrets,
+    store: {
+      spam: {
+        async spend(claims: SpentClaims) {
+          spent.push(claims);
+          return outcome;
+        },
+        async countSpam(form: string, environment: string, day: string) {
+          counted.push(`${form} ${environment} ${day}`);
+        },
+      },
+    },
+  } as unknown as Services;
+  return { services, spent, counted };
+}
+
+const formWith = (spam_protection: Partial<Schema<'SpamProtection'>>): FormRecord =>
+  ({
+    form: { id: formId, spam_protection: { honeypot_field: null, min_completion_seconds: 0, proof_of_work: false, ...spam_protection } },
+  }) as FormRecord;
+
+const startedToken = issueStartedToken(principal, formId, fetchedAt);
+const body = (extra: Partial<Schema<'PublicSubmissionCreate'>> = {}): Schema<'PublicSubmissionCreate'> => ({
+  form_id: formId,
+  answers: { email: 'tom@brightdesk.example' },
+  ...extra,
+});
+
+/** A challenge of `keyId`'s, solved as a page does. */
+async function solvedFor(keyId: string, now: Date): Promise<{ encoded: string; signature: string; expiresAt: string }> {
+  const challenge = await issueChallenge(secretsOfKey(secrets, keyId), now);
+  const solution = await solveChallenge({ challenge, deriveKey });
+  const encoded = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  return { encoded, signature: challenge.signature!, expiresAt: new Date(challenge.parameters.expiresAt! * 1000).toISOString() };
+}
+
+/** The refusal `promise` rejects with, as `code: pointer issue`. */
+async function refusalOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (rejected: unknown) => rejected,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  const { code, details } = error as AppError;
+  const issues = (details as { errors: Array<{ pointer: string; code: string }> }).errors;
+  return `${code}: ${issues.map((issue) => `${issue.pointer} ${issue.code}`).join(', ')}`;
+}
+
+const startedClaim = (token: string, issuedAt: Date) => ({
+  hash: hashSecret(token),
+  expiresAt: new Date(issuedAt.getTime() + STARTED_TOKEN_LIFETIME_DAYS * 86_400_000).toISOString(),
+});
+
+describe('the minimum completion time', () => {
+  const timed = formWith({ min_completion_seconds: 5 });
+
+  it('when the started token is missing, altered or for another form, then 422 submitted_too_fast names why', async () => {
+    const { services } = servicesAt(later(60));
+    expect(await refusalOf(checkSpamProtection(services, principal, timed, body()))).toBe('submitted_too_fast: /started_token required');
+    const altered = startedToken.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+    expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: altered })))).toBe(
+      'submitted_too_fast: /started_token invalid',
+    );
+    const otherForm = issueStartedToken(principal, 'form_AAAAAAAAAAAAAAAAAAAAAAAA', fetchedAt);
+    expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: otherForm })))).toBe(
+      'submitted_too_fast: /started_token invalid',
+    );
+  });
+
+  it('when the submission comes sooner than the minimum, then too_fast; at the minimum, then it is accepted and will spend the token', async () => {
+    expect(
+      await refusalOf(checkSpamProtection(servicesAt(later(4.999)).services, principal, timed, body({ started_token: startedToken }))),
+    ).toBe('submitted_too_fast: /started_token too_fast');
+    const { services, spent } = servicesAt(later(5));
+    const verdict = await checkSpamProtection(services, principal, timed, body({ started_token: startedToken }));
+    expect(verdict).toEqual({ verdict: 'accept', spends: { challenge: undefined, startedToken: startedClaim(startedToken, fetchedAt) } });
+    expect(spent).toEqual([]);
+  });
+
+  it(`when the token is ${STARTED_TOKEN_LIFETIME_DAYS} days old, then it has expired; a millisecond sooner, then it times the submission`, async () => {
+    const lifetimeSeconds = STARTED_TOKEN_LIFETIME_DAYS * 86_400;
+    expect(
+      await refusalOf(
+        checkSpamProtection(servicesAt(later(lifetimeSeconds)).services, principal, timed, body({ started_token: startedToken })),
+      ),
+    ).toBe('submitted_too_fast: /started_token expired');
+    const inTime = await checkSpamProtection(
+      servicesAt(later(lifetimeSeconds - 0.001)).services,
+      principal,
+      timed,
+      body({ started_token: startedToken }),
+    );
+    expect(inTime.verdict).toBe('accept');
+  });
+
+  it('when the form sets no minimum time, then the token is neither checked nor spent', async () => {
+    const verdict = await checkSpamProtection(
+      servicesAt(later(0)).services,
+      principal,
+      formWith({}),
+      body({ started_token: 'not a token' }),
+    );
+    expect(verdict).toEqual({ verdict: 'accept', spends: { challenge: undefined, startedToken: undefined } });
+  });
+});
+
+describe('the proof of work', () => {
+  const guarded = formWith({ proof_of_work: true, min_completion_seconds: 5 });
+
+  it('when a solved challenge of this key comes in time, then it is accepted and will be spent with the started token', async () => {
+    const solved = await solvedFor('pk_own', later(0));
+    const verdict = await checkSpamProtection(
+      servicesAt(later(5)).services,
+      principal,
+      guarded,
+      body({ started_token: startedToken, challenge: solved.encoded }),
+    );
+    expect(verdict).toEqual({
+      verdict: 'accept',
+      spends: {
+        challenge: { signature: solved.signature, expiresAt: solved.expiresAt },
+        startedToken: startedClaim(startedToken, fetchedAt),
+      },
+    });
+  });
+
+  it('when the challenge is another key’s, or missing, then 422 challenge_invalid or challenge_required', async () => {
+    const { services } = servicesAt(later(5));
+    const foreign = await solvedFor('pk_other', later(0));
+    expect(
+      await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: startedToken, challenge: foreign.encoded }))),
+    ).toBe('challenge_invalid: /challenge wrong_solution');
+    expect(await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: startedToken })))).toBe(
+      'challenge_required: /challenge required',
+    );
+  });
+
+  it('when the submission is too fast and its challenge missing, then the time is what is refused: the challenge is not looked at', async () => {
+    const { services } = servicesAt(later(4));
+    expect(await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: startedToken })))).toBe(
+      'submitted_too_fast: /started_token too_fast',
+    );
+  });
+
+  it('when the form does not ask for proof of work, then a challenge sent is ignored', async () => {
+    const verdict = await checkSpamProtection(
+      servicesAt(later(0)).services,
+      principal,
+      formWith({}),
+      body({ challenge: 'bm90IGEgc29sdXRpb24=' }),
+    );
+    expect(verdict.spends.challenge).toBeUndefined();
+  });
+});
+
+describe('the honeypot', () => {
+  const trapped = formWith({ honeypot_field: 'website', min_completion_seconds: 5, proof_of_work: true });
+
+  it('when it is filled, then the submission is discarded whatever else is wrong, counted, and spends what verifies', async () => {
+    const solved = await solvedFor('pk_own', later(0));
+    const { services, counted } = servicesAt(later(1));
+    const caught = await checkSpamProtection(
+      services,
+      principal,
+      trapped,
+      body({ answers: { website: 'x' }, started_token: startedToken, challenge: solved.encoded }),
+    );
+    expect(caught).toEqual({
+      verdict: 'discard',
+      spends: {
+        challenge: { signature: solved.signature, expiresAt: solved.expiresAt },
+        startedToken: startedClaim(startedToken, fetchedAt),
+      },
+    });
+    expect(counted).toEqual([`${formId} live ${later(1).toISOString().slice(0, 10)}`]);
+    const bare = await checkSpamProtection(
+      services,
+      principal,
+      trapped,
+      body({ answers: { website: 'x' }, challenge: 'bm90IGEgc29sdXRpb24=' }),
+    );
+    expect(bare).toEqual({ verdict: 'discard', spends: { challenge: undefined, startedToken: undefined } });
+    expect(counted).toHaveLength(2);
+  });
+
+  it('when it is sent empty, then it is taken out of the answers and the other checks apply', async () => {
+    const answers = { email: 'tom@brightdesk.example', website: '' };
+    const { services, counted } = servicesAt(later(60));
+    const submitted = body({ answers, started_token: startedToken });
+    expect(await refusalOf(checkSpamProtection(services, principal, trapped, submitted))).toBe('challenge_required: /challenge required');
+    expect(submitted.answers).toEqual({ email: 'tom@brightdesk.example' });
+    expect(counted).toEqual([]);
+  });
+});
+
+describe('spendOrRefuse', () => {
+  const form = formWith({ min_completion_seconds: 5, proof_of_work: true }).form;
+  const claims = {
+    challenge: { signature: 'a'.repeat(64), expiresAt: later(600).toISOString() },
+    startedToken: startedClaim(startedToken, fetchedAt),
+  };
+
+  it('when nothing is to be spent, then the store is not asked', async () => {
+    const { services, spent } = servicesAt(later(5));
+    await spendOrRefuse(services, form, {});
+    expect(spent).toEqual([]);
+  });
+
+  it('when the store spends the claims, then the submission goes on; when one was spent before, then the refusal names it', async () => {
+    const { services, spent } = servicesAt(later(5));
+    await spendOrRefuse(services, form, claims);
+    expect(spent).toEqual([claims]);
+    expect(await refusalOf(spendOrRefuse(servicesAt(later(5), 'challenge_used').services, form, claims))).toBe(
+      'challenge_invalid: /challenge already_used',
+    );
+    expect(
+      await refusalOf(spendOrRefuse(servicesAt(later(5), 'started_token_used').services, form, { startedToken: claims.startedToken })),
+    ).toBe('submitted_too_fast: /started_token already_used');
+  });
+});
