@@ -129,7 +129,8 @@ export const variables: Variable[] = [
     name: 'RATE_LIMIT_IPV6_PREFIX_LENGTH',
     default: String(defaultRateLimits.ipv6PrefixLength),
     description:
-      'The per-address limits (public requests, failed authentications) count an IPv6 client by its network of this many bits ' +
+      'The per-address limits (public requests, failed authentications, MAX_CONNECTIONS_PER_ADDRESS) count an IPv6 client by ' +
+      'its network of this many bits ' +
       `(${ipv6PrefixLengths.min} to ${ipv6PrefixLengths.max}; 128: each address alone); IPv4 clients, and IPv4-mapped IPv6 ` +
       'addresses, by their address.',
   },
@@ -345,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 1, 3_600_000),
       maxConnections: integer(env, 'MAX_CONNECTIONS', 1, 10_000_000),
       maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 0, 10_000_000),
+      ipv6PrefixLength: integer(env, 'RATE_LIMIT_IPV6_PREFIX_LENGTH', ipv6PrefixLengths.min, ipv6PrefixLengths.max),
     },
     concurrency: {
       streamStallTimeoutMs: integer(env, 'EXPORT_STALL_TIMEOUT_MS', 1, 3_600_000),

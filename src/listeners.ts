@@ -6,10 +6,12 @@
  * descriptor, so a few thousand of them from one client starve every other client. Here each stage of a
  * connection has its own deadline and the number of sockets is capped, overall and per remote address.
  */
+import type { EventEmitter } from 'node:events';
 import type { RequestListener, ServerResponse } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
+import { addressLimitKey } from './http/client-address.js';
 import { messageClassesOf } from './http/message-classes.js';
 
 export interface ConnectionLimits {
@@ -25,6 +27,8 @@ export interface ConnectionLimits {
   maxConnections: number;
   /** Open connections from one remote address; 0 for no per-address cap (behind a load balancer). */
   maxConnectionsPerAddress: number;
+  /** The per-address cap counts an IPv6 client by its network of this many bits, as the per-address rate limits do. */
+  ipv6PrefixLength: number;
 }
 
 export interface Listener {
@@ -68,7 +72,7 @@ function withLimits(server: http.Server, limits: ConnectionLimits): Listener {
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
-  if (limits.maxConnectionsPerAddress > 0) capPerAddress(server, limits.maxConnectionsPerAddress);
+  if (limits.maxConnectionsPerAddress > 0) capPerAddress(server, limits.maxConnectionsPerAddress, limits.ipv6PrefixLength);
 
   let draining = false;
   const inFlight = new Set<ServerResponse>();
@@ -96,11 +100,15 @@ function withLimits(server: http.Server, limits: ConnectionLimits): Listener {
   };
 }
 
-/** Counts the raw TCP sockets of each remote address and destroys those beyond the cap. */
-function capPerAddress(server: http.Server, cap: number): void {
+/**
+ * Counts the raw TCP sockets of each remote address and destroys those beyond the cap. An address is counted under
+ * `addressLimitKey`, as every per-address limit is: an IPv6 client by its network, so a /64 cannot hold the cap's
+ * worth of sockets from each of its addresses.
+ */
+export function capPerAddress(server: EventEmitter, cap: number, ipv6PrefixLength: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? 'unknown';
+    const address = addressLimitKey(socket.remoteAddress ?? 'unknown', ipv6PrefixLength);
     const count = (open.get(address) ?? 0) + 1;
     open.set(address, count);
     socket.once('close', () => {

@@ -2,12 +2,13 @@
  * Connection limits and draining of the listeners (src/listeners.ts), with real sockets against a listener
  * started in this process: deadlines set small so each takes well under a second or two.
  */
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ConnectionLimits, createHttpsListener, type Listener } from '../../src/listeners.js';
+import { capPerAddress, type ConnectionLimits, createHttpsListener, type Listener } from '../../src/listeners.js';
 import { testCertificate } from '../support/harness.js';
 
 const relaxed: ConnectionLimits = {
@@ -17,6 +18,7 @@ const relaxed: ConnectionLimits = {
   keepAliveTimeoutMs: 10_000,
   maxConnections: 1000,
   maxConnectionsPerAddress: 0,
+  ipv6PrefixLength: 64,
 };
 
 let listener: Listener | undefined;
@@ -95,6 +97,36 @@ describe('connection limits', () => {
     const next = await tlsSocket(port);
     next.write(get('/'));
     expect(await readUntil(next, /ok$/)).toMatch(/^HTTP\/1\.1 200 OK/);
+  });
+
+  it('when sockets come from many addresses of one IPv6 /64, then they share one MAX_CONNECTIONS_PER_ADDRESS; another /64 has its own', () => {
+    // Loopback offers one IPv6 address only: the listener's connection events are played by hand.
+    class PeerSocket extends EventEmitter {
+      destroyed = false;
+      constructor(readonly remoteAddress: string) {
+        super();
+      }
+      destroy() {
+        this.destroyed = true;
+        this.emit('close');
+      }
+    }
+    const server = new EventEmitter();
+    capPerAddress(server, 2, 64);
+    const connect = (address: string) => {
+      const socket = new PeerSocket(address);
+      server.emit('connection', socket);
+      return socket;
+    };
+    const [first, second] = [connect('2001:db8:1:2::1'), connect('2001:db8:1:2:aaaa::2')];
+    expect(connect('2001:db8:1:2:ffff::3').destroyed).toBe(true);
+    expect([first.destroyed, second.destroyed]).toEqual([false, false]);
+    expect(connect('2001:db8:1:3::1').destroyed).toBe(false);
+    first.destroy();
+    expect(connect('2001:db8:1:2::9').destroyed).toBe(false);
+    // A dual-stack listener sees an IPv4 client as its IPv4-mapped address: one client either way.
+    expect([connect('::ffff:198.51.100.7').destroyed, connect('198.51.100.7').destroyed]).toEqual([false, false]);
+    expect(connect('::ffff:198.51.100.7').destroyed).toBe(true);
   });
 
   it('when more connections than MAX_CONNECTIONS are open, then the next one is closed at once', async () => {
