@@ -3190,7 +3190,7 @@ export interface components {
             per_key_per_second: number;
             /**
              * Format: int32
-             * @description Requests per minute for the whole workspace.
+             * @description Requests per minute of the workspace's secret API keys and OAuth tokens together. Its publishable keys (its forms' visitors) have a budget of their own, which they can never take from this one; where `custom` is true it is this size too.
              */
             per_workspace_per_minute: number;
             /** @description True when an operator has set limits for this workspace (Enterprise plans); false for the standard limits. */
