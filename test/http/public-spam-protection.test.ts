@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { STARTED_TOKEN_LIFETIME_DAYS } from '../../src/domain/public/started-token.js';
 import { createForm } from '../support/factories.js';
 import { expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
-import { createPublishableKey, type PublishableKey } from '../support/publishable-keys.js';
+import { createPublishableKey, type PublishableKey, respelledStartedToken } from '../support/publishable-keys.js';
 import { demoForm, testClock } from './submissions-support.js';
 
 // Challenges expire by the system clock too (altcha-lib reads it), so this file's clock starts at the real time.
@@ -220,6 +220,15 @@ describe('the started token: one wait, one submission', () => {
         expect(issuesOf(again)).toEqual(['body /started_token already_used']);
         expect(again.body.message).toContain(`GET /public/forms/${form.id}`);
       }
+      // The same token spelled otherwise (an unused bit of its last character) is no new token.
+      const respelled = await publicPost({
+        form_id: form.id,
+        answers: contact,
+        status: 'partial',
+        started_token: respelledStartedToken(token),
+      });
+      expectProblem(respelled, 422, 'validation_error', 'submitted_too_fast');
+      expect(issuesOf(respelled)).toEqual(['body /started_token invalid']);
       const fresh = await startedToken(form.id);
       clock.set(at(10));
       const next = await publicPost({ form_id: form.id, answers: { ...contact, ...complete }, started_token: fresh });

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyStartedToken } from '../../src/domain/public/started-token.js';
 import { createFolder, createForm, createIntegration, type Form, logsOf } from '../support/factories.js';
 import { absentId, expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
-import { createPublishableKey, type PublishableKey } from '../support/publishable-keys.js';
+import { createPublishableKey, type PublishableKey, respelledStartedToken } from '../support/publishable-keys.js';
 import { testWebhookUrls } from './integrations-support.js';
 import { demoForm, testClock } from './submissions-support.js';
 
@@ -60,6 +60,7 @@ describe('GET /v1/public/forms/{id}', () => {
     expect(verifyStartedToken(await principalOf(keys.test.value), token, form.id)).toBeUndefined();
     const altered = token.replace(/^\d{13}/, String(Date.parse('2026-05-04T08:00:00.000Z')));
     expect(verifyStartedToken(live, altered, form.id)).toBeUndefined();
+    expect(verifyStartedToken(live, respelledStartedToken(token), form.id)).toBeUndefined();
   });
 
   it('when the form is unknown, another workspace’s, test-only for a live key, or outside the attachment, then 404', async () => {

@@ -19,3 +19,12 @@ export async function createPublishableKey(
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as PublishableKey;
 }
+
+/**
+ * A started token spelled otherwise for the same bytes: its signature's last base64url character with an unused bit
+ * flipped (43 characters carry 258 bits for a 256-bit signature).
+ */
+export function respelledStartedToken(token: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  return token.slice(0, -1) + alphabet[alphabet.indexOf(token.slice(-1)) ^ 1];
+}

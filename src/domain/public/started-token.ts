@@ -51,7 +51,8 @@ export function verifyStartedToken(principal: Principal, token: string, formId: 
   const parts = tokenPattern.exec(token);
   if (!parts || parts[2] !== formId) return undefined;
   const issuedAtMs = Number(parts[1]);
-  const expected = signature(tokenSecretOf(principal), issuedAtMs, formId);
-  const given = Buffer.from(parts[3]!, 'base64url');
-  return hashesMatch(given, expected) ? new Date(issuedAtMs) : undefined;
+  const expected = signature(tokenSecretOf(principal), issuedAtMs, formId).toString('base64url');
+  // Compared as text, not decoded: the last of 43 base64url characters carries two unused bits, so decoding would
+  // let four spellings of one token verify, and a token is spent by its spelling (one wait, one submission).
+  return hashesMatch(Buffer.from(parts[3]!, 'latin1'), Buffer.from(expected, 'latin1')) ? new Date(issuedAtMs) : undefined;
 }
