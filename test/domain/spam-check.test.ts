@@ -5,14 +5,15 @@
  */
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import type { Principal } from '../../src/domain/access.js';
 import { challengeSecrets, issueChallenge, secretsOfKey } from '../../src/domain/challenges/proof-of-work.js';
+import { createPublicChallenge } from '../../src/domain/challenges/service.js';
 import { AppError } from '../../src/domain/errors.js';
 import { hashSecret } from '../../src/domain/keys/secret.js';
 import { checkSpamProtection, spendOrRefuse } from '../../src/domain/public/spam-check.js';
-import { issueStartedToken, STARTED_TOKEN_LIFETIME_DAYS } from '../../src/domain/public/started-token.js';
+import { issueStartedToken, STARTED_TOKEN_LIFETIME_DAYS, verifyStartedToken } from '../../src/domain/public/started-token.js';
 import type { Services } from '../../src/domain/services.js';
 import type { SpendOutcome, SpentClaims } from '../../src/store/spam-store.js';
 import type { FormRecord } from '../../src/store/types.js';
@@ -55,7 +56,11 @@ const formWith = (spam_protection: Partial<Schema<'SpamProtection'>>): FormRecor
     form: { id: formId, spam_protection: { honeypot_field: null, min_completion_seconds: 0, proof_of_work: false, ...spam_protection } },
   }) as FormRecord;
 
-const startedToken = issueStartedToken(principal, formId, fetchedAt);
+// Issued in a hook, not as the file loads, so that a mutant of the issuing code meets the tests.
+let startedToken: string;
+beforeAll(() => {
+  startedToken = issueStartedToken(principal, formId, fetchedAt);
+});
 const body = (extra: Partial<Schema<'PublicSubmissionCreate'>> = {}): Schema<'PublicSubmissionCreate'> => ({
   form_id: formId,
   answers: { email: 'tom@brightdesk.example' },
@@ -69,6 +74,13 @@ async function solvedFor(keyId: string, now: Date): Promise<{ encoded: string; s
   const encoded = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
   return { encoded, signature: challenge.signature!, expiresAt: new Date(challenge.parameters.expiresAt! * 1000).toISOString() };
 }
+
+/** The message of the refusal `promise` rejects with. */
+const refusalMessage = (promise: Promise<unknown>): Promise<string | undefined> =>
+  promise.then(
+    () => undefined,
+    (error: AppError) => error.message,
+  );
 
 /** The refusal `promise` rejects with, as `code: pointer issue`. */
 async function refusalOf(promise: Promise<unknown>): Promise<string> {
@@ -98,9 +110,38 @@ describe('the minimum completion time', () => {
     expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: altered })))).toBe(
       'submitted_too_fast: /started_token invalid',
     );
+    for (const malformed of ['not a token', `x${startedToken}`, `${startedToken}x`]) {
+      expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: malformed })))).toBe(
+        'submitted_too_fast: /started_token invalid',
+      );
+    }
+    const backdated = startedToken.replace(/^\d{13}/, String(fetchedAt.getTime() - 3_600_000));
+    expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: backdated })))).toBe(
+      'submitted_too_fast: /started_token invalid',
+    );
     const otherForm = issueStartedToken(principal, 'form_AAAAAAAAAAAAAAAAAAAAAAAA', fetchedAt);
     expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: otherForm })))).toBe(
       'submitted_too_fast: /started_token invalid',
+    );
+  });
+
+  it('when the submission comes too soon, then the message says how soon and how long the form takes', async () => {
+    const tooFast = async (seconds: number, form = timed) =>
+      checkSpamProtection(servicesAt(later(seconds)).services, principal, form, body({ started_token: startedToken })).then(
+        () => undefined,
+        (error: AppError) => [error.message, (error.details as { errors: Array<{ message: string }> }).errors[0]!.message],
+      );
+    expect(await tooFast(1)).toEqual([
+      'This form takes at least 5 seconds to fill in; this submission came 1 second after the form was fetched.',
+      'came 1 second after the form was fetched; at least 5 are needed',
+    ]);
+    expect(await tooFast(0.5, formWith({ min_completion_seconds: 1 }))).toEqual([
+      'This form takes at least 1 second to fill in; this submission came 0 seconds after the form was fetched.',
+      'came 0 seconds after the form was fetched; at least 1 are needed',
+    ]);
+    const untimed = await refusalMessage(checkSpamProtection(servicesAt(later(60)).services, principal, timed, body()));
+    expect(untimed).toBe(
+      `This form takes at least 5 seconds to fill in; send the started_token of a new GET /public/forms/${formId} with it.`,
     );
   });
 
@@ -128,6 +169,12 @@ describe('the minimum completion time', () => {
       body({ started_token: startedToken }),
     );
     expect(inTime.verdict).toBe('accept');
+  });
+
+  it('when a caller without a publishable key would issue or check a token, then it is a programming error', () => {
+    const secretCaller = { environment: 'live', workspace: { id: 'ws_1' } } as unknown as Principal;
+    expect(() => issueStartedToken(secretCaller, formId, fetchedAt)).toThrow(/publishable keys only/);
+    expect(() => verifyStartedToken(secretCaller, startedToken, formId)).toThrow(/publishable keys only/);
   });
 
   it('when the form sets no minimum time, then the token is neither checked nor spent', async () => {
@@ -170,6 +217,36 @@ describe('the proof of work', () => {
     expect(await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: startedToken })))).toBe(
       'challenge_required: /challenge required',
     );
+  });
+
+  it('when the challenge is malformed or has expired, then 422 challenge_invalid says which, and what to do', async () => {
+    const untimed = formWith({ proof_of_work: true });
+    const malformed = checkSpamProtection(servicesAt(later(0)).services, principal, untimed, body({ challenge: 'bm90IGEgc29sdXRpb24=' }));
+    expect(await refusalOf(malformed)).toBe('challenge_invalid: /challenge malformed');
+    const solved = await solvedFor('pk_own', later(0));
+    const late = () => checkSpamProtection(servicesAt(later(600)).services, principal, untimed, body({ challenge: solved.encoded }));
+    expect(await refusalOf(late())).toBe('challenge_invalid: /challenge expired');
+    expect(await refusalMessage(late())).toBe('This challenge has expired; solve a new one from POST /public/challenges.');
+    const missing = checkSpamProtection(servicesAt(later(0)).services, principal, untimed, body());
+    expect(await refusalMessage(missing)).toBe(
+      'This form requires proof of work; solve a challenge from POST /public/challenges and send it as challenge.',
+    );
+  });
+
+  it('when a page asks for a challenge with its key, then its solution passes that key’s check; without a publishable key there is none', async () => {
+    const { services } = servicesAt(later(0));
+    const issued = await createPublicChallenge(services, principal);
+    expect(issued).toMatchObject({ object: 'challenge', signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const solution = await solveChallenge({ challenge: issued, deriveKey });
+    const encoded = Buffer.from(
+      JSON.stringify({ challenge: { parameters: issued.parameters, signature: issued.signature }, solution }),
+    ).toString('base64');
+    const verdict = await checkSpamProtection(services, principal, formWith({ proof_of_work: true }), body({ challenge: encoded }));
+    expect(verdict.spends.challenge?.signature).toBe(issued.signature);
+    const secretCaller = { environment: 'live', workspace: { id: 'ws_1' } } as unknown as Principal;
+    await expect(createPublicChallenge(services, secretCaller)).rejects.toThrow(/publishable keys only/);
+    const unset = { ...services, challengeSecrets: undefined } as Services;
+    await expect(createPublicChallenge(unset, principal)).rejects.toThrow(/challengeSecrets/);
   });
 
   it('when the submission is too fast and its challenge missing, then the time is what is refused: the challenge is not looked at', async () => {
@@ -220,6 +297,25 @@ describe('the honeypot', () => {
     expect(counted).toHaveLength(2);
   });
 
+  it('when it catches a submission to a form without a minimum time or proof of work, then nothing is to be spent', async () => {
+    const caught = await checkSpamProtection(
+      servicesAt(later(0)).services,
+      principal,
+      formWith({ honeypot_field: 'website' }),
+      body({ answers: { website: 'x' } }),
+    );
+    expect(caught).toEqual({ verdict: 'discard', spends: { challenge: undefined, startedToken: undefined } });
+  });
+
+  it('when the form has no honeypot, then no answer is taken for one, not even one named null', async () => {
+    const answers = { null: 'filled', website: 'https://www.acme.example' };
+    const submitted = body({ answers: { ...answers } });
+    const { services, counted } = servicesAt(later(0));
+    expect((await checkSpamProtection(services, principal, formWith({}), submitted)).verdict).toBe('accept');
+    expect(submitted.answers).toEqual(answers);
+    expect(counted).toEqual([]);
+  });
+
   it('when it is sent empty, then it is taken out of the answers and the other checks apply', async () => {
     const answers = { email: 'tom@brightdesk.example', website: '' };
     const { services, counted } = servicesAt(later(60));
@@ -234,7 +330,7 @@ describe('spendOrRefuse', () => {
   const form = formWith({ min_completion_seconds: 5, proof_of_work: true }).form;
   const claims = {
     challenge: { signature: 'a'.repeat(64), expiresAt: later(600).toISOString() },
-    startedToken: startedClaim(startedToken, fetchedAt),
+    startedToken: startedClaim('a spent started token', fetchedAt),
   };
 
   it('when nothing is to be spent, then the store is not asked', async () => {
@@ -246,9 +342,17 @@ describe('spendOrRefuse', () => {
   it('when the store spends the claims, then the submission goes on; when one was spent before, then the refusal names it', async () => {
     const { services, spent } = servicesAt(later(5));
     await spendOrRefuse(services, form, claims);
-    expect(spent).toEqual([claims]);
+    await spendOrRefuse(services, form, { challenge: claims.challenge });
+    await spendOrRefuse(services, form, { startedToken: claims.startedToken });
+    expect(spent).toEqual([claims, { challenge: claims.challenge }, { startedToken: claims.startedToken }]);
     expect(await refusalOf(spendOrRefuse(servicesAt(later(5), 'challenge_used').services, form, claims))).toBe(
       'challenge_invalid: /challenge already_used',
+    );
+    expect(await refusalMessage(spendOrRefuse(servicesAt(later(5), 'challenge_used').services, form, claims))).toBe(
+      'This challenge was already used; solve a new one from POST /public/challenges.',
+    );
+    expect(await refusalMessage(spendOrRefuse(servicesAt(later(5), 'started_token_used').services, form, claims))).toBe(
+      `This form takes at least 5 seconds to fill in; send the started_token of a new GET /public/forms/${formId} with it.`,
     );
     expect(
       await refusalOf(spendOrRefuse(servicesAt(later(5), 'started_token_used').services, form, { startedToken: claims.startedToken })),
