@@ -172,23 +172,35 @@ describe('which responses are linked to a submission', () => {
   it('when an operation answers with a new representation that names its submission, then it is linked without a change to the server', () => {
     const document = structuredClone(contract.document) as OpenApiDocument & { paths: Record<string, Record<string, unknown>> };
     const schemas = document.components.schemas as Record<string, unknown>;
+    const submissionId = { $ref: '#/components/schemas/SubmissionId' };
+    // Its submission's id under another name, in an allOf that adds a keyword, after properties that are not it.
     schemas.SubmissionNote = {
       type: 'object',
       properties: {
         object: { type: 'string', const: 'submission_note' },
         id: { type: 'string' },
-        submission_id: { allOf: [{ $ref: '#/components/schemas/SubmissionId' }], description: 'The submission noted.' },
+        tags: { allOf: [{ type: 'array' }] },
+        submission_id: { allOf: [submissionId, { readOnly: true }], description: 'The submission noted.' },
       },
     };
-    const created = (schema: object) => ({ '201': { description: 'Created.', content: { 'application/json': { schema } } } });
-    document.paths['/submissions/{id}/notes'] = {
-      post: { operationId: 'createSubmissionNote', responses: created({ allOf: [{ $ref: '#/components/schemas/SubmissionNote' }] }) },
-    };
-    document.paths['/notes'] = { post: { operationId: 'createNote', responses: created({ $ref: '#/components/schemas/Form' }) } };
+    const json = (schema: object) => ({ description: 'An answer.', content: { 'application/json': { schema } } });
+    const form = { $ref: '#/components/schemas/Form' };
+    const operationAnswering = (operationId: string, responses: Record<string, unknown>) => ({ post: { operationId, responses } });
+    document.paths['/submissions/{id}/notes'] = operationAnswering('createSubmissionNote', {
+      '201': json({ allOf: [{ $ref: '#/components/schemas/RequestIdField' }, { $ref: '#/components/schemas/SubmissionNote' }] }),
+    });
+    // The note only in its second success response.
+    document.paths['/notes/{id}'] = operationAnswering('upsertNote', { '200': json(form), '201': json({ $ref: '#/components/schemas/SubmissionNote' }) });
+    // A problem that names a submission is not an answer with it.
+    document.paths['/notes'] = operationAnswering('createNote', {
+      '201': json(form),
+      '409': json({ type: 'object', properties: { existing_submission_id: submissionId } }),
+    });
 
     const operations = contractOf(document).operations;
     const property = (id: string) => operations.find((operation) => operation.operationId === id)!.submissionIdProperty;
     expect(property('createSubmissionNote')).toBe('submission_id');
+    expect(property('upsertNote')).toBe('submission_id');
     expect(property('createNote')).toBeNull();
   });
 });
