@@ -141,6 +141,31 @@ describe('the PostgreSQL store, when submissions are created at once', () => {
     );
   });
 
+  it('then, when a failed batch is run again one by one, each create keeps its own outcome: a foreign form’s is still not found', async () => {
+    const existing = create(ws, formId);
+    await existing.done;
+    const foreign = await formOf(await workspace(store));
+    statements = [];
+    const creates = Array.from({ length: 6 }, (_, index) =>
+      index === 2 ? create(ws, formId, { id: existing.id }) : index === 4 ? create(ws, foreign) : create(ws, formId),
+    );
+    const settled = await Promise.allSettled(creates.map((c) => c.done));
+    // Two alone, the batch of four (failed on the duplicate), then its four again alone.
+    expect(statements.map((s) => s.length).sort()).toEqual([1, 1, 1, 1, 1, 1, 4]);
+    expect(settled[2]).toMatchObject({ status: 'rejected', reason: { code: '23505' } });
+    expect(settled[4]).toMatchObject({ status: 'rejected', reason: expect.any(RecordNotFound) });
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(4);
+    expect(await countOf('SELECT count(*) AS n FROM submissions WHERE id = ?', creates[4]!.id)).toBe(0);
+  });
+
+  it('then a create that goes alone and breaks a constraint fails with its own error, its statement run once', async () => {
+    const existing = create(ws, formId);
+    await existing.done;
+    statements = [];
+    await expect(create(ws, formId, { id: existing.id }).done).rejects.toMatchObject({ code: '23505' });
+    expect(statements.map((s) => s.length)).toEqual([1]);
+  });
+
   it('then a create reaching more integrations than it was given delivery ids runs again with enough, and the next batch is given enough', async () => {
     for (let index = 0; index < 5; index++) await subscribe(ws);
     const creates = Array.from({ length: 10 }, () => create(ws, formId));
