@@ -47,8 +47,9 @@ async function tablesHolding(markers: readonly string[]): Promise<Record<string,
 }
 
 /**
- * A person who came from a campaign and answered through the page, in two steps, and through the workspace's
- * integration: every value they brought is a marker. Returns the markers.
+ * A person who came from a campaign and answered through the page, in two steps, and through the workspace's own
+ * integration (with a hidden field and metadata, then rescored): every value they brought is a marker. Returns the
+ * address and the markers.
  */
 async function personWithEverything(form: Form): Promise<{ email: string; markers: string[] }> {
   const tag = randomBytes(6).toString('hex');
@@ -97,15 +98,24 @@ async function personWithEverything(form: Form): Promise<{ email: string; marker
   const direct = await api
     .call('post', '/v1/submissions')
     .set('Idempotency-Key', marker('direct'))
-    .send({ form_id: form.id, answers: { full_name: values.name, email }, status: 'partial', context: { utm: { source: values.source } } });
+    .send({
+      form_id: form.id,
+      answers: { full_name: values.name, email },
+      hidden: { utm_source: marker('hidden') },
+      metadata: { crm_note: marker('metadata') },
+      status: 'partial',
+      context: { utm: { source: values.source } },
+    });
   expect(direct.status, JSON.stringify(direct.body)).toBe(201);
+  const rescored = await api.call('post', `/v1/submissions/${direct.body.id}/rescore`).set('Idempotency-Key', marker('rescore'));
+  expect(rescored.status, JSON.stringify(rescored.body)).toBe(200);
   return { email, markers };
 }
 
 describe('what an erasure leaves in the database', () => {
   it('when a person is erased, then no table holds anything they typed or brought: answers, context, UTM sources in the analytics, events', async () => {
     const { live_admin_key: admin } = api.workspace;
-    await createIntegration(api, { events: ['submission.created', 'submission.completed'] }, admin);
+    await createIntegration(api, { events: ['submission.created', 'submission.completed', 'submission.rescored'] }, admin);
     const form = await createForm(api, demoForm());
     const { email, markers } = await personWithEverything(form);
     // One attempt made (its log stays) and its retry pending, for each event.
