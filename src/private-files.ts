@@ -53,7 +53,7 @@ function makePrivate(path: string, warn: Warn): void {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  // Only group and other bits are taken away: an owner's own stricter mode (read-only) is the operator's choice.
+  // Already private: left as it is (a read-only mode is the operator's), and no chmod another user's file would refuse.
   if ((mode & 0o077) === 0) return;
   try {
     chmodSync(path, PRIVATE_FILE_MODE);
