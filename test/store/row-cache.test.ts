@@ -275,6 +275,15 @@ describe('a cache of rows by id', () => {
     expect(loaded).toEqual([['1', '2']]);
   });
 
+  it('when two caches by id of one connection watch a table, then a changed row is loaded again by both', () => {
+    const first = rowCaches(db).createById<string>('item', { rows: 10 });
+    const second = rowCaches(db).createById<string>('item', { rows: 10 });
+    getMany(first, ['1']);
+    getMany(second, ['1']);
+    db.exec("UPDATE item SET note = 'both' WHERE id = 1");
+    expect([getMany(first, ['1']), getMany(second, ['1'])]).toEqual([['both'], ['both']]);
+  });
+
   it('when a page holds more rows than the cache, then every row known before the page is read is still in it', () => {
     const notes = rowCaches(db).createById<string>('item', { rows: 2 });
     getMany(notes, ['1', '2']);
