@@ -165,6 +165,13 @@ describe('a row cache', () => {
     expect(loads).toBe(2);
   });
 
+  it('when a row weighs exactly the whole budget, then it is kept', () => {
+    const notes = rowCaches(db).create<string>(['item'], { rows: 10, weigh: (note) => note.length, weight: 5 });
+    notes.get('1', noteOf(1)); // 'first': 5 characters
+    notes.get('1', noteOf(1));
+    expect(loads).toBe(1);
+  });
+
   it('when two caches of one connection watch a table, then a change empties both', () => {
     const first = rowCaches(db).create<string>(['item'], { rows: 10 });
     const second = rowCaches(db).create<string>(['item', 'other'], { rows: 10 });
