@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { capPerAddress, type ConnectionLimits, createHttpsListener, type Listener } from '../../src/listeners.js';
+import { type ConnectionLimits, capPerAddress, createHttpsListener, type Listener } from '../../src/listeners.js';
 import { testCertificate } from '../support/harness.js';
 
 const relaxed: ConnectionLimits = {
