@@ -103,6 +103,30 @@ describe('the common checks', () => {
     );
   });
 
+  it('when a response error lacks its pointer or its message, then it is still listed, as the body or without a message', () => {
+    const message = serverErrorMessage({
+      code: 'internal_error',
+      message: 'Failed.',
+      request_id: 'req_1',
+      details: {
+        response_errors: [
+          { code: 'type', message: 'must be object' },
+          { pointer: '/id', code: 'required' },
+        ],
+      },
+    });
+    expect(message).toBe(
+      "500 (internal_error: Failed.): the handler's answer failed the server's own response validation: / must be object; /id",
+    );
+  });
+
+  it('when a 500 is not JSON (a proxy’s HTML page), then not_a_server_error still points at the server log', () => {
+    const html: Exchange = { ...answer(500, {}), headers: { 'content-type': 'text/html', 'x-request-id': 'req_1' }, text: '<h1>500</h1>' };
+    html.json = undefined;
+    const finding = responseFindings(contract, operation, html).find((candidate) => candidate.check === 'not_a_server_error');
+    expect(finding?.message).toMatch(/^500: the server failed on its own side, and its log says why/);
+  });
+
   it('when a 500 lists more than five response errors, then the first five are shown and the rest counted', () => {
     const response_errors = Array.from({ length: 7 }, (_, index) => ({ pointer: `/f${index}`, code: 'required', message: 'missing' }));
     const message = serverErrorMessage({ code: 'internal_error', message: 'Failed.', request_id: 'req_1', details: { response_errors } });

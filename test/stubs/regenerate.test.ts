@@ -192,6 +192,11 @@ describe('a manifest the generator cannot use', () => {
       '/files/src~1app.ts must be string',
     ],
     ['it is an array', () => [], 'the manifest must be object'],
+    [
+      'two members are wrong',
+      (manifest: Record<string, unknown>) => ({ ...manifest, examples: 'yes', files: null }),
+      '/examples must be boolean; /files must be object',
+    ],
   ])('when %s, then the update stops before writing anything and says what is wrong', async (_case, damage, issue) => {
     const out = await newProject();
     const manifestPath = join(out, manifestName);
@@ -203,10 +208,24 @@ describe('a manifest the generator cannot use', () => {
 
     await expect(update).rejects.toThrow(ManifestError);
     await expect(update).rejects.toThrow(
-      `${manifestPath} is not a stub manifest the generator can use: ${issue}. Nothing was written. Restore the file`,
+      `${manifestPath} is not a stub manifest the generator can use: ${issue}. Nothing was written. Restore the file from ` +
+        'version control (or from a copy) and run again; it records which files and handlers are still as generated.',
     );
     expect(readFileSync(manifestPath, 'utf8')).toBe(damaged);
     expect(existsSync(join(out, 'src/generated/security.ts'))).toBe(false);
+  });
+
+  it('when the manifest is not JSON, then the update stops and says so', async () => {
+    const out = await newProject();
+    writeFileSync(join(out, manifestName), '{"files": ');
+
+    await expect(generateStubs({ out, update: true, document })).rejects.toThrow(
+      new ManifestError(
+        `${join(out, manifestName)} is not a stub manifest the generator can use: it is not JSON (Unexpected end of JSON input). ` +
+          'Nothing was written. Restore the file from version control (or from a copy) and run again; it records which files ' +
+          'and handlers are still as generated.',
+      ),
+    );
   });
 
   it('when the manifest is not JSON, then the command says so with exit code 2, not a stack trace', async () => {
