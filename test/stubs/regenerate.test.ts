@@ -4,6 +4,7 @@
  * merge, and a directory whose name a shell would split.
  */
 import {
+  chmodSync,
   cpSync,
   existsSync,
   lstatSync,
@@ -12,6 +13,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -159,6 +161,26 @@ describe('--update never writes through a symbolic link', () => {
     const after = lstatSync(elsewhere).isDirectory() ? read(elsewhere, 'index.ts') : readFileSync(elsewhere, 'utf8');
     expect(after).toBe(before);
     expect(after).not.toContain('getMeAgain');
+  });
+
+  it('when a path it would write is a directory, then the update refuses and names it', async () => {
+    const out = await newProject();
+    rmSync(join(out, 'src/generated/security.ts'));
+    mkdirSync(join(out, 'src/generated/security.ts'));
+
+    await expect(generateStubs({ out, update: true, document })).rejects.toThrow(
+      `Nothing was written to ${out}: src/generated/security.ts is not a regular file.`,
+    );
+  });
+
+  it('when a file it rewrites has its own permissions, then the rewritten file keeps them', async () => {
+    const out = await newProject();
+    chmodSync(join(out, 'openapi/openapi.json'), 0o640);
+
+    const report = await generateStubs({ out, update: true, document });
+
+    expect(report.written).toContain('openapi/openapi.json');
+    expect(statSync(join(out, 'openapi/openapi.json')).mode & 0o777).toBe(0o640);
   });
 
   it('when a link points outside and is replaced by a copy, then the update writes the copy (the contract as given, unchanged by generating)', async () => {
