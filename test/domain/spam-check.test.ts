@@ -5,7 +5,7 @@
  */
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import type { Principal } from '../../src/domain/access.js';
 import { challengeSecrets, issueChallenge, secretsOfKey } from '../../src/domain/challenges/proof-of-work.js';
@@ -56,11 +56,8 @@ const formWith = (spam_protection: Partial<Schema<'SpamProtection'>>): FormRecor
     form: { id: formId, spam_protection: { honeypot_field: null, min_completion_seconds: 0, proof_of_work: false, ...spam_protection } },
   }) as FormRecord;
 
-// Issued in a hook, not as the file loads, so that a mutant of the issuing code meets the tests.
-let startedToken: string;
-beforeAll(() => {
-  startedToken = issueStartedToken(principal, formId, fetchedAt);
-});
+/** The page's started token, issued when a test asks: a mutant of the issuing code then fails tests, not the file's import. */
+const fetchedToken = (): string => issueStartedToken(principal, formId, fetchedAt);
 const body = (extra: Partial<Schema<'PublicSubmissionCreate'>> = {}): Schema<'PublicSubmissionCreate'> => ({
   form_id: formId,
   answers: { email: 'tom@brightdesk.example' },
@@ -106,16 +103,19 @@ describe('the minimum completion time', () => {
     const { services } = servicesAt(later(60));
     expect(await refusalOf(checkSpamProtection(services, principal, timed, body()))).toBe('submitted_too_fast: /started_token required');
     // The signature's first character, whose six bits all count (the last one's low bits are padding).
-    const altered = startedToken.replace(/\.([^.])([^.]*)$/, (_all, first: string, rest: string) => `.${first === 'A' ? 'B' : 'A'}${rest}`);
+    const altered = fetchedToken().replace(
+      /\.([^.])([^.]*)$/,
+      (_all, first: string, rest: string) => `.${first === 'A' ? 'B' : 'A'}${rest}`,
+    );
     expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: altered })))).toBe(
       'submitted_too_fast: /started_token invalid',
     );
-    for (const malformed of ['not a token', `x${startedToken}`, `${startedToken}x`]) {
+    for (const malformed of ['not a token', `x${fetchedToken()}`, `${fetchedToken()}x`]) {
       expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: malformed })))).toBe(
         'submitted_too_fast: /started_token invalid',
       );
     }
-    const backdated = startedToken.replace(/^\d{13}/, String(fetchedAt.getTime() - 3_600_000));
+    const backdated = fetchedToken().replace(/^\d{13}/, String(fetchedAt.getTime() - 3_600_000));
     expect(await refusalOf(checkSpamProtection(services, principal, timed, body({ started_token: backdated })))).toBe(
       'submitted_too_fast: /started_token invalid',
     );
@@ -127,7 +127,7 @@ describe('the minimum completion time', () => {
 
   it('when the submission comes too soon, then the message says how soon and how long the form takes', async () => {
     const tooFast = async (seconds: number, form = timed) =>
-      checkSpamProtection(servicesAt(later(seconds)).services, principal, form, body({ started_token: startedToken })).then(
+      checkSpamProtection(servicesAt(later(seconds)).services, principal, form, body({ started_token: fetchedToken() })).then(
         () => undefined,
         (error: AppError) => [error.message, (error.details as { errors: Array<{ message: string }> }).errors[0]!.message],
       );
@@ -147,11 +147,11 @@ describe('the minimum completion time', () => {
 
   it('when the submission comes sooner than the minimum, then too_fast; at the minimum, then it is accepted and will spend the token', async () => {
     expect(
-      await refusalOf(checkSpamProtection(servicesAt(later(4.999)).services, principal, timed, body({ started_token: startedToken }))),
+      await refusalOf(checkSpamProtection(servicesAt(later(4.999)).services, principal, timed, body({ started_token: fetchedToken() }))),
     ).toBe('submitted_too_fast: /started_token too_fast');
     const { services, spent } = servicesAt(later(5));
-    const verdict = await checkSpamProtection(services, principal, timed, body({ started_token: startedToken }));
-    expect(verdict).toEqual({ verdict: 'accept', spends: { challenge: undefined, startedToken: startedClaim(startedToken, fetchedAt) } });
+    const verdict = await checkSpamProtection(services, principal, timed, body({ started_token: fetchedToken() }));
+    expect(verdict).toEqual({ verdict: 'accept', spends: { challenge: undefined, startedToken: startedClaim(fetchedToken(), fetchedAt) } });
     expect(spent).toEqual([]);
   });
 
@@ -159,22 +159,36 @@ describe('the minimum completion time', () => {
     const lifetimeSeconds = STARTED_TOKEN_LIFETIME_DAYS * 86_400;
     expect(
       await refusalOf(
-        checkSpamProtection(servicesAt(later(lifetimeSeconds)).services, principal, timed, body({ started_token: startedToken })),
+        checkSpamProtection(servicesAt(later(lifetimeSeconds)).services, principal, timed, body({ started_token: fetchedToken() })),
       ),
     ).toBe('submitted_too_fast: /started_token expired');
     const inTime = await checkSpamProtection(
       servicesAt(later(lifetimeSeconds - 0.001)).services,
       principal,
       timed,
-      body({ started_token: startedToken }),
+      body({ started_token: fetchedToken() }),
     );
     expect(inTime.verdict).toBe('accept');
+  });
+
+  it('when a token is issued, then it names when and for which form, and verifies for that key and form only', () => {
+    const issued = issueStartedToken(principal, formId, later(7));
+    expect(issued).toMatch(new RegExp(`^${later(7).getTime()}\\.${formId}\\.[0-9A-Za-z_-]{43}$`));
+    expect(verifyStartedToken(principal, issued, formId)).toEqual(later(7));
+    expect(issueStartedToken(principal, formId, later(7))).toBe(issued);
+    expect(issueStartedToken(principal, 'form_AAAAAAAAAAAAAAAAAAAAAAAA', later(7)).split('.')[2]).not.toBe(issued.split('.')[2]);
+    expect(issueStartedToken(principal, formId, later(8)).split('.')[2]).not.toBe(issued.split('.')[2]);
+    const otherKey = { ...principal, publishable: { ...principal.publishable!, tokenSecret: Buffer.alloc(32, 4) } } as Principal;
+    expect(verifyStartedToken(otherKey, issued, formId)).toBeUndefined();
+    // A token of another form, signed for that form, does not time this one.
+    const otherForm = 'form_AAAAAAAAAAAAAAAAAAAAAAAA';
+    expect(verifyStartedToken(principal, issueStartedToken(principal, otherForm, later(7)), formId)).toBeUndefined();
   });
 
   it('when a caller without a publishable key would issue or check a token, then it is a programming error', () => {
     const secretCaller = { environment: 'live', workspace: { id: 'ws_1' } } as unknown as Principal;
     expect(() => issueStartedToken(secretCaller, formId, fetchedAt)).toThrow(/publishable keys only/);
-    expect(() => verifyStartedToken(secretCaller, startedToken, formId)).toThrow(/publishable keys only/);
+    expect(() => verifyStartedToken(secretCaller, fetchedToken(), formId)).toThrow(/publishable keys only/);
   });
 
   it('when the form sets no minimum time, then the token is neither checked nor spent', async () => {
@@ -197,13 +211,13 @@ describe('the proof of work', () => {
       servicesAt(later(5)).services,
       principal,
       guarded,
-      body({ started_token: startedToken, challenge: solved.encoded }),
+      body({ started_token: fetchedToken(), challenge: solved.encoded }),
     );
     expect(verdict).toEqual({
       verdict: 'accept',
       spends: {
         challenge: { signature: solved.signature, expiresAt: solved.expiresAt },
-        startedToken: startedClaim(startedToken, fetchedAt),
+        startedToken: startedClaim(fetchedToken(), fetchedAt),
       },
     });
   });
@@ -212,9 +226,11 @@ describe('the proof of work', () => {
     const { services } = servicesAt(later(5));
     const foreign = await solvedFor('pk_other', later(0));
     expect(
-      await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: startedToken, challenge: foreign.encoded }))),
+      await refusalOf(
+        checkSpamProtection(services, principal, guarded, body({ started_token: fetchedToken(), challenge: foreign.encoded })),
+      ),
     ).toBe('challenge_invalid: /challenge wrong_solution');
-    expect(await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: startedToken })))).toBe(
+    expect(await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: fetchedToken() })))).toBe(
       'challenge_required: /challenge required',
     );
   });
@@ -251,7 +267,7 @@ describe('the proof of work', () => {
 
   it('when the submission is too fast and its challenge missing, then the time is what is refused: the challenge is not looked at', async () => {
     const { services } = servicesAt(later(4));
-    expect(await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: startedToken })))).toBe(
+    expect(await refusalOf(checkSpamProtection(services, principal, guarded, body({ started_token: fetchedToken() })))).toBe(
       'submitted_too_fast: /started_token too_fast',
     );
   });
@@ -277,13 +293,13 @@ describe('the honeypot', () => {
       services,
       principal,
       trapped,
-      body({ answers: { website: 'x' }, started_token: startedToken, challenge: solved.encoded }),
+      body({ answers: { website: 'x' }, started_token: fetchedToken(), challenge: solved.encoded }),
     );
     expect(caught).toEqual({
       verdict: 'discard',
       spends: {
         challenge: { signature: solved.signature, expiresAt: solved.expiresAt },
-        startedToken: startedClaim(startedToken, fetchedAt),
+        startedToken: startedClaim(fetchedToken(), fetchedAt),
       },
     });
     expect(counted).toEqual([`${formId} live ${later(1).toISOString().slice(0, 10)}`]);
@@ -319,7 +335,7 @@ describe('the honeypot', () => {
   it('when it is sent empty, then it is taken out of the answers and the other checks apply', async () => {
     const answers = { email: 'tom@brightdesk.example', website: '' };
     const { services, counted } = servicesAt(later(60));
-    const submitted = body({ answers, started_token: startedToken });
+    const submitted = body({ answers, started_token: fetchedToken() });
     expect(await refusalOf(checkSpamProtection(services, principal, trapped, submitted))).toBe('challenge_required: /challenge required');
     expect(submitted.answers).toEqual({ email: 'tom@brightdesk.example' });
     expect(counted).toEqual([]);
