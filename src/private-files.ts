@@ -22,9 +22,8 @@ const octal = (mode: number): string => mode.toString(8).padStart(3, '0');
 
 /** Creates `dir` (and its missing parents) 0700; an existing one that others may enter is reported, not changed. */
 export function ensurePrivateDirectory(dir: string, warn: Warn = warnOnStderr): void {
-  const created = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-  // The umask may have taken bits off, never added any: only a directory found here can be looser.
-  if (created !== undefined) return;
+  // The umask may take bits off a directory made here, never add any: only one found here can be looser.
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   const mode = modeOf(dir);
   if ((mode & 0o077) !== 0) {
     warn(`the data directory ${dir} is open to other users (mode ${octal(mode)}): run \`chmod 700 ${dir}\``);

@@ -4,11 +4,12 @@
  * the service makes 0700. An existing data directory open to others is reported, not changed
  * (src/private-files.ts).
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
+import { ensurePrivateDirectory } from '../../src/private-files.js';
 import { createSqliteStore } from '../../src/store/sqlite/index.js';
 import { leaseFileOf } from '../../src/store/sqlite/server-lease.js';
 import type { Store } from '../../src/store/types.js';
@@ -23,15 +24,21 @@ afterEach(async () => {
   rmSync(parent, { recursive: true, force: true });
 });
 
-/** Opens a store on `file` as the server does, with the umask of a typical shell (022) while it opens. */
+/**
+ * Opens a store on `file` as the server does, with the umask of a typical shell (022) while it opens. A worker
+ * thread cannot set the umask (a mutation run's test runner uses them): the process's own then applies.
+ */
 function openAsServer(file: string, warnings: string[] = []): Store {
-  const umask = process.umask(0o022);
+  let umask: number | undefined;
+  try {
+    umask = process.umask(0o022);
+  } catch {}
   try {
     const store = createSqliteStore(file, { serverLease: true, warn: (message) => warnings.push(message) });
     opened.push(store);
     return store;
   } finally {
-    process.umask(umask);
+    if (umask !== undefined) process.umask(umask);
   }
 }
 
@@ -54,20 +61,17 @@ describe('the SQLite database files', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('when the database, its log and its shared memory were left readable by others, then opening makes them 0600 again', async () => {
+  it('when the database, its log and its shared memory are readable by others, then the next open makes them 0600 again', async () => {
     parent = mkdtempSync(join(tmpdir(), 'form-funnel-modes-'));
     const file = join(parent, 'form-funnel.db');
-    const first = openAsServer(file);
-    await write(first);
-    await first.close();
-    opened.splice(0);
-    // As an older version, a copy or a restore may leave them; the log and shared memory kept for the next open.
-    for (const path of databaseFiles(file)) {
-      writeFileSync(path, '', { flag: 'a' });
-      chmodSync(path, 0o644);
-    }
-
+    // The server holds the database open, so its log and shared memory exist and are not empty.
     await write(openAsServer(file));
+    // As an older version, a copy or a restore may leave them.
+    for (const path of databaseFiles(file)) chmodSync(path, 0o644);
+    expect(databaseFiles(file).map(modeOf)).toEqual(['644', '644', '644']);
+
+    // A second open, as `npm run admin` makes beside the server.
+    opened.push(createSqliteStore(file, { backgroundCheckpoints: false }));
 
     expect(databaseFiles(file).map(modeOf)).toEqual(['600', '600', '600']);
   });
@@ -93,5 +97,17 @@ describe('the SQLite database files', () => {
     await write(openAsServer(join(parent, 'form-funnel.db'), warnings));
     expect(modeOf(parent)).toBe('700');
     expect(warnings).toEqual([]);
+  });
+
+  it('when no one listens for the warning, then it is a process warning an operator sees on stderr', async () => {
+    parent = mkdtempSync(join(tmpdir(), 'form-funnel-modes-'));
+    chmodSync(parent, 0o755);
+    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+
+    ensurePrivateDirectory(parent);
+
+    const warning = await warned;
+    expect(warning.message).toBe(`the data directory ${parent} is open to other users (mode 755): run \`chmod 700 ${parent}\``);
+    expect((warning as NodeJS.ErrnoException).code).toBe('FORM_FUNNEL_FILE_MODE');
   });
 });
