@@ -342,6 +342,48 @@ describe('the honeypot', () => {
   });
 });
 
+describe('what each refusal says', () => {
+  /** The issue of the refusal `promise` rejects with, as `code: message`. */
+  const issueOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: AppError) => {
+        const [issue] = (error.details as { errors: Array<{ code: string; message: string }> }).errors;
+        return `${issue!.code}: ${issue!.message}`;
+      },
+    );
+  const timed = formWith({ min_completion_seconds: 5, proof_of_work: true });
+  const check = (now: Date, extra: Partial<Schema<'PublicSubmissionCreate'>>) =>
+    checkSpamProtection(servicesAt(now).services, principal, timed, body(extra));
+
+  it('when the started token does not time the submission, then its issue says why in words', async () => {
+    expect(await issueOf(check(later(60), {}))).toBe('required: is needed to time the submission');
+    expect(await issueOf(check(later(60), { started_token: 'not a token' }))).toBe('invalid: is needed to time the submission');
+    expect(await issueOf(check(later(STARTED_TOKEN_LIFETIME_DAYS * 86_400), { started_token: fetchedToken() }))).toBe(
+      `expired: has expired (${STARTED_TOKEN_LIFETIME_DAYS} days after the form was fetched)`,
+    );
+    const spent = spendOrRefuse(servicesAt(later(60), 'started_token_used').services, timed.form, {
+      startedToken: startedClaim('x', fetchedAt),
+    });
+    expect(await issueOf(spent)).toBe('already_used: already timed another submission');
+  });
+
+  it('when the challenge does not let the submission through, then its issue says why in words', async () => {
+    expect(await issueOf(check(later(60), { started_token: fetchedToken() }))).toBe('required: is required by this form');
+    expect(await issueOf(check(later(60), { started_token: fetchedToken(), challenge: 'bm90IGEgc29sdXRpb24=' }))).toBe(
+      'malformed: is not a challenge solution',
+    );
+    const foreign = await solvedFor('pk_other', later(0));
+    expect(await issueOf(check(later(60), { started_token: fetchedToken(), challenge: foreign.encoded }))).toBe(
+      'wrong_solution: does not solve a challenge this key fetched',
+    );
+    const used = spendOrRefuse(servicesAt(later(60), 'challenge_used').services, timed.form, {
+      challenge: { signature: 'b'.repeat(64), expiresAt: later(600).toISOString() },
+    });
+    expect(await issueOf(used)).toBe('already_used: was already used');
+  });
+});
+
 describe('spendOrRefuse', () => {
   const form = formWith({ min_completion_seconds: 5, proof_of_work: true }).form;
   const claims = {
