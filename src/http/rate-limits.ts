@@ -167,21 +167,20 @@ function tooManyRequests(res: Response, msBeforeNext: number, message: string): 
 
 const isLimitRejection = (error: unknown): error is RateLimiterRes => error instanceof RateLimiterRes;
 
-/** Counts one point against the address; the 429 to answer once it is over its budget (`refusal`: its message). */
+/** Counts one point against the address; throws 429 once it is over its budget (`refusal`: the message). */
 async function consumeAddress(
   policy: RateLimitPolicy,
   limiter: RateLimiterAbstract,
   res: Response,
   address: string,
   refusal: string,
-): Promise<AppError | undefined> {
+): Promise<void> {
   try {
     setHeaders(res, [windowOf(limiter, await limiter.consume(policy.addressKey(address)), Date.now())]);
-    return undefined;
   } catch (error) {
     if (!isLimitRejection(error)) throw error;
     setHeaders(res, [windowOf(limiter, error, Date.now())]);
-    return tooManyRequests(res, error.msBeforeNext, refusal);
+    throw tooManyRequests(res, error.msBeforeNext, refusal);
   }
 }
 
@@ -192,14 +191,7 @@ async function consumeAddress(
  */
 export async function limitBeforeAuthentication(policy: RateLimitPolicy, res: Response, address: string): Promise<void> {
   const limiter = policy.publicPerAddress;
-  const refused = await consumeAddress(
-    policy,
-    limiter,
-    res,
-    address,
-    `More than ${limiter.points} public requests per minute from this address`,
-  );
-  if (refused) throw refused;
+  await consumeAddress(policy, limiter, res, address, `More than ${limiter.points} public requests per minute from this address`);
 }
 
 /** A credential authentication admitted, as the limits see it. */
@@ -235,11 +227,8 @@ export async function limitAfterAuthentication(
       const { credentialId, workspace, budget } = found.credential;
       return consumeRequest(policy, res, credentialId, workspace, budget);
     }
-    case 'refused': {
-      const refused = await consumeAddress(policy, limiter, res, address, 'Too many failed authentications from this address');
-      if (refused) throw refused;
-      return;
-    }
+    case 'refused':
+      return consumeAddress(policy, limiter, res, address, 'Too many failed authentications from this address');
     case 'none':
       setHeaders(res, [windowOf(limiter, await limiter.get(policy.addressKey(address)), Date.now())]);
   }
