@@ -1,13 +1,15 @@
 /**
  * Enterprise rate limits set by an operator (`npm run admin -- workspace-limits`): refused for other plans, stored
  * in the database and applied by every server from its next request, without a restart, in X-RateLimit-Limit,
- * in the limits enforced and in GET /v1/usage; audited.
+ * in the limits enforced (the publishable keys' workspace budget too) and in GET /v1/usage; audited.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import { createForm, formBody } from '../support/factories.js';
 import { expectProblem } from '../support/http-checks.js';
+import { createPublishableKey } from '../support/publishable-keys.js';
 import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
 
 const run = promisify(execFile);
@@ -143,5 +145,26 @@ describe('npm run admin -- workspace-limits', () => {
     expect(answers[3]!.headers['x-ratelimit-limit']).toBe('3');
     expect((await admin('workspace-limits', '--workspace', id, '--reset')).code).toBe(0);
     expect((await first.call('get', '/v1/me', first.workspace.live_admin_key)).status).toBe(200);
+  });
+
+  it("when a workspace limit is set, then its publishable keys get a budget of that size, apart from the secret keys'", async () => {
+    const id = first.workspace.workspace_id;
+    const form = await createForm(first, formBody('Visited'));
+    const site = await createPublishableKey(first, { environment: 'live' });
+    expect(
+      (await admin('workspace-limits', '--workspace', id, '--per-key-per-second', '100', '--per-workspace-per-minute', '4')).code,
+    ).toBe(0);
+    const visits = [];
+    for (let i = 0; i < 5; i++) visits.push(await first.call('get', `/v1/public/forms/${form.id}`, site.value));
+    expect(visits.map((res) => res.status)).toEqual([200, 200, 200, 200, 429]);
+    expectProblem(visits[4]!, 429, 'rate_limit_error', 'rate_limited');
+    expect(visits[4]!.body.message).toMatch(/^More than 4 requests per minute with this workspace's publishable keys/);
+    expect(visits[4]!.headers['x-ratelimit-limit']).toBe('4');
+
+    const me = await first.call('get', '/v1/me', first.workspace.live_admin_key);
+    expect(me.status).toBe(200);
+    expect(me.headers['x-ratelimit-limit']).toBe('4');
+    expect(me.headers['x-ratelimit-remaining']).toBe('3');
+    expect((await admin('workspace-limits', '--workspace', id, '--reset')).code).toBe(0);
   });
 });
