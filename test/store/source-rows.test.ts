@@ -3,9 +3,11 @@
  * an address): a row that no longer counts any submission is deleted, so a deleted or erased submission leaves no
  * source behind at zero. On PostgreSQL the rows change when the pending deltas are folded.
  */
+import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import { sourceRowsEmptiedSchema as postgresMigration } from '../../src/store/postgres/schema/source-rows-emptied.js';
+import { FunnelTally } from '../../src/store/sqlite/funnel-tally.js';
 import { sourceRowsEmptiedSchema as sqliteMigration } from '../../src/store/sqlite/schema/source-rows-emptied.js';
 import type { Store } from '../../src/store/types.js';
 import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
@@ -93,5 +95,27 @@ describe.each(storeKinds)('the %s store, the source rows of a form', (kind) => {
     await storedRows(store, kind === 'postgres' ? postgresMigration : sqliteMigration);
 
     expect(await sourceRows()).toEqual([['newsletter', 1, 1]]);
+  });
+});
+
+describe('the SQLite tally of a group of changes', () => {
+  it('when the changes to a source cancel out, then no row is written for it', async () => {
+    const store = await createTestStore('sqlite');
+    try {
+      const workspaceId = await workspace(store);
+      const target = form('tally');
+      await store.forms.create({ form: target, workspaceId, environment: 'live' });
+      const made = submission(target.id, at(1));
+      const facts = { ...made, context: { ...made.context, utm: { ...made.context.utm, source: 'cancelled@example.org' } } };
+
+      new FunnelTally()
+        .count('live', facts, 1)
+        .count('live', facts, -1)
+        .write((store as Store & { db: Database.Database }).db);
+
+      expect(await storedRows(store, 'SELECT utm_source FROM submission_source_days')).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });
