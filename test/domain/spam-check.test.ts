@@ -61,6 +61,7 @@ const fetchedToken = (): string => issueStartedToken(principal, formId, fetchedA
 const body = (extra: Partial<Schema<'PublicSubmissionCreate'>> = {}): Schema<'PublicSubmissionCreate'> => ({
   form_id: formId,
   answers: { email: 'tom@brightdesk.example' },
+  status: 'partial',
   ...extra,
 });
 
