@@ -190,7 +190,10 @@ describe('which responses are linked to a submission', () => {
       '201': json({ allOf: [{ $ref: '#/components/schemas/RequestIdField' }, { $ref: '#/components/schemas/SubmissionNote' }] }),
     });
     // The note only in its second success response.
-    document.paths['/notes/{id}'] = operationAnswering('upsertNote', { '200': json(form), '201': json({ $ref: '#/components/schemas/SubmissionNote' }) });
+    document.paths['/notes/{id}'] = operationAnswering('upsertNote', {
+      '200': json(form),
+      '201': json({ $ref: '#/components/schemas/SubmissionNote' }),
+    });
     // A problem that names a submission is not an answer with it.
     document.paths['/notes'] = operationAnswering('createNote', {
       '201': json(form),

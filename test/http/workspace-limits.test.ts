@@ -6,8 +6,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApi, type TestApi } from '../support/harness.js';
 import { createForm, formBody } from '../support/factories.js';
+import { createTestApi, type TestApi } from '../support/harness.js';
 import { expectProblem } from '../support/http-checks.js';
 import { createPublishableKey } from '../support/publishable-keys.js';
 import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
