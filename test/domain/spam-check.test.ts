@@ -1,6 +1,6 @@
 /**
- * The spam checks of a public submission, on a fake store: their order (the honeypot first, then the time, then the
- * proof of work), what each refusal names, and what an accepted or a caught submission spends. Nothing is spent by
+ * The spam checks of a public submission, on a fake store: their order (the time, then the proof of work, a caught
+ * submission's as a real one's), what each refusal names, and what an accepted or a caught submission spends. Nothing is spent by
  * the checks themselves: the verdict names it, and `spendOrRefuse` spends it when the submission is stored.
  */
 import { solveChallenge } from 'altcha-lib';
@@ -287,9 +287,9 @@ describe('the proof of work', () => {
 describe('the honeypot', () => {
   const trapped = formWith({ honeypot_field: 'website', min_completion_seconds: 5, proof_of_work: true });
 
-  it('when it is filled, then the submission is discarded whatever else is wrong, counted, and spends what verifies', async () => {
+  it('when it is filled, then the verdict is discard, with what a real submission would spend, and nothing counted yet', async () => {
     const solved = await solvedFor('pk_own', later(0));
-    const { services, counted } = servicesAt(later(1));
+    const { services, counted } = servicesAt(later(5));
     const caught = await checkSpamProtection(
       services,
       principal,
@@ -303,15 +303,26 @@ describe('the honeypot', () => {
         startedToken: startedClaim(fetchedToken(), fetchedAt),
       },
     });
-    expect(counted).toEqual([`${formId} live ${later(1).toISOString().slice(0, 10)}`]);
-    const bare = await checkSpamProtection(
-      services,
-      principal,
-      trapped,
-      body({ answers: { website: 'x' }, challenge: 'bm90IGEgc29sdXRpb24=' }),
-    );
-    expect(bare).toEqual({ verdict: 'discard', spends: { challenge: undefined, startedToken: undefined } });
-    expect(counted).toHaveLength(2);
+    // Counted by the caller once its answers and claims pass, as a real one is stored only then.
+    expect(counted).toEqual([]);
+  });
+
+  it('when it is filled and the submission is also too fast, untimed or unproven, then it is refused as a real one is', async () => {
+    const solved = await solvedFor('pk_own', later(0));
+    const cases = [
+      { at: later(1), sent: { started_token: fetchedToken(), challenge: solved.encoded } },
+      { at: later(5), sent: { challenge: solved.encoded } },
+      { at: later(5), sent: { started_token: fetchedToken() } },
+      { at: later(5), sent: { started_token: fetchedToken(), challenge: 'bm90IGEgc29sdXRpb24=' } },
+    ];
+    for (const { at, sent } of cases) {
+      const { services, counted } = servicesAt(at);
+      const real = await refusalOf(checkSpamProtection(services, principal, trapped, body({ answers: { website: '' }, ...sent })));
+      const caught = await refusalOf(checkSpamProtection(services, principal, trapped, body({ answers: { website: 'x' }, ...sent })));
+      expect(real).toMatch(/^(submitted_too_fast|challenge_required|challenge_invalid): /);
+      expect(caught).toBe(real);
+      expect(counted).toEqual([]);
+    }
   });
 
   it('when it catches a submission to a form without a minimum time or proof of work, then nothing is to be spent', async () => {

@@ -118,6 +118,7 @@ describe('a caught submission looks like a real one to the end', () => {
       await patch({ resume_token }),
       await patch({ resume_token: `srt_${'Z'.repeat(40)}`, answers: {} }),
       await patch({ resume_token, answers: {} }, testKey.value),
+      await patch({ resume_token, answers: { email: 'tom at brightdesk', no_such_field: 'x' } }),
       await patch({ resume_token, answers: { has_budget: false, gdpr: true }, status: 'completed' }),
       await patch({ resume_token }),
       await patch({ resume_token, status: 'completed' }),
@@ -130,10 +131,11 @@ describe('a caught submission looks like a real one to the end', () => {
     const form = await createForm(api, demoForm({ spam_protection: { honeypot_field: 'website' } }));
     const real = await lifeOf(form.id, { ...contact, website: '' });
     const caught = await lifeOf(form.id, { ...contact, website: 'http://cheap.example' });
-    expect(real.map((step) => step.status)).toEqual([201, 200, 200, 403, 404, 200, 409, 409, 409]);
+    expect(real.map((step) => step.status)).toEqual([201, 200, 200, 403, 404, 422, 200, 409, 409, 409]);
     expect(caught).toEqual(real);
     expect(real[0]!.headers.location).toBe('/v1/public/submissions/<id>');
-    expect(real[5]!.body).toMatchObject({ status: 'completed', resume_expires_at: null });
+    expect(real[5]!.body).toMatchObject({ code: 'invalid_answers' });
+    expect(real[6]!.body).toMatchObject({ status: 'completed', resume_expires_at: null });
     const stored = (await submissionsOf(form.id)) as Array<{ status: string }>;
     expect(stored.map((submission) => submission.status)).toEqual(['completed']);
     const analytics = await api.call('get', `/v1/analytics?form_id=${form.id}&from=${today}&to=${today}`);
@@ -153,6 +155,33 @@ describe('a caught submission looks like a real one to the end', () => {
     }
     expect(lives[1]).toEqual(lives[0]);
     expect(await submissionsOf(form.id)).toHaveLength(1);
+  });
+
+  it('when a caught submission is also too fast or its answers are invalid, then it is refused as a real one is, and not counted', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { honeypot_field: 'website', min_completion_seconds: 5 } }));
+    const token = await startedToken(form.id);
+    const refusals = async (answers: object, seconds: number) => {
+      clock.set(at(seconds));
+      const sent = { form_id: form.id, answers, status: 'partial', started_token: token };
+      return Promise.all(
+        ['', 'http://cheap.example'].map(async (website) =>
+          observed(await publicPost({ ...sent, answers: { ...answers, website } }), { id: form.id }),
+        ),
+      );
+    };
+    try {
+      const [realEarly, caughtEarly] = await refusals(contact, 2);
+      expect(realEarly!.body).toMatchObject({ code: 'submitted_too_fast' });
+      expect(caughtEarly).toEqual(realEarly);
+      const [realInvalid, caughtInvalid] = await refusals({ ...contact, email: 'tom at brightdesk' }, 6);
+      expect(realInvalid!.body).toMatchObject({ code: 'invalid_answers' });
+      expect(caughtInvalid).toEqual(realInvalid);
+    } finally {
+      clock.set(at(0));
+    }
+    expect(await submissionsOf(form.id)).toEqual([]);
+    const analytics = await api.call('get', `/v1/analytics?form_id=${form.id}&from=${today}&to=${today}`);
+    expect(analytics.body).toMatchObject({ spam: 0 });
   });
 
   it('when a caught submission’s started token or challenge is sent again, then it is refused as after a real submission', async () => {

@@ -4,24 +4,26 @@
  * had been stored (an ordinary-looking 201) while nothing is stored or delivered. A refusal the page should see
  * (a missing proof of work, a submission faster than the form allows) is thrown as an AppError.
  *
- * In order: the honeypot (a bot is told nothing, whatever else it got wrong), the minimum completion time, then
- * the proof of work. Nothing is spent here: the verdict names what the submission spends (its started token and
- * its challenge, each accepted once), and the caller spends it when the submission is stored (`spendOrRefuse`), so
- * a submission refused for its timing or its answers leaves both unspent.
+ * In order: the minimum completion time, then the proof of work. A filled honeypot changes only the verdict: a
+ * caught submission meets every check a real one meets, in the same order and with the same refusals (and its
+ * caller checks its answers and spends its claims as a real one's), so that comparing a submission with its
+ * honeypot filled and left empty tells a bot nothing until the point where a real one would be stored. Nothing is
+ * spent here: the verdict names what the submission spends (its started token and its challenge, each accepted
+ * once), and the caller spends it when the submission is stored (`spendOrRefuse`), so a submission refused for its
+ * timing or its answers leaves both unspent.
  */
 import type { Schema } from '../../contract.js';
 import type { SpentClaims } from '../../store/spam-store.js';
 import type { FormRecord } from '../../store/types.js';
 import type { Principal } from '../access.js';
-import { utcDayOf } from '../analytics/date-range.js';
-import { challengeAlreadyUsed, checkChallengeSolved, solvedChallengeOf } from '../challenges/service.js';
+import { challengeAlreadyUsed, checkChallengeSolved } from '../challenges/service.js';
 import { spamProtectionRefusal } from '../errors.js';
 import { hashSecret } from '../keys/secret.js';
 import type { Services } from '../services.js';
 import { completionShortfall, honeypotFilled } from '../spam-protection/rules.js';
 import { STARTED_TOKEN_LIFETIME_DAYS, startedTokenExpiryOf, verifyStartedToken } from './started-token.js';
 
-/** What to do with the submission, and what it spends once stored (a discarded one spends it at once). */
+/** What to do with the submission, and what it spends once its answers are found valid (a discarded one too). */
 export interface SpamVerdict {
   verdict: 'accept' | 'discard';
   spends: SpentClaims;
@@ -57,8 +59,8 @@ function untimed(formId: string, code: 'required' | 'invalid' | 'expired' | 'alr
 }
 
 /**
- * On `accept`, the honeypot's (empty) answer has been taken out of `body.answers`: it answers no field of the form,
- * and the answers are checked against the form next.
+ * The honeypot's answer is taken out of `body.answers` whatever it holds: it answers no field of the form, and the
+ * answers are checked against the form next, a caught submission's too.
  */
 export async function checkSpamProtection(
   services: Services,
@@ -68,22 +70,15 @@ export async function checkSpamProtection(
 ): Promise<SpamVerdict> {
   const settings = form.spam_protection;
   const now = services.now();
-  const timed = settings.min_completion_seconds > 0;
-  const started = timed ? readStartedToken(principal, body.started_token, form.id, now) : undefined;
   const honeypot = settings.honeypot_field;
+  let caught = false;
   if (honeypot !== null && Object.hasOwn(body.answers, honeypot)) {
-    const caught = honeypotFilled(body.answers[honeypot]);
+    caught = honeypotFilled(body.answers[honeypot]);
     delete body.answers[honeypot];
-    if (caught) {
-      await services.store.spam.countSpam(form.id, principal.environment, utcDayOf(now));
-      // What a stored submission would spend, a caught one spends too: sent again, the same token or challenge is
-      // refused after a catch as after a real submission, so the retry tells the bot nothing either.
-      const challenge = settings.proof_of_work ? await solvedChallengeOf(services, principal, body.challenge) : undefined;
-      return { verdict: 'discard', spends: { challenge, startedToken: started && 'claim' in started ? started.claim : undefined } };
-    }
   }
   let startedToken: SpentClaims['startedToken'];
-  if (started) {
+  if (settings.min_completion_seconds > 0) {
+    const started = readStartedToken(principal, body.started_token, form.id, now);
     const least = plural(settings.min_completion_seconds, 'second');
     if ('problem' in started) throw untimed(form.id, started.problem, least);
     const { tookSeconds, shortBy } = completionShortfall(settings.min_completion_seconds, started.startedAt, now);
@@ -101,7 +96,7 @@ export async function checkSpamProtection(
     startedToken = started.claim;
   }
   const challenge = settings.proof_of_work ? await checkChallengeSolved(services, principal, body.challenge) : undefined;
-  return { verdict: 'accept', spends: { challenge, startedToken } };
+  return { verdict: caught ? 'discard' : 'accept', spends: { challenge, startedToken } };
 }
 
 /**

@@ -8,10 +8,12 @@
 import type { Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
 import type { Principal } from '../access.js';
+import { utcDayOf } from '../analytics/date-range.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Services } from '../services.js';
 import { submissionCompleted } from '../submissions/resume.js';
 import { createSubmissionOn, findSubmissionWithForm, updateFoundSubmission } from '../submissions/service.js';
+import { assertValidAnswers, invalidAnswers, validateAnswers } from '../submissions/validate-answers.js';
 import { findPublicForm, reachesForm } from './forms.js';
 import { generateResumeToken, hashResumeToken, resumeExpiryOf, resumeTokenMatches } from './resume-token.js';
 import { checkSpamProtection, spendOrRefuse } from './spam-check.js';
@@ -96,9 +98,12 @@ export async function createPublicSubmission(
   });
   const { verdict, spends } = await checkSpamProtection(services, principal, form, body);
   if (verdict === 'discard') {
-    // What the page sees of a stored submission, for one that is not stored: a bot learns nothing from the answer,
-    // nor from what it sends next (see updatePublicSubmission).
-    await services.store.spam.spend(spends);
+    // Refused as a real one would be (its answers, then what it spends), then answered as if it had been stored
+    // while nothing is stored or delivered: a bot learns nothing from the answer, nor from what it sends next
+    // (see updatePublicSubmission).
+    assertValidAnswers(form.form, body.answers, body.hidden ?? {}, status);
+    await spendOrRefuse(services, form.form, spends);
+    await services.store.spam.countSpam(form.form.id, principal.environment, utcDayOf(services.now()));
     await services.store.spam.recordCaught({
       submissionId: id,
       workspaceId: principal.workspace.id,
@@ -168,7 +173,8 @@ export async function updatePublicSubmission(
 /**
  * A PATCH of a submission the honeypot caught, answered as a real one's would be in the same state (the same
  * refusals in the same order, the same 200 body): the page's bot cannot tell that nothing was stored. Its answers
- * are not checked, as those of its creation were not: a caught submission is told nothing it got wrong.
+ * are checked as far as they can be without the earlier ones, which were not kept: each against its field (an
+ * unknown ref, a value its field refuses), not the logic's path nor, on completion, the required fields.
  */
 async function updateCaughtSubmission(
   services: Services,
@@ -184,7 +190,17 @@ async function updateCaughtSubmission(
   if (!caught || !form || !reachesForm(principal, form.form)) throw notFound('submission', id);
   assertTokenContinues(caught, body.resume_token, id, services.now());
   if (caught.completed) throw submissionCompleted(id);
+  assertAnswersFitFields(form.form, body);
   const status = body.status ?? 'partial';
   if (status === 'completed' && !(await services.store.spam.completeCaught(id))) throw submissionCompleted(id);
   return publicView({ id, form_id: caught.formId, status }, caught.expiresAt);
+}
+
+/** 422 `invalid_answers` for the answers of `update` that no field of the form takes, or that their field refuses. */
+function assertAnswersFitFields(form: Schema<'Form'>, update: Schema<'PublicSubmissionUpdate'>): void {
+  const given = (values: Record<string, unknown> | undefined) =>
+    Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== null));
+  const { issues } = validateAnswers(form, given(update.answers), given(update.hidden), 'partial');
+  const fieldIssues = issues.filter((issue) => issue.code !== 'not_visited');
+  if (fieldIssues.length > 0) throw invalidAnswers(fieldIssues);
 }

@@ -38,15 +38,17 @@ export function validateAnswers(definition: FormDefinition, answers: Answers, hi
 /** The visited steps of valid answers; otherwise 422 `invalid_answers` with every issue. */
 export function assertValidAnswers(definition: FormDefinition, answers: Answers, hidden: Answers, status: SubmissionStatus): string[] {
   const { visitedSteps, issues } = validateAnswers(definition, answers, hidden, status);
-  if (issues.length > 0) {
-    throw unprocessable(
-      'invalid_answers',
-      issues,
-      `${issues.length} ${issues.length === 1 ? 'answer is' : 'answers are'} invalid; see details.errors.`,
-    );
-  }
+  if (issues.length > 0) throw invalidAnswers(issues);
   return visitedSteps;
 }
+
+/** 422 `invalid_answers` listing `issues`. */
+export const invalidAnswers = (issues: ValidationIssue[]) =>
+  unprocessable(
+    'invalid_answers',
+    issues,
+    `${issues.length} ${issues.length === 1 ? 'answer is' : 'answers are'} invalid; see details.errors.`,
+  );
 
 function checkHiddenField(ref: string, answers: Answers, hidden: Answers): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
