@@ -3654,8 +3654,8 @@ export interface components {
             request_id: components["schemas"]["RequestId"];
         };
         /**
-         * @description Proof of when the respondent opened the form, signed by the service: send it back unchanged with the submission (`started_token`). It is bound to the form and to the key that fetched it, and is opaque: do not parse it. Where the form sets `spam_protection.min_completion_seconds`, it times one submission: once a submission carrying it is stored, another carrying it gets 422 `submitted_too_fast` (issue code `already_used`), and it expires 30 days after the form was fetched (issue code `expired`). Fetch the form again for each new submission.
-         * @example 1796198400000.form_2kTz9QwErTy7UiOp4AsDfGhJ.q4yZb8Yl0cXh3vS2nD6mK1pR7tW9uE5aB0fJ4gH2iLo
+         * @description Proof of when the respondent opened the form, signed by the service: send it back unchanged with the submission (`started_token`). It is bound to the form and to the key that fetched it, and is opaque: do not parse it. Where the form sets `spam_protection.min_completion_seconds`, it times one submission: once a submission carrying it is stored, another carrying it gets 422 `submitted_too_fast` (issue code `already_used`), and it expires 30 days after the form was fetched (issue code `expired`). Each fetch gets a token of its own, even two in the same millisecond. Fetch the form again for each new submission.
+         * @example 1796198400000.form_2kTz9QwErTy7UiOp4AsDfGhJ.Vb3nQ8xLr2TzK5mW7pYc1D.q4yZb8Yl0cXh3vS2nD6mK1pR7tW9uE5aB0fJ4gH2iLo
          */
         StartedToken: string;
         /** @description What a page must do for the form's spam protection. */

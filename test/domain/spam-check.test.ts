@@ -3,6 +3,7 @@
  * submission's as a real one's), what each refusal names, and what an accepted or a caught submission spends. Nothing is spent by
  * the checks themselves: the verdict names it, and `spendOrRefuse` spends it when the submission is stored.
  */
+import { createHmac } from 'node:crypto';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { describe, expect, it } from 'vitest';
@@ -57,7 +58,9 @@ const formWith = (spam_protection: Partial<Schema<'SpamProtection'>>): FormRecor
   }) as FormRecord;
 
 /** The page's started token, issued when a test asks: a mutant of the issuing code then fails tests, not the file's import. */
-const fetchedToken = (): string => issueStartedToken(principal, formId, fetchedAt);
+/** The one token this file's page fetched (each issue draws a new nonce). */
+const fetchedTokenValue = issueStartedToken(principal, formId, fetchedAt);
+const fetchedToken = (): string => fetchedTokenValue;
 const body = (extra: Partial<Schema<'PublicSubmissionCreate'>> = {}): Schema<'PublicSubmissionCreate'> => ({
   form_id: formId,
   answers: { email: 'tom@brightdesk.example' },
@@ -174,16 +177,30 @@ describe('the minimum completion time', () => {
 
   it('when a token is issued, then it names when and for which form, and verifies for that key and form only', () => {
     const issued = issueStartedToken(principal, formId, later(7));
-    expect(issued).toMatch(new RegExp(`^${later(7).getTime()}\\.${formId}\\.[0-9A-Za-z_-]{43}$`));
+    expect(issued).toMatch(new RegExp(`^${later(7).getTime()}\\.${formId}\\.[0-9A-Za-z]{22}\\.[0-9A-Za-z_-]{43}$`));
     expect(verifyStartedToken(principal, issued, formId)).toEqual(later(7));
-    expect(issueStartedToken(principal, formId, later(7))).toBe(issued);
-    expect(issueStartedToken(principal, 'form_AAAAAAAAAAAAAAAAAAAAAAAA', later(7)).split('.')[2]).not.toBe(issued.split('.')[2]);
-    expect(issueStartedToken(principal, formId, later(8)).split('.')[2]).not.toBe(issued.split('.')[2]);
+    const [at, form, nonce, signed] = issued.split('.');
+    // The nonce is signed: a token with another nonce (or none) and this signature is not one.
+    expect(verifyStartedToken(principal, [at, form, `${nonce!.slice(1)}x`, signed].join('.'), formId)).toBeUndefined();
+    expect(verifyStartedToken(principal, [at, form, signed].join('.'), formId)).toBeUndefined();
     const otherKey = { ...principal, publishable: { ...principal.publishable!, tokenSecret: Buffer.alloc(32, 4) } } as Principal;
     expect(verifyStartedToken(otherKey, issued, formId)).toBeUndefined();
     // A token of another form, signed for that form, does not time this one.
     const otherForm = 'form_AAAAAAAAAAAAAAAAAAAAAAAA';
     expect(verifyStartedToken(principal, issueStartedToken(principal, otherForm, later(7)), formId)).toBeUndefined();
+  });
+
+  it('when two pages fetch the form in the same millisecond, then each gets a token of its own, and each verifies', () => {
+    const tokens = new Set(Array.from({ length: 50 }, () => issueStartedToken(principal, formId, later(7))));
+    expect(tokens.size).toBe(50);
+    for (const token of tokens) expect(verifyStartedToken(principal, token, formId)).toEqual(later(7));
+  });
+
+  it('when a token issued before nonces existed comes back, then it still verifies, for its form and key only', () => {
+    const signedPart = `${later(3).getTime()}.${formId}`;
+    const legacy = `${signedPart}.${createHmac('sha256', principal.publishable!.tokenSecret).update(signedPart).digest('base64url')}`;
+    expect(verifyStartedToken(principal, legacy, formId)).toEqual(later(3));
+    expect(verifyStartedToken(principal, legacy.replace(String(later(3).getTime()), String(later(2).getTime())), formId)).toBeUndefined();
   });
 
   it('when a caller without a publishable key would issue or check a token, then it is a programming error', () => {

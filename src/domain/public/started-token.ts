@@ -1,8 +1,10 @@
 /**
  * The `started_token` of `GET /public/forms/{id}`: when a page fetched a form, signed by the service so that the
- * page cannot backdate it. It is `<issued at, Unix ms>.<form id>.<HMAC-SHA256, base64url>`, the HMAC keyed with the
- * publishable key's own token secret (never shown) over the first two parts: a token is bound to its form and to
- * the key that fetched it, and a revoked key's tokens die with it. Spam protection measures the time a respondent
+ * page cannot backdate it. It is `<issued at, Unix ms>.<form id>.<nonce>.<HMAC-SHA256, base64url>`, the HMAC keyed
+ * with the publishable key's own token secret (never shown) over the first three parts: a token is bound to its form
+ * and to the key that fetched it, and a revoked key's tokens die with it. The nonce (22 base62 characters) makes
+ * every token its own: two pages that fetch a form in the same millisecond must not share one, since a token is
+ * spent by the submission it times. Tokens issued without a nonce (before it existed) still verify. Spam protection measures the time a respondent
  * took from it (a minimum completion time); a token times one stored submission (../public/spam-check.ts spends it)
  * and expires after `STARTED_TOKEN_LIFETIME_DAYS`, so one wait never buys more than one submission.
  */
@@ -21,7 +23,7 @@ export const STARTED_TOKEN_LIFETIME_DAYS = RESUME_WINDOW_DAYS;
 /** When a token issued at `issuedAt` stops timing submissions. */
 export const startedTokenExpiryOf = (issuedAt: Date): Date => new Date(issuedAt.getTime() + STARTED_TOKEN_LIFETIME_DAYS * 86_400_000);
 
-const tokenPattern = /^([0-9]{13})\.(form_[0-9A-Za-z]{24})\.([0-9A-Za-z_-]{43})$/;
+const tokenPattern = /^([0-9]{13})\.(form_[0-9A-Za-z]{24})\.(?:([0-9A-Za-z]{22})\.)?([0-9A-Za-z_-]{43})$/;
 
 /**
  * A new publishable key's token secret: 43 base62 characters (256 bits), drawn like every other secret from the id
@@ -29,8 +31,8 @@ const tokenPattern = /^([0-9]{13})\.(form_[0-9A-Za-z]{24})\.([0-9A-Za-z_-]{43})$
  */
 export const generateTokenSecret = (): Buffer => Buffer.from(secretBase62(43), 'latin1');
 
-const signature = (tokenSecret: Buffer, issuedAtMs: number, formId: string): Buffer =>
-  createHmac('sha256', tokenSecret).update(`${issuedAtMs}.${formId}`, 'utf8').digest();
+/** What the signature covers: every part before it. */
+const signature = (tokenSecret: Buffer, signed: string): Buffer => createHmac('sha256', tokenSecret).update(signed, 'utf8').digest();
 
 /** The signing secret of a publishable key's caller; a caller with another credential has none. */
 function tokenSecretOf(principal: Principal): Buffer {
@@ -39,8 +41,8 @@ function tokenSecretOf(principal: Principal): Buffer {
 }
 
 export function issueStartedToken(principal: Principal, formId: string, at: Date): string {
-  const issuedAtMs = at.getTime();
-  return `${issuedAtMs}.${formId}.${signature(tokenSecretOf(principal), issuedAtMs, formId).toString('base64url')}`;
+  const signed = `${at.getTime()}.${formId}.${secretBase62(22)}`;
+  return `${signed}.${signature(tokenSecretOf(principal), signed).toString('base64url')}`;
 }
 
 /**
@@ -50,9 +52,9 @@ export function issueStartedToken(principal: Principal, formId: string, at: Date
 export function verifyStartedToken(principal: Principal, token: string, formId: string): Date | undefined {
   const parts = tokenPattern.exec(token);
   if (!parts || parts[2] !== formId) return undefined;
-  const issuedAtMs = Number(parts[1]);
-  const expected = signature(tokenSecretOf(principal), issuedAtMs, formId).toString('base64url');
+  const signed = token.slice(0, token.length - parts[4]!.length - 1);
+  const expected = signature(tokenSecretOf(principal), signed).toString('base64url');
   // Compared as text, not decoded: the last of 43 base64url characters carries two unused bits, so decoding would
   // let four spellings of one token verify, and a token is spent by its spelling (one wait, one submission).
-  return hashesMatch(Buffer.from(parts[3]!, 'latin1'), Buffer.from(expected, 'latin1')) ? new Date(issuedAtMs) : undefined;
+  return hashesMatch(Buffer.from(parts[4]!, 'latin1'), Buffer.from(expected, 'latin1')) ? new Date(Number(parts[1])) : undefined;
 }
