@@ -19,7 +19,7 @@ export function connectionInfo(req: Request, trustedProxies: readonly string[]):
   // The nearest hop not belonging to our proxies is the client.
   const hops = (req.get('x-forwarded-for') ?? '')
     .split(',')
-    .map((hop) => hop.trim())
+    .map((hop) => hopAddress(hop.trim()))
     .filter(Boolean);
   let clientIp = peer;
   for (let index = hops.length - 1; index >= 0; index--) {
@@ -28,6 +28,18 @@ export function connectionInfo(req: Request, trustedProxies: readonly string[]):
   }
   const proto = req.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return { clientIp, secure: proto === undefined ? encrypted : proto === 'https' };
+}
+
+/**
+ * A forwarded hop's address without the brackets and port some proxies write (`[2001:db8::1]:443`,
+ * `203.0.113.7:51234`): the same client is one address to the allowlists and the per-address limits however its
+ * proxy spells it. Anything else is kept as written (and is no address an allowlist admits).
+ */
+export function hopAddress(hop: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(hop);
+  if (bracketed) return bracketed[1]!;
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(hop);
+  return withPort ? withPort[1]! : hop;
 }
 
 /**

@@ -41,6 +41,17 @@ describe('the public per-address limit', () => {
     expectProblem(await visit('::ffff:198.51.100.7'), 429, 'rate_limit_error', 'rate_limited');
     expect((await visit('198.51.100.8')).status).toBe(200);
   });
+
+  it('when the proxy writes the client address with brackets or a port, then it is the same client as written plainly', async () => {
+    const form = await createForm(api, formBody('Visited through a proxy that writes ports'));
+    const site = await createPublishableKey(api, { environment: 'live' });
+    const visit = (address: string) => api.call('get', `/v1/public/forms/${form.id}`, site.value).set('X-Forwarded-For', address);
+    for (const address of ['[2001:db8:9:9::1]:443', '[2001:db8:9:9::2]', '2001:db8:9:9::3'])
+      expect((await visit(address)).status).toBe(200);
+    expectProblem(await visit('[2001:db8:9:9::4]:8443'), 429, 'rate_limit_error', 'rate_limited');
+    for (const address of ['192.0.2.44:51234', '192.0.2.44:51235', '192.0.2.44']) expect((await visit(address)).status).toBe(200);
+    expectProblem(await visit('192.0.2.44:60000'), 429, 'rate_limit_error', 'rate_limited');
+  });
 });
 
 describe('the failed-authentication budget', () => {

@@ -5,7 +5,7 @@
 import type { Response } from 'express';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
-import { addressLimitKey } from '../../src/http/client-address.js';
+import { addressLimitKey, hopAddress } from '../../src/http/client-address.js';
 import { consumeRequest, limitAfterAuthentication, memoryRateLimits, type RateLimitPolicy } from '../../src/http/rate-limits.js';
 
 const response = () => {
@@ -76,5 +76,21 @@ describe('the name a client address is counted under', () => {
     ['not an address', 64, 'not an address'],
   ])('when the address is %j and the IPv6 prefix %i, then it is counted as %j', (address, prefix, key) => {
     expect(addressLimitKey(address, prefix)).toBe(key);
+  });
+});
+
+describe('a forwarded hop', () => {
+  it.each([
+    ['[2001:db8::1]:443', '2001:db8::1'],
+    ['[2001:db8::1]', '2001:db8::1'],
+    ['[::ffff:192.0.2.1]:80', '::ffff:192.0.2.1'],
+    ['203.0.113.7:51234', '203.0.113.7'],
+    ['203.0.113.7', '203.0.113.7'],
+    ['2001:db8::1', '2001:db8::1'],
+    ['2001:db8::1:443', '2001:db8::1:443'],
+    ['[2001:db8::1]:not-a-port', '[2001:db8::1]:not-a-port'],
+    ['unknown', 'unknown'],
+  ])('when a proxy writes %j, then the client is %j', (hop, address) => {
+    expect(hopAddress(hop)).toBe(address);
   });
 });
