@@ -160,6 +160,17 @@ describe("a workspace's publishable keys", () => {
     for (let count = 0; count < 5; count++) expect((await spend(policy, 'key_owner', 'secret', own)).refused).toBeUndefined();
     expect((await spend(policy, 'key_owner', 'secret', own)).refused).toMatch(/^More than 5 requests per minute in this workspace/);
   });
+
+  it("when an operator's limit for the workspace is below the standard publishable budget, then the visitors keep the standard one", async () => {
+    const policy = memoryRateLimits(standard);
+    const heldBack = { perKeyPerSecond: 10, perWorkspacePerMinute: 1 };
+    for (let count = 0; count < 3; count++) expect((await spend(policy, 'pk_site', 'publishable', heldBack)).refused).toBeUndefined();
+    expect((await spend(policy, 'pk_site', 'publishable', heldBack)).refused).toMatch(
+      /^More than 3 requests per minute with this workspace's publishable keys/,
+    );
+    expect((await spend(policy, 'key_owner', 'secret', heldBack)).refused).toBeUndefined();
+    expect((await spend(policy, 'key_owner', 'secret', heldBack)).refused).toMatch(/^More than 1 request/);
+  });
 });
 
 describe('a response already under way', () => {

@@ -124,7 +124,9 @@ const workspaceWindowOf: Record<WorkspaceBudget, 'perWorkspace' | 'publicPerWork
 
 /**
  * The limiters a workspace's requests are held to: its own sizes when an operator set them, else the standard ones.
- * An operator's per-workspace size is both budgets' size: the visitors of a workspace allowed more get as much more.
+ * An operator's per-workspace size raises the visitors' budget too (a workspace allowed more gets as many more
+ * visitors), but never lowers it below the standard publishable budget: a workspace whose keys were held back keeps
+ * its site's visitors, and a large standard visitors' budget is not cut to a smaller Enterprise size.
  */
 function limitersFor(policy: RateLimitPolicy, custom: WorkspaceRateLimits | null, budget: WorkspaceBudget): RequestLimiters {
   const window = workspaceWindowOf[budget];
@@ -134,7 +136,11 @@ function limitersFor(policy: RateLimitPolicy, custom: WorkspaceRateLimits | null
     points === limiter.points ? limiter : policy.sized!(name, points);
   return {
     perKey: sized(standard.perKey, 'perKey', custom.perKeyPerSecond),
-    perWorkspace: sized(standard.perWorkspace, window, custom.perWorkspacePerMinute),
+    perWorkspace: sized(
+      standard.perWorkspace,
+      window,
+      budget === 'publishable' ? Math.max(custom.perWorkspacePerMinute, standard.perWorkspace.points) : custom.perWorkspacePerMinute,
+    ),
   };
 }
 
