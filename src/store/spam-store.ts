@@ -38,6 +38,11 @@ export interface SpamStore {
    * gets `spent`; a request refused for one claim leaves its other claims unspent.
    */
   spend(claims: SpentClaims): Promise<SpendOutcome>;
+  /**
+   * Forgets claims spent for a submission that was then not stored (its insert failed), so that the respondent's
+   * retry can spend them again: a claim is spent by a stored submission only.
+   */
+  refund(claims: SpentClaims): Promise<void>;
   /** Forgets spent claims and caught submissions that expired before `before` (each is refused as expired anyway). */
   purgeExpired(before: string, limit: number): Promise<number>;
   recordCaught(caught: CaughtSubmission): Promise<void>;

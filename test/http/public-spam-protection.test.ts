@@ -6,8 +6,9 @@
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import request, { type Response } from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { STARTED_TOKEN_LIFETIME_DAYS } from '../../src/domain/public/started-token.js';
+import { StoreUnavailable } from '../../src/store/errors.js';
 import { createForm } from '../support/factories.js';
 import { expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
 import { createPublishableKey, type PublishableKey, respelledStartedToken } from '../support/publishable-keys.js';
@@ -235,6 +236,31 @@ describe('the minimum completion time', () => {
 
 describe('the started token: one wait, one submission', () => {
   const timedForm = () => createForm(api, demoForm({ spam_protection: { min_completion_seconds: 5 } }));
+
+  it('when the store fails to insert a submission after its claims were spent, then the retry spends them again and is stored', async () => {
+    const form = await createForm(api, demoForm({ spam_protection: { min_completion_seconds: 5, proof_of_work: true } }));
+    const sent = {
+      form_id: form.id,
+      answers: contact,
+      status: 'partial',
+      started_token: await startedToken(form.id),
+      challenge: await solvedChallenge(),
+    };
+    clock.set(at(5));
+    const insert = vi.spyOn(api.store.submissions, 'insert').mockRejectedValueOnce(new StoreUnavailable('connection_lost'));
+    try {
+      expectProblem(await publicPost(sent), 503, 'server_error', 'service_unavailable');
+      expect(insert).toHaveBeenCalledTimes(1);
+      const retried = await publicPost(sent);
+      expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+      expect(await submissionsOf(form.id)).toHaveLength(1);
+      // Stored now: spent for good.
+      expect(issuesOf(await publicPost(sent))).toEqual(['body /challenge already_used']);
+    } finally {
+      insert.mockRestore();
+      clock.set(at(0));
+    }
+  });
 
   it('when a started token timed a stored submission, then any later submission with it is 422 submitted_too_fast already_used', async () => {
     const form = await timedForm();

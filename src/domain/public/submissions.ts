@@ -118,8 +118,10 @@ export async function createPublicSubmission(
   // Once the answers are found valid: the proof of work and started token are spent (or the submission refused),
   // then the resume token recorded under the id the submission will have, so it is never stored without it (an
   // insert that then fails leaves a hash that no submission will ever have).
+  let spent = false;
   const beforeStore = async () => {
     await spendOrRefuse(services, form.form, spends);
+    spent = true;
     if (resumeToken !== null) {
       await services.store.publishableKeys.saveResumeToken({
         submissionId: id,
@@ -128,15 +130,23 @@ export async function createPublicSubmission(
       });
     }
   };
-  const submission = await createSubmissionOn(
-    answeringWith(services, created),
-    principal,
-    form.form,
-    { answers: body.answers, hidden: body.hidden ?? {}, status, context: contextOf(body, context) },
-    id,
-    beforeStore,
-  );
-  return created(submission);
+  try {
+    const submission = await createSubmissionOn(
+      answeringWith(services, created),
+      principal,
+      form.form,
+      { answers: body.answers, hidden: body.hidden ?? {}, status, context: contextOf(body, context) },
+      id,
+      beforeStore,
+    );
+    return created(submission);
+  } catch (error) {
+    // Spent, then not stored (the form deleted meanwhile, the database lost): the claims go back, so the page's
+    // retry is not refused for what no stored submission spent. Where the store cannot take them back either,
+    // they stay spent until they expire, and the page fetches the form again.
+    if (spent) await services.store.spam.refund(spends).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** 403 `invalid_resume_token` unless `given` is the submission's token and its window has not ended. */

@@ -23,6 +23,10 @@ export function postgresSpam(pool: pg.Pool): SpamStore {
         throw error;
       }
     },
+    async refund({ challenge, startedToken }) {
+      if (challenge) await run(pool, ...spamSql.refundChallenge.bindPostgres({ signature: challenge.signature }));
+      if (startedToken) await run(pool, ...spamSql.refundStartedToken.bindPostgres({ tokenHash: startedToken.hash }));
+    },
     async purgeExpired(before, limit) {
       const purged = await Promise.all(
         [spamSql.purgeExpiredChallenges, spamSql.purgeExpiredStartedTokens, spamSql.purgeExpiredCaught].map((statement) =>

@@ -6,6 +6,8 @@ export const spamSql = {
   claimStartedToken: shared(
     'INSERT INTO spent_started_tokens (token_hash, expires_at) VALUES (:tokenHash, :expiresAt) ON CONFLICT DO NOTHING',
   ),
+  refundChallenge: shared('DELETE FROM used_challenges WHERE signature = :signature'),
+  refundStartedToken: shared('DELETE FROM spent_started_tokens WHERE token_hash = :tokenHash'),
   purgeExpiredChallenges: shared(
     'DELETE FROM used_challenges WHERE signature IN (SELECT signature FROM used_challenges WHERE expires_at < :before LIMIT :limit)',
   ),

@@ -25,6 +25,10 @@ export function sqliteSpam(db: Database.Database): SpamStore {
         throw error;
       }
     },
+    async refund({ challenge, startedToken }) {
+      if (challenge) prepared(db, spamSql.refundChallenge).run({ signature: challenge.signature });
+      if (startedToken) prepared(db, spamSql.refundStartedToken).run({ tokenHash: startedToken.hash });
+    },
     async purgeExpired(before, limit) {
       return (
         prepared(db, spamSql.purgeExpiredChallenges).run({ before, limit }).changes +

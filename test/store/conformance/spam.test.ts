@@ -40,6 +40,16 @@ describe.each(storeKinds)('spam protection on the %s store', (kind) => {
     expect(racing.sort()).toEqual(['spent', 'started_token_used', 'started_token_used', 'started_token_used']);
   });
 
+  it('when spent claims are refunded, then they can be spent again, and other claims stay spent', async () => {
+    expect(await store.spam.spend({ challenge: challenge('r'), startedToken: startedToken('refunded') })).toBe('spent');
+    expect(await store.spam.spend({ challenge: challenge('s'), startedToken: startedToken('kept') })).toBe('spent');
+    await store.spam.refund({ challenge: challenge('r'), startedToken: startedToken('refunded') });
+    await store.spam.refund({ challenge: challenge('never spent') });
+    expect(await store.spam.spend({ challenge: challenge('r'), startedToken: startedToken('refunded') })).toBe('spent');
+    expect(await store.spam.spend({ challenge: challenge('s') })).toBe('challenge_used');
+    expect(await store.spam.spend({ startedToken: startedToken('kept') })).toBe('started_token_used');
+  });
+
   it('when one claim of a spend was spent before, then the spend records none of its claims', async () => {
     await store.spam.spend({ startedToken: startedToken('used') });
     expect(await store.spam.spend({ challenge: challenge('e'), startedToken: startedToken('used') })).toBe('started_token_used');
