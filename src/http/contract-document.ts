@@ -199,7 +199,12 @@ function readOperations(document: OpenApiDocument): Operation[] {
           headers.every((header) => conditionalReadHeaders.has(header)),
         verdictHeaders: headers,
         takesQueryParameters: places.includes('query'),
-        submissionIdProperty: submissionIdProperty(document, operation.responses),
+        submissionIdProperty: linkedSubmissionId(
+          document,
+          operation.operationId,
+          method === 'post' || declaresHeader(document, parameters, 'idempotency-key'),
+          operation.responses,
+        ),
       });
     }
   }
@@ -266,6 +271,51 @@ function submissionIdProperty(document: OpenApiDocument, responses: Record<strin
     if (property !== null) return property;
   }
   return null;
+}
+
+/**
+ * The submission id a replayable operation's stored response is linked by. A replayable operation whose success body
+ * carries the submission id deeper than its top level (in a nested object, a list) is refused when the document
+ * loads: a kept response holding a submission must be forgotten with it, and the link reads top-level properties
+ * only, so such an operation needs the link taught first, not a response that outlives an erasure unseen.
+ */
+function linkedSubmissionId(
+  document: OpenApiDocument,
+  operationId: string,
+  replayable: boolean,
+  responses: Record<string, unknown> | undefined,
+): string | null {
+  const property = submissionIdProperty(document, responses);
+  if (property !== null || !replayable) return property;
+  for (const [status, response] of Object.entries(responses ?? {})) {
+    if (!/^2\d\d$/.test(status)) continue;
+    const content = resolve(document, response).content as Record<string, { schema?: unknown }> | undefined;
+    if (holdsRef(document, content?.['application/json']?.schema, submissionIdSchema, new Set())) {
+      throw new Error(
+        `${operationId}: its ${status} body carries a submission id below its top level, where the link of a kept ` +
+          'Idempotency-Key response to its submission (submissionIdProperty) does not look.',
+      );
+    }
+  }
+  return null;
+}
+
+/** Whether `ref` is anywhere in `schema`: its properties, items and composed parts, at any depth. */
+function holdsRef(document: OpenApiDocument, schema: unknown, ref: string, seen: Set<unknown>): boolean {
+  if (schema === undefined || schema === null || typeof schema !== 'object') return false;
+  if ((schema as { $ref?: unknown }).$ref === ref) return true;
+  const node = resolve(document, schema);
+  if (seen.has(node)) return false;
+  seen.add(node);
+  const children = [
+    ...Object.values((node.properties ?? {}) as Record<string, unknown>),
+    node.items,
+    node.additionalProperties,
+    ...((node.allOf ?? []) as unknown[]),
+    ...((node.oneOf ?? []) as unknown[]),
+    ...((node.anyOf ?? []) as unknown[]),
+  ];
+  return children.some((child) => holdsRef(document, child, ref, seen));
 }
 
 /**

@@ -206,4 +206,21 @@ describe('which responses are linked to a submission', () => {
     expect(property('upsertNote')).toBe('submission_id');
     expect(property('createNote')).toBeNull();
   });
+
+  it('when a replayable operation would answer with a submission id deeper than its top level, then the document is refused', () => {
+    const submissionId = { $ref: '#/components/schemas/SubmissionId' };
+    const json = (schema: object) => ({ description: 'An answer.', content: { 'application/json': { schema } } });
+    const nested = {
+      'in a nested object': { type: 'object', properties: { note: { type: 'object', properties: { submission: submissionId } } } },
+      'in a list': { type: 'object', properties: { data: { type: 'array', items: { oneOf: [submissionId] } } } },
+    };
+    for (const [where, schema] of Object.entries(nested)) {
+      const document = structuredClone(contract.document) as OpenApiDocument & { paths: Record<string, Record<string, unknown>> };
+      document.paths['/notes'] = { post: { operationId: 'createNote', responses: { '201': json(schema) } } };
+      expect(() => contractOf(document), where).toThrow(/createNote: its 201 body carries a submission id below its top level/);
+      // A read is never replayed: the same body on a GET is no kept response to forget.
+      document.paths['/notes'] = { get: { operationId: 'listNotes', responses: { '200': json(schema) } } };
+      expect(contractOf(document).operations.find((operation) => operation.operationId === 'listNotes')!.submissionIdProperty).toBeNull();
+    }
+  });
 });
