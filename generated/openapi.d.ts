@@ -1235,7 +1235,7 @@ export interface paths {
         head?: never;
         /**
          * Continue a partial submission from a page
-         * @description Adds answers to a partial public submission, and completes it with `"status": "completed"`, given the `resume_token` its creation returned: merged, checked (against the form version it started on), rescored, counted and announced exactly as `PATCH /submissions/{id}` does. A token that does not belong to the submission, or whose 30-day resume window has ended, gets 403 `invalid_resume_token`. Once the submission is completed, every request with its token gets 409 `submission_completed` and changes nothing, one that carries the token alone included; a submission of another environment, or of a form the key does not reach, 404.
+         * @description Adds answers to a partial public submission, and completes it with `"status": "completed"`, given the `resume_token` its creation returned: merged, checked (against the form version it started on), rescored, counted and announced exactly as `PATCH /submissions/{id}` does. A token that does not belong to the submission, or whose 30-day resume window has ended, gets 403 `invalid_resume_token`. Once the submission is completed, every request with its token gets 409 `submission_completed` and changes nothing, one that carries the token alone included, also after the window has ended; a submission of another environment, or of a form the key does not reach, 404.
          */
         patch: operations["updatePublicSubmission"];
         trace?: never;

@@ -220,7 +220,9 @@ describe('which responses are linked to a submission', () => {
       expect(() => contractOf(document), where).toThrow(/createNote: its 201 body carries a submission id below its top level/);
       // A read is never replayed: the same body on a GET is no kept response to forget.
       document.paths['/notes'] = { get: { operationId: 'listNotes', responses: { '200': json(schema) } } };
-      expect(contractOf(document).operations.find((operation) => operation.operationId === 'listNotes')!.submissionIdProperty).toBeNull();
+      expect(
+        contractOf(document).operations.find((operation) => (operation.operationId as string) === 'listNotes')!.submissionIdProperty,
+      ).toBeNull();
     }
   });
 });

@@ -229,6 +229,20 @@ describe('POST /v1/public/submissions and PATCH /v1/public/submissions/{id}', ()
     expect(after.body.updated_at).toBe(before.updated_at);
   });
 
+  it('when a completed submission is patched with its token after its resume window ended, then still 409; a wrong token 403', async () => {
+    const started = await publicPost(keys.live.value, { form_id: form.id, answers: contact, status: 'partial' });
+    const { id, resume_token } = started.body;
+    expect((await publicPatch(keys.live.value, id, { resume_token, answers: rest, status: 'completed' })).status).toBe(200);
+    clock.set('2026-07-04T09:00:00.000Z');
+    try {
+      expectProblem(await publicPatch(keys.live.value, id, { resume_token }), 409, 'conflict_error', 'submission_completed');
+      const wrong = await publicPatch(keys.live.value, id, { resume_token: `srt_${'C'.repeat(40)}` });
+      expectProblem(wrong, 403, 'permission_error', 'invalid_resume_token');
+    } finally {
+      clock.set('2026-05-04T09:00:00.000Z');
+    }
+  });
+
   it('when a partial submission gets a PATCH with its token alone, then 200 and it stays partial', async () => {
     const started = await publicPost(keys.live.value, { form_id: form.id, answers: contact, status: 'partial' });
     const { id, resume_token } = started.body;

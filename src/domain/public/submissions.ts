@@ -149,19 +149,26 @@ export async function createPublicSubmission(
   }
 }
 
-/** 403 `invalid_resume_token` unless `given` is the submission's token and its window has not ended. */
+/**
+ * 403 `invalid_resume_token` unless `given` is the submission's token; then 409 `submission_completed` for a
+ * completed one, whose token holder is told so however long ago its window ended; then 403 again once the window
+ * has ended.
+ */
 function assertTokenContinues<Stored extends { tokenHash: Buffer; expiresAt: string }>(
   stored: Stored | undefined,
   given: string,
   id: string,
   now: Date,
+  completed: boolean,
 ): asserts stored is Stored {
-  if (!stored || !resumeTokenMatches(stored.tokenHash, given) || Date.parse(stored.expiresAt) <= now.getTime()) {
-    throw forbidden(
+  const refused = () =>
+    forbidden(
       'invalid_resume_token',
       `This resume token does not continue submission ${id}, or its resume window has ended; start a new submission.`,
     );
-  }
+  if (!stored || !resumeTokenMatches(stored.tokenHash, given)) throw refused();
+  if (completed) throw submissionCompleted(id);
+  if (Date.parse(stored.expiresAt) <= now.getTime()) throw refused();
 }
 
 export async function updatePublicSubmission(
@@ -174,7 +181,7 @@ export async function updatePublicSubmission(
   if (!found) return updateCaughtSubmission(services, principal, id, body);
   if (!reachesForm(principal, found.form.form)) throw notFound('submission', id);
   const token = await services.store.publishableKeys.findResumeToken(id);
-  assertTokenContinues(token, body.resume_token, id, services.now());
+  assertTokenContinues(token, body.resume_token, id, services.now(), found.record.submission.status === 'completed');
   const { resume_token: _, ...update } = body;
   const view = (submission: Submission) => publicView(submission, token.expiresAt);
   return view(await updateFoundSubmission(answeringWith(services, view), principal, found.record, update));
@@ -198,8 +205,7 @@ async function updateCaughtSubmission(
       ? await services.store.forms.get(caught.workspaceId, caught.formId)
       : undefined;
   if (!caught || !form || !reachesForm(principal, form.form)) throw notFound('submission', id);
-  assertTokenContinues(caught, body.resume_token, id, services.now());
-  if (caught.completed) throw submissionCompleted(id);
+  assertTokenContinues(caught, body.resume_token, id, services.now(), caught.completed);
   assertAnswersFitFields(form.form, body);
   const status = body.status ?? 'partial';
   if (status === 'completed' && !(await services.store.spam.completeCaught(id))) throw submissionCompleted(id);
