@@ -4,9 +4,10 @@
  * with the publishable key's own token secret (never shown) over the first three parts: a token is bound to its form
  * and to the key that fetched it, and a revoked key's tokens die with it. The nonce (22 base62 characters) makes
  * every token its own: two pages that fetch a form in the same millisecond must not share one, since a token is
- * spent by the submission it times. Tokens issued without a nonce (before it existed) still verify. Spam protection measures the time a respondent
- * took from it (a minimum completion time); a token times one stored submission (../public/spam-check.ts spends it)
- * and expires after `STARTED_TOKEN_LIFETIME_DAYS`, so one wait never buys more than one submission.
+ * spent by the submission it times. Tokens issued without a nonce (before it existed) still verify. Spam
+ * protection measures the time a respondent took from it (a minimum completion time); a token times one stored
+ * submission (../public/spam-check.ts spends it) and expires after `STARTED_TOKEN_LIFETIME_DAYS`, so one wait never
+ * buys more than one submission.
  */
 import { createHmac } from 'node:crypto';
 import { secretBase62 } from '../../ids.js';
