@@ -58,9 +58,15 @@ const formWith = (spam_protection: Partial<Schema<'SpamProtection'>>): FormRecor
   }) as FormRecord;
 
 /** The page's started token, issued when a test asks: a mutant of the issuing code then fails tests, not the file's import. */
-/** The one token this file's page fetched (each issue draws a new nonce). */
-const fetchedTokenValue = issueStartedToken(principal, formId, fetchedAt);
-const fetchedToken = (): string => fetchedTokenValue;
+/**
+ * The one token this file's page fetched (each issue draws a new nonce), issued by the first test that asks, so a
+ * mutant of the issuing code fails tests instead of the file's import.
+ */
+let fetchedTokenValue: string | undefined;
+const fetchedToken = (): string => {
+  fetchedTokenValue ??= issueStartedToken(principal, formId, fetchedAt);
+  return fetchedTokenValue;
+};
 const body = (extra: Partial<Schema<'PublicSubmissionCreate'>> = {}): Schema<'PublicSubmissionCreate'> => ({
   form_id: formId,
   answers: { email: 'tom@brightdesk.example' },
@@ -188,6 +194,13 @@ describe('the minimum completion time', () => {
     // A token of another form, signed for that form, does not time this one.
     const otherForm = 'form_AAAAAAAAAAAAAAAAAAAAAAAA';
     expect(verifyStartedToken(principal, issueStartedToken(principal, otherForm, later(7)), formId)).toBeUndefined();
+  });
+
+  it('when a token comes with anything before or after it, then it is no token', () => {
+    const issued = issueStartedToken(principal, formId, later(7));
+    for (const altered of [`x${issued}`, `${issued}x`, ` ${issued}`, `${issued}\n`, `1${issued}`]) {
+      expect(verifyStartedToken(principal, altered, formId), JSON.stringify(altered)).toBeUndefined();
+    }
   });
 
   it('when two pages fetch the form in the same millisecond, then each gets a token of its own, and each verifies', () => {
