@@ -261,23 +261,22 @@ function numericParams(document: OpenApiDocument, parameters: unknown[]): Numeri
 
 const submissionIdSchema = '#/components/schemas/SubmissionId';
 
-/** The first property of a 2xx JSON body, of any operation's response, whose schema is the submission id. */
-function submissionIdProperty(document: OpenApiDocument, responses: Record<string, unknown> | undefined): string | null {
-  for (const [status, response] of Object.entries(responses ?? {})) {
-    if (!/^2\d\d$/.test(status)) continue;
+/** The JSON body schema of each 2xx response, with its status. */
+function successBodies(document: OpenApiDocument, responses: Record<string, unknown> | undefined): Array<[string, unknown]> {
+  return Object.entries(responses ?? {}).flatMap(([status, response]): Array<[string, unknown]> => {
+    if (!/^2\d\d$/.test(status)) return [];
     const content = resolve(document, response).content as Record<string, { schema?: unknown }> | undefined;
     const schema = content?.['application/json']?.schema;
-    const property = schema === undefined ? null : propertyHolding(document, schema, submissionIdSchema);
-    if (property !== null) return property;
-  }
-  return null;
+    return schema === undefined ? [] : [[status, schema]];
+  });
 }
 
 /**
- * The submission id a replayable operation's stored response is linked by. A replayable operation whose success body
- * carries the submission id deeper than its top level (in a nested object, a list) is refused when the document
- * loads: a kept response holding a submission must be forgotten with it, and the link reads top-level properties
- * only, so such an operation needs the link taught first, not a response that outlives an erasure unseen.
+ * The first property of a 2xx JSON body, of any operation's response, whose schema is the submission id: what a
+ * replayable operation's stored response is linked by. A replayable operation whose success body carries the
+ * submission id deeper than its top level (in a nested object, a list) is refused when the document loads: a kept
+ * response holding a submission must be forgotten with it, and the link reads top-level properties only, so such an
+ * operation needs the link taught first, not a response that outlives an erasure unseen.
  */
 function linkedSubmissionId(
   document: OpenApiDocument,
@@ -285,17 +284,17 @@ function linkedSubmissionId(
   replayable: boolean,
   responses: Record<string, unknown> | undefined,
 ): string | null {
-  const property = submissionIdProperty(document, responses);
-  if (property !== null || !replayable) return property;
-  for (const [status, response] of Object.entries(responses ?? {})) {
-    if (!/^2\d\d$/.test(status)) continue;
-    const content = resolve(document, response).content as Record<string, { schema?: unknown }> | undefined;
-    if (holdsRef(document, content?.['application/json']?.schema, submissionIdSchema, new Set())) {
-      throw new Error(
-        `${operationId}: its ${status} body carries a submission id below its top level, where the link of a kept ` +
-          'Idempotency-Key response to its submission (submissionIdProperty) does not look.',
-      );
-    }
+  const bodies = successBodies(document, responses);
+  for (const [, schema] of bodies) {
+    const property = propertyHolding(document, schema, submissionIdSchema);
+    if (property !== null) return property;
+  }
+  const nested = replayable ? bodies.find(([, schema]) => holdsRef(document, schema, submissionIdSchema, new Set())) : undefined;
+  if (nested) {
+    throw new Error(
+      `${operationId}: its ${nested[0]} body carries a submission id below its top level, where the link of a kept ` +
+        'Idempotency-Key response to its submission (submissionIdProperty) does not look.',
+    );
   }
   return null;
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { PUBLISHABLE_KEY_EXAMPLE } from '../../src/code-samples/request.js';
 import type { ErrorCode } from '../../src/contract.js';
+import type { Principal } from '../../src/domain/access.js';
 import { CHALLENGE_LIFETIME_SECONDS } from '../../src/domain/challenges/proof-of-work.js';
 import { AppError, errorClasses, MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
 import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
@@ -18,7 +19,7 @@ import { MAX_METADATA_KEYS } from '../../src/domain/metadata.js';
 import { oauthPlan } from '../../src/domain/oauth/authorize.js';
 import { publishableKeyPattern } from '../../src/domain/public/publishable-keys.js';
 import { RESUME_WINDOW_DAYS } from '../../src/domain/public/resume-token.js';
-import { STARTED_TOKEN_LIFETIME_DAYS } from '../../src/domain/public/started-token.js';
+import { issueStartedToken, STARTED_TOKEN_LIFETIME_DAYS, verifyStartedToken } from '../../src/domain/public/started-token.js';
 import { contextUrlPattern, MAX_CONTEXT_URL_LENGTH, MAX_USER_AGENT_LENGTH } from '../../src/domain/public/submissions.js';
 import { ERASED_IDS_PER_EVENT } from '../../src/domain/submissions/erase.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
@@ -189,6 +190,22 @@ describe('the code agrees with the OpenAPI document', () => {
     const days = `${STARTED_TOKEN_LIFETIME_DAYS} days`;
     expect(textAt('components/schemas/StartedToken', 'description').replace(/\s+/g, ' ')).toContain(`expires ${days} after`);
     expect(textAt('components/schemas/ErrorCode', 'description')).toContain(`expired (${days} after`);
+  });
+
+  it('when a started token is issued, then it fits StartedToken, and what StartedToken allows is what is checked', () => {
+    const pattern = new RegExp(textAt('components/schemas/StartedToken', 'pattern'));
+    const maxLength = numberAt('components/schemas/StartedToken', 'maxLength');
+    const principal = { publishable: { tokenSecret: Buffer.alloc(32, 7) } } as unknown as Principal;
+    const formId = 'form_2kTz9QwErTy7UiOp4AsDfGhJ';
+    const issued = issueStartedToken(principal, formId, new Date('2026-05-04T09:00:00.000Z'));
+    expect(issued).toMatch(pattern);
+    expect(issued.length).toBe(maxLength);
+    const example = listAt('components/schemas/StartedToken', 'examples')[0] as string;
+    expect(example).toMatch(pattern);
+    // The spec's pattern and the checker's agree on form: a well-formed token of another signature is refused for
+    // its signature, not its form.
+    const [at, form, nonce] = issued.split('.');
+    expect(verifyStartedToken(principal, `${at}.${form}.${nonce}.${'A'.repeat(43)}`, formId)).toBeUndefined();
   });
 
   it('when a challenge is issued, then it expires when Challenge and challenge_invalid say', () => {
