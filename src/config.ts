@@ -122,8 +122,8 @@ export const variables: Variable[] = [
     default: String(defaultRateLimits.publicPerWorkspacePerMinute),
     description:
       "Requests per minute of one workspace's publishable keys together (its forms' visitors): a budget apart from " +
-      "RATE_LIMIT_PER_WORKSPACE_PER_MINUTE, so visitors never spend the secret keys' budget. An Enterprise workspace with " +
-      'limits of its own gets its own per-workspace limit for both.',
+      "RATE_LIMIT_PER_WORKSPACE_PER_MINUTE, so visitors never spend the secret keys' budget. An Enterprise workspace's " +
+      'own per-workspace limit raises it where larger, and never lowers it.',
   },
   {
     name: 'RATE_LIMIT_IPV6_PREFIX_LENGTH',
