@@ -219,6 +219,8 @@ describe('last_used_at', () => {
 
     expect((await api.call('get', '/v1/me', key.secret)).status).toBe(200);
     const firstUse = clock.toISOString();
+    // The use that starts an interval is written without holding up its request; flush waits for that write.
+    await api.flushLastUsed();
     expect(await read()).toBe(firstUse);
 
     advance(10_000);
@@ -229,6 +231,7 @@ describe('last_used_at', () => {
 
     advance(120_000);
     expect((await api.call('get', '/v1/me', key.secret)).status).toBe(200);
+    await api.flushLastUsed();
     expect(await read()).toBe(clock.toISOString());
   });
 
