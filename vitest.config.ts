@@ -23,13 +23,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Plain TypeScript: the domain, the client against a fake transport, CLI logic, the README, the
-        // architecture rules. No global setup, and no process: the setup file makes starting one an error.
+        // Plain TypeScript: the domain, the mail (through an SMTP server in the test process), the client against a
+        // fake transport, CLI logic, the README, the architecture rules. No global setup, and no process: the setup
+        // file makes starting one an error.
         test: {
           name: 'unit',
           include: [
             'test/*.test.ts',
             'test/domain/**/*.test.ts',
+            'test/mail/**/*.test.ts',
             'test/client/**/*.test.ts',
             'test/cli/**/*.test.ts',
             'test/docs/readme.test.ts',
