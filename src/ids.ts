@@ -79,7 +79,12 @@ export type IdPrefix =
   | 'aud'
   | 'req'
   | 'xfr'
-  | 'rsj';
+  | 'rsj'
+  // People (src/domain/people/): internal, never in an API response.
+  | 'acct'
+  | 'psk'
+  | 'ses'
+  | 'mail';
 
 /**
  * Identifiers are a type prefix and 24 base62 characters: the creation time in milliseconds (8 characters, most

@@ -46,6 +46,11 @@ export interface Services {
    * (`https://localhost:{port}`), known only once it listens, so asked each time.
    */
   localBaseUrl?: (() => string) | undefined;
+  /**
+   * Asks the mail sender to send what was just queued (invitations, sign-in links) without waiting for its timer;
+   * absent where no sender runs in the process (operator commands: a running server sends their mail).
+   */
+  nudgeMail?: (() => void) | undefined;
 }
 
 /** The service's public base URL; a local one where none is configured (tests, operator commands). */
