@@ -94,8 +94,9 @@ function banner(config: Config, port: number, servesDocs: boolean): string {
     servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
     `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
     '',
-    'First admin key: there is no dashboard, so create a workspace and its keys with',
-    `  ${adminInvocation(config, port, 'bootstrap --workspace "Acme" --plan business')}`,
+    'First steps: create a workspace, its admin account and its first keys with',
+    `  ${adminInvocation(config, port, 'bootstrap --workspace "Acme" --plan business --email you@example.com')}`,
+    'open the sign-in link it prints, and add a passkey; invite colleagues from the account page or the API.',
     ...(config.databaseUrl !== null && withoutPassword(config.databaseUrl) !== config.databaseUrl
       ? ['  (with the database password in place of <password>)']
       : []),

@@ -1,10 +1,12 @@
 /**
- * Operator commands that stand in for the dashboard. `bootstrap` creates a workspace and prints its first
- * live and test admin keys, once: they are stored only as hashes. `oauth-client` registers a partner's
+ * Operator commands. `bootstrap` creates a workspace with its first admin's account and prints a one-time sign-in
+ * link for them (15 minutes) and the workspace's first live and test admin keys, once: they are stored only as
+ * hashes. `sign-in-link` prints a new link for a person the service knows (the operator's recovery path). `oauth-client` registers a partner's
  * application; `oauth-authorize` records a user's consent, as the dashboard's consent screen would, and
  * prints the redirect with the authorization code.
  *
  *   npm run admin -- bootstrap --workspace "Acme" --plan business [--email owner@acme.test] [--json]
+ *   npm run admin -- sign-in-link --email owner@acme.test [--json]
  *   npm run admin -- oauth-client --name "Partner" --redirect-uri https://partner.example/callback [--confidential] [--json]
  *   npm run admin -- oauth-authorize --workspace ws_… --client-id client_… --scope "read read_write" \
  *     --redirect-uri https://partner.example/callback --code-challenge=<S256 challenge> [--state s] \
@@ -25,9 +27,12 @@ import { noEvents } from '../domain/events.js';
 import { authorizeOAuthClient } from '../domain/oauth/authorize.js';
 import { registerOAuthClient } from '../domain/oauth/clients.js';
 import type { Services } from '../domain/services.js';
+import { ensureAccount, knownPerson, normalEmail } from '../domain/people/accounts.js';
+import { signInLinkFor } from '../domain/people/links.js';
 import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
 import { setWorkspaceRateLimits } from '../domain/workspaces/rate-limits.js';
 import { openStore } from '../store/open.js';
+import type { Store } from '../store/types.js';
 import { serverBaseUrl } from './admin-invocation.js';
 
 const plans: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
@@ -38,10 +43,17 @@ interface Command {
   run(args: string[], usage: string): Promise<number>;
 }
 
+/** The first admin's address when none is given: a local one, since the link is printed, not sent. */
+const defaultOwnerEmail = 'owner@localhost';
+
 const commands: Record<string, Command> = {
   bootstrap: {
-    usage: 'npm run admin -- bootstrap --workspace <name> [--plan free|pro|business|enterprise] [--email <admin email>] [--json]',
+    usage: `npm run admin -- bootstrap --workspace <name> [--plan free|pro|business|enterprise] [--email <admin email, default ${defaultOwnerEmail}>] [--json]`,
     run: bootstrapCommand,
+  },
+  'sign-in-link': {
+    usage: 'npm run admin -- sign-in-link --email <email of an account or member> [--json]',
+    run: signInLinkCommand,
   },
   'oauth-client': {
     usage: 'npm run admin -- oauth-client --name <application name> --redirect-uri <uri> [--redirect-uri <uri>…] [--confidential] [--json]',
@@ -134,16 +146,19 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
   const { database, base } = whereabouts(config);
   const store = await openStore(config, { shortLived: true });
   try {
-    const result = await bootstrapWorkspace(
-      { store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() },
-      { name, plan: values.plan as Plan, adminEmail: values.email },
-    );
+    const services = operatorServices(store, base);
+    const email = normalEmail(values.email ?? defaultOwnerEmail);
+    const result = await bootstrapWorkspace(services, { name, plan: values.plan as Plan, adminEmail: email });
+    const link = await signInLinkFor(services, await ensureAccount(services, email));
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ ...result, base_url: `${base}/v1` })}\n`);
+      process.stdout.write(`${JSON.stringify({ ...result, base_url: `${base}/v1`, sign_in_url: link.url, sign_in_expires_at: link.expiresAt })}\n`);
     } else {
       process.stdout.write(
         [
           `Workspace ${name} (${result.workspace_id}), plan ${values.plan}, in ${database}.`,
+          '',
+          `Sign in as its admin, ${email}, within 15 minutes (the link works once), and add a passkey:`,
+          `  ${link.url}`,
           '',
           `  live admin key  ${result.live_admin_key}`,
           `  test admin key  ${result.test_admin_key}`,
@@ -154,6 +169,47 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
         ].join('\n'),
       );
     }
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/** What the operator commands run with: no events, the server's address for the links they print. */
+const operatorServices = (store: Store, base: string): Services => ({
+  store,
+  now: () => new Date(),
+  events: noEvents,
+  webhookUrls: dnsWebhookUrlPolicy(),
+  publicBaseUrl: base,
+});
+
+async function signInLinkCommand(args: string[], usage: string): Promise<number> {
+  const values = parsedOrUsage(
+    () => parseArgs({ args, options: { email: { type: 'string' }, json: { type: 'boolean', default: false } } }).values,
+    usage,
+  );
+  if (!values) return 2;
+  if (!values.email?.trim()) {
+    process.stderr.write(`--email is required.\n${usage}`);
+    return 2;
+  }
+  const config = loadConfig();
+  const { base } = whereabouts(config);
+  const store = await openStore(config, { shortLived: true });
+  try {
+    const services = operatorServices(store, base);
+    const account = await knownPerson(services, values.email);
+    if (!account) {
+      process.stderr.write(`No account or member has the email ${normalEmail(values.email)}: invite them from a workspace first.\n`);
+      return 1;
+    }
+    const link = await signInLinkFor(services, account);
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify({ email: account.email, sign_in_url: link.url, expires_at: link.expiresAt })}\n`
+        : `Sign in as ${account.email} within 15 minutes (the link works once):\n  ${link.url}\n`,
+    );
     return 0;
   } finally {
     await store.close();
