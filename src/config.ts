@@ -3,6 +3,8 @@
  * `npm start -- --help` prints this table, and docs/operating/configuration.md repeats it (test/docs/readme.test.ts
  * checks the two agree).
  */
+
+import addressparser from 'nodemailer/lib/addressparser';
 import { type ConcurrencySettings, defaultConcurrency } from './domain/concurrency-slots.js';
 import { defaultBackoff } from './domain/integrations/retry-schedule.js';
 import { parseAllowlistEntry } from './domain/keys/ip-allowlist.js';
@@ -35,6 +37,10 @@ export interface Config {
   workers: number;
   connectionLimits: ConnectionLimits;
   concurrency: ConcurrencySettings;
+  /** Where mail goes out (smtp:// or smtps://, user and password in it); null: written to files in DATA_DIR/mail. */
+  smtpUrl: string | null;
+  /** The From of every message (`Name <address>`). */
+  mailFrom: string;
 }
 
 /**
@@ -234,6 +240,14 @@ export const variables: Variable[] = [
     description: 'Searches with q of one workspace that may wait for a turn, per process; more get 429 too_many_searches.',
   },
   {
+    name: 'SMTP_URL',
+    default: '',
+    description:
+      'smtp://user:password@host:587 (STARTTLS when offered) or smtps://user:password@host:465: the server that sends ' +
+      'invitations and sign-in links. Unset: each message is written as an .eml file in DATA_DIR/mail and its link logged.',
+  },
+  { name: 'MAIL_FROM', default: 'Form-Funnel <no-reply@localhost>', description: 'The From address of every message sent.' },
+  {
     name: 'WORKERS',
     default: '1',
     description: 'Server processes sharing PORT (node:cluster); periodic jobs run in one of them at a time. Above 1 needs DATABASE_URL.',
@@ -261,6 +275,12 @@ function protocolOf(text: string): string {
   } catch {
     return '';
   }
+}
+
+/** `address@host` or `Name <address@host>`: one mailbox, as a From header names its sender. */
+function isOneMailbox(text: string): boolean {
+  const parsed = addressparser(text, { flatten: true });
+  return parsed.length === 1 && /^[^\s@]+@[^\s@]+$/.test(parsed[0]!.address ?? '');
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -309,6 +329,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('PUBLIC_BASE_URL must be an https:// (or http://) URL.');
   }
   if (workers > 1 && !databaseUrl) throw new ConfigError('WORKERS above 1 needs DATABASE_URL (PostgreSQL): SQLite serves one process.');
+  const smtpUrl = read(env, 'SMTP_URL') || null;
+  // The value is not repeated in the message: it may hold a password.
+  if (smtpUrl !== null && !(/^smtps?:$/.test(protocolOf(smtpUrl)) && new URL(smtpUrl).hostname !== '')) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL with a host (smtp://user:password@host:587).');
+  }
+  const mailFrom = read(env, 'MAIL_FROM');
+  if (!isOneMailbox(mailFrom)) throw new ConfigError('MAIL_FROM must be one address, as in Form-Funnel <no-reply@example.com>.');
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 1, 3_600_000);
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 1, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not be above REQUEST_TIMEOUT_MS.');
@@ -355,6 +382,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scansPerWorkspace: integer(env, 'SEARCH_SCANS_PER_WORKSPACE', 1, 10_000),
       scanQueuePerWorkspace: integer(env, 'SEARCH_SCAN_QUEUE_PER_WORKSPACE', 0, 10_000),
     },
+    smtpUrl,
+    mailFrom,
   };
 }
 

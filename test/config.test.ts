@@ -93,3 +93,32 @@ describe('RATE_LIMIT_IPV6_PREFIX_LENGTH', () => {
     },
   );
 });
+
+describe('SMTP_URL and MAIL_FROM', () => {
+  it('when SMTP_URL is unset, then mail goes to files (null) from Form-Funnel <no-reply@localhost>', () => {
+    expect(loadConfig({})).toMatchObject({ smtpUrl: null, mailFrom: 'Form-Funnel <no-reply@localhost>' });
+  });
+
+  it.each(['smtp://mailer:s3cret@smtp.acme.example:587', 'smtps://smtp.acme.example'])('when SMTP_URL is %s, then it is kept', (url) => {
+    expect(loadConfig({ SMTP_URL: url, MAIL_FROM: '"Acme, Inc." <forms@acme.example>' })).toMatchObject({
+      smtpUrl: url,
+      mailFrom: '"Acme, Inc." <forms@acme.example>',
+    });
+  });
+
+  it.each(['https://smtp.acme.example', 'smtp.acme.example:587', 'smtp:smtp.acme.example', 'smtps://:hunter2@/'])(
+    'when SMTP_URL is %s, then the server refuses to start with a message that names it and repeats no password',
+    (url) => {
+      expect(() => loadConfig({ SMTP_URL: url })).toThrow(ConfigError);
+      expect(() => loadConfig({ SMTP_URL: url })).toThrow(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL with a host/);
+      expect(() => loadConfig({ SMTP_URL: url })).not.toThrow(/hunter2|acme/);
+    },
+  );
+
+  it.each(['', 'forms', 'Acme <forms>', 'a@acme.example, b@acme.example', 'Acme <@acme.example>'])(
+    'when MAIL_FROM is "%s", then the server refuses to start with a message naming it',
+    (from) => {
+      expect(() => loadConfig({ MAIL_FROM: from })).toThrow(/^MAIL_FROM must be one address/);
+    },
+  );
+});
