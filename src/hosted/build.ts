@@ -1,8 +1,9 @@
 /**
- * Builds the hosted page's browser files with esbuild: the page script, its proof-of-work worker, the embed script and
- * the stylesheet, each minified and named by its content's hash, and a manifest the server reads
- * (src/http/hosted-assets.ts). The page script imports the same logic and answer checks the server runs
- * (src/domain/logic, src/domain/submissions): a rule changed there changes both after the next build.
+ * Builds the browser files with esbuild: the hosted page's script, its proof-of-work worker, the embed script and
+ * stylesheet, and the people pages' passkey script and stylesheet (src/http/people-views.ts), each minified and named
+ * by its content's hash, and a manifest the server reads (src/http/hosted-assets.ts). The page script imports the same
+ * logic and answer checks the server runs (src/domain/logic, src/domain/submissions): a rule changed there changes
+ * both after the next build.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,8 @@ const entries = [
   { name: 'worker.js', source: 'pow-worker.ts' },
   { name: 'embed.js', source: 'embed.ts' },
   { name: 'page.css', source: 'page.css' },
+  { name: 'people.js', source: 'people.ts' },
+  { name: 'people.css', source: 'people.css' },
 ] as const satisfies ReadonlyArray<{ name: keyof HostedAssetManifest; source: string; globalName?: string }>;
 
 export async function buildHostedAssets(outDir = path.join(root, hostedAssetsDir)): Promise<HostedAssetManifest> {

@@ -1,4 +1,7 @@
-/** Where the hosted page's built files go and how the server finds them: shared by the build and the server. */
+/**
+ * Where the browser files go and how the server finds them: shared by the build and the server. The hosted form page's
+ * and the people pages' (sign-in, account, consent) are built together and served by the same route.
+ */
 export const hostedAssetsDir = 'dist/hosted';
 export const manifestFile = 'manifest.json';
 
@@ -8,6 +11,9 @@ export interface HostedAssetManifest {
   'page.css': string;
   'worker.js': string;
   'embed.js': string;
+  /** The people pages' script (passkeys) and stylesheet: sign-in, invitation, account and consent pages. */
+  'people.js': string;
+  'people.css': string;
 }
 
 /** What a hosted page's script reads from its `<main>` element (no inline script under the page's CSP). */

@@ -12,10 +12,9 @@ import { embeddingOrigins, findHostedForm, hostedPageStart } from '../domain/hos
 import type { Services } from '../domain/services.js';
 import { StoreUnavailable } from '../store/errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './error-handler.js';
+import { escapeHtml } from './escape-html.js';
 import type { HostedAssets } from './hosted-assets.js';
 import { stateOf } from './locals.js';
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** Every hosted response: nothing from elsewhere, no inline script or style, no referrer leaving the page. */
 const baseHeaders = {
