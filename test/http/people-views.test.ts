@@ -67,7 +67,9 @@ const pages: Record<string, string> = {
 /** The values of an element's attributes, unescaped the way a browser reads them. */
 const decodeReferences = (text: string) => text.replace(/&#(\d+);/g, (_match, code: string) => String.fromCharCode(Number(code)));
 const attributesOf = (tag: string): Record<string, string> =>
-  Object.fromEntries([...tag.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].slice(1).map(([, name, value]) => [name!, decodeReferences(value ?? '')]));
+  Object.fromEntries(
+    [...tag.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].slice(1).map(([, name, value]) => [name!, decodeReferences(value ?? '')]),
+  );
 const tags = (page: string, name: string) => [...page.matchAll(new RegExp(`<${name}\\b[^>]*>`, 'g'))].map(([tag]) => tag);
 
 describe('every people page', () => {
