@@ -895,6 +895,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/invites/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the invite. */
+                id: components["parameters"]["InviteIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an invite
+         * @description Emails the invitation again, with a new link: the links of earlier emails stop working. A pending invite stays pending and expires 7 days from now. An expired invite becomes pending again, also for 7 days, unless its email has since become a member or has another pending invite (409 `member_exists`). An accepted or revoked invite is closed and gets 409 `invite_closed`: to invite that person again, create a new invite. Team changes are live: a test-mode key gets 403 `live_resource`. Writes an `invite.resent` audit event. Takes no body.
+         */
+        post: operations["resendInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations": {
         parameters: {
             query?: never;
@@ -1465,6 +1488,89 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description The OAuth 2.0 authorization server metadata (RFC 8414), served without authentication at
+         *     `/.well-known/oauth-authorization-server` on the API's host (outside `/v1`), so that OAuth libraries configure
+         *     themselves. Every value comes from the `oauth2` security scheme and the service's own address: the endpoints are
+         *     the scheme's authorization URL (the consent page) and token URL, and `POST /oauth/revoke`, on the host that
+         *     serves the document. Members RFC 8414 defines and this service has no use for are left out; new ones may be added.
+         * @example {
+         *       "issuer": "https://api.form-funnel.example",
+         *       "authorization_endpoint": "https://api.form-funnel.example/oauth/authorize",
+         *       "token_endpoint": "https://api.form-funnel.example/v1/oauth/token",
+         *       "revocation_endpoint": "https://api.form-funnel.example/v1/oauth/revoke",
+         *       "response_types_supported": [
+         *         "code"
+         *       ],
+         *       "grant_types_supported": [
+         *         "authorization_code",
+         *         "refresh_token"
+         *       ],
+         *       "code_challenge_methods_supported": [
+         *         "S256"
+         *       ],
+         *       "scopes_supported": [
+         *         "read",
+         *         "read_write",
+         *         "admin"
+         *       ],
+         *       "token_endpoint_auth_methods_supported": [
+         *         "none",
+         *         "client_secret_basic",
+         *         "client_secret_post"
+         *       ],
+         *       "revocation_endpoint_auth_methods_supported": [
+         *         "none",
+         *         "client_secret_basic",
+         *         "client_secret_post"
+         *       ],
+         *       "service_documentation": "https://api.form-funnel.example/docs"
+         *     }
+         */
+        AuthorizationServerMetadata: {
+            /**
+             * Format: uri
+             * @description The service's base URL, which every endpoint below begins with.
+             * @example https://api.form-funnel.example
+             */
+            issuer: string;
+            /**
+             * Format: uri
+             * @description The consent page (the `oauth2` scheme's authorization URL).
+             * @example https://api.form-funnel.example/oauth/authorize
+             */
+            authorization_endpoint: string;
+            /**
+             * Format: uri
+             * @description `POST /oauth/token` (the scheme's token URL).
+             * @example https://api.form-funnel.example/v1/oauth/token
+             */
+            token_endpoint: string;
+            /**
+             * Format: uri
+             * @description `POST /oauth/revoke` (RFC 7009).
+             * @example https://api.form-funnel.example/v1/oauth/revoke
+             */
+            revocation_endpoint: string;
+            /** @description The authorization-code flow only. */
+            response_types_supported: "code"[];
+            /** @description A code from the consent page, and the refresh token that rotates on every use. */
+            grant_types_supported: ("authorization_code" | "refresh_token")[];
+            /** @description PKCE with `S256` only; `plain` is refused. */
+            code_challenge_methods_supported: "S256"[];
+            /** @description The scheme's scopes, which are the API keys' scopes. */
+            scopes_supported: components["schemas"]["Scope"][];
+            /** @description `none` for a public client (PKCE alone); a confidential client's secret by HTTP Basic or as `client_secret` in the body. */
+            token_endpoint_auth_methods_supported: ("none" | "client_secret_basic" | "client_secret_post")[];
+            /** @description As at the token endpoint. */
+            revocation_endpoint_auth_methods_supported: ("none" | "client_secret_basic" | "client_secret_post")[];
+            /**
+             * Format: uri
+             * @description The API reference (this document, rendered).
+             * @example https://api.form-funnel.example/docs
+             */
+            service_documentation: string;
+        };
         /** @description The `id` of an object in the list being paged. */
         Cursor: string;
         /**
@@ -1596,6 +1702,7 @@ export interface components {
          *     | `idempotency_key_erased` | 409 | `conflict_error` | The request under this `Idempotency-Key` was answered, but the submission its response carried has since been erased (`POST /submissions/erase`) or deleted (on its own, with its form, or by a test-data reset): the response is no longer kept, and the request is not made again. |
          *     | `folder_not_empty` | 409 | `conflict_error` | The folder still holds forms. |
          *     | `member_exists` | 409 | `conflict_error` | The email already belongs to a member or a pending invite. |
+         *     | `invite_closed` | 409 | `conflict_error` | The invite was accepted or revoked, so it cannot be sent again; create a new invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
          *     | `submission_completed` | 409 | `conflict_error` | The submission is completed, and a completed submission cannot be changed. |
          *     | `form_version_unavailable` | 409 | `conflict_error` | The partial submission started on a form version that is no longer kept (only a form's latest 100 versions are), so it cannot be checked and resumed; create a new submission. |
@@ -1623,7 +1730,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "invalid_resume_token" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "challenge_required" | "challenge_invalid" | "submitted_too_fast" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "invalid_resume_token" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "invite_closed" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "challenge_required" | "challenge_invalid" | "submitted_too_fast" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -2924,6 +3031,17 @@ export interface components {
         };
         /** @description What the key can reach: the whole workspace, one form or one folder. A request for another form gets 403 `form_not_attached`. */
         ApiKeyAttachment: components["schemas"]["WorkspaceAttachment"] | components["schemas"]["FormAttachment"] | components["schemas"]["FolderAttachment"];
+        /**
+         * @description Identifier of a team member.
+         * @example mem_1zXc4VbN7mQw0ErT3yUi6OpA
+         */
+        MemberId: string;
+        /**
+         * Format: email
+         * @description An email address.
+         * @example ana@example.com
+         */
+        Email: string;
         /** @description The key or OAuth access token that made the request, and its workspace. */
         Me: {
             /** @description The key's id (`key_…`), or the OAuth access token's id (`oat_…`). */
@@ -2944,6 +3062,13 @@ export interface components {
             attachment: components["schemas"]["ApiKeyAttachment"];
             /** @description When the key or token expires; null for a key without expiry. */
             expires_at: components["schemas"]["Timestamp"] | null;
+            /** @description For an OAuth token, the member of the workspace who consented; the token never acts with more than that member's role allows, and removing the member revokes it. Null for an API key, which belongs to the workspace rather than to a person, and for a token whose consent the operator recorded without a member. */
+            member: {
+                id: components["schemas"]["MemberId"];
+                email: components["schemas"]["Email"];
+                /** @description The member's name, once they have set one. */
+                name: string | null;
+            } | null;
             /** @description The workspace the key belongs to. */
             workspace: {
                 id: components["schemas"]["WorkspaceId"];
@@ -3100,10 +3225,10 @@ export interface components {
             attachment: components["schemas"]["PublishableKeyAttachment"];
         };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a publishable key was created or revoked; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; a member was invited or removed; an invite was revoked; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself); an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). New types may be added within v1: show an entry of a type you do not know as it is.
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a publishable key was created or revoked; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; someone was invited (`member.invited`, the invite as target), an invite was sent again (`invite.resent`) or revoked; a person accepted an invite and joined (`member.joined`), signed in to the service's pages (`member.signed_in`, in every workspace the person belongs to) or was removed; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself); an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). A person joining or signing in acts through the service's pages, not with a key: those entries have the actor `system` and the member as target. Audit event types are not webhook event types (`EventType`): nothing is delivered to integrations for them. New types may be added within v1: show an entry of a type you do not know as it is.
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "publishable_key.created" | "publishable_key.revoked" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.removed" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated" | "workspace.rate_limits_changed";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "publishable_key.created" | "publishable_key.revoked" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.joined" | "member.signed_in" | "member.removed" | "invite.resent" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated" | "workspace.rate_limits_changed";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -3112,7 +3237,7 @@ export interface components {
         /** @description Who did it. */
         AuditActor: {
             /**
-             * @description `api_key` or `oauth_token` for a request of this workspace; `system` for automatic actions such as revoking an expired key, and for what another workspace did (a transfer it sent or answered: the event's `reason` names that workspace, never its keys).
+             * @description `api_key` or `oauth_token` for a request of this workspace; `system` for automatic actions such as revoking an expired key, for what a person did on the service's pages (joining with an invite, signing in: the target names the member), and for what another workspace did (a transfer it sent or answered: the event's `reason` names that workspace, never its keys).
              * @enum {string}
              */
             type: "api_key" | "oauth_token" | "system";
@@ -3207,22 +3332,11 @@ export interface components {
             rate_limits: components["schemas"]["RateLimits"];
         };
         /**
-         * @description Identifier of a team member.
-         * @example mem_1zXc4VbN7mQw0ErT3yUi6OpA
-         */
-        MemberId: string;
-        /**
-         * Format: email
-         * @description An email address.
-         * @example ana@example.com
-         */
-        Email: string;
-        /**
          * @description What a person can do in the dashboard: `admin` everything, including keys, team and billing; `editor` forms, submissions and integrations; `viewer` read only.
          * @enum {string}
          */
         MemberRole: "admin" | "editor" | "viewer";
-        /** @description A person with access to the workspace's dashboard. */
+        /** @description A person with access to the workspace's dashboard, with a role. A person becomes a member by accepting an invite (or as the workspace's first admin) and signs in to the service's pages with a passkey; the same person (an account, by email) may be a member of several workspaces. The role caps what the member may approve for an OAuth application (admin → `admin`, editor → `read_write`, viewer → `read`). */
         Member: {
             id: components["schemas"]["MemberId"];
             /** @constant */
@@ -3244,7 +3358,7 @@ export interface components {
             request_id: components["schemas"]["RequestId"];
         };
         /**
-         * @description `pending` until the person accepts (`accepted`), an admin revokes it (`revoked`) or 7 days pass (`expired`).
+         * @description `pending` until the person accepts it at its link (`accepted`), an admin revokes it (`revoked`) or 7 days pass (`expired`). Resending an expired invite makes it pending again.
          * @enum {string}
          */
         InviteStatus: "pending" | "accepted" | "revoked" | "expired";
@@ -3253,7 +3367,7 @@ export interface components {
          * @example inv_5dFg8HjK2lZx4CvB7nMq0WeR
          */
         InviteId: string;
-        /** @description An invitation, sent by email, to join the workspace with a role. */
+        /** @description An invitation to join the workspace with a role. It is emailed to its address with a link; the person opens it, signs in (or registers a passkey) with an account of that very email, and becomes a member with the invite's role. A link works once, only while the invite is pending, and only its latest email's link works (`POST /team/invites/{id}/resend` sends a new one). */
         Invite: {
             id: components["schemas"]["InviteId"];
             /** @constant */
@@ -3261,7 +3375,7 @@ export interface components {
             email: components["schemas"]["Email"];
             role: components["schemas"]["MemberRole"];
             status: components["schemas"]["InviteStatus"];
-            /** @description 7 days after creation; a pending invite then becomes `expired`. */
+            /** @description 7 days after it was created or last sent again; a pending invite then becomes `expired`. */
             expires_at: components["schemas"]["Timestamp"];
             /** @description When an admin revoked the invite; null otherwise. */
             revoked_at: components["schemas"]["Timestamp"] | null;
@@ -5073,6 +5187,23 @@ export interface components {
         Invite: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Invite"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The invite, pending, with its new `expires_at`; its email is on its way. */
+        InviteResent: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7531,6 +7662,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendInvite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST (and `PATCH /submissions/{id}`) safe to retry. A repeat with the same key and the same body within 24 hours gets the first
+                 *     response again, with the response header `Idempotent-Replayed: true`, and has no further effect (a create
+                 *     that returned a secret returns the same secret to the retry: the first response may have been lost). The
+                 *     same key with another body, or while the first request is still running, gets 409 `idempotency_conflict`.
+                 *     When the response carried a submission that has since been erased (`POST /submissions/erase`) or deleted (on its
+                 *     own, with its form, or by a test-data reset), the response is no longer kept: a repeat gets 409 `idempotency_key_erased`, neither
+                 *     the removed data nor a new submission.
+                 *     Keys are per API key; stored responses are encrypted with a key derived from the Idempotency-Key, which is
+                 *     itself stored only as a hash. Use a random value such as a UUID v4.
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description Identifier of the invite. */
+                id: components["parameters"]["InviteIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["InviteResent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

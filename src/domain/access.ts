@@ -25,6 +25,11 @@ export interface Principal {
    */
   credentialId: string;
   /**
+   * For an OAuth token whose grant a member approved on the consent page: that member (`mem_…`), whom `GET /me`
+   * names. Absent or null for keys and for grants the operator's command made.
+   */
+  memberId?: string | null | undefined;
+  /**
    * For a publishable key: the key, the secret that signs the `started_token`s of the forms it fetches, and whether
    * it is the key of the service's hosted pages (allowed on the service's own origin, for hosted forms only).
    */

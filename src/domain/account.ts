@@ -3,8 +3,13 @@ import type { PageRequest } from '../store/page.js';
 import { actorOf, assertSecretCaller, assertWorkspaceWide, type Principal } from './access.js';
 import { type Services, timestamp } from './services.js';
 
-export function describeCaller(principal: Principal): Omit<Schema<'Me'>, 'request_id'> {
+/**
+ * The caller as `GET /me` describes it. An OAuth token's member is read when asked for, not on every request: the
+ * grant names them, and removing a member revokes their grants, so a token that authenticated has its member.
+ */
+export async function describeCaller(services: Services, principal: Principal): Promise<Omit<Schema<'Me'>, 'request_id'>> {
   assertSecretCaller(principal);
+  const member = principal.memberId ? await services.store.team.getMember(principal.workspace.id, principal.memberId) : undefined;
   return {
     object: 'me',
     id: principal.id,
@@ -14,6 +19,7 @@ export function describeCaller(principal: Principal): Omit<Schema<'Me'>, 'reques
     scope: principal.scope,
     attachment: principal.attachment,
     expires_at: principal.expiresAt,
+    member: member ? { id: member.id, email: member.email, name: member.name } : null,
     workspace: { id: principal.workspace.id, object: 'workspace', name: principal.workspace.name, plan: principal.workspace.plan },
   };
 }

@@ -38,6 +38,7 @@ export const errorClasses = {
   idempotency_key_erased: { status: 409, type: 'conflict_error' },
   folder_not_empty: { status: 409, type: 'conflict_error' },
   member_exists: { status: 409, type: 'conflict_error' },
+  invite_closed: { status: 409, type: 'conflict_error' },
   last_admin: { status: 409, type: 'conflict_error' },
   submission_completed: { status: 409, type: 'conflict_error' },
   form_version_unavailable: { status: 409, type: 'conflict_error' },

@@ -306,6 +306,12 @@ export interface TeamStore {
   /** Creates a pending invite; `StoreConflict('member_exists')` when the email is a member or already invited. */
   createInvite(workspaceId: string, invite: Schema<'Invite'>, audit: AuditEventInput, outbox?: Outbox<void>): Promise<void>;
   revokeInvite(workspaceId: string, id: string, at: string, audit: AuditEventInput): Promise<Schema<'Invite'> | undefined>;
+  /**
+   * Makes a pending or expired invite pending until `expiresAt` and writes the audit event (at `audit.at`), in one
+   * transaction; undefined when there is no such invite. `StoreConflict('invite_closed')` when it was accepted or
+   * revoked, `StoreConflict('member_exists')` when its email is a member's or another pending invite's.
+   */
+  renewInvite(workspaceId: string, id: string, expiresAt: string, audit: AuditEventInput): Promise<Schema<'Invite'> | undefined>;
 }
 
 export interface Store {

@@ -374,6 +374,11 @@ const cases = {
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Invite'>>>>().toEqualTypeOf<true>(),
   }),
+  resendInvite: contract({
+    send: (c, headers) => c.POST('/team/invites/{id}/resend', { params: { path: { id: inviteId } }, headers }),
+    error: { status: 409, example: 'invite_closed' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'Invite'>>>>().toEqualTypeOf<true>(),
+  }),
 
   // Integrations
   listIntegrations: contract({

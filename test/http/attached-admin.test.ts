@@ -96,6 +96,7 @@ const reach: Record<OperationId, Reach> = {
   listInvites: { workspace: ['get', '/v1/team/invites'] },
   createInvite: { workspace: ['post', '/v1/team/invites', { email: 'new@acme.test', role: 'admin' }] },
   revokeInvite: { workspace: ['delete', '/v1/team/invites/inv_000000000000000000000000'] },
+  resendInvite: { workspace: ['post', '/v1/team/invites/inv_000000000000000000000000/resend'] },
   listIntegrations: { filtered: 'test/http/integrations.test.ts' },
   createIntegration: { elsewhere: () => ['post', '/v1/integrations', { url: PUBLIC_URL, events: ['form.created'], form_id: otherFormId }] },
   getIntegration: { elsewhere: () => ['get', `/v1/integrations/${otherIntegrationId}`] },

@@ -73,6 +73,7 @@ const minimumAccess: Record<OperationId, Access> = {
   listInvites: 'admin',
   createInvite: 'admin',
   revokeInvite: 'admin',
+  resendInvite: 'admin',
   listIntegrations: 'read',
   createIntegration: 'read_write',
   getIntegration: 'read',

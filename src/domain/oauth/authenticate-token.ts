@@ -3,7 +3,7 @@
  * looked up by its hash, and every failure is the same 401 `invalid_api_key`. As for keys, only a caller
  * holding a real token learns from the message that it was revoked or has expired; an unknown token gets
  * the generic message, so nothing is revealed about which tokens exist. The principal acts for the grant's
- * workspace with the highest granted scope.
+ * workspace with the highest granted scope, for the member who approved it (when a member did).
  */
 import { type Principal, principalWorkspace } from '../access.js';
 import { unauthorized } from '../errors.js';
@@ -38,5 +38,6 @@ export async function authenticateAccessToken(services: Services, token: string)
     attachment: { type: 'workspace' },
     expiresAt: record.expiresAt,
     credentialId: record.grant.id,
+    memberId: record.grant.memberId,
   };
 }

@@ -6,6 +6,7 @@ import type { AuditEventInput } from '../../store/types.js';
 import { actorOf, assertWorkspaceWide, type Principal } from '../access.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { outboxOf } from '../outbox.js';
+import { sendInvitation } from '../people/invitations.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
 
@@ -78,12 +79,46 @@ export async function createInvite(services: Services, principal: Principal, inp
       audit(principal, 'member.invited', { type: 'invite', id: invite.id, name: invite.email }, invite.created_at),
       outboxOf(services, () => ({ returns: invite })),
     )
-    .catch((error: unknown) => {
-      if (isStoreConflict(error, 'member_exists'))
-        throw conflict('member_exists', `${invite.email} is already a member of this workspace or has a pending invite.`);
-      throw error;
-    });
+    .catch(refuseMemberExists(invite.email));
+  await sendInvitation(services, principal.workspace, invite, await inviterOf(services, principal));
   return invite;
+}
+
+const refuseMemberExists = (email: string) => (error: unknown) => {
+  if (isStoreConflict(error, 'member_exists'))
+    throw conflict('member_exists', `${email} is already a member of this workspace or has a pending invite.`);
+  throw error;
+};
+
+/** Who the invitation's email says invited them: the member behind an OAuth token, or else the key's name. */
+async function inviterOf(services: Services, principal: Principal): Promise<string | null> {
+  const member = principal.memberId ? await services.store.team.getMember(principal.workspace.id, principal.memberId) : undefined;
+  return member ? (member.name ?? member.email) : principal.name;
+}
+
+/**
+ * Sends the invitation again with a new link (the invitation's own step spends the earlier ones): a pending invite
+ * stays pending, an expired one is pending again, each for a full lifetime from now. An accepted or revoked invite is
+ * closed. The renewal is answered to an Idempotency-Key after the email is queued, not inside the renewal's
+ * transaction: a retry after a failure in between renews and sends again, which is what the caller asked for.
+ */
+export async function resendInvite(services: Services, principal: Principal, id: string): Promise<Schema<'Invite'>> {
+  assertLive(principal);
+  const now = services.now();
+  const at = now.toISOString();
+  const expiresAt = new Date(now.getTime() + inviteLifetimeMs).toISOString();
+  const found = await services.store.team.getInvite(principal.workspace.id, id, at);
+  if (!found) throw notFound('invite', id);
+  const renewed = await services.store.team
+    .renewInvite(principal.workspace.id, id, expiresAt, audit(principal, 'invite.resent', { type: 'invite', id, name: found.email }, at))
+    .catch((error: unknown) => {
+      if (isStoreConflict(error, 'invite_closed'))
+        throw conflict('invite_closed', `Invite ${id} was accepted or revoked and cannot be sent again; create a new invite.`);
+      return refuseMemberExists(found.email)(error);
+    });
+  if (!renewed) throw notFound('invite', id);
+  await sendInvitation(services, principal.workspace, renewed, await inviterOf(services, principal));
+  return renewed;
 }
 
 export async function revokeInvite(services: Services, principal: Principal, id: string): Promise<Schema<'Invite'>> {

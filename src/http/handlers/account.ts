@@ -4,7 +4,10 @@ import { defaultRateLimits } from '../documented-limits.js';
 import { listBody, pageOf } from './pagination.js';
 import type { Handler } from './types.js';
 
-export const getMe: Handler<'getMe'> = async ({ principal }) => ({ status: 200, body: describeCaller(principal) });
+export const getMe: Handler<'getMe'> = async ({ services, principal }) => ({
+  status: 200,
+  body: await describeCaller(services, principal),
+});
 
 export const listAuditEvents: Handler<'listAuditEvents'> = async ({ services, principal, query }) => ({
   status: 200,

@@ -13,7 +13,7 @@ import * as integrations from './integrations.js';
 import * as oauth from './oauth.js';
 import * as publicOperations from './public.js';
 import * as submissions from './submissions.js';
-import { createInvite, listInvites, listMembers, removeMember, revokeInvite } from './team.js';
+import { createInvite, listInvites, listMembers, removeMember, resendInvite, revokeInvite } from './team.js';
 import * as transfers from './transfers.js';
 import type { Handlers } from './types.js';
 
@@ -44,6 +44,7 @@ export const handlers = {
   listInvites,
   createInvite,
   revokeInvite,
+  resendInvite,
   ...submissions,
   ...analytics,
   ...integrations,

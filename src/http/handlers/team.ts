@@ -27,3 +27,9 @@ export const revokeInvite: Handler<'revokeInvite'> = async ({ services, principa
   status: 200,
   body: await team.revokeInvite(services, principal, params.id),
 });
+
+export const resendInvite: Handler<'resendInvite'> = ({ replayable, principal, params }) =>
+  replayable(
+    (services) => team.resendInvite(services, principal, params.id),
+    (invite) => ({ status: 200, body: invite }),
+  );

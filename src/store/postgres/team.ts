@@ -96,5 +96,26 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
         return row && toInvite(row);
       });
     },
+    async renewInvite(workspaceId, id, expiresAt, audit) {
+      try {
+        return await inTransaction(pool, async (client) => {
+          await expireInvites(client, workspaceId, audit.at);
+          const row = await one<InviteRow>(client, ...teamSql.getInviteForRenewal.bindPostgres({ id, workspaceId }));
+          if (!row) return undefined;
+          if (row.status !== 'pending' && row.status !== 'expired') throw new StoreConflict('invite_closed');
+          const invited = { id, workspaceId, email: row.email };
+          const member = await one(client, ...teamSql.memberWithEmail.bindPostgres(invited));
+          const pending = await one(client, ...teamSql.otherPendingInviteWithEmail.bindPostgres(invited));
+          if (member || pending) throw new StoreConflict('member_exists');
+          await run(client, ...teamSql.renewInvite.bindPostgres({ id, workspaceId, expiresAt }));
+          await insertAuditEvent(client, audit);
+          return toInvite((await getInvite(client, workspaceId, id))!);
+        });
+      } catch (error) {
+        // An invite of the same email made pending meanwhile: the partial unique index on pending invites decides.
+        if (isUniqueViolation(error, 'invites_pending_email')) throw new StoreConflict('member_exists');
+        throw error;
+      }
+    },
   };
 }

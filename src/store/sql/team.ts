@@ -18,6 +18,17 @@ export const teamSql = {
     `INSERT INTO invites (id, workspace_id, email, role, status, expires_at, created_at)
      VALUES (:id, :workspaceId, :email, :role, 'pending', :expiresAt, :createdAt)`,
   ),
+  // A renewal's read: PostgreSQL locks the invite, so a revocation or an acceptance waits for the renewal (or the
+  // renewal for them) and the status checked is the status renewed.
+  getInviteForRenewal: shared('SELECT * FROM invites WHERE id = :id AND workspace_id = :workspaceId', { postgresLock: 'FOR UPDATE' }),
+  otherPendingInviteWithEmail: shared(
+    `SELECT 1 FROM invites WHERE workspace_id = :workspaceId AND email = :email AND status = 'pending' AND id <> :id`,
+  ),
+  // Pending again (an expired invite) or still (a pending one), from now on for the invite's lifetime.
+  renewInvite: shared(
+    `UPDATE invites SET status = 'pending', expires_at = :expiresAt
+     WHERE id = :id AND workspace_id = :workspaceId AND status IN ('pending', 'expired')`,
+  ),
   revokeInvite: shared(
     `UPDATE invites SET status = 'revoked', revoked_at = :at WHERE id = :id AND workspace_id = :workspaceId AND status = 'pending'`,
   ),

@@ -83,5 +83,20 @@ export function sqliteTeam(db: Database.Database): TeamStore {
         return row && toInvite(row);
       });
     },
+    async renewInvite(workspaceId, id, expiresAt, audit) {
+      return transaction(db, 'immediate', () => {
+        expireInvites(workspaceId, audit.at);
+        const row = prepared(db, teamSql.getInviteForRenewal).get({ id, workspaceId }) as InviteRow | undefined;
+        if (!row) return undefined;
+        if (row.status !== 'pending' && row.status !== 'expired') throw new StoreConflict('invite_closed');
+        const invited = { id, workspaceId, email: row.email };
+        if (prepared(db, teamSql.memberWithEmail).get(invited) || prepared(db, teamSql.otherPendingInviteWithEmail).get(invited)) {
+          throw new StoreConflict('member_exists');
+        }
+        prepared(db, teamSql.renewInvite).run({ id, workspaceId, expiresAt });
+        insertAuditEvent(db, audit);
+        return toInvite(getInvite(workspaceId, id)!);
+      });
+    },
   };
 }
