@@ -15,6 +15,12 @@ export type ConflictReason =
   | 'last_admin'
   /** The email is already a member or has a pending invite. */
   | 'member_exists'
+  /** The one-time link was used already, has expired, or is not the invite's. */
+  | 'link_spent'
+  /** The invite is no longer pending: accepted, revoked or expired. */
+  | 'invite_closed'
+  /** The passkey's credential id is registered already. */
+  | 'passkey_exists'
   /** The OAuth grant was revoked before the tokens could be stored. */
   | 'grant_revoked'
   /** The refresh token was rotated or revoked by a concurrent use. */

@@ -24,6 +24,11 @@ export interface OAuthGrant {
   scopes: Scope[];
   /** Chosen at consent: every token of the grant acts in this environment. */
   environment: Environment;
+  /**
+   * The member who consented on the consent page; null for a grant the operator's command made. Removing the member
+   * revokes the grant (TeamStore.removeMember), and the column is then cleared.
+   */
+  memberId: string | null;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -80,7 +85,10 @@ export interface RefreshTokenRecord {
 export interface OAuthStore {
   createClient(client: OAuthClient): Promise<void>;
   getClient(id: string): Promise<OAuthClient | undefined>;
-  /** Records a consent and the authorization code that carries it to the client, in one transaction. */
+  /**
+   * Records a consent and the authorization code that carries it to the client, in one transaction;
+   * `RecordNotFound('member')`, storing nothing, when the grant's member has been removed meanwhile.
+   */
   createGrant(grant: OAuthGrant, code: NewAuthorizationCode): Promise<void>;
   /** Marks the code redeemed and returns it as it was; of concurrent calls, exactly one sees it unredeemed. */
   redeemCode(hash: Buffer, at: string): Promise<RedeemedCode | undefined>;

@@ -13,6 +13,7 @@ import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { IdempotentResponse, Outbox } from './outbox.js';
 import type { Page, PageRequest } from './page.js';
+import type { PeopleStore } from './people-store.js';
 import type { PublicOriginStore } from './public-origin-store.js';
 import type { RescoreJobStore } from './rescore-job-store.js';
 import type { SpamStore } from './spam-store.js';
@@ -332,6 +333,7 @@ export interface Store {
   usage: UsageStore;
   spam: SpamStore;
   publicOrigins: PublicOriginStore;
+  people: PeopleStore;
   /** Deletes every test-mode row of the workspace and records the audit event; returns the counts. */
   resetTestData(workspaceId: string, audit: AuditEventInput): Promise<Schema<'TestDataReset'>['deleted']>;
   /**

@@ -33,6 +33,8 @@ export interface AuthorizationRequest {
   state?: string | undefined;
   /** `live` (the default) or `test`: shown on the consent screen; every token of the grant acts in it. */
   environment?: string | undefined;
+  /** The member who consents on the consent page; none for the operator's command. The grant records them. */
+  memberId?: string | undefined;
 }
 
 export interface Authorization {
@@ -103,6 +105,7 @@ export async function authorizeOAuthClient(services: Services, request: Authoriz
       workspaceId: workspace.id,
       scopes,
       environment,
+      memberId: request.memberId ?? null,
       createdAt: now.toISOString(),
       revokedAt: null,
     },

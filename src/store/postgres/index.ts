@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { peopleStore } from '../people/index.js';
 import type { Store } from '../types.js';
 import { foldAggregateDeltas } from './aggregate-deltas.js';
 import { postgresApiKeys } from './api-keys.js';
@@ -11,6 +12,7 @@ import { postgresIdempotency } from './idempotency.js';
 import { integrationTestData, postgresIntegrations } from './integrations.js';
 import { migrate } from './migrations.js';
 import { postgresOAuth } from './oauth.js';
+import { postgresProcedures } from './procedures.js';
 import { postgresPublicOrigins } from './public-origins.js';
 import { postgresPublishableKeys } from './publishable-keys.js';
 import { postgresRescoreJobs } from './rescore-jobs.js';
@@ -93,6 +95,7 @@ export async function createPostgresStore(
     usage: postgresUsage(pool),
     spam: postgresSpam(pool),
     publicOrigins: postgresPublicOrigins(pool),
+    people: peopleStore(postgresProcedures(pool)),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {
       return inTransaction(pool, async (client) => {

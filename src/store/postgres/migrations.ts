@@ -11,6 +11,8 @@ import { idempotencyErasureSchema } from './schema/idempotency-erasure.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
+import { oauthMemberSchema } from './schema/oauth-member.js';
+import { peopleSchema } from './schema/people.js';
 import { publishableKeysSchema } from './schema/publishable-keys.js';
 import { sourceRowsEmptiedSchema } from './schema/source-rows-emptied.js';
 import { spamSchema } from './schema/spam.js';
@@ -61,6 +63,8 @@ const migrations: readonly string[] = [
   eventsSubmissionIdSchema,
   spamSpentSchema,
   sourceRowsEmptiedSchema,
+  peopleSchema,
+  oauthMemberSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

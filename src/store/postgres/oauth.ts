@@ -1,9 +1,10 @@
 import type pg from 'pg';
-import { StoreConflict } from '../errors.js';
+import { RecordNotFound, StoreConflict } from '../errors.js';
 import type { OAuthStore, TokenPair } from '../oauth-store.js';
 import { type ClientRow, type CodeRow, type GrantColumns, toClient, toGrant, toRedeemedCode } from '../rows/oauth.js';
 import { oauthSql } from '../sql/oauth.js';
-import { inTransaction, one, type Queryable, run } from './database.js';
+import { teamSql } from '../sql/team.js';
+import { inTransaction, isForeignKeyViolation, one, type Queryable, run } from './database.js';
 
 async function insertTokens(db: Queryable, grantId: string, { access, refresh, issuedAt }: TokenPair): Promise<void> {
   await run(db, ...oauthSql.insertAccessToken.bindPostgres({ ...access, grantId, createdAt: issuedAt }));
@@ -26,10 +27,20 @@ export function postgresOAuth(pool: pg.Pool): OAuthStore {
     },
 
     async createGrant(grant, code) {
-      await inTransaction(pool, async (client) => {
-        await run(client, ...oauthSql.insertGrant.bindPostgres({ ...grant, scopes: JSON.stringify(grant.scopes) }));
-        await run(client, ...oauthSql.insertCode.bindPostgres({ ...code, grantId: grant.id, createdAt: grant.createdAt }));
-      });
+      const { memberId, workspaceId } = grant;
+      try {
+        await inTransaction(pool, async (client) => {
+          // A grant outlives no member: the member must still be the workspace's (see TeamStore.removeMember).
+          const gone = memberId !== null && !(await one(client, ...teamSql.getMember.bindPostgres({ id: memberId, workspaceId })));
+          if (gone) throw new RecordNotFound('member', memberId);
+          await run(client, ...oauthSql.insertGrant.bindPostgres({ ...grant, scopes: JSON.stringify(grant.scopes) }));
+          await run(client, ...oauthSql.insertCode.bindPostgres({ ...code, grantId: grant.id, createdAt: grant.createdAt }));
+        });
+      } catch (error) {
+        // A removal in progress when the member was read: the foreign key's check waited for it and found no member.
+        if (memberId !== null && isForeignKeyViolation(error, 'oauth_grants_member')) throw new RecordNotFound('member', memberId);
+        throw error;
+      }
     },
 
     async redeemCode(hash, at) {

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { RecordNotFound, StoreConflict } from '../errors.js';
 import { type InviteRow, type MemberRow, toInvite, toMember } from '../rows/team.js';
+import { oauthSql } from '../sql/oauth.js';
+import { peopleSql } from '../sql/people.js';
 import { inviteParameters, memberParameters, teamSql } from '../sql/team.js';
 import type { TeamStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -47,6 +49,14 @@ export function postgresTeam(pool: pg.Pool): TeamStore {
         const member = locked.find((row) => row.id === id);
         if (!member) throw new RecordNotFound('member', id);
         if (member.role === 'admin' && locked.filter((row) => row.role === 'admin').length <= 1) throw new StoreConflict('last_admin');
+        // Their grants and the sessions of their account end with the membership; the grants before the row goes
+        // (its foreign key then clears their member_id). A consent in flight holds the member's row (the grant's
+        // foreign key) and the lock above waited for it: its grant is revoked here too.
+        const removed = { memberId: id, email: member.email, at: audit.at };
+        await run(client, ...oauthSql.revokeMemberGrants.bindPostgres(removed));
+        await run(client, ...oauthSql.revokeMemberAccessTokens.bindPostgres(removed));
+        await run(client, ...oauthSql.revokeMemberRefreshTokens.bindPostgres(removed));
+        await run(client, ...peopleSql.endSessionsOfEmail.bindPostgres(removed));
         await run(client, ...teamSql.deleteMember.bindPostgres({ id }));
         await insertAuditEvent(client, audit);
       });

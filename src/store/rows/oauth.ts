@@ -18,6 +18,7 @@ export interface GrantColumns {
   /** SQLite keeps the scopes space-separated; PostgreSQL as a JSONB array. */
   scopes: string | Scope[];
   grant_environment: Environment;
+  grant_member_id: string | null;
   grant_created_at: string;
   grant_revoked_at: string | null;
 }
@@ -36,6 +37,7 @@ export const toGrant = (row: GrantColumns): OAuthGrant => ({
   workspaceId: row.workspace_id,
   scopes: typeof row.scopes === 'string' ? (row.scopes.split(' ') as Scope[]) : row.scopes,
   environment: row.grant_environment,
+  memberId: row.grant_member_id,
   createdAt: row.grant_created_at,
   revokedAt: row.grant_revoked_at,
 });

@@ -2,7 +2,7 @@ import { shared } from './statement.js';
 
 /** Selected with every code or token, so the caller sees the grant as it was inside the same statement. */
 const grantColumns = `g.id AS grant_id, g.client_id, g.workspace_id, g.scopes, g.environment AS grant_environment,
-  g.created_at AS grant_created_at, g.revoked_at AS grant_revoked_at`;
+  g.member_id AS grant_member_id, g.created_at AS grant_created_at, g.revoked_at AS grant_revoked_at`;
 
 const tokenColumns = '(id, grant_id, token_hash, expires_at, created_at) VALUES (:id, :grantId, :hash, :expiresAt, :createdAt)';
 
@@ -14,8 +14,8 @@ export const oauthSql = {
   getClient: shared('SELECT * FROM oauth_clients WHERE id = :id'),
   // The scopes' encoding differs (SQLite: space-separated text; PostgreSQL: a JSONB array): each store gives its own.
   insertGrant: shared(
-    `INSERT INTO oauth_grants (id, client_id, workspace_id, scopes, environment, created_at)
-     VALUES (:id, :clientId, :workspaceId, :scopes, :environment, :createdAt)`,
+    `INSERT INTO oauth_grants (id, client_id, workspace_id, scopes, environment, member_id, created_at)
+     VALUES (:id, :clientId, :workspaceId, :scopes, :environment, :memberId, :createdAt)`,
   ),
   insertCode: shared(
     `INSERT INTO oauth_authorization_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at, created_at)
@@ -43,6 +43,19 @@ export const oauthSql = {
      WHERE t.token_hash = :hash`,
   ),
   revokeGrant: shared('UPDATE oauth_grants SET revoked_at = :at, revocation_reason = :reason WHERE id = :id AND revoked_at IS NULL'),
+  // A member removed (TeamStore.removeMember, in its transaction): their grants first, then every token of those grants,
+  // as revokeGrant does, so that tokens stored by an issue the grant's lock held off are revoked too.
+  revokeMemberGrants: shared(
+    `UPDATE oauth_grants SET revoked_at = :at, revocation_reason = 'member_removed' WHERE member_id = :memberId AND revoked_at IS NULL`,
+  ),
+  revokeMemberAccessTokens: shared(
+    `UPDATE oauth_access_tokens SET revoked_at = :at
+     WHERE revoked_at IS NULL AND grant_id IN (SELECT id FROM oauth_grants WHERE member_id = :memberId)`,
+  ),
+  revokeMemberRefreshTokens: shared(
+    `UPDATE oauth_refresh_tokens SET revoked_at = :at
+     WHERE revoked_at IS NULL AND grant_id IN (SELECT id FROM oauth_grants WHERE member_id = :memberId)`,
+  ),
   revokeAccessToken: shared('UPDATE oauth_access_tokens SET revoked_at = :at WHERE id = :id AND revoked_at IS NULL'),
   revokeAccessTokens: shared('UPDATE oauth_access_tokens SET revoked_at = :at WHERE grant_id = :grantId AND revoked_at IS NULL'),
   revokeRefreshTokens: shared('UPDATE oauth_refresh_tokens SET revoked_at = :at WHERE grant_id = :grantId AND revoked_at IS NULL'),

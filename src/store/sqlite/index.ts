@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { type Warn, warnOnStderr } from '../../private-files.js';
+import { peopleStore } from '../people/index.js';
 import type { Store } from '../types.js';
 import { sqliteApiKeys } from './api-keys.js';
 import { insertAuditEvent, sqliteAuditEvents } from './audit-events.js';
@@ -12,6 +13,7 @@ import { groupCommit } from './group-commit.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { integrationTestData, sqliteIntegrations } from './integrations.js';
 import { sqliteOAuth } from './oauth.js';
+import { sqliteProcedures } from './procedures.js';
 import { sqlitePublicOrigins } from './public-origins.js';
 import { sqlitePublishableKeys } from './publishable-keys.js';
 import { sqliteRescoreJobs } from './rescore-jobs.js';
@@ -92,6 +94,7 @@ export function createSqliteStore(
     usage: sqliteUsage(db),
     spam: sqliteSpam(db),
     publicOrigins: sqlitePublicOrigins(db),
+    people: peopleStore(sqliteProcedures(db)),
     async resetTestData(workspaceId, audit) {
       return transaction(db, 'immediate', () => {
         const deleted = { forms: 0, folders: 0, submissions: 0, integrations: 0, integration_logs: 0 };

@@ -8,6 +8,8 @@ import { idempotencyErasureSchema } from './schema/idempotency-erasure.js';
 import { integrationCircuitSchema, integrationsSchema } from './schema/integrations.js';
 import { oauthSchema } from './schema/oauth.js';
 import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
+import { oauthMemberSchema } from './schema/oauth-member.js';
+import { peopleSchema } from './schema/people.js';
 import { publishableKeysSchema } from './schema/publishable-keys.js';
 import { sourceRowsEmptiedSchema } from './schema/source-rows-emptied.js';
 import { spamSchema } from './schema/spam.js';
@@ -56,6 +58,8 @@ const migrations: readonly string[] = [
   hostedPagesSchema,
   spamSpentSchema,
   sourceRowsEmptiedSchema,
+  peopleSchema,
+  oauthMemberSchema,
 ];
 
 /**

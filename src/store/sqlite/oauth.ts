@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
-import { StoreConflict } from '../errors.js';
+import { RecordNotFound, StoreConflict } from '../errors.js';
 import type { OAuthStore, TokenPair } from '../oauth-store.js';
 import { type ClientRow, type CodeRow, type GrantColumns, toClient, toGrant, toRedeemedCode } from '../rows/oauth.js';
 import { oauthSql } from '../sql/oauth.js';
+import { teamSql } from '../sql/team.js';
 import { prepared } from './shared-sql.js';
 import { statement, transaction } from './statements.js';
 
@@ -23,7 +24,11 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
     },
 
     async createGrant(grant, code) {
-      transaction(db, 'deferred', () => {
+      const { memberId, workspaceId } = grant;
+      transaction(db, 'immediate', () => {
+        // A grant outlives no member: the member must still be the workspace's (see TeamStore.removeMember).
+        if (memberId !== null && !prepared(db, teamSql.getMember).get({ id: memberId, workspaceId }))
+          throw new RecordNotFound('member', memberId);
         prepared(db, oauthSql.insertGrant).run({ ...grant, scopes: grant.scopes.join(' ') });
         prepared(db, oauthSql.insertCode).run({ ...code, grantId: grant.id, createdAt: grant.createdAt });
       });

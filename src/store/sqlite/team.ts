@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { RecordNotFound, StoreConflict } from '../errors.js';
 import { type InviteRow, type MemberRow, toInvite, toMember } from '../rows/team.js';
+import { oauthSql } from '../sql/oauth.js';
+import { peopleSql } from '../sql/people.js';
 import { inviteParameters, memberParameters, teamSql } from '../sql/team.js';
 import type { TeamStore } from '../types.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -44,6 +46,13 @@ export function sqliteTeam(db: Database.Database): TeamStore {
           };
           if (admins.n <= 1) throw new StoreConflict('last_admin');
         }
+        // Their grants and the sessions of their account end with the membership; the grants before the row goes
+        // (its foreign key then clears their member_id).
+        const removed = { memberId: id, email: row.email, at: audit.at };
+        prepared(db, oauthSql.revokeMemberGrants).run(removed);
+        prepared(db, oauthSql.revokeMemberAccessTokens).run(removed);
+        prepared(db, oauthSql.revokeMemberRefreshTokens).run(removed);
+        prepared(db, peopleSql.endSessionsOfEmail).run(removed);
         prepared(db, teamSql.deleteMember).run({ id });
         insertAuditEvent(db, audit);
       });

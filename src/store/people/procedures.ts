@@ -1,0 +1,37 @@
+/** The people store's transactions of more than one step (the others are written in place, in ./index.ts). */
+import { StoreConflict } from '../errors.js';
+import type { Account, InviteAcceptance } from '../people-store.js';
+import type { AccountRow } from '../rows/people.js';
+import { auditEventParameters, auditEventSql } from '../sql/audit-events.js';
+import { accountParameters, peopleSql } from '../sql/people.js';
+import { one, type Procedure, run } from '../sql/procedure.js';
+import { memberParameters, teamSql } from '../sql/team.js';
+
+/**
+ * The account with the email, made from `account` when there is none. On PostgreSQL the insert of a second
+ * transaction with the same email waits for the first and then inserts nothing; the read after it, a statement of
+ * its own, sees the first one's row.
+ */
+export function* ensureAccount(account: Account): Procedure<AccountRow> {
+  const parameters = accountParameters(account);
+  yield* run(peopleSql.insertAccount, parameters);
+  const row = yield* one(peopleSql.accountByEmail, parameters);
+  // The row was there or has just been made, in this transaction: only a broken database has none.
+  if (!row) throw new Error(`No account with ${parameters.email} after inserting one`);
+  return row;
+}
+
+/**
+ * Accepts an invitation: each refusal comes before any write that could stay, and a refusal throws, so the
+ * transaction makes no change. The member's unique (workspace, email) decides between two acceptances at once.
+ */
+export function* acceptInvite(acceptance: InviteAcceptance): Procedure<void> {
+  const { workspaceId, inviteId, linkHash: hash, at, member } = acceptance;
+  if ((yield* run(peopleSql.spendInviteLink, { hash, inviteId, at })) === 0) throw new StoreConflict('link_spent');
+  if ((yield* run(peopleSql.acceptInvite, { inviteId, workspaceId, at })) === 0) throw new StoreConflict('invite_closed');
+  const joined = memberParameters(workspaceId, member);
+  if ((yield* one(teamSql.memberWithEmail, joined)) !== undefined) throw new StoreConflict('member_exists');
+  yield* ensureAccount(acceptance.account);
+  yield* run(teamSql.insertMember, joined, { unique: 'member_exists' });
+  yield* run(auditEventSql.insert, auditEventParameters(acceptance.audit));
+}
