@@ -15,7 +15,7 @@
  * time limits (src/mail/mailer.ts) stay well below it.
  */
 import type { Logger } from 'pino';
-import type { PeopleStore } from '../store/people-store.js';
+import type { OutgoingMail, PeopleStore } from '../store/people-store.js';
 import type { Mailer } from './mailer.js';
 
 /** The part of the store a sender uses. */
@@ -64,7 +64,7 @@ export function mailSender(store: Outbox, mailer: Mailer, options: MailSenderOpt
   let stopped = false;
 
   /** Claims, sends and marks one message; true when this sender sent it. */
-  async function attempt(mail: Awaited<ReturnType<Outbox['dueMail']>>[number]): Promise<boolean> {
+  async function attempt(mail: OutgoingMail): Promise<boolean> {
     const number = mail.attempts + 1;
     const last = number >= maxAttempts;
     const at = now();
@@ -130,9 +130,9 @@ export function mailSender(store: Outbox, mailer: Mailer, options: MailSenderOpt
     nudge,
     async stop() {
       stopped = true;
-      if (scheduled !== null) clearTimeout(scheduled);
-      scheduled = null;
-      if (poll !== null) clearInterval(poll);
+      // Once stopped, a nudge's timer or the poll would find nothing to do: clearing them lets the process exit sooner.
+      clearTimeout(scheduled ?? undefined);
+      clearInterval(poll ?? undefined);
       await Promise.allSettled([running, next]);
     },
   };

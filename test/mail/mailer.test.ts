@@ -167,7 +167,10 @@ describe('the mailer the configuration chooses', () => {
     const { log, lines } = recordedLog();
     await mailerFromConfig({ smtpUrl: null, mailFrom: from, dataDir }, log).send(signIn('ada@acme.example'));
     expect(readdirSync(join(dataDir, 'mail'))).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ dir: join(dataDir, 'mail') });
+    expect(lines[0]).toMatchObject({
+      dir: join(dataDir, 'mail'),
+      msg: 'no SMTP_URL: each message is written to a file in this directory and its links logged',
+    });
     expect(lines[1]).toMatchObject({ links: [signInUrl] });
   });
 
@@ -177,7 +180,7 @@ describe('the mailer the configuration chooses', () => {
     const url = smtp.url.replace('smtp://', 'smtp://mailer:hunter2@');
     await mailerFromConfig({ smtpUrl: url, mailFrom: from, dataDir }, log).send(signIn('smtp-chosen@acme.example'));
     await smtp.waitForMessage((message) => message.envelope.to.includes('smtp-chosen@acme.example'));
-    expect(lines).toEqual([expect.objectContaining({ smtpHost: `127.0.0.1:${smtp.port}` })]);
+    expect(lines).toEqual([expect.objectContaining({ smtpHost: `127.0.0.1:${smtp.port}`, msg: 'mail goes out through SMTP' })]);
     expect(text()).not.toContain('hunter2');
     expect(text()).not.toContain('mailer');
   });

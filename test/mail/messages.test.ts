@@ -61,11 +61,17 @@ describe('the invitation', () => {
 
   it('when the HTML part is read, then it is a whole document in English with the words of the text part', () => {
     const { html } = invitation();
-    expect(html).toMatch(/^<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8">/);
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8">.*\n<title>[^\n]*<\/title><\/head>\n<body>\n<p>/);
     expect(html).toContain('<p>Ada Lovelace has invited you to join Acme on Form-Funnel as a viewer.</p>');
     expect(html).toContain('<p>The link works once, until 13 December 2026 at 10:05 UTC.</p>');
     expect(html).toContain(`copy this address into your browser:<br>${url.replaceAll('&', '&amp;')}</p>`);
     expect(html.trimEnd().endsWith('</body>\n</html>')).toBe(true);
+  });
+
+  it('when a name begins or ends with spaces or a line break, then the sentence has single spaces around it', () => {
+    const message = invitation({ workspaceName: '\n Acme \r\n', inviter: ' Ada\n' });
+    expect(message.subject).toBe("You're invited to join Acme on Form-Funnel");
+    expect(message.text.split('\n')[0]).toBe('Ada has invited you to join Acme on Form-Funnel as a viewer.');
   });
 
   it('when a name holds line breaks and a link of its own, then it stays on its line and no line starts with that link', () => {

@@ -101,6 +101,7 @@ describe('a drain', () => {
     expect(lines).toEqual([
       expect.objectContaining({
         level: 40,
+        msg: 'mail not sent: it is tried again later',
         mailId: mail.id,
         attempt: 1,
         retryAt: clock.iso(60_000),
@@ -261,7 +262,13 @@ describe('nudge', () => {
     outbox.dueMail = () => Promise.reject(new Error('the database is away'));
     expect(() => sender.nudge()).not.toThrow();
     await vi.waitFor(() =>
-      expect(lines).toEqual([expect.objectContaining({ level: 50, err: expect.objectContaining({ message: 'the database is away' }) })]),
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 50,
+          msg: 'mail sender: a drain failed; the next one tries again',
+          err: expect.objectContaining({ message: 'the database is away' }),
+        }),
+      ]),
     );
   });
 });
@@ -291,11 +298,15 @@ describe('stop', () => {
     expect(outbox.calls.dueMail).toBe(1);
   });
 
-  it('when stopped with a nudge pending, then that drain never runs', async () => {
+  it('when stopped with a nudge pending, then that drain never runs and no timer of it is left', async () => {
     const { clock, outbox, sender } = setUp();
     outbox.queue('ada@acme.example', clock.iso());
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    const before = timers();
     sender.nudge();
+    expect(timers()).toBe(before + 1);
     await sender.stop();
+    expect(timers()).toBe(before);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(outbox.calls.dueMail).toBe(0);
   });
