@@ -275,7 +275,7 @@ describe('sign-in and links', () => {
     expect(page).toContain('<noscript><p class="hint">A passkey needs JavaScript, which is off in this browser.</p></noscript>');
     expect(page).toContain('<p id="passkey-status" class="status" role="status" aria-live="polite"></p>');
     expect(page).toContain('<form method="post" action="/sign-in/email">\n<input type="hidden" name="next" value="/account?x=1">');
-    expect(page).toContain('<button type="submit">Email me a sign-in link</button>');
+    expect(page).toContain('<button type="submit" class="secondary">Email me a sign-in link</button>');
   });
 
   it('when there is nowhere to go next, then neither form nor button carries a next', () => {

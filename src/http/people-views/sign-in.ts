@@ -44,7 +44,7 @@ export function signInPage(assets: PageAssets, view: SignInView): string {
     (view.next ? `${hiddenField('next', view.next)}\n` : '') +
     '<div class="field"><label for="email">Email address</label>\n' +
     '<input id="email" name="email" type="email" autocomplete="username webauthn" required spellcheck="false"></div>\n' +
-    '<button type="submit">Email me a sign-in link</button>\n' +
+    '<button type="submit" class="secondary">Email me a sign-in link</button>\n' +
     '</form>\n' +
     '</section>\n';
   return peopleDocument({ heading: 'Sign in to Form-Funnel', body, assets, script: true });
