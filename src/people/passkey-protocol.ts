@@ -30,7 +30,7 @@ export const passkeyEndpoints = {
 /** The body of both options requests: nothing yet (the server knows who is signed in from the session). */
 export type PasskeyOptionsRequest = Record<string, never>;
 
-/** `POST /sign-in/passkey/options` → the request options for `startAuthentication` (no account named: discoverable). */
+/** `POST /sign-in/passkey/options` → the options for `startAuthentication` (no account named: discoverable). */
 export interface SignInOptions {
   options: PublicKeyCredentialRequestOptionsJSON;
 }

@@ -2,9 +2,9 @@
  * The people pages' one script: passkeys. A button `data-passkey="sign-in"` or `"register"` runs that WebAuthn
  * ceremony with @simplewebauthn/browser against the server's two JSON endpoints (src/people/passkey-protocol.ts):
  *
- *   1. POST <data-options>  body {}                              → 200 { options }       (the server keeps the challenge)
+ *   1. POST <data-options>  body {}                           → 200 { options }   (the server keeps the challenge)
  *   2. startAuthentication / startRegistration with those options (the browser asks the authenticator)
- *   3. POST <data-verify>   body { response, next? | name? }     → 200 { redirect }      (a local path: the page goes there)
+ *   3. POST <data-verify>   body { response, next? | name? }  → 200 { redirect }  (a local path: the page goes there)
  *   Any refusal: a 4xx/5xx with JSON { message }, shown as it is in the status line (data-status names it).
  *
  * Both requests are same-origin JSON POSTs with the session cookie (`credentials: 'same-origin'`); the server checks
