@@ -41,6 +41,7 @@ import {
   requireScope,
   routeOperation,
 } from './pipeline.js';
+import { oauthMetadata } from './oauth-metadata.js';
 import { publicAddressLimit, publicStages } from './public-stages.js';
 import { memoryRateLimits, type RateLimitPolicy } from './rate-limits.js';
 import { parseBody } from './request-body.js';
@@ -181,6 +182,7 @@ export function buildApp(options: AppOptions): App {
     documentYaml ??= stringifyYaml(contract.document, { lineWidth: 0 });
     res.type('application/yaml').send(documentYaml);
   });
+  app.use(oauthMetadata(contract, services, addressLimits));
   const servesDocs = existsSync(`${distDir}docs/index.html`);
   if (servesDocs) app.get(['/docs', '/docs/'], addressLimits, (_req, res) => void res.sendFile('docs/index.html', { root: distDir }));
   // The guides' pictures (docs/images/, committed), where the guides' relative links lead from /docs.
