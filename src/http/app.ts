@@ -41,6 +41,8 @@ import {
   requireScope,
   routeOperation,
 } from './pipeline.js';
+import { oauthFlow } from './oauth-flow.js';
+import { peoplePages } from './people-pages.js';
 import { oauthMetadata } from './oauth-metadata.js';
 import { publicAddressLimit, publicStages } from './public-stages.js';
 import { memoryRateLimits, type RateLimitPolicy } from './rate-limits.js';
@@ -77,6 +79,8 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Without `publicBaseUrl`, the start of hosted forms' URLs, asked each time (the server's own, once listening). */
   localBaseUrl?: () => string;
+  /** Asks the mail sender to send what was just queued; without it, queued mail waits for a sender's timer. */
+  nudgeMail?: () => void;
 }
 
 export interface App {
@@ -111,6 +115,7 @@ export function buildApp(options: AppOptions): App {
     challengeSecrets: challengeSecrets(options.challengeHmacKey ?? randomBytes(32).toString('hex')),
     publicBaseUrl: options.publicBaseUrl,
     localBaseUrl: options.localBaseUrl,
+    nudgeMail: options.nudgeMail,
   };
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
   const publishableLastUsed = coalescedLastUsed(options.store.publishableKeys);
@@ -194,7 +199,12 @@ export function buildApp(options: AppOptions): App {
 
   // Hosted forms' pages and the embed script (hosted-pages.ts): HTML and scripts, not problem+json.
   // A page view is a public request, counted against the address as the page's API calls are.
-  app.use(hostedPages(services, hostedAssetLoader(), limitPublicAddress, log));
+  const assetsOf = hostedAssetLoader();
+  app.use(hostedPages(services, assetsOf, limitPublicAddress, log));
+  // People's pages (people-pages.ts): sign-in, invitations, the account, and the consent page at the contract's
+  // authorization URL. HTML as well; their session cookie is read there and nowhere else.
+  const oauth = oauthFlow(contract.document);
+  app.use(peoplePages({ services, assetsOf, limitAddress: limitPublicAddress, log, consentPath: oauth.consentPath, scopeWords: oauth.scopes }));
 
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log), lastResort(log));

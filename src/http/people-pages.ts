@@ -31,10 +31,17 @@ import {
   signInWithPasskey,
 } from '../domain/people/passkeys.js';
 import { isPageRefusal, PageRefusal } from '../domain/people/refusal.js';
-import { cookieMaxAgeSeconds, currentSession, endSession, type StartedSession, sessionCookieName, startSession } from '../domain/people/sessions.js';
+import {
+  cookieMaxAgeSeconds,
+  currentSession,
+  endSession,
+  type StartedSession,
+  sessionCookieName,
+  startSession,
+} from '../domain/people/sessions.js';
 import type { Services } from '../domain/services.js';
-import type { Account } from '../store/people-store.js';
 import { StoreUnavailable } from '../store/errors.js';
+import type { Account } from '../store/people-store.js';
 import { STORE_RETRY_AFTER_SECONDS } from './error-handler.js';
 import type { HostedAssets } from './hosted-assets.js';
 import { stateOf } from './locals.js';
@@ -123,7 +130,8 @@ export function peoplePages(options: PeoplePagesOptions): Router {
       maxAge: cookieMaxAgeSeconds(services, started.session) * 1000,
     });
   }
-  const clearSession = (res: Response) => void res.clearCookie(sessionCookieName, { httpOnly: true, secure: true, sameSite: 'lax', path: '/' });
+  const clearSession = (res: Response) =>
+    void res.clearCookie(sessionCookieName, { httpOnly: true, secure: true, sameSite: 'lax', path: '/' });
 
   async function signIn(req: Request, res: Response, account: Account, passkeyId: string | null): Promise<void> {
     const started = await startSession(services, account, passkeyId, cookieValue(req, sessionCookieName));
@@ -333,7 +341,12 @@ export function peoplePages(options: PeoplePagesOptions): Router {
         action: consentPath,
         clientName: checked.request.clientName,
         redirectHost: new URL(checked.request.redirectUri).host,
-        workspaces: workspaces.map((workspace) => ({ id: workspace.workspaceId, name: workspace.workspaceName, role: workspace.role, plan: workspace.plan })),
+        workspaces: workspaces.map((workspace) => ({
+          id: workspace.workspaceId,
+          name: workspace.workspaceName,
+          role: workspace.role,
+          plan: workspace.plan,
+        })),
         selectedWorkspaceId: selected.workspaceId,
         environment: checked.request.environment,
         scopes: granted.map(words),
@@ -372,11 +385,7 @@ export function peoplePages(options: PeoplePagesOptions): Router {
 }
 
 /** Every refusal as a page (or, for the scripts' JSON calls, `{ message }`); nothing internal is shown. */
-function refusals(
-  log: Logger,
-  assetsOf: () => HostedAssets | undefined,
-  send: (res: Response, html: string, status: number) => void,
-) {
+function refusals(log: Logger, assetsOf: () => HostedAssets | undefined, send: (res: Response, html: string, status: number) => void) {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     let status = 500;

@@ -9,14 +9,16 @@ import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
 import { ensureAccount } from '../../src/domain/people/accounts.js';
 import { signInLinkFor } from '../../src/domain/people/links.js';
-import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
 import { createTestApi } from '../support/harness.js';
 import { generousLimits, useWatchedApi } from '../support/http-checks.js';
 
 let now = Date.parse('2031-05-01T09:00:00.000Z');
-const advance = (ms: number) => void (now += ms);
+function advance(ms: number): void {
+  now += ms;
+}
 const api = useWatchedApi(() => ({ plan: 'enterprise', now: () => new Date(now), rateLimits: generousLimits }));
 
 const page = (method: 'get' | 'post', path: string) => request(api.baseUrl)[method](path).trustLocalhost().ca(api.certificate).redirects(0);
@@ -33,7 +35,10 @@ function sessionCookie(res: Response): string {
 
 async function signInByLink(email: string): Promise<string> {
   const link = await signInLinkFor(api.services, await ensureAccount(api.services, email));
-  const res = await page('post', '/sign-in/link').set('Origin', origin()).type('form').send({ token: tokenOf(link.url) });
+  const res = await page('post', '/sign-in/link')
+    .set('Origin', origin())
+    .type('form')
+    .send({ token: tokenOf(link.url) });
   expect(res.status).toBe(303);
   return sessionCookie(res);
 }
@@ -63,7 +68,7 @@ describe('sign-in links', () => {
     const used = await page('post', '/sign-in/link').set('Origin', origin()).type('form').send({ token });
     expect(used.status).toBe(303);
     expect(used.headers.location).toBe('/account');
-    const cookie = ([] as string[]).concat(used.headers['set-cookie']).find((entry) => entry.startsWith('__Host-ff_session='))!;
+    const cookie = ([] as string[]).concat(used.headers['set-cookie'] ?? []).find((entry) => entry.startsWith('__Host-ff_session='))!;
     expect(cookie).toMatch(/; Path=\//);
     expect(cookie).toMatch(/; HttpOnly/);
     expect(cookie).toMatch(/; Secure/);
@@ -83,7 +88,10 @@ describe('sign-in links', () => {
   it('when a link is 15 minutes old, then it no longer signs in', async () => {
     const link = await signInLinkFor(api.services, await ensureAccount(api.services, 'owner@acme.test'));
     advance(15 * 60_000);
-    const res = await page('post', '/sign-in/link').set('Origin', origin()).type('form').send({ token: tokenOf(link.url) });
+    const res = await page('post', '/sign-in/link')
+      .set('Origin', origin())
+      .type('form')
+      .send({ token: tokenOf(link.url) });
     expect(res.status).toBe(410);
     expect(res.headers['set-cookie']).toBeUndefined();
   });
@@ -106,7 +114,10 @@ describe('sign-in links', () => {
     ['javascript:alert(1)'],
   ])('when next is %j, then the person lands on their account, not elsewhere', async (next) => {
     const link = await signInLinkFor(api.services, await ensureAccount(api.services, 'owner@acme.test'));
-    const res = await page('post', '/sign-in/link').set('Origin', origin()).type('form').send({ token: tokenOf(link.url), next });
+    const res = await page('post', '/sign-in/link')
+      .set('Origin', origin())
+      .type('form')
+      .send({ token: tokenOf(link.url), next });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/account');
   });
@@ -114,7 +125,10 @@ describe('sign-in links', () => {
   it('when next is a path of this service, then the person lands there', async () => {
     const link = await signInLinkFor(api.services, await ensureAccount(api.services, 'owner@acme.test'));
     const next = '/oauth/authorize?client_id=x';
-    const res = await page('post', '/sign-in/link').set('Origin', origin()).type('form').send({ token: tokenOf(link.url), next });
+    const res = await page('post', '/sign-in/link')
+      .set('Origin', origin())
+      .type('form')
+      .send({ token: tokenOf(link.url), next });
     expect(res.headers.location).toBe(next);
   });
 
@@ -165,7 +179,11 @@ describe('sessions', () => {
   it('when a person signs in again in the same browser, then the old session token stops working (rotated)', async () => {
     const first = await signInByLink('owner@acme.test');
     const link = await signInLinkFor(api.services, await ensureAccount(api.services, 'owner@acme.test'));
-    const res = await page('post', '/sign-in/link').set('Origin', origin()).set('Cookie', first).type('form').send({ token: tokenOf(link.url) });
+    const res = await page('post', '/sign-in/link')
+      .set('Origin', origin())
+      .set('Cookie', first)
+      .type('form')
+      .send({ token: tokenOf(link.url) });
     const second = sessionCookie(res);
     expect(second).not.toBe(first);
     expect((await page('get', '/account').set('Cookie', first)).status).toBe(303);
@@ -257,7 +275,7 @@ describe('the OAuth consent page', () => {
     query.delete('code_challenge');
     const res = await page('get', `/oauth/authorize?${query}`);
     expect(res.status).toBe(303);
-    const location = new URL(res.headers.location);
+    const location = new URL(res.headers.location!);
     expect(location.origin + location.pathname).toBe(redirectUri);
     expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('state')).toBe('xyz');
@@ -283,21 +301,30 @@ describe('the OAuth consent page', () => {
     expect(consent.text).toContain('partner.example');
 
     const fields = Object.fromEntries(authorizeQuery(clientId));
-    const forged = await page('post', '/oauth/authorize').set('Origin', 'https://evil.example').set('Cookie', cookie).type('form')
+    const forged = await page('post', '/oauth/authorize')
+      .set('Origin', 'https://evil.example')
+      .set('Cookie', cookie)
+      .type('form')
       .send({ ...fields, workspace: api.workspace.workspace_id, decision: 'approve' });
     expect(forged.status).toBe(403);
 
-    const denied = await page('post', '/oauth/authorize').set('Origin', origin()).set('Cookie', cookie).type('form')
+    const denied = await page('post', '/oauth/authorize')
+      .set('Origin', origin())
+      .set('Cookie', cookie)
+      .type('form')
       .send({ ...fields, workspace: api.workspace.workspace_id, decision: 'deny' });
     expect(denied.status).toBe(303);
-    const deniedAt = new URL(denied.headers.location);
+    const deniedAt = new URL(denied.headers.location!);
     expect(deniedAt.searchParams.get('error')).toBe('access_denied');
     expect(deniedAt.searchParams.get('state')).toBe('xyz');
 
-    const approved = await page('post', '/oauth/authorize').set('Origin', origin()).set('Cookie', cookie).type('form')
+    const approved = await page('post', '/oauth/authorize')
+      .set('Origin', origin())
+      .set('Cookie', cookie)
+      .type('form')
       .send({ ...fields, workspace: api.workspace.workspace_id, decision: 'approve' });
     expect(approved.status).toBe(303);
-    const back = new URL(approved.headers.location);
+    const back = new URL(approved.headers.location!);
     expect(back.searchParams.get('state')).toBe('xyz');
     const code = back.searchParams.get('code')!;
     const exchanged = await api

@@ -1,7 +1,7 @@
 /** Audit events about people, in each workspace they concern: a member joining, and a member signing in. */
 import type { Schema } from '../../contract.js';
-import type { AuditEventInput } from '../../store/types.js';
 import type { Membership } from '../../store/people-store.js';
+import type { AuditEventInput } from '../../store/types.js';
 
 /** The person, as the audit log of a workspace names them: its member. */
 export const memberActor = (member: { id: string; email: string }): Schema<'AuditEvent'>['actor'] => ({

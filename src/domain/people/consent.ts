@@ -80,7 +80,10 @@ export async function checkAuthorizationRequest(services: Services, query: Recor
   const rawState = query.state;
   const state = single(rawState);
   const stateBack = state !== undefined && statePattern.test(state) ? state : undefined;
-  const fail = (error: string, description: string): CheckedRequest => ({ ok: false, redirect: errorRedirect(redirectUri, error, description, stateBack) });
+  const fail = (error: string, description: string): CheckedRequest => ({
+    ok: false,
+    redirect: errorRedirect(redirectUri, error, description, stateBack),
+  });
   for (const name of parameterNames) {
     if (query[name] !== undefined && typeof query[name] !== 'string') return fail('invalid_request', `${name} is given more than once.`);
   }
@@ -128,7 +131,12 @@ export async function consentChoices(services: Services, account: Account): Prom
 export async function approveConsent(services: Services, account: Account, request: ConsentRequest, workspaceId: unknown): Promise<string> {
   const { workspaces } = await consentChoices(services, account);
   const membership = workspaces.find((candidate) => candidate.workspaceId === workspaceId);
-  if (!membership) throw new PageRefusal(403, 'Choose one of your workspaces', 'You can connect the application to a workspace you belong to on the Enterprise plan only.');
+  if (!membership)
+    throw new PageRefusal(
+      403,
+      'Choose one of your workspaces',
+      'You can connect the application to a workspace you belong to on the Enterprise plan only.',
+    );
   const { granted } = grantableScopes(membership.role, request.scopes);
   if (granted.length === 0) {
     return errorRedirect(request.redirectUri, 'access_denied', 'The member cannot grant the scopes asked for.', request.state);

@@ -72,7 +72,7 @@ async function openLink(services: Services, token: unknown): Promise<{ link: One
   const hash = hashToken(token);
   const link = await services.store.people.findLink(hash);
   const now = services.now().toISOString();
-  if (!link || link.purpose !== 'invite' || link.usedAt !== null || link.expiresAt <= now || !link.workspaceId || !link.inviteId) throw closed();
+  if (link?.purpose !== 'invite' || link.usedAt !== null || link.expiresAt <= now || !link.workspaceId || !link.inviteId) throw closed();
   return { link, hash };
 }
 
@@ -84,7 +84,7 @@ export async function openInvitation(services: Services, token: unknown): Promis
     services.store.team.getInvite(workspaceId, link.inviteId as string, services.now().toISOString()),
     services.store.workspaces.get(workspaceId),
   ]);
-  if (!invite || invite.status !== 'pending' || !workspace) throw closed();
+  if (invite?.status !== 'pending' || !workspace) throw closed();
   return { email: link.email, workspace: { id: workspace.id, name: workspace.name }, role: invite.role };
 }
 

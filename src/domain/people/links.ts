@@ -51,7 +51,7 @@ export async function signInLinkFor(services: Services, account: Account): Promi
 
 export const outgoingMail = (services: Services, message: { to: string; subject: string; text: string; html: string }): OutgoingMail => {
   const now = services.now().toISOString();
-  return { id: newId('mail'), ...message, createdAt: now, attempts: 0, nextAttemptAt: now, sentAt: null, };
+  return { id: newId('mail'), ...message, createdAt: now, attempts: 0, nextAttemptAt: now, sentAt: null };
 };
 
 /**
@@ -75,7 +75,7 @@ const spentLink = () =>
 export async function openSignInLink(services: Services, token: unknown): Promise<{ email: string }> {
   if (!isOneTimeToken(token)) throw spentLink();
   const link = await services.store.people.findLink(hashToken(token));
-  if (!link || link.purpose !== 'sign_in' || link.usedAt !== null || link.expiresAt <= services.now().toISOString()) throw spentLink();
+  if (link?.purpose !== 'sign_in' || link.usedAt !== null || link.expiresAt <= services.now().toISOString()) throw spentLink();
   return { email: link.email };
 }
 
@@ -85,7 +85,7 @@ export async function spendSignInLink(services: Services, token: unknown): Promi
   const hash = hashToken(token);
   const known = await services.store.people.findLink(hash);
   // Only a sign-in link is spent here: an invitation's link is spent by accepting it, a challenge by its ceremony.
-  if (!known || known.purpose !== 'sign_in') throw spentLink();
+  if (known?.purpose !== 'sign_in') throw spentLink();
   const link = await services.store.people.spendLink(hash, services.now().toISOString());
   if (!link) throw spentLink();
   const account = await services.store.people.findAccountByEmail(link.email);

@@ -8,7 +8,7 @@ const maxLength = 2000;
 export function localPath(next: unknown): string | undefined {
   if (typeof next !== 'string' || next.length === 0 || next.length > maxLength) return undefined;
   if (!next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return undefined;
-  if (/[\u0000-\u0020\u007f]/.test(next)) return undefined;
+  if ([...next].some((character) => character <= ' ' || character === '\u007f')) return undefined;
   // What the browser will make of it, resolved against a stand-in origin: it must stay on that origin.
   const base = 'https://self.invalid';
   try {

@@ -55,11 +55,15 @@ async function newChallenge(services: Services, email: string): Promise<string> 
 const spendChallenge = (services: Services, email: string) => async (challenge: string) => {
   const hash = hashToken(challenge);
   const link = await services.store.people.findLink(hash);
-  if (!link || link.purpose !== 'challenge' || link.email !== email) return false;
+  if (link?.purpose !== 'challenge' || link.email !== email) return false;
   return (await services.store.people.spendLink(hash, services.now().toISOString())) !== undefined;
 };
 
-export async function registrationOptions(services: Services, site: Site, account: Account): Promise<PublicKeyCredentialCreationOptionsJSON> {
+export async function registrationOptions(
+  services: Services,
+  site: Site,
+  account: Account,
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await services.store.people.listPasskeys(account.id);
   const challenge = await newChallenge(services, account.email);
   return generateRegistrationOptions({
