@@ -2,7 +2,11 @@
  * The caller and its workspace: GET /v1/me, the audit log, "Reset test data", and the deprecation
  * headers an operator can switch on.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { authorizeOAuthClient } from '../../src/domain/oauth/authorize.js';
+import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
+import { newId } from '../../src/ids.js';
 import { formBody } from '../support/factories.js';
 import { expectEnvelopeHeaders, expectProblem, generousLimits, useWatchedApi, watchedApi } from '../support/http-checks.js';
 
@@ -22,6 +26,7 @@ describe('GET /v1/me', () => {
       scope: 'admin',
       attachment: { type: 'workspace' },
       expires_at: null,
+      member: null,
       workspace: { id: api.workspace.workspace_id, object: 'workspace', name: 'Acme', plan: 'business' },
       request_id: res.headers['x-request-id'],
     });
@@ -46,6 +51,68 @@ describe('GET /v1/me', () => {
       attachment: { type: 'form', form_id: form.body.id },
       expires_at: expiresAt,
     });
+  });
+});
+
+describe('GET /v1/me with an OAuth token', () => {
+  const enterprise = useWatchedApi({ rateLimits: generousLimits, plan: 'enterprise' });
+  const redirectUri = 'https://partner.example/callback';
+
+  /** A consent (with the member who gave it, or none as the operator's command records it) and its code's exchange. */
+  async function accessToken(memberId?: string): Promise<string> {
+    const { client } = await registerOAuthClient(enterprise.services, { name: 'Partner app', redirectUris: [redirectUri] });
+    const verifier = randomBytes(32).toString('base64url');
+    const { code } = await authorizeOAuthClient(enterprise.services, {
+      workspaceId: enterprise.workspace.workspace_id,
+      clientId: client.id,
+      scope: 'read',
+      redirectUri,
+      codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+      codeChallengeMethod: 'S256',
+      memberId,
+    });
+    const res = await enterprise
+      .call('post', '/v1/oauth/token', null)
+      .type('form')
+      .send({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: client.id, code_verifier: verifier });
+    expect(res.status).toBe(200);
+    return res.body.access_token;
+  }
+
+  it('when the grant records the member who consented, then me names that member', async () => {
+    const member = {
+      id: newId('mem'),
+      object: 'member' as const,
+      email: 'viewer@acme.test',
+      name: 'Val Viewer',
+      role: 'viewer' as const,
+      created_at: new Date().toISOString(),
+    };
+    await enterprise.store.team.addMember(enterprise.workspace.workspace_id, member);
+    const res = await enterprise.call('get', '/v1/me', await accessToken(member.id));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ auth_type: 'oauth_token', name: 'Partner app', scope: 'read' });
+    expect(res.body.member).toEqual({ id: member.id, email: 'viewer@acme.test', name: 'Val Viewer' });
+  });
+
+  it('when the member has no name yet, then me names them by id and email, with a null name', async () => {
+    const member = {
+      id: newId('mem'),
+      object: 'member' as const,
+      email: 'nameless@acme.test',
+      name: null,
+      role: 'admin' as const,
+      created_at: new Date().toISOString(),
+    };
+    await enterprise.store.team.addMember(enterprise.workspace.workspace_id, member);
+    const res = await enterprise.call('get', '/v1/me', await accessToken(member.id));
+    expect(res.body.member).toEqual({ id: member.id, email: 'nameless@acme.test', name: null });
+  });
+
+  it('when the grant was made without a member (the operator’s command), then member is null', async () => {
+    const res = await enterprise.call('get', '/v1/me', await accessToken());
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ auth_type: 'oauth_token', member: null });
   });
 });
 
