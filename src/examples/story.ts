@@ -174,6 +174,7 @@ export const story: Step[] = [
 
   { operationId: 'createInvite', request: 'editor', keep: 'invite_id' },
   { operationId: 'listInvites' },
+  { operationId: 'resendInvite', params: (kept) => ({ id: kept.invite_id! }) },
   { operationId: 'revokeInvite', params: (kept) => ({ id: kept.invite_id! }) },
   { operationId: 'listMembers' },
   { operationId: 'removeMember', params: (kept) => ({ id: kept.member_id! }) },
