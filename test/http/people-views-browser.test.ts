@@ -97,6 +97,17 @@ describe('the script on its pages', () => {
     await expect(page.getByRole('status').filter({ hasText: /./ }).count()).resolves.toBe(0);
   });
 
+  it('when JavaScript is off, then the sign-in page explains that a passkey needs it and offers the email link', async () => {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/sign-in`);
+    await expect(page.getByText('A passkey needs JavaScript, which is off in this browser.').isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Email me a sign-in link' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel('Email address').isVisible()).resolves.toBe(true);
+  });
+
   it('when the account page has no passkey, then the prompt offers a labelled name field and the Add button', async () => {
     const { page } = await open('account-no-passkey', 360);
     await expect(page.getByRole('heading', { level: 2, name: 'Add a passkey' }).isVisible()).resolves.toBe(true);

@@ -39,29 +39,31 @@ const consent = (overrides: Partial<ConsentView> = {}): ConsentView => ({
   ...overrides,
 });
 
-/** Every page, with ordinary stub data. */
-const pages: Record<string, string> = {
-  'sign-in': signInPage(assets, { next: '/oauth/authorize?client_id=oc_1', error: 'That link has expired.' }),
-  'email sent': emailSentPage(assets, { email: 'ana@acme.test' }),
-  link: linkPage(assets, { token: 'tok', email: 'ana@acme.test', next: '/account' }),
-  invite: invitePage(assets, { token: 'tok', workspaceName: 'Acme', role: 'viewer', email: 'ana@acme.test', inviter: 'Olga' }),
-  'invite, signed in as another': invitePage(assets, {
-    token: 'tok',
-    workspaceName: 'Acme',
-    role: 'viewer',
-    email: 'ana@acme.test',
-    signedInAs: 'bob@acme.test',
-  }),
-  account: accountPage(assets, {
-    account: { email: 'ana@acme.test', name: 'Ana' },
-    memberships: [{ workspaceName: 'Acme', role: 'admin', plan: 'business' }],
-    passkeys: [{ id: 'pk_1', name: 'Laptop', createdAt: '2026-12-06T09:00:00Z', lastUsedAt: null }],
-    notice: 'Passkey added.',
-  }),
-  'account without passkeys': accountPage(assets, { account: { email: 'ana@acme.test', name: null }, memberships: [], passkeys: [] }),
-  consent: consentPage(assets, consent()),
-  'consent, one workspace, test': consentPage(assets, consent({ workspaces: [consent().workspaces[0]!], environment: 'test' })),
-  error: errorPage(assets, { status: 429, title: 'Too many requests', message: 'Wait a minute, then try again.' }),
+/** Every page, with ordinary stub data, written inside each test (so each mutant of a view runs the tests that reach it). */
+const pageBuilders: Record<string, () => string> = {
+  'sign-in': () => signInPage(assets, { next: '/oauth/authorize?client_id=oc_1', error: 'That link has expired.' }),
+  'email sent': () => emailSentPage(assets, { email: 'ana@acme.test' }),
+  link: () => linkPage(assets, { token: 'tok', email: 'ana@acme.test', next: '/account' }),
+  invite: () => invitePage(assets, { token: 'tok', workspaceName: 'Acme', role: 'viewer', email: 'ana@acme.test', inviter: 'Olga' }),
+  'invite, signed in as another': () =>
+    invitePage(assets, {
+      token: 'tok',
+      workspaceName: 'Acme',
+      role: 'viewer',
+      email: 'ana@acme.test',
+      signedInAs: 'bob@acme.test',
+    }),
+  account: () =>
+    accountPage(assets, {
+      account: { email: 'ana@acme.test', name: 'Ana' },
+      memberships: [{ workspaceName: 'Acme', role: 'admin', plan: 'business' }],
+      passkeys: [{ id: 'pk_1', name: 'Laptop', createdAt: '2026-12-06T09:00:00Z', lastUsedAt: null }],
+      notice: 'Passkey added.',
+    }),
+  'account without passkeys': () => accountPage(assets, { account: { email: 'ana@acme.test', name: null }, memberships: [], passkeys: [] }),
+  consent: () => consentPage(assets, consent()),
+  'consent, one workspace, test': () => consentPage(assets, consent({ workspaces: [consent().workspaces[0]!], environment: 'test' })),
+  error: () => errorPage(assets, { status: 429, title: 'Too many requests', message: 'Wait a minute, then try again.' }),
 };
 
 /** The values of an element's attributes, unescaped the way a browser reads them. */
@@ -73,9 +75,10 @@ const attributesOf = (tag: string): Record<string, string> =>
 const tags = (page: string, name: string) => [...page.matchAll(new RegExp(`<${name}\\b[^>]*>`, 'g'))].map(([tag]) => tag);
 
 describe('every people page', () => {
-  it.each(Object.entries(pages))(
+  it.each(Object.entries(pageBuilders))(
     'when the %s page is written, then it is one whole document with a main landmark and one h1',
-    (_name, page) => {
+    (_name, build) => {
+      const page = build();
       expect(page).toMatch(/^<!doctype html>\n<html lang="en">/);
       expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
       expect(page.match(/<main>/g)).toHaveLength(1);
@@ -85,7 +88,8 @@ describe('every people page', () => {
     },
   );
 
-  it.each(Object.entries(pages))('when the %s page is written, then it has no inline script, style or handler', (_name, page) => {
+  it.each(Object.entries(pageBuilders))('when the %s page is written, then it has no inline script, style or handler', (_name, build) => {
+    const page = build();
     expect(page).not.toMatch(/\sstyle=/i);
     expect(page).not.toMatch(/<style/i);
     expect(page).not.toMatch(/\son[a-z]+=/i);
@@ -93,7 +97,8 @@ describe('every people page', () => {
     for (const script of tags(page, 'script')) expect(script).toBe(`<script src="${assets.script}" defer>`);
   });
 
-  it.each(Object.entries(pages))('when the %s page is written, then every field a person fills in has a label', (_name, page) => {
+  it.each(Object.entries(pageBuilders))('when the %s page is written, then every field a person fills in has a label', (_name, build) => {
+    const page = build();
     for (const input of tags(page, 'input')) {
       const { type, id } = attributesOf(input);
       if (type === 'hidden') continue;
@@ -103,7 +108,8 @@ describe('every people page', () => {
     for (const button of page.matchAll(/<button\b[^>]*>(.*?)<\/button>/g)) expect(button[1]!.replace(/<[^>]+>/g, '').trim()).not.toBe('');
   });
 
-  it.each(Object.entries(pages))('when the %s page posts a form, then it posts to this origin', (_name, page) => {
+  it.each(Object.entries(pageBuilders))('when the %s page posts a form, then it posts to this origin', (_name, build) => {
+    const page = build();
     for (const form of tags(page, 'form')) {
       const { method, action } = attributesOf(form);
       expect(method).toBe('post');
@@ -112,8 +118,8 @@ describe('every people page', () => {
   });
 
   it('when only the sign-in and account pages run a passkey ceremony, then only they load the script', () => {
-    const withScript = Object.entries(pages)
-      .filter(([, page]) => page.includes('<script'))
+    const withScript = Object.entries(pageBuilders)
+      .filter(([, build]) => build().includes('<script'))
       .map(([name]) => name);
     expect(withScript).toEqual(['sign-in', 'account', 'account without passkeys']);
   });
