@@ -60,7 +60,8 @@ export function fileMailer(dir: string, from: string, log: Logger): Mailer {
         directoryReady = true;
       }
       const { message: eml } = await transport.sendMail(message);
-      // ':' is not allowed in Windows file names, and an ISO time sorts as it reads.
+      // ':' is not allowed in Windows file names, and an ISO time sorts as it reads. 'wx': a name already taken (the
+      // same millisecond and 32 random bits) fails the send, to be tried again, rather than overwrite another message.
       const file = join(dir, `${new Date().toISOString().replaceAll(':', '-')}-${randomBytes(4).toString('hex')}.eml`);
       await writeFile(file, eml as Buffer, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       log.info({ file, to: message.to, links: httpsLinks(message.text) }, `mail to ${message.to} written to a file (no SMTP_URL)`);
