@@ -31,6 +31,7 @@ import { idempotencyTtlSeconds } from './http/documented-limits.js';
 import { redisRateLimits } from './http/redis-rate-limits.js';
 import { createHttpListener, createHttpsListener } from './listeners.js';
 import { createLogger } from './logger.js';
+import { mailerFromConfig } from './mail/mailer.js';
 import { ensurePrivateDirectory } from './private-files.js';
 import { type JobLock, singleProcessJobLock } from './store/job-lock.js';
 import { openStore } from './store/open.js';
@@ -189,7 +190,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
   if (sharedLimits && !(await sharedLimits.ready(5000))) log.warn('starting without Redis');
   const events = integrationEvents();
   let listeningPort = config.port;
-  const { app, services, flushLastUsed, flushUsage, servesDocs } = buildApp({
+  const { app, services, flushLastUsed, flushUsage, servesDocs, mail } = buildApp({
     store,
     contract,
     logger: log,
@@ -205,6 +206,9 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
     // Without PUBLIC_BASE_URL, hosted forms' URLs name this server, on the port it listens on (with PORT=0, known
     // only once listening).
     localBaseUrl: () => `https://localhost:${listeningPort}`,
+    // Invitations and sign-in links: through SMTP_URL, or as .eml files in DATA_DIR/mail with their links logged.
+    // Every process sends; the store's claims give each message to one of them.
+    mailer: mailerFromConfig(config, log),
   });
 
   const secure = createHttpsListener(await tlsMaterial(config, log), app, config.connectionLimits);
@@ -276,7 +280,7 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
       plain?.server.closeAllConnections();
     }, 10_000);
     // Webhook attempts in flight get their answer (10 s at most) recorded; pending ones stay queued in the database.
-    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop(), rescores.stop()]);
+    await Promise.all([secure.drain(), plain ? plain.drain() : Promise.resolve(), deliveries.stop(), rescores.stop(), mail?.stop()]);
     clearTimeout(deadline);
     // A write that fails now (the database gone first) is logged: the process still closes what it holds.
     await flushLastUsed().catch((error) => log.error({ err: error }, 'last_used_at flush failed at shutdown'));

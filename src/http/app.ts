@@ -18,6 +18,8 @@ import type { WebhookUrlPolicy } from '../domain/integrations/webhook-url.js';
 import { coalescedLastUsed } from '../domain/keys/last-used.js';
 import type { Services } from '../domain/services.js';
 import { apiRequestMeter } from '../domain/usage/meter.js';
+import type { Mailer } from '../mail/mailer.js';
+import { type MailSender, mailSender } from '../mail/sender.js';
 import type { SearchScan } from '../store/search-scan.js';
 import type { Store } from '../store/types.js';
 import { type Contract, loadContract } from './contract-document.js';
@@ -29,6 +31,9 @@ import type { Handlers } from './handlers/types.js';
 import { hostedAssetLoader } from './hosted-assets.js';
 import { hostedPages } from './hosted-pages.js';
 import { inSequence } from './in-sequence.js';
+import { oauthFlow } from './oauth-flow.js';
+import { oauthMetadata } from './oauth-metadata.js';
+import { peoplePages } from './people-pages.js';
 import {
   assignRequestId,
   authenticateCaller,
@@ -41,9 +46,6 @@ import {
   requireScope,
   routeOperation,
 } from './pipeline.js';
-import { oauthFlow } from './oauth-flow.js';
-import { peoplePages } from './people-pages.js';
-import { oauthMetadata } from './oauth-metadata.js';
 import { publicAddressLimit, publicStages } from './public-stages.js';
 import { memoryRateLimits, type RateLimitPolicy } from './rate-limits.js';
 import { parseBody } from './request-body.js';
@@ -79,8 +81,13 @@ export interface AppOptions {
   publicBaseUrl?: string;
   /** Without `publicBaseUrl`, the start of hosted forms' URLs, asked each time (the server's own, once listening). */
   localBaseUrl?: () => string;
-  /** Asks the mail sender to send what was just queued; without it, queued mail waits for a sender's timer. */
-  nudgeMail?: () => void;
+  /**
+   * Where invitations and sign-in links go (SMTP, or `.eml` files: src/mail/mailer.ts). With it, the app sends queued
+   * mail as soon as it is queued and every `mailPollMs` (retries); without it, mail stays queued for a process that has one.
+   */
+  mailer?: Mailer;
+  /** Default 30 s. */
+  mailPollMs?: number;
 }
 
 export interface App {
@@ -90,6 +97,8 @@ export interface App {
   flushLastUsed(): Promise<void>;
   /** Adds the API requests counted in memory to the usage figures; call every `USAGE_FLUSH_INTERVAL_MS` and before closing the store. */
   flushUsage(): Promise<void>;
+  /** The mail sender, when the app was given a mailer: stop it before closing the store. */
+  mail: MailSender | undefined;
   /** Whether `npm run docs` had built the reference docs when the app was built (they are served at /docs). */
   servesDocs: boolean;
 }
@@ -115,8 +124,11 @@ export function buildApp(options: AppOptions): App {
     challengeSecrets: challengeSecrets(options.challengeHmacKey ?? randomBytes(32).toString('hex')),
     publicBaseUrl: options.publicBaseUrl,
     localBaseUrl: options.localBaseUrl,
-    nudgeMail: options.nudgeMail,
   };
+  const mail = options.mailer
+    ? mailSender(options.store.people, options.mailer, { now: services.now, log, pollIntervalMs: options.mailPollMs ?? 30_000 })
+    : undefined;
+  services.nudgeMail = mail?.nudge;
   const lastUsed = coalescedLastUsed(options.store.apiKeys);
   const publishableLastUsed = coalescedLastUsed(options.store.publishableKeys);
 
@@ -204,7 +216,9 @@ export function buildApp(options: AppOptions): App {
   // People's pages (people-pages.ts): sign-in, invitations, the account, and the consent page at the contract's
   // authorization URL. HTML as well; their session cookie is read there and nowhere else.
   const oauth = oauthFlow(contract.document);
-  app.use(peoplePages({ services, assetsOf, limitAddress: limitPublicAddress, log, consentPath: oauth.consentPath, scopeWords: oauth.scopes }));
+  app.use(
+    peoplePages({ services, assetsOf, limitAddress: limitPublicAddress, log, consentPath: oauth.consentPath, scopeWords: oauth.scopes }),
+  );
 
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log), lastResort(log));
@@ -213,6 +227,7 @@ export function buildApp(options: AppOptions): App {
     services,
     flushLastUsed: () => Promise.all([lastUsed.flush(), publishableLastUsed.flush()]).then(() => undefined),
     flushUsage: () => apiRequests.flush(),
+    mail,
     servesDocs,
   };
 }
