@@ -1,9 +1,9 @@
 /**
  * Operator commands. `bootstrap` creates a workspace with its first admin's account and prints a one-time sign-in
  * link for them (15 minutes) and the workspace's first live and test admin keys, once: they are stored only as
- * hashes. `sign-in-link` prints a new link for a person the service knows (the operator's recovery path). `oauth-client` registers a partner's
- * application; `oauth-authorize` records a user's consent, as the dashboard's consent screen would, and
- * prints the redirect with the authorization code.
+ * hashes. `sign-in-link` prints a new link for a person the service knows (the operator's recovery path).
+ * `oauth-client` registers a partner's application; `oauth-authorize` records a user's consent without the consent
+ * page (for scripts and the conformance kit) and prints the redirect with the authorization code.
  *
  *   npm run admin -- bootstrap --workspace "Acme" --plan business [--email owner@acme.test] [--json]
  *   npm run admin -- sign-in-link --email owner@acme.test [--json]

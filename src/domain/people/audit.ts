@@ -3,12 +3,11 @@ import type { Schema } from '../../contract.js';
 import type { Membership } from '../../store/people-store.js';
 import type { AuditEventInput } from '../../store/types.js';
 
-/** The person, as the audit log of a workspace names them: its member. */
-export const memberActor = (member: { id: string; email: string }): Schema<'AuditEvent'>['actor'] => ({
-  type: 'member',
-  id: member.id,
-  name: member.email,
-});
+/**
+ * What a person does on the service's pages is done without a key: the contract's actor for it is `system`, and the
+ * target names the member (AuditActor's description).
+ */
+const pagesActor: Schema<'AuditEvent'>['actor'] = { type: 'system', id: null, name: null };
 
 export function memberEvent(
   type: 'member.joined' | 'member.signed_in',
@@ -21,7 +20,7 @@ export function memberEvent(
     workspaceId,
     environment: 'live',
     type,
-    actor: memberActor(member),
+    actor: pagesActor,
     target: { type: 'member', id: member.id, name: member.email },
     reason,
     at,
