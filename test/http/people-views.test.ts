@@ -276,9 +276,10 @@ describe('sign-in and links', () => {
     const page = signInPage(assets, { next: '/account?x=1' });
     expect(page).toContain(
       `<button type="button" class="passkey" data-passkey="sign-in" data-options="${passkeyEndpoints['sign-in'].options}" ` +
-        `data-verify="${passkeyEndpoints['sign-in'].verify}" data-status="passkey-status" data-next="/account?x=1" hidden>Sign in with a passkey</button>`,
+        `data-verify="${passkeyEndpoints['sign-in'].verify}" data-status="passkey-status" data-fallback="passkey-fallback" ` +
+        'data-next="/account?x=1" hidden>Sign in with a passkey</button>',
     );
-    expect(page).toContain('<noscript><p class="hint">A passkey needs JavaScript, which is off in this browser.</p></noscript>');
+    expect(page).toContain('<p id="passkey-fallback" class="hint">A passkey needs JavaScript, which is off in this browser.</p>');
     expect(page).toContain('<p id="passkey-status" class="status" role="status" aria-live="polite"></p>');
     expect(page).toContain('<form method="post" action="/sign-in/email">\n<input type="hidden" name="next" value="/account?x=1">');
     expect(page).toContain('<button type="submit" class="secondary">Email me a sign-in link</button>');

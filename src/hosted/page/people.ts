@@ -9,8 +9,9 @@
  *
  * Both requests are same-origin JSON POSTs with the session cookie (`credentials: 'same-origin'`); the server checks
  * their Origin. Optional data: `data-next` (sign-in: where to go after), `data-name-input` (register: the id of the
- * input holding the passkey's name). The button starts hidden and is shown only where WebAuthn exists, so a page
- * without this script (JavaScript off) shows its <noscript> explanation and the other ways in.
+ * input holding the passkey's name). The button starts hidden and is shown only where WebAuthn exists; its
+ * `data-fallback` names the line that says a passkey needs JavaScript, which this script removes, so a page without the
+ * script (JavaScript off, the file blocked) still explains itself.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type {
@@ -96,6 +97,7 @@ function wire(button: HTMLButtonElement): void {
     if (status) status.textContent = message;
   };
   if (!ceremony) return;
+  document.getElementById(button.dataset.fallback ?? '')?.remove();
   if (!browserSupportsWebAuthn()) {
     say('This browser cannot use passkeys.');
     return;

@@ -15,7 +15,11 @@ export interface SignInView {
   notice?: string;
 }
 
-/** The passkey button (shown by the script when the browser has WebAuthn) and the status line its messages go to. */
+/**
+ * The passkey button, hidden until the script shows it (in a browser with WebAuthn); in its place until then a line
+ * saying a passkey needs JavaScript, which the script removes: shown where JavaScript is off or the script was
+ * blocked, unlike a <noscript>. And the status line the script's messages go to.
+ */
 export function passkeyButton(ceremony: 'sign-in' | 'register', label: string, attributes: Record<string, string> = {}): string {
   const data = Object.entries(attributes)
     .map(([name, value]) => ` data-${name}="${html(value)}"`)
@@ -23,8 +27,9 @@ export function passkeyButton(ceremony: 'sign-in' | 'register', label: string, a
   const endpoints = passkeyEndpoints[ceremony];
   return (
     `<button type="button" class="passkey" data-passkey="${ceremony}" data-options="${endpoints.options}" ` +
-    `data-verify="${endpoints.verify}" data-status="passkey-status"${data} hidden>${html(label)}</button>\n` +
-    '<noscript><p class="hint">A passkey needs JavaScript, which is off in this browser.</p></noscript>\n' +
+    `data-verify="${endpoints.verify}" data-status="passkey-status" data-fallback="passkey-fallback"${data} hidden>` +
+    `${html(label)}</button>\n` +
+    '<p id="passkey-fallback" class="hint">A passkey needs JavaScript, which is off in this browser.</p>\n' +
     '<p id="passkey-status" class="status" role="status" aria-live="polite"></p>\n'
   );
 }
