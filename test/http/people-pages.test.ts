@@ -207,7 +207,8 @@ describe('invitations', () => {
     sessionCookie(accepted);
     const members = await api.call('get', '/v1/team/members?limit=100');
     expect(members.body.data).toContainEqual(expect.objectContaining({ email: 'colleague@acme.test', role: 'viewer' }));
-    expect((await api.call('get', `/v1/team/invites/${invite.body.id}`)).body.status).toBe('accepted');
+    const invites = await api.call('get', '/v1/team/invites?status=accepted&limit=100');
+    expect(invites.body.data.map((item: { id: string }) => item.id)).toContain(invite.body.id);
     const audit = await api.call('get', '/v1/audit_events?type=member.joined');
     expect(audit.body.data[0]).toMatchObject({ type: 'member.joined', target: { type: 'member', name: 'colleague@acme.test' } });
 
@@ -338,7 +339,7 @@ describe('the OAuth consent page', () => {
     expect(me.body.member).toMatchObject({ email: 'viewer@acme.test' });
 
     const member = me.body.member as { id: string };
-    expect((await api.call('delete', `/v1/team/members/${member.id}`)).status).toBe(204);
+    expect((await api.call('delete', `/v1/team/members/${member.id}`)).status).toBe(200);
     expect((await api.call('get', '/v1/me', exchanged.body.access_token)).status).toBe(401);
     // Their session ended with their membership.
     expect((await page('get', '/account').set('Cookie', cookie)).status).toBe(303);
