@@ -5,6 +5,7 @@
  * protocol's). Chromium opens it at https://localhost:<port> (`--host-resolver-rules`), since WebAuthn refuses an IP
  * address as the relying party.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
@@ -98,7 +99,7 @@ export interface PeoplePagesServer {
   /** Pages by path (query string ignored); a test may add more. */
   pages: Map<string, string>;
   /** JSON POST endpoints by path; each gets the parsed body and the request's headers. */
-  json: Map<string, (body: unknown, headers: https.IncomingHttpHeaders) => JsonAnswer | Promise<JsonAnswer>>;
+  json: Map<string, (body: unknown, headers: IncomingHttpHeaders) => JsonAnswer | Promise<JsonAnswer>>;
   assets: PageAssets;
   close(): Promise<void>;
 }
