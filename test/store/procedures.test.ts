@@ -99,7 +99,13 @@ describe.each(drivers)('procedures on the %s store', (_kind, driver) => {
       new StoreConflict('passkey_exists'),
     );
     await expect(driver().direct(() => one(probeSql.byId, { id: 1 }, { unique: 'link_spent' }))).resolves.toEqual({ id: 1, n: 0 });
-    // Without a named refusal the database's error leaves as it was.
+    // Another constraint broken by a step that names a refusal, or a unique one by a step that names none: the
+    // database's error leaves as it was.
+    const notNull = await driver()
+      .direct(() => run(probeSql.insert, { id: 3, n: null }, { unique: 'member_exists' }))
+      .catch((error: unknown) => error);
+    expect(notNull).toBeInstanceOf(Error);
+    expect(notNull).not.toBeInstanceOf(StoreConflict);
     const unnamed = await driver()
       .direct(() => run(probeSql.insert, { id: 1, n: 0 }))
       .catch((error: unknown) => error);

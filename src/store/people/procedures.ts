@@ -22,16 +22,15 @@ export function* ensureAccount(account: Account): Procedure<AccountRow> {
 }
 
 /**
- * Accepts an invitation: each refusal comes before any write that could stay, and a refusal throws, so the
- * transaction makes no change. The member's unique (workspace, email) decides between two acceptances at once.
+ * Accepts an invitation. A refusal throws, so the transaction makes no change: the link must be the invite's and
+ * unspent (of two acceptances at once, one spends it), the invite still pending, the email no member yet.
  */
 export function* acceptInvite(acceptance: InviteAcceptance): Procedure<void> {
   const { workspaceId, inviteId, linkHash: hash, at, member } = acceptance;
   if ((yield* run(peopleSql.spendInviteLink, { hash, inviteId, at })) === 0) throw new StoreConflict('link_spent');
   if ((yield* run(peopleSql.acceptInvite, { inviteId, workspaceId, at })) === 0) throw new StoreConflict('invite_closed');
-  const joined = memberParameters(workspaceId, member);
-  if ((yield* one(teamSql.memberWithEmail, joined)) !== undefined) throw new StoreConflict('member_exists');
   yield* ensureAccount(acceptance.account);
-  yield* run(teamSql.insertMember, joined, { unique: 'member_exists' });
+  // The members' unique (workspace, email) refuses an email that is a member already.
+  yield* run(teamSql.insertMember, memberParameters(workspaceId, member), { unique: 'member_exists' });
   yield* run(auditEventSql.insert, auditEventParameters(acceptance.audit));
 }
