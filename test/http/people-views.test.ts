@@ -105,6 +105,14 @@ describe('every people page', () => {
       expect(id, input).toBeTruthy();
       expect(page).toContain(`<label for="${id}">`);
     }
+    for (const label of tags(page, 'label')) {
+      expect(
+        tags(page, 'input')
+          .map(attributesOf)
+          .map(({ id }) => id),
+        label,
+      ).toContain(attributesOf(label).for);
+    }
     for (const button of page.matchAll(/<button\b[^>]*>(.*?)<\/button>/g)) expect(button[1]!.replace(/<[^>]+>/g, '').trim()).not.toBe('');
   });
 
@@ -129,6 +137,94 @@ describe('every people page', () => {
     expect(page).not.toContain('<link');
     expect(page).toContain('<h1>Unavailable</h1>');
     expect(page).toContain('<p class="hint">Error 503</p>');
+  });
+});
+
+/** What a person reads on a page: its body's text, tags taken out, references decoded, spaces collapsed. */
+const readableText = (page: string) =>
+  decodeReferences(
+    page
+      .replace(/<head>[\s\S]*<\/head>/, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' '),
+  ).trim();
+
+const voidElements = new Set(['meta', 'link', 'input']);
+
+/** Elements opened and not closed (or closed and not opened), and text where only elements belong. */
+function structureIssues(page: string): string[] {
+  const issues: string[] = [];
+  const open: string[] = [];
+  for (const [, closing, name, text] of page.matchAll(/<(\/?)([a-z][a-z0-9]*)\b[^>]*>|([^<]+)/g)) {
+    if (text !== undefined) {
+      if (['ul', 'html', 'head'].includes(open.at(-1) ?? '') && text.trim()) issues.push(`text in <${open.at(-1)}>: ${text.trim()}`);
+    } else if (closing) {
+      const expected = open.pop();
+      if (expected !== name) issues.push(`</${name}> closes <${expected}>`);
+    } else if (!voidElements.has(name!)) {
+      open.push(name!);
+    }
+  }
+  return [...issues, ...open.map((name) => `<${name}> not closed`)];
+}
+
+const expectedText: Record<string, string> = {
+  'sign-in':
+    'Form-Funnel Sign in to Form-Funnel That link has expired. With a passkey Your device unlocks it with your fingerprint, ' +
+    'face or screen lock. Sign in with a passkey A passkey needs JavaScript, which is off in this browser. With a link by ' +
+    'email Email address Email me a sign-in link',
+  'email sent':
+    'Form-Funnel Check your email If an account exists for ana@acme.test , a link to sign in is on its way. It works once, ' +
+    'and only for a short while. Nothing arrived? Check the spam folder, or ask for another link. Back to sign in',
+  link:
+    'Form-Funnel Continue as ana@acme.test This link signs you in to Form-Funnel on this device. It works once. Continue ' +
+    'Not ana@acme.test ? Close this page: nothing happens until you continue.',
+  invite:
+    'Form-Funnel Join Acme as a viewer Olga invited ana@acme.test to the Acme workspace on Form-Funnel. A viewer can read ' +
+    'the workspace’s forms and submissions, and change nothing. Accept invitation',
+  'invite, signed in as another':
+    'Form-Funnel Join Acme as a viewer This is an invitation for ana@acme.test to the Acme workspace on Form-Funnel. A ' +
+    'viewer can read the workspace’s forms and submissions, and change nothing. You are signed in as bob@acme.test , and ' +
+    'this invitation is for ana@acme.test . Sign out, then open the invitation again to accept it. Sign out',
+  account:
+    'Form-Funnel Your account Passkey added. Signed in as Ana ( ana@acme.test ). Passkeys Laptop Added 6 Dec 2026 , not ' +
+    'used yet Remove Laptop Name for the new passkey (optional) Add a passkey A passkey needs JavaScript, which is off in ' +
+    'this browser. Workspaces Acme Admin · Business plan Sign out',
+  'account without passkeys':
+    'Form-Funnel Your account Signed in as ana@acme.test . Add a passkey You have no passkey yet. Add one now: next time ' +
+    'you sign in with it, without waiting for an email. Name for the new passkey (optional) Add a passkey A passkey needs ' +
+    'JavaScript, which is off in this browser. Workspaces You are not a member of any workspace. Sign out',
+  consent:
+    'Form-Funnel Acme "Sync" app wants to access your Form-Funnel workspace Signed in as ana@acme.test . Workspace Acme ' +
+    '(Admin, Enterprise plan) Beta (Viewer, Enterprise plan) Your role in the workspace you choose limits what the ' +
+    'application is granted. Environment: Live . It will be able to Read forms and submissions read Not granted Asked ' +
+    'for, but beyond what your role can grant: Manage keys, team and billing admin You will be sent back to app.example . ' +
+    'Deny Approve',
+  'consent, one workspace, test':
+    'Form-Funnel Acme "Sync" app wants to access your Form-Funnel workspace Signed in as ana@acme.test . Workspace: Acme ' +
+    '(Admin, Enterprise plan) Test environment : the application sees test data only, never live forms or submissions. ' +
+    'It will be able to Read forms and submissions read Not granted Asked for, but beyond what your role can grant: ' +
+    'Manage keys, team and billing admin You will be sent back to app.example . Deny Approve',
+  error: 'Form-Funnel Too many requests Wait a minute, then try again. Error 429 Go to sign in',
+};
+
+describe('what each page says', () => {
+  it.each(Object.entries(pageBuilders))('when the %s page is read, then its text is what a person should read', (name, build) => {
+    expect(readableText(build())).toBe(expectedText[name]);
+  });
+
+  it.each(Object.entries(pageBuilders))('when the %s page is parsed, then every element it opens is closed in order', (_name, build) => {
+    expect(structureIssues(build())).toEqual([]);
+  });
+
+  it('when the structure check is given a broken page, then it names what is wrong', () => {
+    expect(structureIssues('<html><head></head><body><ul>x<li>a</li></ul><form><div></form></body></html>')).toEqual([
+      'text in <ul>: x',
+      '</form> closes <div>',
+      '</body> closes <form>',
+      '</html> closes <body>',
+      '<html> not closed',
+    ]);
   });
 });
 
@@ -237,6 +333,10 @@ describe('the consent page', () => {
     const radios = tags(page, 'input')
       .map(attributesOf)
       .filter((input) => input.type === 'radio');
+    expect(tags(page, 'input').filter((tag) => tag.includes('radio'))).toEqual([
+      '<input type="radio" id="workspace-0" name="workspace" value="ws_1" required>',
+      '<input type="radio" id="workspace-1" name="workspace" value="ws_2" checked required>',
+    ]);
     expect(radios.map(({ name, value, checked }) => ({ name, value, checked }))).toEqual([
       { name: 'workspace', value: 'ws_1', checked: undefined },
       { name: 'workspace', value: 'ws_2', checked: '' },
@@ -290,6 +390,10 @@ describe('sign-in and links', () => {
     expect(page).not.toContain('name="next"');
     expect(page).not.toContain('data-next');
     expect(page).not.toContain('role="alert"');
+    expect(page).toContain(
+      '<form method="post" action="/sign-in/email">\n<div class="field"><label for="email">Email address</label>\n' +
+        '<input id="email" name="email" type="email" autocomplete="username webauthn" required spellcheck="false"></div>',
+    );
   });
 
   it('when an error or a notice comes with the page, then an error is an alert and a notice a status', () => {
@@ -313,7 +417,9 @@ describe('sign-in and links', () => {
     );
     expect(page).toContain('This link signs you in to Form-Funnel on this device. It works once.');
     expect(linkPage(assets, { token: 't', email: 'a@b.test', purpose: 'invite' })).toContain('to accept your invitation');
-    expect(linkPage(assets, { token: 't', email: 'a@b.test' })).not.toContain('name="next"');
+    expect(linkPage(assets, { token: 't', email: 'a@b.test' })).toContain(
+      '<input type="hidden" name="token" value="t">\n<button type="submit">Continue</button>',
+    );
   });
 });
 
@@ -368,7 +474,10 @@ describe('the account page', () => {
     expect(page).toContain('data-passkey="register"');
     expect(page).toContain(`data-options="${passkeyEndpoints.register.options}" data-verify="${passkeyEndpoints.register.verify}"`);
     expect(page).toContain('data-name-input="passkey-name"');
-    expect(page).toContain('<label for="passkey-name">');
+    expect(page).toContain(
+      '<div class="field"><label for="passkey-name">Name for the new passkey <span class="hint">(optional)</span></label>\n' +
+        '<input id="passkey-name" name="passkey-name" type="text" maxlength="100" autocomplete="off" placeholder="e.g. Work laptop"></div>',
+    );
     expect(page).toContain('You are not a member of any workspace.');
     expect(page).toContain('<p>Signed in as <strong class="address">ana@acme.test</strong>.</p>');
   });
