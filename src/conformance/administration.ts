@@ -5,7 +5,7 @@
 import { exampleBody, uniqueEmail } from './examples.js';
 import { expectListed, walkList } from './pagination.js';
 import type { Session } from './session.js';
-import { adminOnly, checkLocation, createForm, idOf, keepMade, liveOnly, made, ok, readBack, whenMade } from './steps.js';
+import { adminOnly, checkLocation, createForm, gone, idOf, keepMade, liveOnly, made, ok, readBack, whenMade } from './steps.js';
 import type { World } from './world.js';
 
 export async function apiKeys(session: Session, world: World): Promise<void> {
@@ -55,9 +55,9 @@ export async function apiKeys(session: Session, world: World): Promise<void> {
 }
 
 export async function team(session: Session, world: World): Promise<void> {
-  if (!adminOnly(session, world, 'listMembers', 'removeMember', 'createInvite', 'listInvites', 'revokeInvite')) return;
+  if (!adminOnly(session, world, 'listMembers', 'removeMember', 'createInvite', 'listInvites', 'resendInvite', 'revokeInvite')) return;
   await walkList(session, 'listMembers');
-  if (!liveOnly(session, world, 'createInvite', 'revokeInvite', 'removeMember')) {
+  if (!liveOnly(session, world, 'createInvite', 'resendInvite', 'revokeInvite', 'removeMember')) {
     await walkList(session, 'listInvites');
     return;
   }
@@ -67,11 +67,35 @@ export async function team(session: Session, world: World): Promise<void> {
   checkLocation(session, 'createInvite', invite);
   keepMade(session, world, 'invite', 'createInvite', invite);
   expectListed(session, 'listInvites', await walkList(session, 'listInvites'), world.ids.invite);
-  if (whenMade(session, world, 'invite', 'revokeInvite')) {
-    await session.call('revokeInvite', { path: { id: world.ids.invite } }, ok('revoking the invite'));
+  if (whenMade(session, world, 'invite', 'resendInvite', 'revokeInvite')) {
+    await session.call('resendInvite', { path: { id: world.ids.invite } }, ok('resending the invite'));
+    const revoked = await session.call('revokeInvite', { path: { id: world.ids.invite } }, ok('revoking the invite'));
+    if (revoked) {
+      await session.call(
+        'resendInvite',
+        { path: { id: world.ids.invite } },
+        { status: [409], check: 'negative_data_rejection', what: 'resending a revoked invite', code: 'invite_closed' },
+      );
+    }
   }
-  // A second member exists only once an invite is accepted, which no API operation does.
-  session.note('removeMember', 'happy path not run (a second member needs an accepted invite); an unknown member asked instead');
+  await removeMember(session, world);
+}
+
+/**
+ * A second member exists only once a person accepts an invite, which no API operation does: the run removes the one
+ * it was given (`--member`), and asks for it again; without one, it asks to remove a member that does not exist.
+ */
+async function removeMember(session: Session, world: World): Promise<void> {
+  const member = world.given.member;
+  if (member === undefined) {
+    session.note(
+      'removeMember',
+      'happy path not run (a second member needs an accepted invite: pass --member); an unknown member asked instead',
+    );
+  } else if (await session.call('removeMember', { path: { id: member } }, ok('removing the member given with --member'))) {
+    await session.call('removeMember', { path: { id: member } }, gone('the member just removed, removed again'));
+    return;
+  }
   await session.call(
     'removeMember',
     { path: {} },

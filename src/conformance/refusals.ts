@@ -150,24 +150,6 @@ export async function negativeData(session: Session, world: World): Promise<void
       rejected('a completed submission without its required answers', [422]),
     );
   }
-  // Its happy path needs an OAuth client and an authorization code, which no API operation makes.
-  session.note('createOAuthToken', "happy path not run (needs an authorization code); the example's spent code asked instead");
-  await session.call(
-    'createOAuthToken',
-    { key: null, body: exampleBody(session.contract, 'createOAuthToken') },
-    rejected('an unknown authorization code', [400, 401, 429]),
-  );
-  // RFC 7009 answers 200 even for a token it does not know, but only to a registered client: clients are registered
-  // by the operator (`npm run admin -- oauth-client`), never through the API.
-  session.note(
-    'revokeOAuthToken',
-    "happy path not run (needs a registered OAuth client, which no API operation makes); the example's unregistered client asked instead",
-  );
-  await session.call(
-    'revokeOAuthToken',
-    { key: null, body: exampleBody(session.contract, 'revokeOAuthToken') },
-    rejected('a client that is not registered', [401, 429]),
-  );
 }
 
 /**

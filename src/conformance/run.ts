@@ -9,15 +9,18 @@ import { type ConformanceContract, loadConformanceContract } from './contract.js
 import { newRunSuffix } from './examples.js';
 import { type HttpClient, httpClient } from './http.js';
 import * as lifecycle from './lifecycle.js';
+import * as oauth from './oauth.js';
 import * as refusals from './refusals.js';
 import * as respondents from './respondents.js';
 import { createSession, type OperationResult } from './session.js';
-import type { Keys, World } from './world.js';
+import type { Given, Keys, World } from './world.js';
 
 export interface ConformanceOptions {
   /** The server's base URL, the `/v1` included: `https://localhost:8443/v1`. */
   baseUrl: string;
   keys: Keys;
+  /** A member to remove and an authorization code to exchange: the happy paths no API operation can set up. */
+  given?: Given;
   /** An https URL the server accepts for a webhook; by default the example's, which a server that resolves it refuses. */
   webhookUrl?: string;
   /** Accept a self-signed certificate. */
@@ -46,7 +49,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   if (unknown.length > 0) throw new Error(`The contract has no operation ${unknown.join(', ')}.`);
   const client = httpClient({ baseUrl: options.baseUrl, insecure: options.insecure ?? false, timeoutMs: options.timeoutMs ?? 15_000 });
   const session = createSession(contract, client, options.keys.main);
-  const world: World = { keys: { ...options.keys }, suffix: newRunSuffix(), webhookUrl: options.webhookUrl, ids: {}, unmade: {} };
+  const world: World = {
+    keys: { ...options.keys },
+    given: { ...options.given },
+    suffix: newRunSuffix(),
+    webhookUrl: options.webhookUrl,
+    ids: {},
+    unmade: {},
+  };
   try {
     await assertKeysAccepted(client, options.baseUrl, options.keys);
     await lifecycle.identify(session, world);
@@ -58,6 +68,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     await respondents.publishableKeys(session, world);
     await administration.team(session, world);
     await administration.transfers(session, world);
+    await oauth.tokens(session, world);
     // Before the failed authentications, which the server may limit per address, since the token endpoint's
     // refusal of a spent code counts as one.
     await refusals.negativeData(session, world);

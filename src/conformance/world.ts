@@ -6,6 +6,26 @@ export interface Keys {
   otherWorkspace?: string;
 }
 
+/**
+ * A consent's authorization code, from the consent page or the operator's `npm run admin -- oauth-authorize`, with what
+ * its exchange needs: the client and the redirect URI it was issued for, and the PKCE verifier of its challenge.
+ */
+export interface OAuthAuthorization {
+  code: string;
+  codeVerifier: string;
+  clientId: string;
+  redirectUri: string;
+  /** A confidential client's secret, sent as `client_secret`. */
+  clientSecret?: string | undefined;
+}
+
+/** What no API operation makes, handed to the run by whoever runs it. */
+export interface Given {
+  /** A member of the `--key` workspace (not its only admin) that the run may remove. */
+  member?: string | undefined;
+  authorization?: OAuthAuthorization | undefined;
+}
+
 /** What the run makes and then uses by id. */
 export type Resource =
   | 'form'
@@ -27,6 +47,7 @@ export type Resource =
 /** What the run has learnt and made so far. */
 export interface World {
   keys: Keys;
+  given: Given;
   /** Ends the unique values (slugs, emails, names) of what this run makes. */
   suffix: string;
   webhookUrl?: string;

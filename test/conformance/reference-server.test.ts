@@ -1,13 +1,18 @@
 /**
  * The conformance kit against the reference server, started as an operator starts it (SQLite, its own data
- * directory), with keys made by `npm run admin -- bootstrap` as the README shows: every operation passes. Then the
- * same server behind a proxy that breaks two answers: the kit finds exactly those, so a pass is not a given.
+ * directory), with keys made by `npm run admin -- bootstrap` as the README shows: every operation passes, removing a
+ * member and exchanging a code too once the run is handed a second member and a consent's code. Then the same server
+ * behind a proxy that breaks two answers: the kit finds exactly those, so a pass is not a given.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConformanceContract, loadConformanceContract } from '../../src/conformance/contract.js';
 import { exitCodeOf, runConformance } from '../../src/conformance/run.js';
+import type { Given } from '../../src/conformance/world.js';
+import { newId } from '../../src/ids.js';
+import { openStore } from '../../src/store/open.js';
 import { type ServerProcess, singleProcessOnSqlite, startServerProcess } from '../e2e/support/server-process.js';
 
 interface Bootstrapped {
@@ -72,12 +77,54 @@ describe('the conformance kit against the reference server', () => {
         RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '1000',
       },
     });
-    const bootstrap = async (name: string) =>
-      JSON.parse(await server.admin('bootstrap', '--workspace', name, '--plan', 'business', '--json')) as Bootstrapped;
-    main = await bootstrap('Conformance');
+    const bootstrap = async (name: string, plan = 'business') =>
+      JSON.parse(await server.admin('bootstrap', '--workspace', name, '--plan', plan, '--json')) as Bootstrapped;
+    // Enterprise, for OAuth: the first run exchanges a code of this workspace.
+    main = await bootstrap('Conformance', 'enterprise');
     other = await bootstrap('Conformance receiver');
     contract = await loadConformanceContract();
   });
+
+  /**
+   * What only a person or the operator makes: a second member (through the store, as an operator's command does
+   * beside the running server, until accepting an invite can do it from a test) and a consent's code from
+   * `npm run admin -- oauth-authorize`, with what its exchange needs.
+   */
+  async function handedOver(): Promise<Required<Given>> {
+    const store = await openStore({ databaseUrl: null, dataDir: server.dataDir }, { shortLived: true });
+    const member = newId('mem');
+    try {
+      await store.team.addMember(main.workspace_id, {
+        id: member,
+        object: 'member',
+        email: 'colleague@conformance.test',
+        name: 'Colleague',
+        role: 'viewer',
+        created_at: new Date().toISOString(),
+      });
+    } finally {
+      await store.close();
+    }
+    const redirectUri = 'https://partner.example/callback';
+    const client = JSON.parse(await server.admin('oauth-client', '--name', 'Conformance partner', '--redirect-uri', redirectUri, '--json'));
+    const codeVerifier = randomBytes(32).toString('base64url');
+    const authorized = JSON.parse(
+      await server.admin(
+        'oauth-authorize',
+        '--workspace',
+        main.workspace_id,
+        '--client-id',
+        client.client_id,
+        '--scope',
+        'read',
+        '--redirect-uri',
+        redirectUri,
+        `--code-challenge=${createHash('sha256').update(codeVerifier).digest('base64url')}`,
+        '--json',
+      ),
+    );
+    return { member, authorization: { code: authorized.code, codeVerifier, clientId: client.client_id, redirectUri } };
+  }
 
   afterAll(async () => {
     await server?.stop();
@@ -91,18 +138,27 @@ describe('the conformance kit against the reference server', () => {
     contract,
   });
 
-  it('when run with a live admin key and a second workspace, then every operation passes but the three out of reach, and the exit code is 0', async () => {
-    const report = await runConformance({ ...options(), baseUrl: `https://127.0.0.1:${server.port}/v1` });
+  it('when run with a live admin key, a second workspace, a member to remove and a code, then every operation passes, and the exit code is 0', async () => {
+    const given = await handedOver();
+    const report = await runConformance({ ...options(), given, baseUrl: `https://127.0.0.1:${server.port}/v1` });
 
     const notPassed = report.operations.filter((result) => result.outcome !== 'pass');
-    // Their happy paths need what no operation of the API makes: a second member, an OAuth authorization code,
-    // and a registered OAuth client (RFC 7009 answers 200 for any token, but only to a client that authenticates).
-    expect(notPassed.map(({ operationId, outcome, failures }) => ({ operationId, outcome, failures }))).toEqual([
-      { operationId: 'removeMember', outcome: 'skipped', failures: [] },
-      { operationId: 'createOAuthToken', outcome: 'skipped', failures: [] },
-      { operationId: 'revokeOAuthToken', outcome: 'skipped', failures: [] },
-    ]);
-    expect(notPassed.flatMap((result) => result.passed)).toContain('negative_data_rejection');
+    expect(notPassed.map(({ operationId, outcome, failures }) => ({ operationId, outcome, failures }))).toEqual([]);
+    const resultOf = (operationId: string) => report.operations.find((result) => result.operationId === operationId)!;
+    // The happy paths that need what no operation makes ran for real: the member removed, the code exchanged, the
+    // tokens refreshed and the grant revoked, and each then shown to open nothing.
+    expect(resultOf('removeMember').passed).toEqual(expect.arrayContaining(['positive_data_acceptance', 'use_after_free']));
+    expect(resultOf('createOAuthToken').passed).toEqual(expect.arrayContaining(['positive_data_acceptance', 'negative_data_rejection']));
+    expect(resultOf('revokeOAuthToken').passed).toContain('positive_data_acceptance');
+    expect(resultOf('getMe').passed).toContain('use_after_free');
+    expect(resultOf('resendInvite').passed).toEqual(expect.arrayContaining(['positive_data_acceptance', 'negative_data_rejection']));
+    for (const operationId of ['removeMember', 'createOAuthToken', 'revokeOAuthToken']) expect(resultOf(operationId).notes).toEqual([]);
+    const store = await openStore({ databaseUrl: null, dataDir: server.dataDir }, { shortLived: true });
+    try {
+      expect(await store.team.getMember(main.workspace_id, given.member)).toBeUndefined();
+    } finally {
+      await store.close();
+    }
     expect(report.operations.map((result) => result.operationId).sort()).toEqual(
       contract.operations.map((operation) => operation.operationId).sort(),
     );
@@ -146,7 +202,6 @@ describe('the conformance kit against the reference server', () => {
     );
     expect(passedOf('updatePublicSubmission')).toEqual(expect.arrayContaining(['positive_data_acceptance', 'ignored_auth']));
     expect(passedOf('getMe')).toContain('scope_enforcement');
-    expect(report.operations.find((result) => result.operationId === 'revokeOAuthToken')!.notes[0]).toContain('registered OAuth client');
   });
 
   it('when run without --webhook-url, then createIntegration alone fails, saying to pass it, and the six operations that need its integration are not run because it failed', async () => {
@@ -171,6 +226,14 @@ describe('the conformance kit against the reference server', () => {
       revokeOAuthToken: 'skipped',
     });
     const resultOf = (operationId: string) => report.operations.find((result) => result.operationId === operationId)!;
+    // Without --member and --oauth-code, the happy paths no operation can set up are skipped, saying what to pass,
+    // and their documented refusals are checked instead.
+    expect(resultOf('removeMember').notes).toEqual([expect.stringContaining('pass --member')]);
+    expect(resultOf('createOAuthToken').notes).toEqual([expect.stringContaining('pass --oauth-code')]);
+    expect(resultOf('revokeOAuthToken').notes).toEqual([expect.stringContaining('registered OAuth client')]);
+    for (const operationId of ['removeMember', 'createOAuthToken', 'revokeOAuthToken']) {
+      expect(resultOf(operationId).passed).toContain('negative_data_rejection');
+    }
     expect(resultOf('createIntegration').failures).toEqual([
       expect.objectContaining({
         check: 'positive_data_acceptance',
