@@ -76,7 +76,8 @@ export function authorizationServerMetadata(template: MetadataTemplate, baseUrl:
 
 /**
  * Serves the metadata at the path the document names, after `before` (the address limits every public document
- * gets). The base URL is asked on each request: without `PUBLIC_BASE_URL` it is the server's own, known once it listens.
+ * gets). The base URL is asked on each request: without `PUBLIC_BASE_URL` it is the server's own, known once it
+ * listens.
  */
 export function oauthMetadata(
   contract: Contract,
