@@ -39,6 +39,7 @@ import {
   sessionCookieName,
   startSession,
 } from '../domain/people/sessions.js';
+import { inviteFromAccount } from '../domain/people/team.js';
 import type { Services } from '../domain/services.js';
 import { StoreUnavailable } from '../store/errors.js';
 import type { Account } from '../store/people-store.js';
@@ -256,11 +257,13 @@ export function peoplePages(options: PeoplePagesOptions): Router {
       const account = await signedIn(req, res);
       if (!account) return;
       const [memberships, passkeys] = await Promise.all([membershipsOf(services, account), listPasskeys(services, account)]);
+      const invited = typeof req.query.invited === 'string' ? req.query.invited : undefined;
       send(
         res,
         accountPage(assets(), {
+          notice: invited ? `Invited ${invited}: the invitation is on its way by email.` : undefined,
           account: { email: account.email, name: account.name },
-          memberships: memberships.map(({ workspaceName, role, plan }) => ({ workspaceName, role, plan })),
+          memberships: memberships.map(({ workspaceId, workspaceName, role, plan }) => ({ workspaceId, workspaceName, role, plan })),
           passkeys: passkeys.map(({ id, name, createdAt, lastUsedAt }) => ({ id, name, createdAt, lastUsedAt })),
         }),
       );
@@ -305,6 +308,21 @@ export function peoplePages(options: PeoplePagesOptions): Router {
       const account = await sessionAccount(req);
       await removePasskey(services, account, String(req.params.id));
       res.redirect(303, '/account');
+    }),
+  );
+
+  router.post(
+    '/account/invites',
+    sameOrigin,
+    forms,
+    page(async (req, res) => {
+      const account = await sessionAccount(req);
+      const invite = await inviteFromAccount(services, account, {
+        workspace: formField(req, 'workspace'),
+        email: formField(req, 'email'),
+        role: formField(req, 'role'),
+      });
+      res.redirect(303, `/account?invited=${encodeURIComponent(invite.email)}`);
     }),
   );
 

@@ -10,7 +10,9 @@ import { sendInvitation } from '../people/invitations.js';
 import { type Services, timestamp } from '../services.js';
 import { rethrowAsNotFound } from '../store-refusals.js';
 
-const inviteLifetimeMs = 7 * 24 * 3600 * 1000;
+/** How long an invite stays pending after it is created or sent again (Invite.expires_at, createInvite, resendInvite). */
+export const INVITE_LIFETIME_DAYS = 7;
+const inviteLifetimeMs = INVITE_LIFETIME_DAYS * 24 * 3600 * 1000;
 
 /** The team is real, not sandboxed: test-mode keys may read it but not change it. */
 function assertLive(principal: Principal): void {
@@ -61,8 +63,54 @@ export function listInvites(
 
 export async function createInvite(services: Services, principal: Principal, input: Schema<'InviteCreate'>): Promise<Schema<'Invite'>> {
   assertLive(principal);
+  return invite(
+    services,
+    principal.workspace,
+    input,
+    (created) => audit(principal, 'member.invited', { type: 'invite', id: created.id, name: created.email }, created.created_at),
+    await inviterOf(services, principal),
+    (created) => outboxOf(services, () => ({ returns: created })),
+  );
+}
+
+/**
+ * An invitation made by an admin on the service's pages (the account page), without a key: the audit entry's actor
+ * is `system` and its reason names the admin, as for everything a person does there.
+ */
+export function inviteAsMember(
+  services: Services,
+  workspace: { id: string; name: string },
+  input: Schema<'InviteCreate'>,
+  admin: { email: string; name: string | null },
+): Promise<Schema<'Invite'>> {
+  return invite(
+    services,
+    workspace,
+    input,
+    (created) => ({
+      workspaceId: workspace.id,
+      environment: 'live',
+      type: 'member.invited',
+      actor: { type: 'system', id: null, name: null },
+      target: { type: 'invite', id: created.id, name: created.email },
+      reason: `invited by ${admin.email} on the account page`,
+      at: created.created_at,
+    }),
+    admin.name ?? admin.email,
+  );
+}
+
+/** Stores a pending invite (7 days) with its audit event, then emails it. */
+async function invite(
+  services: Services,
+  workspace: { id: string; name: string },
+  input: Schema<'InviteCreate'>,
+  auditOf: (invite: Schema<'Invite'>) => AuditEventInput,
+  inviter: string | null,
+  outbox?: (invite: Schema<'Invite'>) => ReturnType<typeof outboxOf>,
+): Promise<Schema<'Invite'>> {
   const now = services.now();
-  const invite: Schema<'Invite'> = {
+  const created: Schema<'Invite'> = {
     id: newId('inv'),
     object: 'invite',
     email: input.email.toLowerCase(),
@@ -73,15 +121,10 @@ export async function createInvite(services: Services, principal: Principal, inp
     created_at: now.toISOString(),
   };
   await services.store.team
-    .createInvite(
-      principal.workspace.id,
-      invite,
-      audit(principal, 'member.invited', { type: 'invite', id: invite.id, name: invite.email }, invite.created_at),
-      outboxOf(services, () => ({ returns: invite })),
-    )
-    .catch(refuseMemberExists(invite.email));
-  await sendInvitation(services, principal.workspace, invite, await inviterOf(services, principal));
-  return invite;
+    .createInvite(workspace.id, created, auditOf(created), outbox?.(created))
+    .catch(refuseMemberExists(created.email));
+  await sendInvitation(services, workspace, created, inviter);
+  return created;
 }
 
 const refuseMemberExists = (email: string) => (error: unknown) => {

@@ -8,7 +8,8 @@ import { passkeyButton } from './sign-in.js';
 
 export interface AccountView {
   account: { email: string; name: string | null };
-  memberships: ReadonlyArray<{ workspaceName: string; role: Schema<'MemberRole'>; plan: Plan }>;
+  /** `workspaceId` lets an admin invite people to the workspace from this page. */
+  memberships: ReadonlyArray<{ workspaceId?: string; workspaceName: string; role: Schema<'MemberRole'>; plan: Plan }>;
   passkeys: ReadonlyArray<{ id: string; name: string; createdAt: string; lastUsedAt: string | null }>;
   /** What just happened (a passkey added or removed). */
   notice?: string;
@@ -38,6 +39,32 @@ const addPasskey =
   'placeholder="e.g. Work laptop"></div>\n' +
   passkeyButton('register', 'Add a passkey', { 'name-input': 'passkey-name' });
 
+/** For an admin: invite someone to one of the workspaces they administer (the API's invitation, emailed). */
+function inviteForm(view: AccountView): string {
+  const administered = view.memberships.filter((membership) => membership.role === 'admin' && membership.workspaceId);
+  const [first] = administered;
+  if (!first) return '';
+  const workspace =
+    administered.length === 1
+      ? `<input type="hidden" name="workspace" value="${html(first.workspaceId!)}">\n`
+      : '<div class="field"><label for="invite-workspace">Workspace</label>\n<select id="invite-workspace" name="workspace">' +
+        administered
+          .map((membership) => `<option value="${html(membership.workspaceId!)}">${html(membership.workspaceName)}</option>`)
+          .join('') +
+        '</select></div>\n';
+  const roles = (['viewer', 'editor', 'admin'] as const).map((role) => `<option value="${role}">${capitalised(role)}</option>`).join('');
+  return (
+    '<section class="panel" aria-labelledby="invite-heading">\n' +
+    `<h2 id="invite-heading">Invite someone${administered.length === 1 ? ` to ${html(first.workspaceName)}` : ''}</h2>\n` +
+    '<form method="post" action="/account/invites">\n' +
+    workspace +
+    '<div class="field"><label for="invite-email">Email address</label>\n' +
+    '<input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off"></div>\n' +
+    `<div class="field"><label for="invite-role">Role</label>\n<select id="invite-role" name="role">${roles}</select></div>\n` +
+    '<button type="submit">Invite</button>\n</form></section>\n'
+  );
+}
+
 export function accountPage(assets: PageAssets, view: AccountView): string {
   const who = view.account.name
     ? `<p>Signed in as <strong>${html(view.account.name)}</strong> (<span class="address">${html(view.account.email)}</span>).</p>\n`
@@ -65,6 +92,6 @@ export function accountPage(assets: PageAssets, view: AccountView): string {
           )
           .join('')}</ul>\n`) +
     '</section>\n';
-  const body = messageBlock(view.notice, 'notice') + who + passkeys + memberships + signOutForm();
+  const body = messageBlock(view.notice, 'notice') + who + passkeys + memberships + inviteForm(view) + signOutForm();
   return peopleDocument({ heading: 'Your account', body, assets, script: true });
 }
