@@ -22,6 +22,7 @@ import { RESUME_WINDOW_DAYS } from '../../src/domain/public/resume-token.js';
 import { issueStartedToken, STARTED_TOKEN_LIFETIME_DAYS, verifyStartedToken } from '../../src/domain/public/started-token.js';
 import { contextUrlPattern, MAX_CONTEXT_URL_LENGTH, MAX_USER_AGENT_LENGTH } from '../../src/domain/public/submissions.js';
 import { ERASED_IDS_PER_EVENT } from '../../src/domain/submissions/erase.js';
+import { INVITE_LIFETIME_DAYS } from '../../src/domain/team/service.js';
 import { DOMAIN_ISSUE_CODES } from '../../src/domain/validation-issue.js';
 import { defaultPageSize, defaultRateLimits, idempotencyTtlSeconds, maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
 import { noSpamProtection } from '../../src/store/rows/forms.js';
@@ -184,6 +185,16 @@ describe('the code agrees with the OpenAPI document', () => {
     const window = `${RESUME_WINDOW_DAYS} days`;
     expect(textAt('paths/public_submissions', 'post', 'description').replace(/\s+/g, ' ')).toContain(`for ${window}`);
     expect(textAt('components/schemas/PublicSubmission', 'properties', 'resume_expires_at', 'description')).toContain(`(${window} after`);
+  });
+
+  it('when an invite is created or sent again, then it stays pending for the days Invite, createInvite and resendInvite state', () => {
+    const days = `${INVITE_LIFETIME_DAYS} days`;
+    expect(textAt('components/schemas/Invite', 'properties', 'expires_at', 'description')).toMatch(
+      new RegExp(`^${days} after it was created or last sent again`),
+    );
+    expect(textAt('paths/team_invites', 'post', 'description')).toContain(`it expires after ${days}`);
+    expect(textAt('paths/team_invites_{id}_resend', 'post', 'description').replace(/\s+/g, ' ')).toContain(`expires ${days} from now`);
+    expect(textAt('components/schemas/InviteStatus', 'description').replace(/\s+/g, ' ')).toContain(`${days} pass`);
   });
 
   it('when a started token is checked, then it expires when StartedToken and submitted_too_fast say', () => {
