@@ -15,10 +15,8 @@ import { memberParameters, teamSql } from '../sql/team.js';
 export function* ensureAccount(account: Account): Procedure<AccountRow> {
   const parameters = accountParameters(account);
   yield* run(peopleSql.insertAccount, parameters);
-  const row = yield* one(peopleSql.accountByEmail, parameters);
-  // The row was there or has just been made, in this transaction: only a broken database has none.
-  if (!row) throw new Error(`No account with ${parameters.email} after inserting one`);
-  return row;
+  // There is one now: it was there, or was made just above, by this transaction or the one the insert waited for.
+  return (yield* one(peopleSql.accountByEmail, parameters)) as AccountRow;
 }
 
 /**
