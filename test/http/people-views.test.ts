@@ -4,6 +4,7 @@
  * field. Their look, focus and accessibility in a browser: people-views-browser.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { passkeyButton } from '../../src/http/people-views/sign-in.js';
 import {
   accountPage,
   type ConsentView,
@@ -32,7 +33,10 @@ const consent = (overrides: Partial<ConsentView> = {}): ConsentView => ({
   ],
   selectedWorkspaceId: 'ws_2',
   environment: 'live',
-  scopes: [{ scope: 'read', words: 'Read forms and submissions' }],
+  scopes: [
+    { scope: 'read', words: 'Read forms and submissions' },
+    { scope: 'read_write', words: 'Change forms and submissions' },
+  ],
   deniedScopes: [{ scope: 'admin', words: 'Manage keys, team and billing' }],
   hidden: { client_id: 'oc_1', redirect_uri: 'https://app.example/cb', state: 'xyz', code_challenge: 'abc' },
   account: { email: 'ana@acme.test', name: 'Ana' },
@@ -56,8 +60,14 @@ const pageBuilders: Record<string, () => string> = {
   account: () =>
     accountPage(assets, {
       account: { email: 'ana@acme.test', name: 'Ana' },
-      memberships: [{ workspaceName: 'Acme', role: 'admin', plan: 'business' }],
-      passkeys: [{ id: 'pk_1', name: 'Laptop', createdAt: '2026-12-06T09:00:00Z', lastUsedAt: null }],
+      memberships: [
+        { workspaceName: 'Acme', role: 'admin', plan: 'business' },
+        { workspaceName: 'Beta', role: 'viewer', plan: 'free' },
+      ],
+      passkeys: [
+        { id: 'pk_1', name: 'Laptop', createdAt: '2026-12-06T09:00:00Z', lastUsedAt: null },
+        { id: 'pk_2', name: 'Phone', createdAt: '2026-12-01T09:00:00Z', lastUsedAt: '2026-12-05T09:00:00Z' },
+      ],
       notice: 'Passkey added.',
     }),
   'account without passkeys': () => accountPage(assets, { account: { email: 'ana@acme.test', name: null }, memberships: [], passkeys: [] }),
@@ -73,6 +83,34 @@ const attributesOf = (tag: string): Record<string, string> =>
     [...tag.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].slice(1).map(([, name, value]) => [name!, decodeReferences(value ?? '')]),
   );
 const tags = (page: string, name: string) => [...page.matchAll(new RegExp(`<${name}\\b[^>]*>`, 'g'))].map(([tag]) => tag);
+
+/** What a person reads on a page: its body's text, tags taken out, references decoded, spaces collapsed. */
+const readableText = (page: string) =>
+  decodeReferences(
+    page
+      .replace(/<head>[\s\S]*<\/head>/, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' '),
+  ).trim();
+
+const voidElements = new Set(['meta', 'link', 'input']);
+
+/** Elements opened and not closed (or closed and not opened), and text where only elements belong. */
+function structureIssues(page: string): string[] {
+  const issues: string[] = [];
+  const open: string[] = [];
+  for (const [, closing, name, text] of page.matchAll(/<(\/?)([a-z][a-z0-9]*)\b[^>]*>|([^<]+)/g)) {
+    if (text !== undefined) {
+      if (['ul', 'html', 'head'].includes(open.at(-1) ?? '') && text.trim()) issues.push(`text in <${open.at(-1)}>: ${text.trim()}`);
+    } else if (closing) {
+      const expected = open.pop();
+      if (expected !== name) issues.push(`</${name}> closes <${expected}>`);
+    } else if (!voidElements.has(name!)) {
+      open.push(name!);
+    }
+  }
+  return [...issues, ...open.map((name) => `<${name}> not closed`)];
+}
 
 describe('every people page', () => {
   it.each(Object.entries(pageBuilders))(
@@ -137,36 +175,9 @@ describe('every people page', () => {
     expect(page).not.toContain('<link');
     expect(page).toContain('<h1>Unavailable</h1>');
     expect(page).toContain('<p class="hint">Error 503</p>');
+    expect(structureIssues(page)).toEqual([]);
   });
 });
-
-/** What a person reads on a page: its body's text, tags taken out, references decoded, spaces collapsed. */
-const readableText = (page: string) =>
-  decodeReferences(
-    page
-      .replace(/<head>[\s\S]*<\/head>/, '')
-      .replace(/<[^>]+>/g, ' ')
-      .replace(/\s+/g, ' '),
-  ).trim();
-
-const voidElements = new Set(['meta', 'link', 'input']);
-
-/** Elements opened and not closed (or closed and not opened), and text where only elements belong. */
-function structureIssues(page: string): string[] {
-  const issues: string[] = [];
-  const open: string[] = [];
-  for (const [, closing, name, text] of page.matchAll(/<(\/?)([a-z][a-z0-9]*)\b[^>]*>|([^<]+)/g)) {
-    if (text !== undefined) {
-      if (['ul', 'html', 'head'].includes(open.at(-1) ?? '') && text.trim()) issues.push(`text in <${open.at(-1)}>: ${text.trim()}`);
-    } else if (closing) {
-      const expected = open.pop();
-      if (expected !== name) issues.push(`</${name}> closes <${expected}>`);
-    } else if (!voidElements.has(name!)) {
-      open.push(name!);
-    }
-  }
-  return [...issues, ...open.map((name) => `<${name}> not closed`)];
-}
 
 const expectedText: Record<string, string> = {
   'sign-in':
@@ -188,8 +199,9 @@ const expectedText: Record<string, string> = {
     'this invitation is for ana@acme.test . Sign out, then open the invitation again to accept it. Sign out',
   account:
     'Form-Funnel Your account Passkey added. Signed in as Ana ( ana@acme.test ). Passkeys Laptop Added 6 Dec 2026 , not ' +
-    'used yet Remove Laptop Name for the new passkey (optional) Add a passkey A passkey needs JavaScript, which is off in ' +
-    'this browser. Workspaces Acme Admin · Business plan Sign out',
+    'used yet Remove Laptop Phone Added 1 Dec 2026 , last used 5 Dec 2026 Remove Phone Name for the new passkey ' +
+    '(optional) Add a passkey A passkey needs JavaScript, which is off in this browser. Workspaces Acme Admin · Business ' +
+    'plan Beta Viewer · Free plan Sign out',
   'account without passkeys':
     'Form-Funnel Your account Signed in as ana@acme.test . Add a passkey You have no passkey yet. Add one now: next time ' +
     'you sign in with it, without waiting for an email. Name for the new passkey (optional) Add a passkey A passkey needs ' +
@@ -197,13 +209,13 @@ const expectedText: Record<string, string> = {
   consent:
     'Form-Funnel Acme "Sync" app wants to access your Form-Funnel workspace Signed in as ana@acme.test . Workspace Acme ' +
     '(Admin, Enterprise plan) Beta (Viewer, Enterprise plan) Your role in the workspace you choose limits what the ' +
-    'application is granted. Environment: Live . It will be able to Read forms and submissions read Not granted Asked ' +
+    'application is granted. Environment: Live . It will be able to Read forms and submissions read Change forms and submissions read_write Not granted Asked ' +
     'for, but beyond what your role can grant: Manage keys, team and billing admin You will be sent back to app.example . ' +
     'Deny Approve',
   'consent, one workspace, test':
     'Form-Funnel Acme "Sync" app wants to access your Form-Funnel workspace Signed in as ana@acme.test . Workspace: Acme ' +
     '(Admin, Enterprise plan) Test environment : the application sees test data only, never live forms or submissions. ' +
-    'It will be able to Read forms and submissions read Not granted Asked for, but beyond what your role can grant: ' +
+    'It will be able to Read forms and submissions read Change forms and submissions read_write Not granted Asked for, but beyond what your role can grant: ' +
     'Manage keys, team and billing admin You will be sent back to app.example . Deny Approve',
   error: 'Form-Funnel Too many requests Wait a minute, then try again. Error 429 Go to sign in',
 };
@@ -352,7 +364,10 @@ describe('the consent page', () => {
 
   it('when the page is shown, then it names the scopes granted and withheld, the environment and where Approve leads', () => {
     const page = consentPage(assets, consent());
-    expect(page).toContain('<ul class="scopes">\n<li>Read forms and submissions <code>read</code></li>\n</ul>');
+    expect(page).toContain(
+      '<ul class="scopes">\n<li>Read forms and submissions <code>read</code></li>\n' +
+        '<li>Change forms and submissions <code>read_write</code></li>\n</ul>',
+    );
     expect(page).toContain('<h2>Not granted</h2>');
     expect(page).toContain('<ul class="scopes scopes-denied">\n<li>Manage keys, team and billing <code>admin</code></li>\n</ul>');
     expect(page).toContain('Environment: <strong>Live</strong>');
@@ -368,6 +383,13 @@ describe('the consent page', () => {
     expect(page).toContain('Nothing: your role grants none of the access it asks for.');
     expect(page).not.toContain('Not granted');
     expect(page).toContain('<form method="post" action="/authorize">');
+    expect(readableText(page)).toBe(
+      'Form-Funnel Acme "Sync" app wants to access your Form-Funnel workspace Signed in as ana@acme.test . Workspace ' +
+        'Acme (Admin, Enterprise plan) Beta (Viewer, Enterprise plan) Your role in the workspace you choose limits what ' +
+        'the application is granted. Test environment : the application sees test data only, never live forms or ' +
+        'submissions. It will be able to Nothing: your role grants none of the access it asks for. You will be sent back ' +
+        'to app.example . Deny Approve',
+    );
   });
 });
 
@@ -383,6 +405,12 @@ describe('sign-in and links', () => {
     expect(page).toContain('<p id="passkey-status" class="status" role="status" aria-live="polite"></p>');
     expect(page).toContain('<form method="post" action="/sign-in/email">\n<input type="hidden" name="next" value="/account?x=1">');
     expect(page).toContain('<button type="submit" class="secondary">Email me a sign-in link</button>');
+  });
+
+  it('when a passkey button is given data, then each value becomes a data attribute of its own', () => {
+    expect(passkeyButton('register', 'Add', { 'name-input': 'n', next: '/a"b' })).toContain(
+      'data-status="passkey-status" data-fallback="passkey-fallback" data-name-input="n" data-next="/a&#34;b" hidden>Add</button>',
+    );
   });
 
   it('when there is nowhere to go next, then neither form nor button carries a next', () => {
