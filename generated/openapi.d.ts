@@ -840,7 +840,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a team member
-         * @description Removes the person from the workspace; they lose dashboard access at once. API keys belong to the workspace, not to a member, and keep working. The workspace's only admin cannot be removed (409 `last_admin`). Team changes are live: a test-mode key gets 403 `live_resource`. Writes a `member.removed` audit event.
+         * @description Removes the person from the workspace; they lose access at once: their signed-in sessions end, and the OAuth grants they approved on the consent page are revoked with every token issued under them. API keys belong to the workspace, not to a member, and keep working. The workspace's only admin cannot be removed (409 `last_admin`). Team changes are live: a test-mode key gets 403 `live_resource`. Writes a `member.removed` audit event.
          */
         delete: operations["removeMember"];
         options?: never;

@@ -252,7 +252,8 @@ export const story: Step[] = [
     rewrite: (body, kept) => ({ ...body, resume_token: kept.resume_token }),
   },
   { operationId: 'revokePublishableKey', params: (kept) => ({ id: kept.publishable_key_id! }) },
-  { operationId: 'listAuditEvents' },
+  // Every entry of the story so far on one page, so that the example's list ends (`has_more` false).
+  { operationId: 'listAuditEvents', query: () => ({ limit: '30' }) },
   { operationId: 'getUsage' },
   { operationId: 'createForm', key: 'test_admin_key', body: { name: 'Demo request (draft)' }, records: false },
   { operationId: 'resetTestData', key: 'test_admin_key' },

@@ -264,6 +264,8 @@ describe('calling the API with an access token', () => {
       scope: 'read_write',
       attachment: { type: 'workspace' },
       expires_at: new Date(clock.getTime() + 3600 * 1000).toISOString(),
+      // The consent was recorded without a member, as the operator's command records it.
+      member: null,
       workspace: { id: api.workspace.workspace_id, object: 'workspace', name: 'Acme', plan: 'enterprise' },
       request_id: res.headers['x-request-id'],
     });
