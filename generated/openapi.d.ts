@@ -3062,7 +3062,7 @@ export interface components {
             attachment: components["schemas"]["ApiKeyAttachment"];
             /** @description When the key or token expires; null for a key without expiry. */
             expires_at: components["schemas"]["Timestamp"] | null;
-            /** @description For an OAuth token, the member of the workspace who consented; the token never acts with more than that member's role allows, and removing the member revokes it. Null for an API key, which belongs to the workspace rather than to a person, and for a token whose consent the operator recorded without a member. */
+            /** @description For an OAuth token, the member of the workspace who approved it on the consent page, whose role capped the scopes granted; removing the member revokes the token. Null for an API key, which belongs to the workspace rather than to a person, and for a token whose consent the operator recorded without a member. */
             member: {
                 id: components["schemas"]["MemberId"];
                 email: components["schemas"]["Email"];
@@ -3367,7 +3367,7 @@ export interface components {
          * @example inv_5dFg8HjK2lZx4CvB7nMq0WeR
          */
         InviteId: string;
-        /** @description An invitation to join the workspace with a role. It is emailed to its address with a link; the person opens it, signs in (or registers a passkey) with an account of that very email, and becomes a member with the invite's role. A link works once, only while the invite is pending, and only its latest email's link works (`POST /team/invites/{id}/resend` sends a new one). */
+        /** @description An invitation to join the workspace with a role. It is emailed to its address with a link; opening the link proves the address, and accepting there makes that address's account (a new one on first use, which then adds a passkey) a member with the invite's role. A link works once, only while the invite is pending, and only the latest email's link works (`POST /team/invites/{id}/resend` sends a new one); someone signed in with another email's account cannot accept it. */
         Invite: {
             id: components["schemas"]["InviteId"];
             /** @constant */
