@@ -55,6 +55,7 @@ import {
   linkPage,
   type PageAssets,
   peoplePagePolicy,
+  peoplePolicy,
   signInPage,
 } from './people-views.js';
 
@@ -74,7 +75,9 @@ export interface PeoplePagesOptions {
 const pageHeaders = {
   'Content-Security-Policy': peoplePagePolicy,
   'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
+  // Not `no-referrer`: under it a browser sends `Origin: null` with a form's POST, and the origin check needs the
+  // origin. `same-origin` still sends nothing to another site (a link's token stays here).
+  'Referrer-Policy': 'same-origin',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
 };
@@ -111,6 +114,13 @@ export function peoplePages(options: PeoplePagesOptions): Router {
     return { stylesheet: `/f/assets/${built.manifest['people.css']}`, script: `/f/assets/${built.manifest['people.js']}` };
   };
   const send = (res: Response, html: string, status = 200) => void res.status(status).set(pageHeaders).type('html').send(html);
+  /** The consent page: its Approve and Deny redirect to the application, which its policy must allow. */
+  const sendConsent = (res: Response, html: string, redirectUri: string) =>
+    void res
+      .status(200)
+      .set({ ...pageHeaders, 'Content-Security-Policy': peoplePolicy(new URL(redirectUri).origin) })
+      .type('html')
+      .send(html);
 
   /** Refuses a state-changing request that did not come from this service's own pages. */
   const sameOrigin: RequestHandler = (req, _res, next) => {
@@ -353,7 +363,7 @@ export function peoplePages(options: PeoplePagesOptions): Router {
     const selected = workspaces.find((workspace) => workspace.workspaceId === chosen) ?? workspaces[0]!;
     const { granted, withheld } = grantableScopes(selected.role, checked.request.scopes);
     const words = (scope: string) => ({ scope, words: options.scopeWords[scope] ?? scope });
-    send(
+    sendConsent(
       res,
       consentPage(assets(), {
         action: consentPath,
@@ -372,6 +382,7 @@ export function peoplePages(options: PeoplePagesOptions): Router {
         hidden: checked.request.parameters,
         account: { email: account.email, name: account.name },
       }),
+      checked.request.redirectUri,
     );
   }
 

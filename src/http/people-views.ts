@@ -7,7 +7,7 @@ export { type AccountView, accountPage } from './people-views/account.js';
 export { type ConsentView, consentPage, type ScopeInWords } from './people-views/consent.js';
 export { type ErrorView, errorPage } from './people-views/error.js';
 export { type InviteView, invitePage } from './people-views/invite.js';
-export { type PageAssets, peopleAssets, peoplePagePolicy } from './people-views/layout.js';
+export { type PageAssets, peopleAssets, peoplePagePolicy, peoplePolicy } from './people-views/layout.js';
 export {
   type EmailSentView,
   emailSentPage,

@@ -62,7 +62,7 @@ describe('sign-in links', () => {
       expect(opened.status).toBe(200);
       expect(opened.text).toContain('owner@acme.test');
       expect(opened.headers['content-security-policy']).toContain("default-src 'self'");
-      expect(opened.headers['referrer-policy']).toBe('no-referrer');
+      expect(opened.headers['referrer-policy']).toBe('same-origin');
       expect(opened.headers['cache-control']).toBe('no-store');
     }
     const used = await page('post', '/sign-in/link').set('Origin', origin()).type('form').send({ token });

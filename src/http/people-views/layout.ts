@@ -6,14 +6,21 @@
 import type { HostedAssetManifest } from '../../hosted/manifest.js';
 import { escapeHtml } from '../escape-html.js';
 
-/** The people pages' Content-Security-Policy: files of the page's own origin only, forms posting to it only. */
-export const peoplePagePolicy = [
-  "default-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The people pages' Content-Security-Policy: files of the page's own origin only, forms posting to it only, or, on the
+ * consent page, also to the application's redirect origin (`formTarget`): browsers hold the redirect that follows a
+ * form's POST to `form-action` too, and Approve and Deny end there.
+ */
+export const peoplePolicy = (formTarget?: string): string =>
+  [
+    "default-src 'self'",
+    "base-uri 'none'",
+    `form-action 'self'${formTarget ? ` ${formTarget}` : ''}`,
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+export const peoplePagePolicy = peoplePolicy();
 
 /** Where the pages load their two files from (paths on the page's origin, with the content hash in the name). */
 export interface PageAssets {
@@ -47,7 +54,7 @@ export function peopleDocument({ heading, body, assets, script = false }: Docume
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <meta name="robots" content="noindex">
 <title>${html(heading)} · Form-Funnel</title>
 ${assets ? `<link rel="stylesheet" href="${html(assets.stylesheet)}">\n` : ''}${script && assets ? `<script src="${html(assets.script)}" defer></script>\n` : ''}</head>
