@@ -231,6 +231,14 @@ describe('invitations', () => {
     await api.call('delete', `/v1/team/invites/${revoked.body.id}`);
     expect((await page('post', '/invites/accept').set('Origin', origin()).type('form').send({ token: revokedToken })).status).toBe(410);
 
+    const resent = await api.call('post', '/v1/team/invites').send({ email: 'resent@acme.test', role: 'viewer' });
+    const firstToken = tokenOf(await mailedLink('resent@acme.test'));
+    expect((await api.call('post', `/v1/team/invites/${resent.body.id}/resend`)).status).toBe(200);
+    const secondToken = tokenOf(await mailedLink('resent@acme.test'));
+    expect(secondToken).not.toBe(firstToken);
+    expect((await page('post', '/invites/accept').set('Origin', origin()).type('form').send({ token: firstToken })).status).toBe(410);
+    expect((await page('get', `/invites/accept?token=${secondToken}`)).status).toBe(200);
+
     await api.call('post', '/v1/team/invites').send({ email: 'late@acme.test', role: 'viewer' });
     const lateToken = tokenOf(await mailedLink('late@acme.test'));
     advance(7 * 24 * 3600_000);
