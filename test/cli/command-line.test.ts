@@ -39,6 +39,7 @@ const stackTrace = /\n\s+at /;
 describe.concurrent('npm run admin', () => {
   it.each([
     ['bootstrap', '--workspace <name>'],
+    ['sign-in-link', '--email <email of an account or member>'],
     ['oauth-client', '--redirect-uri <uri>'],
     ['oauth-authorize', '--code-challenge <S256 challenge>'],
   ])('when `%s --help` is run, then that command’s usage is printed and it exits 0', async (command, option) => {
@@ -100,7 +101,34 @@ describe.concurrent('npm run admin', () => {
       live_admin_key: expect.stringMatching(/^svc_live_/),
       test_admin_key: expect.stringMatching(/^svc_test_/),
       base_url: 'https://localhost:9443/v1',
+      sign_in_url: expect.stringMatching(/^https:\/\/localhost:9443\/sign-in\/link\?token=[A-Za-z0-9_-]{43}$/),
+      sign_in_expires_at: expect.stringMatching(/Z$/),
     });
+    const { sign_in_expires_at } = JSON.parse(outcome.stdout) as { sign_in_expires_at: string };
+    // 15 minutes from now, give or take the command's own run.
+    expect(Date.parse(sign_in_expires_at) - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(Date.parse(sign_in_expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+  });
+
+  it('when bootstrap runs with --email, then the sign-in link is for that admin, and sign-in-link gives them a new one', async () => {
+    const text = await admin(['bootstrap', '--workspace', 'Acme', '--email', 'Ana@Acme.Test'], { PORT: '9443' });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Sign in as its admin, ana@acme\.test, within 15 minutes[^\n]*\n {2}https:\/\/localhost:9443\/sign-in\/link\?token=/);
+    const again = await admin(['sign-in-link', '--email', 'ana@acme.test', '--json'], { PORT: '9443' });
+    expect(again.code).toBe(0);
+    const link = JSON.parse(again.stdout) as { email: string; sign_in_url: string };
+    expect(link.email).toBe('ana@acme.test');
+    expect(text.stdout).not.toContain(link.sign_in_url);
+  });
+
+  it('when sign-in-link names nobody the service knows, then it says so and exits 1; without --email, its usage and 2', async () => {
+    const stranger = await admin(['sign-in-link', '--email', 'nobody@else.test']);
+    expect(stranger.code).toBe(1);
+    expect(stranger.stderr).toBe('No account or member has the email nobody@else.test: invite them from a workspace first.\n');
+    expect(stranger.stdout).toBe('');
+    const missing = await admin(['sign-in-link']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^--email is required\.\nUsage: npm run admin -- sign-in-link /);
   });
 
   it('when PUBLIC_BASE_URL ends in a slash, then bootstrap prints it with one /v1 path, as text and as JSON', async () => {
