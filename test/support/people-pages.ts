@@ -70,6 +70,14 @@ export const stubPeoplePages = (assets: PageAssets): Record<string, string> => (
     ],
     notice: 'Passkey added.',
   }),
+  'account-admin': accountPage(assets, {
+    account: { email: 'olga@acme.test', name: 'Olga Owner' },
+    memberships: [
+      { workspaceId: 'ws_1', workspaceName: 'Acme', role: 'admin', plan: 'business' },
+      { workspaceId: 'ws_2', workspaceName: 'Beta Widgets International', role: 'admin', plan: 'enterprise' },
+    ],
+    passkeys: [{ id: 'pk_1', name: 'Work laptop', createdAt: '2026-12-06T09:00:00Z', lastUsedAt: null }],
+  }),
   'account-no-passkey': accountPage(assets, {
     account: { email: 'ana@acme.test', name: null },
     memberships: [{ workspaceName: 'Acme', role: 'viewer', plan: 'pro' }],
