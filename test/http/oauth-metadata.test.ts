@@ -4,6 +4,8 @@
  * scheme's, and each endpoint one the server answers.
  */
 import { describe, expect, it } from 'vitest';
+import { contractOf, type OpenApiDocument } from '../../src/http/contract-document.js';
+import { authorizationServerMetadata, metadataTemplate } from '../../src/http/oauth-metadata.js';
 import { document } from '../contract/support/document.js';
 import { pointer, schemaErrors } from '../contract/support/schema-validator.js';
 import { expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
@@ -67,5 +69,42 @@ describe('without PUBLIC_BASE_URL', () => {
     expect(res.body.issuer).toBe('https://localhost:8443');
     expect(res.body.token_endpoint).toBe('https://localhost:8443/v1/oauth/token');
     expect(schemaErrors(pointer(['components', 'schemas', 'AuthorizationServerMetadata']), res.body)).toEqual([]);
+  });
+});
+
+describe('reading the metadata from the document', () => {
+  /** The bundled document with its oauth2 scheme changed by `change`. */
+  const withScheme = (change: (scheme: Record<string, unknown>, flow: Record<string, unknown>) => void) => {
+    const copy = structuredClone(document) as unknown as OpenApiDocument & { components: { securitySchemes: Record<string, Record<string, unknown>> } };
+    const changed = copy.components.securitySchemes.oauth2!;
+    change(changed, (changed.flows as { authorizationCode: Record<string, unknown> }).authorizationCode);
+    return contractOf(copy);
+  };
+
+  it('when the flow has no refresh URL, then refresh_token is not a grant type offered', () => {
+    const template = metadataTemplate(withScheme((_scheme, flow) => delete flow.refreshUrl));
+    expect(authorizationServerMetadata(template, 'https://forms.acme.example').grant_types_supported).toEqual(['authorization_code']);
+  });
+
+  it('when the token URL is not the path of createOAuthToken, then the document is refused when the server starts', () => {
+    expect(() => metadataTemplate(withScheme((_scheme, flow) => (flow.tokenUrl = 'https://api.form-funnel.example/v1/token')))).toThrow(
+      "The oauth2 scheme's token URL (https://api.form-funnel.example/v1/token) is not the path of createOAuthToken.",
+    );
+  });
+
+  it('when the oauth2 scheme names no metadata path, then the document is refused when the server starts', () => {
+    expect(() => metadataTemplate(withScheme((scheme) => delete scheme['x-authorization-server-metadata']))).toThrow(
+      'The oauth2 scheme names no x-authorization-server-metadata path.',
+    );
+  });
+
+  it('when the base URL ends with slashes or carries a path, then the endpoints are under it without doubled slashes', () => {
+    const metadata = authorizationServerMetadata(
+      metadataTemplate(contractOf(document as unknown as OpenApiDocument)),
+      'https://acme.example/forms//',
+    );
+    expect(metadata.issuer).toBe('https://acme.example/forms');
+    expect(metadata.authorization_endpoint).toBe('https://acme.example/forms/oauth/authorize');
+    expect(metadata.revocation_endpoint).toBe('https://acme.example/forms/v1/oauth/revoke');
   });
 });
