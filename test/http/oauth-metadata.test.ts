@@ -75,7 +75,9 @@ describe('without PUBLIC_BASE_URL', () => {
 describe('reading the metadata from the document', () => {
   /** The bundled document with its oauth2 scheme changed by `change`. */
   const withScheme = (change: (scheme: Record<string, unknown>, flow: Record<string, unknown>) => void) => {
-    const copy = structuredClone(document) as unknown as OpenApiDocument & { components: { securitySchemes: Record<string, Record<string, unknown>> } };
+    const copy = structuredClone(document) as unknown as OpenApiDocument & {
+      components: { securitySchemes: Record<string, Record<string, unknown>> };
+    };
     const changed = copy.components.securitySchemes.oauth2!;
     change(changed, (changed.flows as { authorizationCode: Record<string, unknown> }).authorizationCode);
     return contractOf(copy);
