@@ -354,6 +354,39 @@ describe('the OAuth consent page', () => {
   });
 });
 
+describe('hostile input', () => {
+  it('when every page call gets bodies it does not expect, then each is refused in words, never a 5xx or an internal', async () => {
+    const cookie = await signInByLink('owner@acme.test');
+    const posts = ['/sign-in/email', '/sign-in/passkey/options', '/sign-in/passkey', '/sign-in/link', '/invites/accept',
+      '/account/passkeys/options', '/account/passkeys', '/account/passkeys/psk_AAAAAAAAAAAAAAAAAAAAAAAA/remove',
+      '/account/invites', '/oauth/authorize'];
+    const bodies: Array<[string, string]> = [
+      ['application/json', '{'],
+      ['application/json', '{"response": 5, "next": ["/x"]}'],
+      ['application/json', '{"response": {"id": "x", "rawId": "x", "type": "public-key", "response": {}}}'],
+      ['application/json', 'null'],
+      ['application/x-www-form-urlencoded', 'token[]=a&token[]=b&email[x]=1&workspace=ws_x&role=owner'],
+      ['application/x-www-form-urlencoded', `email=${'a'.repeat(20_000)}`],
+      ['text/plain', 'hello'],
+    ];
+    for (const path of posts) {
+      for (const [type, body] of bodies) {
+        for (const withCookie of [false, true]) {
+          const req = page('post', path).set('Origin', origin()).set('Content-Type', type);
+          const res = await (withCookie ? req.set('Cookie', cookie) : req).send(body);
+          // The options calls read no body: they answer a ceremony's options whatever comes.
+          if (!path.endsWith('/options')) expect(res.status, `${path} ${type} ${body.slice(0, 40)}`).toBeGreaterThanOrEqual(300);
+          expect(res.status, `${path} ${type} ${body.slice(0, 40)}`).toBeLessThan(500);
+        }
+      }
+    }
+    for (const path of ['/sign-in/link?token[]=a', '/invites/accept?token=%00', '/oauth/authorize?client_id[]=x', '/sign-in?next[]=x']) {
+      const res = await page('get', path);
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+});
+
 describe('limits', () => {
   it('when one address opens the sign-in pages past its budget, then 429 with Retry-After, as a page', async () => {
     const limited = await createTestApi({ rateLimits: { ...generousLimits, publicPerAddressPerMinute: 3 } });

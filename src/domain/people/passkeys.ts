@@ -34,6 +34,30 @@ const timeoutMs = lifetimes.challengeMs;
 
 const refused = (message: string) => new PageRefusal(400, 'The passkey was not accepted', message);
 
+/**
+ * What the browser sent, before the library reads it: an object with the credential's id and its response, as the
+ * script's `startRegistration` / `startAuthentication` give them. Anything else is refused in words a person can
+ * read, never with the library's own failure on a missing property.
+ */
+function assertCredential(response: unknown): asserts response is { id: string; response: object } {
+  const candidate = response as { id?: unknown; rawId?: unknown; type?: unknown; response?: unknown } | null;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof candidate.id !== 'string' ||
+    typeof candidate.rawId !== 'string' ||
+    candidate.type !== 'public-key' ||
+    typeof candidate.response !== 'object' ||
+    candidate.response === null
+  ) {
+    throw refused('The browser sent no passkey answer. Try again.');
+  }
+}
+
+/** The library's reason for a refusal when it is one of its checks; a generic one for anything else. */
+const reasonOf = (error: unknown): string =>
+  error instanceof Error && error.name !== 'TypeError' ? error.message : 'The passkey could not be checked.';
+
 /** A challenge for one ceremony: stored as a one-time token, for `email` (registration) or anyone (sign-in, ''). */
 async function newChallenge(services: Services, email: string): Promise<string> {
   const now = services.now();
@@ -89,6 +113,7 @@ export async function registerPasskey(
   response: RegistrationResponseJSON,
   name?: string,
 ): Promise<Passkey> {
+  assertCredential(response);
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     verification = await verifyRegistrationResponse({
@@ -99,7 +124,7 @@ export async function registerPasskey(
       requireUserVerification: true,
     });
   } catch (error) {
-    throw refused(error instanceof Error ? error.message : 'The passkey could not be checked.');
+    throw refused(reasonOf(error));
   }
   if (!verification.verified || !verification.registrationInfo) throw refused('The passkey could not be verified.');
   const { credential } = verification.registrationInfo;
@@ -134,7 +159,8 @@ export async function signInWithPasskey(
   site: Site,
   response: AuthenticationResponseJSON,
 ): Promise<{ account: Account; passkey: Passkey }> {
-  const passkey = typeof response?.id === 'string' ? await services.store.people.findPasskey(response.id) : undefined;
+  assertCredential(response);
+  const passkey = await services.store.people.findPasskey(response.id);
   if (!passkey) throw refused('This passkey is not registered here. Sign in with another, or ask for a sign-in link.');
   const account = await services.store.people.getAccount(passkey.accountId);
   if (!account) throw refused('This passkey is not registered here.');
@@ -154,7 +180,7 @@ export async function signInWithPasskey(
       requireUserVerification: true,
     });
   } catch (error) {
-    throw refused(error instanceof Error ? error.message : 'The passkey could not be checked.');
+    throw refused(reasonOf(error));
   }
   if (!verification.verified) throw refused('The passkey could not be verified.');
   await services.store.people.recordPasskeyUse(passkey.id, verification.authenticationInfo.newCounter, services.now().toISOString());
