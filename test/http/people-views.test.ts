@@ -70,6 +70,25 @@ const pageBuilders: Record<string, () => string> = {
       ],
       notice: 'Passkey added.',
     }),
+  'account, admin of one': () =>
+    accountPage(assets, {
+      account: { email: 'olga@acme.test', name: null },
+      memberships: [
+        { workspaceId: 'ws_1', workspaceName: 'Acme', role: 'admin', plan: 'business' },
+        { workspaceId: 'ws_2', workspaceName: 'Beta', role: 'editor', plan: 'pro' },
+        { workspaceName: 'Gamma', role: 'admin', plan: 'pro' },
+      ],
+      passkeys: [{ id: 'pk_1', name: 'Laptop', createdAt: '2026-12-06T09:00:00Z', lastUsedAt: null }],
+    }),
+  'account, admin of two': () =>
+    accountPage(assets, {
+      account: { email: 'olga@acme.test', name: null },
+      memberships: [
+        { workspaceId: 'ws_1', workspaceName: 'Acme', role: 'admin', plan: 'business' },
+        { workspaceId: 'ws_2', workspaceName: 'Beta', role: 'admin', plan: 'pro' },
+      ],
+      passkeys: [{ id: 'pk_1', name: 'Laptop', createdAt: '2026-12-06T09:00:00Z', lastUsedAt: null }],
+    }),
   'account without passkeys': () => accountPage(assets, { account: { email: 'ana@acme.test', name: null }, memberships: [], passkeys: [] }),
   consent: () => consentPage(assets, consent()),
   'consent, one workspace, test': () => consentPage(assets, consent({ workspaces: [consent().workspaces[0]!], environment: 'test' })),
@@ -137,20 +156,14 @@ describe('every people page', () => {
 
   it.each(Object.entries(pageBuilders))('when the %s page is written, then every field a person fills in has a label', (_name, build) => {
     const page = build();
-    for (const input of tags(page, 'input')) {
+    for (const input of [...tags(page, 'input'), ...tags(page, 'select')]) {
       const { type, id } = attributesOf(input);
       if (type === 'hidden') continue;
       expect(id, input).toBeTruthy();
       expect(page).toContain(`<label for="${id}">`);
     }
-    for (const label of tags(page, 'label')) {
-      expect(
-        tags(page, 'input')
-          .map(attributesOf)
-          .map(({ id }) => id),
-        label,
-      ).toContain(attributesOf(label).for);
-    }
+    const fieldIds = [...tags(page, 'input'), ...tags(page, 'select')].map((field) => attributesOf(field).id);
+    for (const label of tags(page, 'label')) expect(fieldIds, label).toContain(attributesOf(label).for);
     for (const button of page.matchAll(/<button\b[^>]*>(.*?)<\/button>/g)) expect(button[1]!.replace(/<[^>]+>/g, '').trim()).not.toBe('');
   });
 
@@ -167,7 +180,7 @@ describe('every people page', () => {
     const withScript = Object.entries(pageBuilders)
       .filter(([, build]) => build().includes('<script'))
       .map(([name]) => name);
-    expect(withScript).toEqual(['sign-in', 'account', 'account without passkeys']);
+    expect(withScript).toEqual(['sign-in', 'account', 'account, admin of one', 'account, admin of two', 'account without passkeys']);
   });
 
   it('when the browser files are not built, then an error page still reads, without a stylesheet', () => {
@@ -202,6 +215,16 @@ const expectedText: Record<string, string> = {
     'used yet Remove Laptop Phone Added 1 Dec 2026 , last used 5 Dec 2026 Remove Phone Name for the new passkey ' +
     '(optional) Add a passkey A passkey needs JavaScript, which is off in this browser. Workspaces Acme Admin · Business ' +
     'plan Beta Viewer · Free plan Sign out',
+  'account, admin of one':
+    'Form-Funnel Your account Signed in as olga@acme.test . Passkeys Laptop Added 6 Dec 2026 , not used yet Remove Laptop ' +
+    'Name for the new passkey (optional) Add a passkey A passkey needs JavaScript, which is off in this browser. ' +
+    'Workspaces Acme Admin · Business plan Beta Editor · Pro plan Gamma Admin · Pro plan Invite someone to Acme Email ' +
+    'address Role Viewer Editor Admin Invite Sign out',
+  'account, admin of two':
+    'Form-Funnel Your account Signed in as olga@acme.test . Passkeys Laptop Added 6 Dec 2026 , not used yet Remove Laptop ' +
+    'Name for the new passkey (optional) Add a passkey A passkey needs JavaScript, which is off in this browser. ' +
+    'Workspaces Acme Admin · Business plan Beta Admin · Pro plan Invite someone Workspace Acme Beta Email address Role ' +
+    'Viewer Editor Admin Invite Sign out',
   'account without passkeys':
     'Form-Funnel Your account Signed in as ana@acme.test . Add a passkey You have no passkey yet. Add one now: next time ' +
     'you sign in with it, without waiting for an email. Name for the new passkey (optional) Add a passkey A passkey needs ' +
@@ -493,6 +516,28 @@ describe('the invitation page', () => {
 });
 
 describe('the account page', () => {
+  it('when the person administers one workspace with an id, then the invitation form names it and posts its id', () => {
+    const page = pageBuilders['account, admin of one']!();
+    expect(page).toContain(
+      '<form method="post" action="/account/invites">\n<input type="hidden" name="workspace" value="ws_1">\n' +
+        '<div class="field"><label for="invite-email">Email address</label>\n' +
+        '<input id="invite-email" name="email" type="email" required maxlength="254" autocomplete="off"></div>\n' +
+        '<div class="field"><label for="invite-role">Role</label>\n<select id="invite-role" name="role">' +
+        '<option value="viewer">Viewer</option><option value="editor">Editor</option><option value="admin">Admin</option>' +
+        '</select></div>\n<button type="submit">Invite</button>\n</form></section>',
+    );
+  });
+
+  it('when the person administers two, then the invitation form offers them in a select', () => {
+    expect(pageBuilders['account, admin of two']!()).toContain(
+      '<select id="invite-workspace" name="workspace"><option value="ws_1">Acme</option><option value="ws_2">Beta</option></select>',
+    );
+  });
+
+  it('when the person administers none, then there is no invitation form', () => {
+    expect(pageBuilders.account!()).not.toContain('/account/invites');
+  });
+
   it('when the person has no passkey, then adding one is the prompt, with a labelled name field', () => {
     const page = accountPage(assets, { account: { email: 'ana@acme.test', name: null }, memberships: [], passkeys: [] });
     expect(page).toContain(

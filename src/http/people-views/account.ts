@@ -3,7 +3,7 @@
  * no passkey yet (just signed in by a link) adding one is the page's first offer, since the next sign-in needs it.
  */
 import type { Plan, Schema } from '../../contract.js';
-import { html, messageBlock, type PageAssets, peopleDocument, signOutForm } from './layout.js';
+import { html, noticeMessage, type PageAssets, peopleDocument, signOutForm } from './layout.js';
 import { passkeyButton } from './sign-in.js';
 
 export interface AccountView {
@@ -15,10 +15,11 @@ export interface AccountView {
   notice?: string;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-
 /** A timestamp as a day people read ("6 Dec 2026"), machine-readable in `datetime`. */
-const day = (iso: string): string => `<time datetime="${html(iso)}">${html(dayFormat.format(new Date(iso)))}</time>`;
+const day = (iso: string): string => {
+  const format = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return `<time datetime="${html(iso)}">${html(format.format(new Date(iso)))}</time>`;
+};
 
 const capitalised = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -92,6 +93,6 @@ export function accountPage(assets: PageAssets, view: AccountView): string {
           )
           .join('')}</ul>\n`) +
     '</section>\n';
-  const body = messageBlock(view.notice, 'notice') + who + passkeys + memberships + inviteForm(view) + signOutForm();
+  const body = noticeMessage(view.notice) + who + passkeys + memberships + inviteForm(view) + signOutForm();
   return peopleDocument({ heading: 'Your account', body, assets, script: true });
 }

@@ -72,13 +72,13 @@ ${body}
 /** A hidden field of a form: no label (nothing to fill in), the value escaped. */
 export const hiddenField = (name: string, value: string): string => `<input type="hidden" name="${html(name)}" value="${html(value)}">`;
 
-/** A message the server has for the person on arrival: an error is an alert, anything else a status. */
-export function messageBlock(text: string | undefined, kind: 'error' | 'notice'): string {
-  if (!text) return '';
-  return kind === 'error'
-    ? `<p class="message message-error" role="alert">${html(text)}</p>\n`
-    : `<p class="message message-notice" role="status">${html(text)}</p>\n`;
-}
+/** A message the server has for the person on arrival: an error (an alert, read out at once)... */
+export const errorMessage = (text: string | undefined): string =>
+  text ? `<p class="message message-error" role="alert">${html(text)}</p>\n` : '';
+
+/** ...or news (a status: what just happened, read out politely). */
+export const noticeMessage = (text: string | undefined): string =>
+  text ? `<p class="message message-notice" role="status">${html(text)}</p>\n` : '';
 
 /** The sign-out button: a POST from this origin (the server checks Origin), never a link a prefetch could follow. */
 export const signOutForm = (next?: string): string =>

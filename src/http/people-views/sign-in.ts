@@ -4,7 +4,7 @@
  * scanners open links too).
  */
 import { passkeyEndpoints } from '../../people/passkey-protocol.js';
-import { hiddenField, html, messageBlock, type PageAssets, peopleDocument } from './layout.js';
+import { errorMessage, hiddenField, html, noticeMessage, type PageAssets, peopleDocument } from './layout.js';
 
 export interface SignInView {
   /** The local path to go to once signed in (already checked by the caller). */
@@ -36,8 +36,8 @@ export function passkeyButton(ceremony: 'sign-in' | 'register', label: string, a
 
 export function signInPage(assets: PageAssets, view: SignInView): string {
   const body =
-    messageBlock(view.error, 'error') +
-    messageBlock(view.notice, 'notice') +
+    errorMessage(view.error) +
+    noticeMessage(view.notice) +
     '<section class="panel" aria-labelledby="passkey-heading">\n' +
     '<h2 id="passkey-heading">With a passkey</h2>\n' +
     '<p class="hint">Your device unlocks it with your fingerprint, face or screen lock.</p>\n' +
