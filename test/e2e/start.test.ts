@@ -158,7 +158,7 @@ async function expectStopsOn(server: Started, signal: NodeJS.Signals, to: 'npm' 
 }
 
 /** The admin command the banner prints, run as printed (its variables and nothing else of the server's). */
-async function runBannerAdminCommand(output: string, password?: string): Promise<{ live_admin_key: string }> {
+async function runBannerAdminCommand(output: string, password?: string): Promise<{ live_admin_key: string; sign_in_url: string }> {
   const line = output.split('\n').find((entry) => entry.includes('npm run admin -- bootstrap'));
   const [, assignments = ''] = /^\s*(.*?)npm run admin -- bootstrap/.exec(line ?? '') ?? [];
   const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME! };
@@ -166,7 +166,7 @@ async function runBannerAdminCommand(output: string, password?: string): Promise
     env[name!] = (quoted ?? plain!).replace('<password>', password ?? '<password>');
   }
   const { stdout } = await run('npm', ['run', '-s', 'admin', '--', 'bootstrap', '--workspace', 'Acme', '--json'], { cwd: project, env });
-  return JSON.parse(stdout) as { live_admin_key: string };
+  return JSON.parse(stdout) as { live_admin_key: string; sign_in_url: string };
 }
 
 async function meStatus(port: number, key: string): Promise<number> {
@@ -220,6 +220,43 @@ async function expectHostedPage(port: number, key: string): Promise<void> {
   }
 }
 
+/**
+ * With no SMTP_URL, `npm start` alone works end to end for people: the bootstrap's sign-in link opens its page on this
+ * server, and an invitation is written to DATA_DIR/mail as a message whose link opens the invitation's page.
+ */
+async function expectPeopleGetIn(port: number, key: string, signInUrl: string): Promise<void> {
+  expect(signInUrl).toMatch(new RegExp(`^https://localhost:${port}/sign-in/link\\?token=`));
+  const transport = fetchTrusting(readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8'));
+  try {
+    const signIn = await transport.fetch(new Request(signInUrl));
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain('Continue as owner@localhost');
+    const invited = await transport.fetch(
+      new Request(`https://localhost:${port}/v1/team/invites`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'colleague@acme.test', role: 'viewer' }),
+      }),
+    );
+    expect(invited.status).toBe(201);
+    const mailDir = join(dataDir, 'mail');
+    await expect
+      .poll(() => readdirSync(mailDir, { withFileTypes: true }).filter((entry) => entry.name.endsWith('.eml')).length, { timeout: 10_000 })
+      .toBe(1);
+    const [file] = readdirSync(mailDir).filter((name) => name.endsWith('.eml'));
+    const message = readFileSync(join(mailDir, file!), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
+    const link = /https:\/\/localhost:\d+\/invites\/accept\?token=[A-Za-z0-9_-]{43}/.exec(message)?.[0];
+    expect(link).toBeDefined();
+    const invitation = await transport.fetch(new Request(link!));
+    expect(invitation.status).toBe(200);
+    expect(await invitation.text()).toContain('Join Acme as a viewer');
+  } finally {
+    transport.close();
+  }
+}
+
 describe('npm start', () => {
   it('when started on a fresh copy, then it compiles and builds the docs quietly, listens, and stops on SIGTERM to npm', async () => {
     const server = await start();
@@ -237,9 +274,10 @@ describe('npm start', () => {
     expect(server.output()).not.toContain('building the docs page');
     expect(server.output()).not.toMatch(/deprecat/i);
     expect(server.output()).toContain(`DATA_DIR=${dataDir} PORT=${server.port} npm run admin -- bootstrap`);
-    const { live_admin_key } = await runBannerAdminCommand(server.output());
+    const { live_admin_key, sign_in_url } = await runBannerAdminCommand(server.output());
     expect(await meStatus(server.port, live_admin_key)).toBe(200);
     await expectHostedPage(server.port, live_admin_key);
+    await expectPeopleGetIn(server.port, live_admin_key, sign_in_url);
     await expectStopsOn(server, 'SIGINT', 'npm');
   });
 
