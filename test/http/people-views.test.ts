@@ -16,6 +16,7 @@ import {
   type PageAssets,
   peopleAssets,
   peoplePagePolicy,
+  peoplePolicy,
   signInPage,
 } from '../../src/http/people-views.js';
 import { passkeyEndpoints } from '../../src/people/passkey-protocol.js';
@@ -268,6 +269,13 @@ describe('the policy and the asset paths', () => {
     expect(peoplePagePolicy).toBe("default-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'; frame-ancestors 'none'");
   });
 
+  it('when the consent page names an application origin, then forms may post there too, and nothing else widens', () => {
+    expect(peoplePolicy('https://app.example')).toBe(
+      "default-src 'self'; base-uri 'none'; form-action 'self' https://app.example; object-src 'none'; frame-ancestors 'none'",
+    );
+    expect(peoplePolicy()).toBe(peoplePagePolicy);
+  });
+
   it('when a manifest is given, then the pages load its hashed people files from the assets route', () => {
     expect(peopleAssets({ 'people.css': 'people.X.css', 'people.js': 'people.Y.js' })).toEqual({
       stylesheet: '/f/assets/people.X.css',
@@ -441,6 +449,11 @@ describe('sign-in and links', () => {
     expect(page).not.toContain('name="next"');
     expect(page).not.toContain('data-next');
     expect(page).not.toContain('role="alert"');
+    expect(readableText(page)).toBe(
+      'Form-Funnel Sign in to Form-Funnel With a passkey Your device unlocks it with your fingerprint, face or screen lock. ' +
+        'Sign in with a passkey A passkey needs JavaScript, which is off in this browser. With a link by email Email ' +
+        'address Email me a sign-in link',
+    );
     expect(page).toContain(
       '<form method="post" action="/sign-in/email">\n<div class="field"><label for="email">Email address</label>\n' +
         '<input id="email" name="email" type="email" autocomplete="username webauthn" required spellcheck="false"></div>',

@@ -34,7 +34,7 @@ function passkeyItem(passkey: AccountView['passkeys'][number]): string {
   );
 }
 
-const addPasskey =
+const addPasskey = (): string =>
   '<div class="field"><label for="passkey-name">Name for the new passkey <span class="hint">(optional)</span></label>\n' +
   '<input id="passkey-name" name="passkey-name" type="text" maxlength="100" autocomplete="off" ' +
   'placeholder="e.g. Work laptop"></div>\n' +
@@ -75,11 +75,11 @@ export function accountPage(assets: PageAssets, view: AccountView): string {
       ? '<section class="panel panel-prompt" aria-labelledby="passkeys-heading">\n' +
         '<h2 id="passkeys-heading">Add a passkey</h2>\n' +
         '<p>You have no passkey yet. Add one now: next time you sign in with it, without waiting for an email.</p>\n' +
-        `${addPasskey}</section>\n`
+        `${addPasskey()}</section>\n`
       : '<section class="panel" aria-labelledby="passkeys-heading">\n' +
         '<h2 id="passkeys-heading">Passkeys</h2>\n' +
         `<ul class="list">\n${view.passkeys.map(passkeyItem).join('')}</ul>\n` +
-        `${addPasskey}</section>\n`;
+        `${addPasskey()}</section>\n`;
   const memberships =
     '<section class="panel" aria-labelledby="workspaces-heading">\n' +
     '<h2 id="workspaces-heading">Workspaces</h2>\n' +
