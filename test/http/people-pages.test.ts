@@ -278,16 +278,36 @@ describe('the OAuth consent page', () => {
     expect(otherRedirect.text).not.toContain('evil.example');
   });
 
-  it('when PKCE is missing, then the client hears invalid_request on its redirect URI, with its state', async () => {
+  it('when PKCE is missing, plain or malformed, then an error page, never a redirect', async () => {
     const clientId = await client();
-    const query = authorizeQuery(clientId);
-    query.delete('code_challenge');
-    const res = await page('get', `/oauth/authorize?${query}`);
+    const missing = authorizeQuery(clientId);
+    missing.delete('code_challenge');
+    for (const query of [
+      missing,
+      authorizeQuery(clientId, { code_challenge_method: 'plain' }),
+      authorizeQuery(clientId, { code_challenge: 'short' }),
+    ]) {
+      const res = await page('get', `/oauth/authorize?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.text).toContain('PKCE');
+    }
+  });
+
+  it('when the scope is unknown, then the client hears invalid_scope on its redirect URI, with its state', async () => {
+    const clientId = await client();
+    const res = await page('get', `/oauth/authorize?${authorizeQuery(clientId, { scope: 'read everything' })}`);
     expect(res.status).toBe(303);
     const location = new URL(res.headers.location!);
     expect(location.origin + location.pathname).toBe(redirectUri);
-    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error')).toBe('invalid_scope');
     expect(location.searchParams.get('state')).toBe('xyz');
+  });
+
+  it('when response_type is not code, then unsupported_response_type goes back to the client', async () => {
+    const clientId = await client();
+    const res = await page('get', `/oauth/authorize?${authorizeQuery(clientId, { response_type: 'token' })}`);
+    expect(new URL(res.headers.location!).searchParams.get('error')).toBe('unsupported_response_type');
   });
 
   it('when nobody is signed in, then the page sends them to sign in and back to the same request', async () => {
@@ -357,9 +377,18 @@ describe('the OAuth consent page', () => {
 describe('hostile input', () => {
   it('when every page call gets bodies it does not expect, then each is refused in words, never a 5xx or an internal', async () => {
     const cookie = await signInByLink('owner@acme.test');
-    const posts = ['/sign-in/email', '/sign-in/passkey/options', '/sign-in/passkey', '/sign-in/link', '/invites/accept',
-      '/account/passkeys/options', '/account/passkeys', '/account/passkeys/psk_AAAAAAAAAAAAAAAAAAAAAAAA/remove',
-      '/account/invites', '/oauth/authorize'];
+    const posts = [
+      '/sign-in/email',
+      '/sign-in/passkey/options',
+      '/sign-in/passkey',
+      '/sign-in/link',
+      '/invites/accept',
+      '/account/passkeys/options',
+      '/account/passkeys',
+      '/account/passkeys/psk_AAAAAAAAAAAAAAAAAAAAAAAA/remove',
+      '/account/invites',
+      '/oauth/authorize',
+    ];
     const bodies: Array<[string, string]> = [
       ['application/json', '{'],
       ['application/json', '{"response": 5, "next": ["/x"]}'],

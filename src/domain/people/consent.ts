@@ -1,7 +1,8 @@
 /**
- * The OAuth consent page's decisions (RFC 6749 section 4.1.1 to 4.1.2.1). A bad `client_id` or `redirect_uri` is
- * shown to the person and never redirected (the redirect could lead anywhere); every other fault goes back to the
- * client as `error=` on its registered redirect URI. A member grants at most what their role allows in the chosen
+ * The OAuth consent page's decisions (RFC 6749 section 4.1.1 to 4.1.2.1). A bad `client_id`, `redirect_uri` or PKCE
+ * parameter is shown to the person and never redirected (the redirect could lead anywhere, and a code without PKCE
+ * could be exchanged by whoever intercepts it); every other fault goes back to the client as `error=` on its
+ * registered redirect URI. A member grants at most what their role allows in the chosen
  * workspace (admin → `admin`, editor → `read_write`, viewer → `read`); the grant records them, so `GET /v1/me` names
  * them and their removal from the workspace revokes it.
  */
@@ -91,13 +92,16 @@ export async function checkAuthorizationRequest(services: Services, query: Recor
   if (state !== undefined && stateBack === undefined) return fail('invalid_request', 'state must be 1 to 500 printable ASCII characters.');
   const scopes = parseScopes(single(query.scope) ?? '');
   if (!scopes) return fail('invalid_scope', 'scope must be one or more of read, read_write, admin, separated by spaces.');
+  // Without PKCE a code could be exchanged by whoever intercepts it: such a link is the application's fault, shown to
+  // the person as one and never redirected, as the contract's oauth2 scheme says.
   const method = single(query.code_challenge_method);
-  if (!method || !(supportedChallengeMethods as readonly string[]).includes(method)) {
-    return fail('invalid_request', 'code_challenge_method must be S256 (PKCE is required; plain is refused).');
-  }
   const codeChallenge = single(query.code_challenge) ?? '';
-  if (!codeChallengePattern.test(codeChallenge)) {
-    return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier, 43 characters.');
+  if (!method || !(supportedChallengeMethods as readonly string[]).includes(method) || !codeChallengePattern.test(codeChallenge)) {
+    throw new PageRefusal(
+      400,
+      'This link is not valid',
+      `${client.name} sent you here without the proof (PKCE, S256) that keeps your approval safe, so nothing can be approved. Tell its makers.`,
+    );
   }
   const environment = single(query.environment) ?? 'live';
   if (environment !== 'live' && environment !== 'test') return fail('invalid_request', 'environment must be live or test.');
