@@ -16,12 +16,17 @@ export interface AxeViolation {
   nodes: Array<{ target: string[] }>;
 }
 
-/** The serious and critical violations axe-core finds in the page (or frame) as it is now. */
-export async function seriousViolations(target: Page | Frame): Promise<AxeViolation[]> {
+/** Every violation axe-core finds in the page (or frame) as it is now, whatever its impact. */
+export async function axeViolations(target: Page | Frame): Promise<AxeViolation[]> {
   await target.evaluate(axeSource);
   // A string, run in the page: the test program has no DOM library.
-  const violations = (await target.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+  return (await target.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
     result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) })))`)) as AxeViolation[];
+}
+
+/** The serious and critical violations axe-core finds in the page (or frame) as it is now. */
+export async function seriousViolations(target: Page | Frame): Promise<AxeViolation[]> {
+  const violations = await axeViolations(target);
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 
