@@ -187,6 +187,13 @@ describe('the code agrees with the OpenAPI document', () => {
     expect(textAt('components/schemas/PublicSubmission', 'properties', 'resume_expires_at', 'description')).toContain(`(${window} after`);
   });
 
+  it('when people join, sign in or are invited again, then those are audit event types and never webhook event types', () => {
+    const people = ['member.invited', 'member.joined', 'member.signed_in', 'member.removed', 'invite.resent', 'invite.revoked'];
+    expect(listAt('components/schemas/AuditEventType', 'enum')).toEqual(expect.arrayContaining(people));
+    const webhookTypes = [...listAt('components/schemas/EventType', 'enum'), ...Object.keys(valueAt('openapi', 'webhooks') as object)];
+    expect(people.filter((type) => webhookTypes.includes(type))).toEqual([]);
+  });
+
   it('when an invite is created or sent again, then it stays pending for the days Invite, createInvite and resendInvite state', () => {
     const days = `${INVITE_LIFETIME_DAYS} days`;
     expect(textAt('components/schemas/Invite', 'properties', 'expires_at', 'description')).toMatch(
