@@ -23,6 +23,7 @@ import { backoffWithBase } from './domain/integrations/retry-schedule.js';
 import { purgeExpiredSigningSecrets } from './domain/integrations/service.js';
 import { startDeliveryWorker } from './domain/integrations/worker.js';
 import { sweepExpiredKeys } from './domain/keys/service.js';
+import { after, lifetimes } from './domain/people/tokens.js';
 import { startRescoreWorker } from './domain/rescore-jobs/worker.js';
 import { USAGE_FLUSH_INTERVAL_MS } from './domain/usage/meter.js';
 import { buildApp } from './http/app.js';
@@ -244,6 +245,10 @@ async function serve(config: Config, log: pino.Logger): Promise<void> {
       // resume window has ended: their records are no longer needed.
       const now = services.now().toISOString();
       await inBatches(IDEMPOTENCY_PURGE_BATCH, (limit) => store.spam.purgeExpired(now, limit));
+      // People's one-time links, sessions and sent mail are kept a day after they end (docs/operating/people.md).
+      const dayAgo = new Date(services.now().getTime() - 86_400_000);
+      const people = { before: dayAgo.toISOString(), idleBefore: after(dayAgo, -lifetimes.sessionIdleMs) };
+      await inBatches(IDEMPOTENCY_PURGE_BATCH, (limit) => store.people.purgeExpired(people, limit));
       await purgeExpiredEvents(services);
     });
   const jobs = [

@@ -110,6 +110,14 @@ export interface InviteAcceptance {
   at: string;
 }
 
+/** What `purgeExpired` deletes: rows whose end came before these times. */
+export interface PeoplePurge {
+  /** Links that expired (used or not), sessions that ended or reached their absolute end, and mail sent before this. */
+  before: string;
+  /** Sessions last seen before this (their idle end, the idle lifetime after it, came before `before`). */
+  idleBefore: string;
+}
+
 export interface PeopleStore {
   getAccount(id: string): Promise<Account | undefined>;
   findAccountByEmail(email: string): Promise<Account | undefined>;
@@ -160,4 +168,10 @@ export interface PeopleStore {
   claimMail(id: string, now: string, retryAt: string): Promise<boolean>;
   /** Marks it sent and empties its subject, text and html (they held a link). */
   markMailSent(id: string, at: string): Promise<void>;
+
+  /**
+   * Deletes links, sessions and sent mail that ended before the cutoffs (unsent and parked mail stays), at most
+   * `limit` rows in all, oldest first (links, then sessions, then mail); returns how many it deleted.
+   */
+  purgeExpired(cutoffs: PeoplePurge, limit: number): Promise<number>;
 }

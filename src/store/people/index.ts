@@ -6,7 +6,7 @@ import type { PeopleStore } from '../people-store.js';
 import { toAccount, toLink, toMail, toMembership, toPasskey, toSession } from '../rows/people.js';
 import { linkParameters, mailParameters, passkeyParameters, peopleSql, sessionParameters } from '../sql/people.js';
 import { all, one, type ProcedureDriver, run } from '../sql/procedure.js';
-import { acceptInvite, ensureAccount } from './procedures.js';
+import { acceptInvite, ensureAccount, purgeExpired } from './procedures.js';
 
 export function peopleStore(driver: ProcedureDriver): PeopleStore {
   return {
@@ -95,6 +95,10 @@ export function peopleStore(driver: ProcedureDriver): PeopleStore {
     },
     async markMailSent(id, at) {
       await driver.direct(() => run(peopleSql.markMailSent, { id, at }));
+    },
+
+    async purgeExpired(cutoffs, limit) {
+      return driver.direct(() => purgeExpired(cutoffs, limit));
     },
   };
 }

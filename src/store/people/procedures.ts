@@ -1,6 +1,6 @@
-/** The people store's transactions of more than one step (the others are written in place, in ./index.ts). */
+/** The people store's procedures of more than one step (the others are written in place, in ./index.ts). */
 import { StoreConflict } from '../errors.js';
-import type { Account, InviteAcceptance } from '../people-store.js';
+import type { Account, InviteAcceptance, PeoplePurge } from '../people-store.js';
 import type { AccountRow } from '../rows/people.js';
 import { auditEventParameters, auditEventSql } from '../sql/audit-events.js';
 import { accountParameters, peopleSql } from '../sql/people.js';
@@ -31,4 +31,15 @@ export function* acceptInvite(acceptance: InviteAcceptance): Procedure<void> {
   // The members' unique (workspace, email) refuses an email that is a member already.
   yield* run(teamSql.insertMember, memberParameters(workspaceId, member), { unique: 'member_exists' });
   yield* run(auditEventSql.insert, auditEventParameters(acceptance.audit));
+}
+
+/**
+ * One batch of the purge: links first, then sessions, then sent mail, each taking what the limit leaves. Each
+ * statement stands alone (a deleted row is no longer needed, whatever the next statement does).
+ */
+export function* purgeExpired({ before, idleBefore }: PeoplePurge, limit: number): Procedure<number> {
+  let purged = yield* run(peopleSql.purgeLinks, { before, limit });
+  if (purged < limit) purged += yield* run(peopleSql.purgeSessions, { before, idleBefore, limit: limit - purged });
+  if (purged < limit) purged += yield* run(peopleSql.purgeSentMail, { before, limit: limit - purged });
+  return purged;
 }

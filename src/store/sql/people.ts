@@ -96,6 +96,26 @@ export const peopleSql = {
   ),
   // The text held a one-time link: once sent, it is not kept.
   markMailSent: shared(`UPDATE outgoing_mail SET sent_at = :at, subject = '', text = '', html = '' WHERE id = :id`),
+
+  // The purge (PeopleStore.purgeExpired): at most `limit` rows a statement, oldest first, chosen by key in a subquery,
+  // since PostgreSQL's DELETE takes no LIMIT. Each predicate is the range of an index (schema/people-purge.ts).
+  purgeLinks: shared(
+    `DELETE FROM one_time_links WHERE token_hash IN (
+       SELECT token_hash FROM one_time_links WHERE expires_at < :before ORDER BY expires_at LIMIT :limit)`,
+  ),
+  // A session is never seen after it ends, so one that ended before `before` was last seen before it too: the index
+  // on last_seen_at reads the candidates, and passes over at most the sessions left idle less than a day ago.
+  purgeSessions: shared(
+    `DELETE FROM sessions WHERE id IN (
+       SELECT id FROM sessions
+       WHERE last_seen_at < :before AND (ended_at < :before OR expires_at < :before OR last_seen_at < :idleBefore)
+       ORDER BY last_seen_at LIMIT :limit)`,
+  ),
+  // Sent only: a message not sent yet, or parked after its last attempt (src/mail/sender.ts), stays.
+  purgeSentMail: shared(
+    `DELETE FROM outgoing_mail WHERE id IN (
+       SELECT id FROM outgoing_mail WHERE sent_at < :before ORDER BY sent_at LIMIT :limit)`,
+  ),
 };
 
 // Emails are compared and kept in lower case, as members' are (src/store/sql/team.ts).

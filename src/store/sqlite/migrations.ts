@@ -10,6 +10,7 @@ import { oauthSchema } from './schema/oauth.js';
 import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
 import { oauthMemberSchema } from './schema/oauth-member.js';
 import { peopleSchema } from './schema/people.js';
+import { peoplePurgeSchema } from './schema/people-purge.js';
 import { publishableKeysSchema } from './schema/publishable-keys.js';
 import { sourceRowsEmptiedSchema } from './schema/source-rows-emptied.js';
 import { spamSchema } from './schema/spam.js';
@@ -60,6 +61,7 @@ const migrations: readonly string[] = [
   sourceRowsEmptiedSchema,
   peopleSchema,
   oauthMemberSchema,
+  peoplePurgeSchema,
 ];
 
 /**

@@ -2,12 +2,14 @@
  * One suite, every store: what the people store keeps. Accounts are people by email (made once, however many ask at
  * once); memberships are the `members` rows with that email; a one-time link is spent once, never after it expires;
  * an invitation is accepted atomically or not at all; a passkey's removal ends the sessions it began; a queued
- * message is claimed by one sender and emptied once sent; removing a member ends their grants and sessions.
+ * message is claimed by one sender and emptied once sent; removing a member ends their grants and sessions; the purge
+ * deletes links, sessions and sent mail that ended before its cutoffs, a batch at a time, and keeps the rest.
  */
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../src/contract.js';
 import { newId } from '../../../src/ids.js';
+import { MAX_MAIL_ATTEMPTS, PARKED } from '../../../src/mail/sender.js';
 import { RecordNotFound, StoreConflict } from '../../../src/store/errors.js';
 import type { Account, OneTimeLink, OutgoingMail, Passkey, Session } from '../../../src/store/people-store.js';
 import type { Store } from '../../../src/store/types.js';
@@ -429,6 +431,105 @@ describe.each(storeKinds)('people on the %s store', (kind) => {
       expect(await storedRows(store, 'SELECT recipient, subject, text, html, sent_at FROM outgoing_mail WHERE id = ?', sent.id)).toEqual([
         { recipient: 'ada@example.com', subject: '', text: '', html: '', sent_at: at(5) },
       ]);
+    });
+  });
+
+  describe('purging what has ended', () => {
+    // The hourly purge at `now` passes cutoffs a day back (src/server.ts): a session idle 12 hours has ended.
+    const hour = 3600;
+    const now = 10 * 24 * hour;
+    const ago = (seconds: number): string => at(now - seconds);
+    const cutoffs = { before: ago(24 * hour), idleBefore: ago(36 * hour) };
+    const ids = async (table: string): Promise<unknown[]> =>
+      (await storedRows(store, `SELECT id FROM ${table}`)).map((row) => row.id).sort();
+    const sorted = (...rows: Array<{ id: string }>): string[] => rows.map((row) => row.id).sort();
+    let ada: Account;
+    beforeEach(async () => {
+      ada = await store.people.ensureAccount(account('ada@example.com'));
+    });
+
+    /** A session begun `begun` seconds ago, 7 days long, last seen `seen` seconds ago, ended `ended` seconds ago. */
+    const aged = (text: string, begun: number, seen: number, ended: number | null = null): Session => ({
+      ...session(ada.id, text),
+      createdAt: ago(begun),
+      lastSeenAt: ago(seen),
+      expiresAt: ago(begun - 7 * 24 * hour),
+      endedAt: ended === null ? null : ago(ended),
+    });
+
+    it('when links expired more than a day ago, then they are purged, used or not, challenges too; later ones stay', async () => {
+      const purged = [
+        link('expired', { expiresAt: ago(25 * hour) }),
+        link('expired-used', { expiresAt: ago(25 * hour), usedAt: ago(25.1 * hour) }),
+        link('expired-challenge', { purpose: 'challenge', email: '', expiresAt: ago(25 * hour) }),
+      ];
+      const kept = [
+        link('expired-lately', { expiresAt: ago(23 * hour) }),
+        link('expired-a-day-ago', { expiresAt: cutoffs.before }),
+        link('live', { expiresAt: ago(-600) }),
+      ];
+      for (const one of [...kept, ...purged]) await store.people.createLink(one);
+      expect(await store.people.purgeExpired(cutoffs, 100)).toBe(3);
+      for (const one of purged) expect(await store.people.findLink(one.hash)).toBeUndefined();
+      for (const one of kept) expect(await store.people.findLink(one.hash)).toEqual(one);
+      expect(await store.people.purgeExpired(cutoffs, 100)).toBe(0);
+    });
+
+    it('when sessions ended, reached their absolute end or went idle more than a day ago, then they are purged; later ones stay', async () => {
+      const endedLongAgo = aged('ended-long-ago', 30 * hour, 26 * hour, 25 * hour);
+      const absoluteEndLongAgo = aged('absolute-end-long-ago', (7 * 24 + 25) * hour, 25 * hour);
+      const idleLongAgo = aged('idle-long-ago', 40 * hour, 37 * hour);
+      const kept = [
+        aged('ended-lately', 30 * hour, 23 * hour, 23 * hour),
+        aged('absolute-end-lately', (7 * 24 + 23) * hour, 23 * hour),
+        aged('idle-lately', 40 * hour, 35 * hour),
+        aged('live', 40 * hour, hour),
+      ];
+      for (const one of [...kept, endedLongAgo, absoluteEndLongAgo, idleLongAgo]) await store.people.createSession(one);
+      expect(await store.people.purgeExpired(cutoffs, 100)).toBe(3);
+      expect(await ids('sessions')).toEqual(sorted(...kept));
+      expect(await store.people.findSession(hashOf('live'))).toEqual({ session: kept[3], account: ada });
+    });
+
+    it('when mail was sent more than a day ago, then it is purged; mail sent later, unsent or parked stays', async () => {
+      const [sentLongAgo, sentLately] = [
+        mail('sent-long-ago', { createdAt: ago(26 * hour) }),
+        mail('sent-lately', { createdAt: ago(24 * hour) }),
+      ];
+      const unsent = mail('unsent', { createdAt: ago(9 * 24 * hour), nextAttemptAt: ago(9 * 24 * hour) });
+      const parked = mail('parked', { createdAt: ago(9 * 24 * hour), attempts: MAX_MAIL_ATTEMPTS, nextAttemptAt: PARKED });
+      for (const one of [sentLongAgo, sentLately, unsent, parked])
+        await store.people.createLink(link(one.subject, { expiresAt: ago(-600) }), one);
+      await store.people.markMailSent(sentLongAgo.id, ago(25 * hour));
+      await store.people.markMailSent(sentLately.id, ago(23 * hour));
+      expect(await store.people.purgeExpired(cutoffs, 100)).toBe(1);
+      expect(await ids('outgoing_mail')).toEqual(sorted(sentLately, unsent, parked));
+      expect(await store.people.dueMail(at(now), 10)).toEqual([unsent]);
+    });
+
+    it('when more has ended than the limit, then each call purges at most the limit, oldest first: links, sessions, then mail', async () => {
+      const links = [27, 26, 25].map((hours) => link(`expired-${hours}`, { expiresAt: ago(hours * hour) }));
+      const idle = aged('idle', 48 * hour, 40 * hour);
+      const ended = aged('ended', 30 * hour, 26 * hour, 25 * hour);
+      const sent = mail('sent', { createdAt: ago(26 * hour) });
+      for (const one of [links[2]!, links[0]!, links[1]!]) await store.people.createLink(one);
+      await store.people.createSession(ended);
+      await store.people.createSession(idle);
+      await store.people.createLink(link('sent', { expiresAt: ago(-600) }), sent);
+      await store.people.markMailSent(sent.id, ago(25 * hour));
+      const linksLeft = async () => (await Promise.all(links.map((one) => store.people.findLink(one.hash)))).filter(Boolean);
+
+      expect(await store.people.purgeExpired(cutoffs, 2)).toBe(2);
+      expect(await linksLeft()).toEqual([links[2]]);
+      expect(await ids('sessions')).toEqual(sorted(idle, ended));
+      expect(await store.people.purgeExpired(cutoffs, 2)).toBe(2);
+      expect(await linksLeft()).toEqual([]);
+      expect(await ids('sessions')).toEqual([ended.id]);
+      expect(await ids('outgoing_mail')).toEqual([sent.id]);
+      expect(await store.people.purgeExpired(cutoffs, 2)).toBe(2);
+      expect(await ids('sessions')).toEqual([]);
+      expect(await ids('outgoing_mail')).toEqual([]);
+      expect(await store.people.purgeExpired(cutoffs, 2)).toBe(0);
     });
   });
 
