@@ -8,8 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
+import { RecordNotFound } from '../../src/store/errors.js';
 import { ensureAccount } from '../../src/domain/people/accounts.js';
 import { signInLinkFor } from '../../src/domain/people/links.js';
 import { createTestApi } from '../support/harness.js';
@@ -308,6 +309,22 @@ describe('the OAuth consent page', () => {
     const clientId = await client();
     const res = await page('get', `/oauth/authorize?${authorizeQuery(clientId, { response_type: 'token' })}`);
     expect(new URL(res.headers.location!).searchParams.get('error')).toBe('unsupported_response_type');
+  });
+
+  it('when the member is removed while the page is open, then Approve is refused in words and nothing is granted', async () => {
+    const clientId = await client();
+    const cookie = await signInByLink('owner@acme.test');
+    const owner = (await api.call('get', '/v1/team/members?limit=100')).body.data.find((m: { email: string }) => m.email === 'owner@acme.test');
+    // The race the store closes: the member's row goes between the page's check and the grant's insert.
+    vi.spyOn(api.store.oauth, 'createGrant').mockRejectedValueOnce(new RecordNotFound('member', owner.id));
+    const res = await page('post', '/oauth/authorize')
+      .set('Origin', origin())
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ ...Object.fromEntries(authorizeQuery(clientId)), workspace: api.workspace.workspace_id, decision: 'approve' });
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('no longer a member');
+    expect(res.headers.location).toBeUndefined();
   });
 
   it('when nobody is signed in, then the page sends them to sign in and back to the same request', async () => {

@@ -7,6 +7,7 @@
  * them and their removal from the workspace revokes it.
  */
 import type { Environment, Scope } from '../../contract.js';
+import { RecordNotFound } from '../../store/errors.js';
 import type { Account, MemberRole, Membership } from '../../store/people-store.js';
 import { authorizeOAuthClient, oauthPlan } from '../oauth/authorize.js';
 import { codeChallengePattern, supportedChallengeMethods } from '../oauth/pkce.js';
@@ -155,6 +156,16 @@ export async function approveConsent(services: Services, account: Account, reque
     state: request.state,
     environment: request.environment,
     memberId: membership.memberId,
+  }).catch((error: unknown) => {
+    // Removed from the workspace between the page and the answer: the store refuses a grant for a member who is gone.
+    if (error instanceof RecordNotFound && error.kind === 'member') {
+      throw new PageRefusal(
+        403,
+        'You are no longer a member',
+        `You were removed from ${membership.workspaceName}, so you cannot connect it.`,
+      );
+    }
+    throw error;
   });
   return authorization.redirectUrl;
 }
