@@ -94,7 +94,9 @@ export default defineConfig({
           include: ['test/http/**/*.test.ts'],
           // The hosted page's own behaviour in a browser (keyboard, saved progress, the embed) does not depend on the
           // store; the page's walk with a scored, delivered lead runs here too (hosted-browser.test.ts).
-          exclude: ['test/http/hosted-page-behaviour.test.ts'],
+          // The people pages' views (their HTML, in a browser, and the passkey script against a stub server) touch no
+          // store either; the pages' own flow runs here (people-pages.test.ts, people-browser.test.ts).
+          exclude: ['test/http/hosted-page-behaviour.test.ts', 'test/http/people-views*.test.ts'],
           // As in `api`: one module graph per worker (vitest keeps a worker to one project; store-kind.test.ts checks
           // that each project's APIs stand on its store).
           isolate: false,
