@@ -54,6 +54,7 @@ import {
   invitePage,
   linkPage,
   type PageAssets,
+  peopleAssets,
   peoplePagePolicy,
   peoplePolicy,
   signInPage,
@@ -111,7 +112,7 @@ export function peoplePages(options: PeoplePagesOptions): Router {
   const assets = (): PageAssets => {
     const built = assetsOf();
     if (!built) throw new PageRefusal(404, 'Not built', 'The pages are not built: run npm run build.');
-    return { stylesheet: `/f/assets/${built.manifest['people.css']}`, script: `/f/assets/${built.manifest['people.js']}` };
+    return peopleAssets(built.manifest);
   };
   const send = (res: Response, html: string, status = 200) => void res.status(status).set(pageHeaders).type('html').send(html);
   /** The consent page: its Approve and Deny redirect to the application, which its policy must allow. */
@@ -444,7 +445,6 @@ function refusals(log: Logger, assetsOf: () => HostedAssets | undefined, send: (
       return void res.status(status).set(pageHeaders).json({ message });
     }
     const built = assetsOf();
-    const assets = built && { stylesheet: `/f/assets/${built.manifest['people.css']}`, script: `/f/assets/${built.manifest['people.js']}` };
-    send(res, errorPage(assets, { status, title, message }), status);
+    send(res, errorPage(built && peopleAssets(built.manifest), { status, title, message }), status);
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The people pages in Chromium, served with their real Content-Security-Policy and built files: at 360 px and
- * 1280 px, axe-core finds nothing serious, nothing scrolls sideways on a phone, Tab reaches every control and each
+ * 1280 px, axe-core finds no violation, nothing scrolls sideways on a phone, Tab reaches every control and each
  * shows its focus, and the policy refuses nothing. With PEOPLE_PAGES_SCREENSHOTS=<dir>, each page's 360 px view is
  * saved there to be looked at.
  */
@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { policyRefusals, seriousViolations } from '../support/hosted-browser.js';
+import { axeViolations, policyRefusals } from '../support/hosted-browser.js';
 import { launchChromiumForLocalhost, type PeoplePagesServer, startPeoplePagesServer, stubPeoplePages } from '../support/people-pages.js';
 
 let server: PeoplePagesServer;
@@ -63,11 +63,11 @@ const pageNames = Object.keys(stubPeoplePages({ stylesheet: '', script: '' }));
 
 describe.each([360, 1280])('at %i px', (width) => {
   it.each(pageNames)(
-    'when the %s page is opened, then axe-core finds nothing serious, nothing is wider than the screen, the policy ' +
+    'when the %s page is opened, then axe-core finds no violation, nothing is wider than the screen, the policy ' +
       'refuses nothing, and Tab reaches every control in order with its focus shown',
     async (name) => {
       const { page, refusals } = await open(name, width);
-      expect(await seriousViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       if (width === 360 && screenshots) await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
       const { scrollWidth, clientWidth } = (await page.evaluate(
         '({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })',
