@@ -108,5 +108,6 @@ describe('reading the metadata from the document', () => {
     expect(metadata.issuer).toBe('https://acme.example/forms');
     expect(metadata.authorization_endpoint).toBe('https://acme.example/forms/oauth/authorize');
     expect(metadata.revocation_endpoint).toBe('https://acme.example/forms/v1/oauth/revoke');
+    expect(metadata.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
   });
 });

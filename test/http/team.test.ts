@@ -173,8 +173,10 @@ describe('resending an invite', () => {
     expectProblem(await api.call('post', `/v1/team/invites/${sent.id}/resend`), 409, 'conflict_error', 'invite_closed');
   });
 
-  it('when the invite does not exist, then 404', async () => {
-    expectProblem(await api.call('post', `/v1/team/invites/${absentId('inv')}/resend`), 404, 'not_found', 'resource_not_found');
+  it('when the invite does not exist, then 404 naming it', async () => {
+    const res = await api.call('post', `/v1/team/invites/${absentId('inv')}/resend`);
+    expectProblem(res, 404, 'not_found', 'resource_not_found');
+    expect(res.body.message).toBe(`No invite ${absentId('inv')} exists, or this key cannot see it.`);
   });
 
   it('when another workspace resends the invite, then 404', async () => {
