@@ -511,12 +511,16 @@ describe.each(storeKinds)('people on the %s store', (kind) => {
       const links = [27, 26, 25].map((hours) => link(`expired-${hours}`, { expiresAt: ago(hours * hour) }));
       const idle = aged('idle', 48 * hour, 40 * hour);
       const ended = aged('ended', 30 * hour, 26 * hour, 25 * hour);
-      const sent = mail('sent', { createdAt: ago(26 * hour) });
+      const [sentLater, sentEarlier] = [
+        mail('sent-later', { createdAt: ago(26 * hour) }),
+        mail('sent-earlier', { createdAt: ago(26 * hour) }),
+      ];
       for (const one of [links[2]!, links[0]!, links[1]!]) await store.people.createLink(one);
       await store.people.createSession(ended);
       await store.people.createSession(idle);
-      await store.people.createLink(link('sent', { expiresAt: ago(-600) }), sent);
-      await store.people.markMailSent(sent.id, ago(25 * hour));
+      for (const one of [sentLater, sentEarlier]) await store.people.createLink(link(one.subject, { expiresAt: ago(-600) }), one);
+      await store.people.markMailSent(sentLater.id, ago(25 * hour));
+      await store.people.markMailSent(sentEarlier.id, ago(25.5 * hour));
       const linksLeft = async () => (await Promise.all(links.map((one) => store.people.findLink(one.hash)))).filter(Boolean);
 
       expect(await store.people.purgeExpired(cutoffs, 2)).toBe(2);
@@ -525,9 +529,11 @@ describe.each(storeKinds)('people on the %s store', (kind) => {
       expect(await store.people.purgeExpired(cutoffs, 2)).toBe(2);
       expect(await linksLeft()).toEqual([]);
       expect(await ids('sessions')).toEqual([ended.id]);
-      expect(await ids('outgoing_mail')).toEqual([sent.id]);
+      expect(await ids('outgoing_mail')).toEqual(sorted(sentLater, sentEarlier));
       expect(await store.people.purgeExpired(cutoffs, 2)).toBe(2);
       expect(await ids('sessions')).toEqual([]);
+      expect(await ids('outgoing_mail')).toEqual([sentLater.id]);
+      expect(await store.people.purgeExpired(cutoffs, 2)).toBe(1);
       expect(await ids('outgoing_mail')).toEqual([]);
       expect(await store.people.purgeExpired(cutoffs, 2)).toBe(0);
     });
