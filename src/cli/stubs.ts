@@ -4,8 +4,10 @@
  * 2 when nothing was written (a wrong option, a directory that is not empty or not a stub project, an unusable
  * manifest, a path in the project that is a symbolic link).
  */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateStubs, type StubReport } from '../stubs/generate.js';
+import { generateStubs, type StubOptions, type StubReport } from '../stubs/generate.js';
 import { shellWord } from './admin-invocation.js';
 
 const usage = `Usage: npm run stubs -- --out DIR [--examples] [--update [--no-examples]]
@@ -34,25 +36,42 @@ function describe(report: StubReport, update: boolean): string {
   return lines.join('\n');
 }
 
-try {
-  const { values } = parseArgs({
-    options: {
-      out: { type: 'string' },
-      examples: { type: 'boolean' },
-      'no-examples': { type: 'boolean' },
-      update: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    console.log(usage);
-  } else {
+/** What a run printed, and its exit code. */
+export interface StubsOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The command with its arguments, as `npm run stubs -- …` runs it below. `document` stands in for the contract
+ * bundled from openapi/, so that tests of the command's answers need not bundle it for each run.
+ */
+export async function runStubs(args: string[], { document }: Pick<StubOptions, 'document'> = {}): Promise<StubsOutcome> {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: {
+        out: { type: 'string' },
+        examples: { type: 'boolean' },
+        'no-examples': { type: 'boolean' },
+        update: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    });
+    if (values.help) return { code: 0, stdout: `${usage}\n`, stderr: '' };
     if (!values.out) throw new Error(`--out is required. ${usage}`);
     const examples = values['no-examples'] ? false : values.examples;
-    const report = await generateStubs({ out: values.out, examples, update: values.update });
-    console.log(describe(report, values.update ?? false));
+    const report = await generateStubs({ out: values.out, examples, update: values.update, document });
+    return { code: 0, stdout: `${describe(report, values.update ?? false)}\n`, stderr: '' };
+  } catch (error) {
+    return { code: 2, stdout: '', stderr: `${(error as Error).message}\n` };
   }
-} catch (error) {
-  console.error((error as Error).message);
-  process.exitCode = 2;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { code, stdout, stderr } = await runStubs(process.argv.slice(2));
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
+  process.exitCode = code;
 }

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStubs } from '../../src/cli/stubs.js';
 import { bundleContract } from '../../src/stubs/contract-source.js';
 import { generateStubs } from '../../src/stubs/generate.js';
 import { ManifestError, manifestName } from '../../src/stubs/manifest.js';
@@ -47,9 +48,15 @@ async function newProject(name = 'project'): Promise<string> {
   return out;
 }
 
-/** `npm run stubs -- …` as a person runs it: exit code, stdout and stderr. */
-async function stubsCommand(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return execute(process.execPath, ['--import', 'tsx', 'src/cli/stubs.ts', ...args], { cwd: repositoryRoot }).then(
+/**
+ * The stubs command with these arguments, run in this process on the contract bundled above: its exit code, stdout
+ * and stderr. `npm run stubs` is the same function in a process of its own (one test below runs it that way).
+ */
+const stubsCommand = (...args: string[]) => runStubs(args, { document });
+
+/** `npm run stubs -- …` as a person runs it, in a process of its own: exit code, stdout and stderr. */
+async function npmRunStubs(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return execute('npm', ['run', '--silent', 'stubs', '--', ...args], { cwd: repositoryRoot }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
   );
@@ -250,11 +257,11 @@ describe('a manifest the generator cannot use', () => {
     );
   });
 
-  it('when the manifest is not JSON, then the command says so with exit code 2, not a stack trace', async () => {
+  it('when the manifest is not JSON, then `npm run stubs` says so and exits 2, not with a stack trace', async () => {
     const out = await newProject();
     writeFileSync(join(out, manifestName), '{"files": ');
 
-    const { code, stdout, stderr } = await stubsCommand('--out', out, '--update');
+    const { code, stdout, stderr } = await npmRunStubs('--out', out, '--update');
 
     expect(code).toBe(2);
     expect(stdout).toBe('');
