@@ -8,7 +8,7 @@
  * the `api` project only (vitest.config.ts); hosted-browser.test.ts walks the page on both stores.
  */
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createForm } from '../support/factories.js';
 import { asText } from '../support/http-checks.js';
 import { createPublishableKey } from '../support/publishable-keys.js';
@@ -247,6 +247,12 @@ describe('a hosted page whose form text looks like markup', () => {
       };
     })()`)) as ParsedPage;
 
+  // One page for every case: each parses its own served HTML, then loads its own form's page over the last one.
+  let page: Page;
+  beforeAll(async () => {
+    page = await openPage();
+  });
+
   // Each ends the JSON block early, or keeps it open past its end tag, if written into it as it is: an end tag in
   // any case; a comment opening in one string and a script start tag in the next (the "double escaped" state, in
   // which the block's own end tag no longer ends it); and the line and paragraph separators, which JSON allows and
@@ -274,7 +280,6 @@ describe('a hosted page whose form text looks like markup', () => {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
 
-      const page = await openPage();
       const parsed = await parse(page, res.body);
       // One JSON block, and the page's element after it: nothing ended the block early or kept it open.
       expect(parsed.body).toEqual(['SCRIPT#hosted-form-data', 'MAIN#hosted-form']);
