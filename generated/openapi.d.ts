@@ -909,7 +909,7 @@ export interface paths {
         put?: never;
         /**
          * Resend an invite
-         * @description Emails the invitation again, with a new link: the links of earlier emails stop working. A pending invite stays pending and expires 7 days from now. An expired invite becomes pending again, also for 7 days, unless its email has since become a member or has another pending invite (409 `member_exists`). An accepted or revoked invite is closed and gets 409 `invite_closed`: to invite that person again, create a new invite. Team changes are live: a test-mode key gets 403 `live_resource`. Writes an `invite.resent` audit event. Takes no body.
+         * @description Emails the invitation again, with a new link: the links of earlier emails stop working. A pending invite stays pending and expires 7 days from now. An expired invite becomes pending again, also for 7 days. An invite whose email has since become a member's, or an expired one whose email has another pending invite, gets 409 `member_exists`. An accepted or revoked invite is closed and gets 409 `invite_closed`: to invite that person again, create a new invite. Team changes are live: a test-mode key gets 403 `live_resource`. Writes an `invite.resent` audit event. Takes no body.
          */
         post: operations["resendInvite"];
         delete?: never;
