@@ -27,6 +27,7 @@ import { noEvents } from '../domain/events.js';
 import { authorizeOAuthClient } from '../domain/oauth/authorize.js';
 import { registerOAuthClient } from '../domain/oauth/clients.js';
 import type { Services } from '../domain/services.js';
+import { isEmail } from '../domain/email.js';
 import { ensureAccount, knownPerson, normalEmail } from '../domain/people/accounts.js';
 import { signInLinkFor } from '../domain/people/links.js';
 import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
@@ -43,8 +44,8 @@ interface Command {
   run(args: string[], usage: string): Promise<number>;
 }
 
-/** The first admin's address when none is given: a local one, since the link is printed, not sent. */
-const defaultOwnerEmail = 'owner@localhost';
+/** The first admin's address when none is given (a reserved domain): the link is printed, not sent. */
+const defaultOwnerEmail = 'owner@example.com';
 
 const commands: Record<string, Command> = {
   bootstrap: {
@@ -142,12 +143,16 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
     process.stderr.write(`--plan must be one of ${plans.join(', ')}.\n${usage}`);
     return 2;
   }
+  const email = normalEmail(values.email ?? defaultOwnerEmail);
+  if (!isEmail(email)) {
+    process.stderr.write(`--email ${email} is not an email address the API accepts.\n${usage}`);
+    return 2;
+  }
   const config = loadConfig();
   const { database, base } = whereabouts(config);
   const store = await openStore(config, { shortLived: true });
   try {
     const services = operatorServices(store, base);
-    const email = normalEmail(values.email ?? defaultOwnerEmail);
     const result = await bootstrapWorkspace(services, { name, plan: values.plan as Plan, adminEmail: email });
     const link = await signInLinkFor(services, await ensureAccount(services, email));
     if (values.json) {

@@ -3,6 +3,7 @@
  * tokens' shape.
  */
 import { describe, expect, it } from 'vitest';
+import { isEmail } from '../../src/domain/email.js';
 import { grantableScopes } from '../../src/domain/people/consent.js';
 import { localPath } from '../../src/domain/people/local-path.js';
 import { isOneTimeToken, lifetimes, newOneTimeToken } from '../../src/domain/people/tokens.js';
@@ -76,4 +77,16 @@ describe('one-time tokens', () => {
       sessionTouchMs: 60_000,
     });
   });
+});
+
+describe('isEmail (the contract\'s Email format, as the API checks it)', () => {
+  it.each(['ana@example.com', 'ana.ruiz+leads@acme.co.uk', `${'a'.repeat(64)}@${'b'.repeat(180)}.com`])('when %s, then accepted', (email) => {
+    expect(isEmail(email)).toBe(true);
+  });
+  it.each(['owner@localhost', 'ana', 'ana@', '@acme.test', 'ana @acme.test', `${'a'.repeat(64)}@${'b'.repeat(186)}.com`])(
+    'when %j, then refused',
+    (email) => {
+      expect(isEmail(email)).toBe(false);
+    },
+  );
 });

@@ -5,6 +5,7 @@
  */
 import type { Schema } from '../../contract.js';
 import type { Account, MemberRole } from '../../store/people-store.js';
+import { isEmail } from '../email.js';
 import { isAppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { inviteAsMember } from '../team/service.js';
@@ -30,7 +31,7 @@ export async function inviteFromAccount(
     throw new PageRefusal(403, 'Only admins invite', 'Only an admin of a workspace can invite people to it.');
   }
   const email = typeof input.email === 'string' ? normalEmail(input.email) : '';
-  if (email.length > 254 || !emailPattern.test(email)) {
+  if (!isEmail(email)) {
     throw new PageRefusal(400, 'Not an email address', 'Enter the email address of the person to invite.');
   }
   if (!isRole(input.role)) throw new PageRefusal(400, 'Choose a role', 'Choose admin, editor or viewer.');

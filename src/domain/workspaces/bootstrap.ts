@@ -4,8 +4,17 @@
  */
 import type { Plan, Schema } from '../../contract.js';
 import { newId } from '../../ids.js';
+import { isEmail } from '../email.js';
 import { generateSecret, hashSecret, secretHint } from '../keys/secret.js';
 import { type Services, timestamp } from '../services.js';
+
+/** The first admin's address is not one the contract's Email format accepts. */
+export class InvalidAdminEmail extends Error {
+  constructor(readonly email: string) {
+    super(`${email} is not an email address the API accepts (it needs a domain with a dot, like you@example.com).`);
+    this.name = 'InvalidAdminEmail';
+  }
+}
 
 export interface BootstrappedWorkspace {
   workspace_id: string;
@@ -17,6 +26,8 @@ export async function bootstrapWorkspace(
   services: Services,
   input: { name: string; plan: Plan; adminEmail?: string | undefined },
 ): Promise<BootstrappedWorkspace> {
+  // The API answers this address in `GET /v1/team/members`: one it would refuse there is refused here.
+  if (input.adminEmail !== undefined && !isEmail(input.adminEmail)) throw new InvalidAdminEmail(input.adminEmail);
   const now = timestamp(services);
   const workspaceId = newId('ws');
   await services.store.workspaces.create({ id: workspaceId, name: input.name, plan: input.plan, createdAt: now });
