@@ -6,7 +6,18 @@
  * command, run as printed, makes a key the server accepts.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -127,6 +138,20 @@ function spawnStart(env: Record<string, string> = {}) {
   return { npm, output: () => output, exited };
 }
 
+/** `npm start --silent [args]` in the copy, to its end: exit code, stdout and stderr. */
+async function npmStart(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('npm', ['start', '--silent', ...args], {
+      cwd: project,
+      env: { ...process.env, DATA_DIR: dataDir },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
 /** Waits until the output shows the pattern; fails if npm exits first or it takes too long. */
 async function outputMatching(started: ReturnType<typeof spawnStart>, pattern: RegExp): Promise<RegExpExecArray> {
   for (const since = Date.now(); ; await new Promise((resolve) => setTimeout(resolve, 50))) {
@@ -230,7 +255,7 @@ async function expectPeopleGetIn(port: number, key: string, signInUrl: string): 
   try {
     const signIn = await transport.fetch(new Request(signInUrl));
     expect(signIn.status).toBe(200);
-    expect(await signIn.text()).toContain('Continue as owner@localhost');
+    expect(await signIn.text()).toContain('Continue as owner@example.com');
     const invited = await transport.fetch(
       new Request(`https://localhost:${port}/v1/team/invites`, {
         method: 'POST',
@@ -317,6 +342,19 @@ describe('npm start', () => {
       await database.drop();
     }
   }, 120_000);
+
+  it('when `npm start -- --help` is run with the document edited, then the configuration is listed without building the docs', async () => {
+    appendFileSync(join(project, 'openapi/openapi.yaml'), '# edited before --help\n');
+    const docs = join(project, 'dist/docs/index.html');
+    const builtAt = statSync(docs).mtimeMs;
+    const outcome = await npmStart(['--', '--help']);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toMatch(/^Form-Funnel reference server\n/);
+    expect(outcome.stdout).toContain('PORT');
+    expect(outcome.stdout).not.toMatch(/bundl|redocly/i);
+    expect(outcome.stderr).not.toContain('building the docs page');
+    expect(statSync(docs).mtimeMs).toBe(builtAt);
+  });
 
   it('when SIGTERM reaches npm while the docs are being built, then the builders stop too and nothing is started', async () => {
     appendFileSync(join(project, 'openapi/openapi.yaml'), '# edited again\n');
