@@ -124,6 +124,13 @@ describe.concurrent('npm run admin', () => {
     expect(text.stdout).not.toContain(link.sign_in_url);
   });
 
+  it('when bootstrap gets an --email the API would refuse, then its usage and 2, and nothing is made', async () => {
+    const outcome = await admin(['bootstrap', '--workspace', 'Acme', '--email', 'owner@localhost']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(/^--email owner@localhost is not an email address the API accepts\.\nUsage: npm run admin -- bootstrap /);
+    expect(outcome.stdout).toBe('');
+  });
+
   it('when sign-in-link names nobody the service knows, then it says so and exits 1; without --email, its usage and 2', async () => {
     const stranger = await admin(['sign-in-link', '--email', 'nobody@else.test']);
     expect(stranger.code).toBe(1);
