@@ -132,6 +132,8 @@ export interface PeopleStore {
   findLink(hash: Buffer): Promise<OneTimeLink | undefined>;
   /** Spends a link that is unused and unexpired at `at`, and returns it; undefined otherwise (of two at once, one spends it). */
   spendLink(hash: Buffer, at: string): Promise<OneTimeLink | undefined>;
+  /** How many links of `purpose` were made for `email` after `since`, used or not. */
+  recentLinks(email: string, purpose: LinkPurpose, since: string): Promise<number>;
   /** Spends every unused link of an invite (a resend replaces them; a revoked invite's links stop working). */
   spendInviteLinks(inviteId: string, at: string): Promise<void>;
   /**

@@ -143,6 +143,27 @@ describe('sign-in links', () => {
     const due = await api.store.people.dueMail('2100-01-01T00:00:00.000Z', 100);
     expect(due.filter((mail) => mail.to === 'nobody@else.test')).toEqual([]);
   });
+
+  it('when one address is asked for again and again, then it is sent three links per 15 minutes, and the page says the same', async () => {
+    const sent = async () =>
+      (await api.store.people.dueMail('2100-01-01T00:00:00.000Z', 1000)).filter((mail) => mail.to === 'flood@acme.test').length;
+    await api.store.team.addMember(api.workspace.workspace_id, {
+      id: `mem_${'F'.repeat(24)}`,
+      object: 'member',
+      email: 'flood@acme.test',
+      name: null,
+      role: 'viewer',
+      created_at: new Date(now).toISOString(),
+    });
+    const ask = () => page('post', '/sign-in/email').set('Origin', origin()).type('form').send({ email: 'flood@acme.test' });
+    const pages = new Set<string>();
+    for (let i = 0; i < 5; i++) pages.add((await ask()).text);
+    expect(pages.size).toBe(1);
+    expect(await sent()).toBe(3);
+    advance(15 * 60_000 + 1);
+    await ask();
+    expect(await sent()).toBe(4);
+  });
 });
 
 describe('sessions', () => {
@@ -314,7 +335,9 @@ describe('the OAuth consent page', () => {
   it('when the member is removed while the page is open, then Approve is refused in words and nothing is granted', async () => {
     const clientId = await client();
     const cookie = await signInByLink('owner@acme.test');
-    const owner = (await api.call('get', '/v1/team/members?limit=100')).body.data.find((m: { email: string }) => m.email === 'owner@acme.test');
+    const owner = (await api.call('get', '/v1/team/members?limit=100')).body.data.find(
+      (m: { email: string }) => m.email === 'owner@acme.test',
+    );
     // The race the store closes: the member's row goes between the page's check and the grant's insert.
     vi.spyOn(api.store.oauth, 'createGrant').mockRejectedValueOnce(new RecordNotFound('member', owner.id));
     const res = await page('post', '/oauth/authorize')

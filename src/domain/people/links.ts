@@ -19,6 +19,9 @@ export interface IssuedLink {
 
 export const signInLinkPath = '/sign-in/link';
 
+/** Sign-in links one address is sent within a link's lifetime (15 minutes), however often the page is asked. */
+export const maxEmailedLinks = 3;
+
 function linkUrl(services: Services, path: string, token: string, next?: string): string {
   const url = new URL(path, `${publicBaseUrlOf(services)}/`);
   url.searchParams.set('token', token);
@@ -61,6 +64,10 @@ export const outgoingMail = (services: Services, message: { to: string; subject:
 export async function emailSignInLink(services: Services, email: string, next?: string): Promise<void> {
   const account = await knownPerson(services, email);
   if (!account) return;
+  // Anyone may ask, for any address: a few links per link lifetime are enough for a person, and the rest would only
+  // fill their mailbox. The page answers the same either way.
+  const since = new Date(services.now().getTime() - lifetimes.signInLinkMs).toISOString();
+  if ((await services.store.people.recentLinks(account.email, 'sign_in', since)) >= maxEmailedLinks) return;
   const { token, link } = newSignInLink(services, account);
   const url = linkUrl(services, signInLinkPath, token, localPath(next));
   const message = signInMessage({ to: account.email, url, expiresInMinutes: lifetimes.signInLinkMs / 60_000 });

@@ -40,6 +40,10 @@ export function peopleStore(driver: ProcedureDriver): PeopleStore {
       const row = await driver.direct(() => one(peopleSql.spendLink, { hash, at }));
       return row && toLink(row);
     },
+    async recentLinks(email, purpose, since) {
+      const row = await driver.direct(() => one(peopleSql.recentLinks, { email: email.toLowerCase(), purpose, since }));
+      return Number(row?.n ?? 0);
+    },
     async spendInviteLinks(inviteId, at) {
       await driver.direct(() => run(peopleSql.spendInviteLinks, { inviteId, at }));
     },

@@ -41,6 +41,9 @@ export const peopleSql = {
     `UPDATE one_time_links SET used_at = :at
      WHERE token_hash = :hash AND purpose = 'invite' AND invite_id = :inviteId AND used_at IS NULL AND expires_at > :at`,
   ),
+  recentLinks: returning<{ n: number }>()(
+    shared('SELECT COUNT(*) AS n FROM one_time_links WHERE email = :email AND purpose = :purpose AND created_at > :since'),
+  ),
   spendInviteLinks: shared('UPDATE one_time_links SET used_at = :at WHERE invite_id = :inviteId AND used_at IS NULL'),
   // A pending invite past its expiry is closed, whether or not a read has marked it expired yet.
   acceptInvite: shared(

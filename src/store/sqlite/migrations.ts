@@ -10,6 +10,7 @@ import { oauthSchema } from './schema/oauth.js';
 import { oauthEnterpriseSchema } from './schema/oauth-enterprise.js';
 import { oauthMemberSchema } from './schema/oauth-member.js';
 import { peopleSchema } from './schema/people.js';
+import { peopleLinkEmailSchema } from './schema/people-link-email.js';
 import { peoplePurgeSchema } from './schema/people-purge.js';
 import { publishableKeysSchema } from './schema/publishable-keys.js';
 import { sourceRowsEmptiedSchema } from './schema/source-rows-emptied.js';
@@ -62,6 +63,7 @@ const migrations: readonly string[] = [
   peopleSchema,
   oauthMemberSchema,
   peoplePurgeSchema,
+  peopleLinkEmailSchema,
 ];
 
 /**

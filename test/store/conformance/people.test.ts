@@ -169,6 +169,19 @@ describe.each(storeKinds)('people on the %s store', (kind) => {
       expect(await store.people.spendLink(hashOf('unknown'), at(60))).toBeUndefined();
     });
 
+    it('when recent links are counted, then only those of the email and purpose made after the time count, used or not', async () => {
+      await store.people.createLink(link('one', { createdAt: at(10) }));
+      await store.people.createLink(link('two', { createdAt: at(20), email: 'ADA@example.com' }));
+      await store.people.createLink(link('three', { createdAt: at(30) }));
+      await store.people.spendLink(hashOf('three'), at(31));
+      await store.people.createLink(link('other address', { createdAt: at(30), email: 'bob@example.com' }));
+      await store.people.createLink(link('challenge', { createdAt: at(30), purpose: 'challenge' }));
+      expect(await store.people.recentLinks('Ada@Example.com', 'sign_in', at(10))).toBe(2);
+      expect(await store.people.recentLinks('ada@example.com', 'sign_in', at(9))).toBe(3);
+      expect(await store.people.recentLinks('ada@example.com', 'sign_in', at(30))).toBe(0);
+      expect(await store.people.recentLinks('ada@example.com', 'challenge', at(0))).toBe(1);
+    });
+
     it('when spends of one link race, then exactly one spends it', async () => {
       await store.people.createLink(link('raced'));
       const spends = await Promise.all([1, 2, 3, 4].map((second) => store.people.spendLink(hashOf('raced'), at(second))));
