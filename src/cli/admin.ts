@@ -22,14 +22,14 @@ import { parseArgs } from 'node:util';
 import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import type { Plan } from '../contract.js';
+import { isEmail } from '../domain/email.js';
 import { isAppError } from '../domain/errors.js';
 import { noEvents } from '../domain/events.js';
 import { authorizeOAuthClient } from '../domain/oauth/authorize.js';
 import { registerOAuthClient } from '../domain/oauth/clients.js';
-import type { Services } from '../domain/services.js';
-import { isEmail } from '../domain/email.js';
 import { ensureAccount, knownPerson, normalEmail } from '../domain/people/accounts.js';
 import { signInLinkFor } from '../domain/people/links.js';
+import type { Services } from '../domain/services.js';
 import { bootstrapWorkspace } from '../domain/workspaces/bootstrap.js';
 import { setWorkspaceRateLimits } from '../domain/workspaces/rate-limits.js';
 import { openStore } from '../store/open.js';
@@ -156,7 +156,9 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
     const result = await bootstrapWorkspace(services, { name, plan: values.plan as Plan, adminEmail: email });
     const link = await signInLinkFor(services, await ensureAccount(services, email));
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ ...result, base_url: `${base}/v1`, sign_in_url: link.url, sign_in_expires_at: link.expiresAt })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ ...result, base_url: `${base}/v1`, sign_in_url: link.url, sign_in_expires_at: link.expiresAt })}\n`,
+      );
     } else {
       process.stdout.write(
         [

@@ -127,7 +127,9 @@ describe.concurrent('npm run admin', () => {
   it('when bootstrap gets an --email the API would refuse, then its usage and 2, and nothing is made', async () => {
     const outcome = await admin(['bootstrap', '--workspace', 'Acme', '--email', 'owner@localhost']);
     expect(outcome.code).toBe(2);
-    expect(outcome.stderr).toMatch(/^--email owner@localhost is not an email address the API accepts\.\nUsage: npm run admin -- bootstrap /);
+    expect(outcome.stderr).toMatch(
+      /^--email owner@localhost is not an email address the API accepts\.\nUsage: npm run admin -- bootstrap /,
+    );
     expect(outcome.stdout).toBe('');
   });
 

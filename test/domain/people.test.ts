@@ -62,12 +62,14 @@ describe('one-time tokens', () => {
     expect(newOneTimeToken()).not.toBe(token);
     expect(isOneTimeToken(token)).toBe(true);
   });
-  it.each([['short', 'a'.repeat(42)], ['long', 'a'.repeat(44)], ['padded', `${'a'.repeat(42)}=`], ['not text', 42]])(
-    'when a token is %s, then it is no token',
-    (_why, value) => {
-      expect(isOneTimeToken(value)).toBe(false);
-    },
-  );
+  it.each([
+    ['short', 'a'.repeat(42)],
+    ['long', 'a'.repeat(44)],
+    ['padded', `${'a'.repeat(42)}=`],
+    ['not text', 42],
+  ])('when a token is %s, then it is no token', (_why, value) => {
+    expect(isOneTimeToken(value)).toBe(false);
+  });
   it('when the lifetimes are read, then they are the documented ones', () => {
     expect(lifetimes).toEqual({
       signInLinkMs: 15 * 60_000,
@@ -79,10 +81,13 @@ describe('one-time tokens', () => {
   });
 });
 
-describe('isEmail (the contract\'s Email format, as the API checks it)', () => {
-  it.each(['ana@example.com', 'ana.ruiz+leads@acme.co.uk', `${'a'.repeat(64)}@${'b'.repeat(180)}.com`])('when %s, then accepted', (email) => {
-    expect(isEmail(email)).toBe(true);
-  });
+describe("isEmail (the contract's Email format, as the API checks it)", () => {
+  it.each(['ana@example.com', 'ana.ruiz+leads@acme.co.uk', `${'a'.repeat(64)}@${'b'.repeat(180)}.com`])(
+    'when %s, then accepted',
+    (email) => {
+      expect(isEmail(email)).toBe(true);
+    },
+  );
   it.each(['owner@localhost', 'ana', 'ana@', '@acme.test', 'ana @acme.test', `${'a'.repeat(64)}@${'b'.repeat(186)}.com`])(
     'when %j, then refused',
     (email) => {

@@ -10,9 +10,9 @@ import type { Response } from 'supertest';
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
-import { RecordNotFound } from '../../src/store/errors.js';
 import { ensureAccount } from '../../src/domain/people/accounts.js';
 import { signInLinkFor } from '../../src/domain/people/links.js';
+import { RecordNotFound } from '../../src/store/errors.js';
 import { createTestApi } from '../support/harness.js';
 import { generousLimits, useWatchedApi } from '../support/http-checks.js';
 

@@ -70,9 +70,6 @@ export async function createTestApi(options: Partial<AppOptions> & { plan?: Plan
     /** Bootstraps another workspace in the same store. */
     otherWorkspace: (plan: Plan = 'business'): Promise<BootstrappedWorkspace> =>
       bootstrapWorkspace(built.services, { name: 'Other', plan }),
-    close: () =>
-      new Promise<void>((resolve) => server.close(() => resolve()))
-        .then(() => built.mail?.stop())
-        .then(() => store.close()),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => built.mail?.stop()).then(() => store.close()),
   };
 }
