@@ -16,10 +16,6 @@ import { PageRefusal } from './refusal.js';
 const roles: Record<MemberRole, true> = { admin: true, editor: true, viewer: true };
 const isRole = (value: unknown): value is MemberRole => typeof value === 'string' && Object.hasOwn(roles, value);
 
-/** The contract's Email: one address, at most 254 characters (the API's validator checks the same on its side). */
-const emailPattern =
-  /^[^\s@"<>(),;:\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
 export async function inviteFromAccount(
   services: Services,
   account: Account,
