@@ -88,6 +88,7 @@ describe('the conformance kit against a fresh stub project', () => {
     attachment: { type: 'workspace' },
     expires_at: null,
     workspace: { id: 'ws_VvUmpz0dDk8wqCpDCpLx5b8R', object: 'workspace', name: 'Stub', plan: 'free' },
+    member: null,
   },
 });`,
       ),

@@ -134,6 +134,8 @@ describe('sign-in links', () => {
   });
 
   it('when someone asks for a link by email, then the page says the same for a member and a stranger, and only the member is mailed', async () => {
+    // The links the tests above made for the owner are past their lifetime: they no longer count against new ones.
+    advance(15 * 60_000 + 1);
     const member = await page('post', '/sign-in/email').set('Origin', origin()).type('form').send({ email: 'owner@acme.test' });
     const stranger = await page('post', '/sign-in/email').set('Origin', origin()).type('form').send({ email: 'nobody@else.test' });
     expect(member.status).toBe(200);
