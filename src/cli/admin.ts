@@ -16,8 +16,12 @@
  *
  * `workspace-limits` sets an Enterprise workspace's own rate limits (refused for other plans); every server applies
  * them from its next request, since the workspace is read on each one.
+ *
+ * `runAdmin` is the same command for a caller in the same process (the tests): it reads the environment and writes
+ * its output where it is told, and runs only when this file is the process's entry point.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { dnsWebhookUrlPolicy } from '../adapters/dns-resolver.js';
 import { type Config, ConfigError, loadConfig } from '../config.js';
@@ -38,10 +42,17 @@ import { serverBaseUrl } from './admin-invocation.js';
 
 const plans: readonly Plan[] = ['free', 'pro', 'business', 'enterprise'];
 
+/** Where a run reads its configuration and writes what it prints: the process's own, or a test's. */
+export interface AdminIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
 interface Command {
   /** The command's usage lines, printed by `<command> --help` and with every usage error. */
   usage: string;
-  run(args: string[], usage: string): Promise<number>;
+  run(args: string[], usage: string, io: AdminIo): Promise<number>;
 }
 
 /** The first admin's address when none is given (a reserved domain): the link is printed, not sent. */
@@ -83,29 +94,33 @@ const usage = `Usage:\n${Object.values(commands)
 
 const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * The command with its arguments, as `npm run admin -- …` runs it below: the exit code it ends with. A failure that
+ * is not the operator's to fix is thrown, as the process would end on it.
+ */
+export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name !== undefined && isHelp(name)) {
-    process.stdout.write(usage);
+    io.stdout(usage);
     return 0;
   }
   const command = name === undefined ? undefined : Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (command === undefined) {
-    process.stderr.write(`${name === undefined ? 'No command given.' : `Unknown command: ${name}.`}\n${usage}`);
+    io.stderr(`${name === undefined ? 'No command given.' : `Unknown command: ${name}.`}\n${usage}`);
     return 2;
   }
   if (rest.some(isHelp)) {
-    process.stdout.write(`Usage: ${command.usage}\n`);
+    io.stdout(`Usage: ${command.usage}\n`);
     return 0;
   }
   try {
-    return await command.run(rest, `Usage: ${command.usage}\n`);
+    return await command.run(rest, `Usage: ${command.usage}\n`, io);
   } catch (error) {
     // A bad DATA_DIR, PORT or DATABASE_URL, or a database that is missing, unreachable or refuses the login, is
     // the operator's to fix: one line, not a stack trace.
     const code = String((error as { code?: unknown }).code);
     if (!(error instanceof ConfigError) && !/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|3D000|28P01|28000)$/.test(code)) throw error;
-    process.stderr.write(`${(error as Error).message}\n`);
+    io.stderr(`${(error as Error).message}\n`);
     return 2;
   }
 }
@@ -119,7 +134,7 @@ function whereabouts(config: Config): { database: string; base: string } {
   return { database, base: serverBaseUrl(config, config.port) };
 }
 
-async function bootstrapCommand(args: string[], usage: string): Promise<number> {
+async function bootstrapCommand(args: string[], usage: string, io: AdminIo): Promise<number> {
   const values = parsedOrUsage(
     () =>
       parseArgs({
@@ -132,23 +147,24 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
         },
       }).values,
     usage,
+    io,
   );
   if (!values) return 2;
   const name = values.workspace?.trim();
   if (!name || name.length > 200) {
-    process.stderr.write(`--workspace is required (1 to 200 characters).\n${usage}`);
+    io.stderr(`--workspace is required (1 to 200 characters).\n${usage}`);
     return 2;
   }
   if (!plans.includes(values.plan as Plan)) {
-    process.stderr.write(`--plan must be one of ${plans.join(', ')}.\n${usage}`);
+    io.stderr(`--plan must be one of ${plans.join(', ')}.\n${usage}`);
     return 2;
   }
   const email = normalEmail(values.email ?? defaultOwnerEmail);
   if (!isEmail(email)) {
-    process.stderr.write(`--email ${email} is not an email address the API accepts.\n${usage}`);
+    io.stderr(`--email ${email} is not an email address the API accepts.\n${usage}`);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(io.env);
   const { database, base } = whereabouts(config);
   const store = await openStore(config, { shortLived: true });
   try {
@@ -156,11 +172,9 @@ async function bootstrapCommand(args: string[], usage: string): Promise<number> 
     const result = await bootstrapWorkspace(services, { name, plan: values.plan as Plan, adminEmail: email });
     const link = await signInLinkFor(services, await ensureAccount(services, email));
     if (values.json) {
-      process.stdout.write(
-        `${JSON.stringify({ ...result, base_url: `${base}/v1`, sign_in_url: link.url, sign_in_expires_at: link.expiresAt })}\n`,
-      );
+      io.stdout(`${JSON.stringify({ ...result, base_url: `${base}/v1`, sign_in_url: link.url, sign_in_expires_at: link.expiresAt })}\n`);
     } else {
-      process.stdout.write(
+      io.stdout(
         [
           `Workspace ${name} (${result.workspace_id}), plan ${values.plan}, in ${database}.`,
           '',
@@ -191,28 +205,29 @@ const operatorServices = (store: Store, base: string): Services => ({
   publicBaseUrl: base,
 });
 
-async function signInLinkCommand(args: string[], usage: string): Promise<number> {
+async function signInLinkCommand(args: string[], usage: string, io: AdminIo): Promise<number> {
   const values = parsedOrUsage(
     () => parseArgs({ args, options: { email: { type: 'string' }, json: { type: 'boolean', default: false } } }).values,
     usage,
+    io,
   );
   if (!values) return 2;
   if (!values.email?.trim()) {
-    process.stderr.write(`--email is required.\n${usage}`);
+    io.stderr(`--email is required.\n${usage}`);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(io.env);
   const { base } = whereabouts(config);
   const store = await openStore(config, { shortLived: true });
   try {
     const services = operatorServices(store, base);
     const account = await knownPerson(services, values.email);
     if (!account) {
-      process.stderr.write(`No account or member has the email ${normalEmail(values.email)}: invite them from a workspace first.\n`);
+      io.stderr(`No account or member has the email ${normalEmail(values.email)}: invite them from a workspace first.\n`);
       return 1;
     }
     const link = await signInLinkFor(services, account);
-    process.stdout.write(
+    io.stdout(
       values.json
         ? `${JSON.stringify({ email: account.email, sign_in_url: link.url, expires_at: link.expiresAt })}\n`
         : `Sign in as ${account.email} within 15 minutes (the link works once):\n  ${link.url}\n`,
@@ -227,8 +242,8 @@ async function signInLinkCommand(args: string[], usage: string): Promise<number>
  * Runs an OAuth command against the server's database (DATABASE_URL, else the SQLite file in DATA_DIR); a refused
  * request prints why and exits 1.
  */
-async function withServices(run: (services: Services, config: Config) => Promise<void>): Promise<number> {
-  const config = loadConfig();
+async function withServices(io: AdminIo, run: (services: Services, config: Config) => Promise<void>): Promise<number> {
+  const config = loadConfig(io.env);
   const store = await openStore(config, { shortLived: true });
   try {
     await run({ store, now: () => new Date(), events: noEvents, webhookUrls: dnsWebhookUrlPolicy() }, config);
@@ -237,7 +252,7 @@ async function withServices(run: (services: Services, config: Config) => Promise
     if (!isAppError(error)) throw error;
     const issues = error.details?.errors ?? [];
     const lines = issues.length > 1 ? issues.map((issue) => `  ${issue.pointer.slice(1)}: ${issue.message}`) : [];
-    process.stderr.write([error.message, ...lines, ''].join('\n'));
+    io.stderr([error.message, ...lines, ''].join('\n'));
     return 1;
   } finally {
     await store.close();
@@ -245,16 +260,16 @@ async function withServices(run: (services: Services, config: Config) => Promise
 }
 
 /** Unknown or malformed options print the usage instead of a stack trace. */
-function parsedOrUsage<T>(parse: () => T, usage: string): T | undefined {
+function parsedOrUsage<T>(parse: () => T, usage: string, io: AdminIo): T | undefined {
   try {
     return parse();
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${usage}`);
+    io.stderr(`${(error as Error).message}\n${usage}`);
     return undefined;
   }
 }
 
-async function oauthClientCommand(args: string[], usage: string): Promise<number> {
+async function oauthClientCommand(args: string[], usage: string, io: AdminIo): Promise<number> {
   const values = parsedOrUsage(
     () =>
       parseArgs({
@@ -267,22 +282,23 @@ async function oauthClientCommand(args: string[], usage: string): Promise<number
         },
       }).values,
     usage,
+    io,
   );
   if (!values) return 2;
   if (values.name === undefined || values['redirect-uri'] === undefined) {
-    process.stderr.write(`--name and at least one --redirect-uri are required.\n${usage}`);
+    io.stderr(`--name and at least one --redirect-uri are required.\n${usage}`);
     return 2;
   }
   const input = { name: values.name, redirectUris: values['redirect-uri'], confidential: values.confidential };
-  return withServices(async (services, config) => {
+  return withServices(io, async (services, config) => {
     const { client, secret } = await registerOAuthClient(services, input);
     const { database, base } = whereabouts(config);
     if (values.json) {
       const shown = { client_id: client.id, name: client.name, redirect_uris: client.redirectUris };
-      process.stdout.write(`${JSON.stringify(secret === undefined ? shown : { ...shown, client_secret: secret })}\n`);
+      io.stdout(`${JSON.stringify(secret === undefined ? shown : { ...shown, client_secret: secret })}\n`);
       return;
     }
-    process.stdout.write(
+    io.stdout(
       [
         `OAuth client ${client.name}: client_id ${client.id}`,
         ...client.redirectUris.map((uri) => `  redirect URI  ${uri}`),
@@ -300,7 +316,7 @@ async function oauthClientCommand(args: string[], usage: string): Promise<number
   });
 }
 
-async function oauthAuthorizeCommand(args: string[], usage: string): Promise<number> {
+async function oauthAuthorizeCommand(args: string[], usage: string, io: AdminIo): Promise<number> {
   const values = parsedOrUsage(
     () =>
       parseArgs({
@@ -318,12 +334,13 @@ async function oauthAuthorizeCommand(args: string[], usage: string): Promise<num
         },
       }).values,
     usage,
+    io,
   );
   if (!values) return 2;
   const required = ['workspace', 'client-id', 'scope', 'redirect-uri', 'code-challenge'] as const;
   const missing = required.filter((name) => values[name] === undefined);
   if (missing.length > 0) {
-    process.stderr.write(`Missing ${missing.map((name) => `--${name}`).join(', ')}.\n${usage}`);
+    io.stderr(`Missing ${missing.map((name) => `--${name}`).join(', ')}.\n${usage}`);
     return 2;
   }
   const request = {
@@ -336,10 +353,10 @@ async function oauthAuthorizeCommand(args: string[], usage: string): Promise<num
     state: values.state,
     environment: values.environment,
   };
-  return withServices(async (services) => {
+  return withServices(io, async (services) => {
     const authorization = await authorizeOAuthClient(services, request);
     if (values.json) {
-      process.stdout.write(
+      io.stdout(
         `${JSON.stringify({
           redirect_url: authorization.redirectUrl,
           code: authorization.code,
@@ -351,11 +368,11 @@ async function oauthAuthorizeCommand(args: string[], usage: string): Promise<num
       );
       return;
     }
-    process.stdout.write(`${authorization.redirectUrl}\n`);
+    io.stdout(`${authorization.redirectUrl}\n`);
   });
 }
 
-async function workspaceLimitsCommand(args: string[], usage: string): Promise<number> {
+async function workspaceLimitsCommand(args: string[], usage: string, io: AdminIo): Promise<number> {
   const values = parsedOrUsage(
     () =>
       parseArgs({
@@ -369,6 +386,7 @@ async function workspaceLimitsCommand(args: string[], usage: string): Promise<nu
         },
       }).values,
     usage,
+    io,
   );
   if (!values) return 2;
   const perKey = values['per-key-per-second'];
@@ -379,20 +397,20 @@ async function workspaceLimitsCommand(args: string[], usage: string): Promise<nu
     values.reset === givesLimits ||
     (givesLimits && (perKey === undefined || perWorkspace === undefined))
   ) {
-    process.stderr.write(`--workspace and either both limits or --reset are required.\n${usage}`);
+    io.stderr(`--workspace and either both limits or --reset are required.\n${usage}`);
     return 2;
   }
   const wholeNumber = (text: string) => (/^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN);
   const limits = values.reset ? null : { perKeyPerSecond: wholeNumber(perKey!), perWorkspacePerMinute: wholeNumber(perWorkspace!) };
   const workspaceId = values.workspace;
-  return withServices(async (services, config) => {
+  return withServices(io, async (services, config) => {
     const workspace = await setWorkspaceRateLimits(services, workspaceId, limits);
     const effective = workspace.rateLimits ?? {
       perKeyPerSecond: config.rateLimits.perKeyPerSecond,
       perWorkspacePerMinute: config.rateLimits.perWorkspacePerMinute,
     };
     if (values.json) {
-      process.stdout.write(
+      io.stdout(
         `${JSON.stringify({
           workspace_id: workspace.id,
           plan: workspace.plan,
@@ -405,7 +423,7 @@ async function workspaceLimitsCommand(args: string[], usage: string): Promise<nu
       );
       return;
     }
-    process.stdout.write(
+    io.stdout(
       [
         `Workspace ${workspace.name} (${workspace.id}): ${workspace.rateLimits ? 'its own' : 'the standard'} rate limits,`,
         `  ${effective.perKeyPerSecond} requests per second per key, ${effective.perWorkspacePerMinute} per minute for the workspace.`,
@@ -416,4 +434,10 @@ async function workspaceLimitsCommand(args: string[], usage: string): Promise<nu
   });
 }
 
-process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await runAdmin(process.argv.slice(2), {
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+}

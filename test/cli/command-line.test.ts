@@ -1,7 +1,9 @@
 /**
  * The command line as an operator meets it: `npm run admin`, its usage and help, the configuration it prints, and
  * the server on a port that is taken. `npm start -- --help` is tested on the compiled copy of test/e2e/start.test.ts,
- * which builds the server anyway: here it would compile it once more.
+ * which builds the server anyway: here it would compile it once more. What the admin commands answer is checked in
+ * this process (`runAdmin`, which the script runs); what is about the process (the usage and exit code without a
+ * command or with an unknown one, `--help`, a bootstrap) runs the script itself.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runAdminInProcess, runAdminProcess } from '../support/admin.js';
 
 const execute = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
@@ -32,8 +35,10 @@ async function run(file: string, args: string[], env: Record<string, string> = {
   }
 }
 
-const admin = (args: string[], env?: Record<string, string>) =>
-  run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], env);
+/** `npm run admin -- <args>` on this file's DATA_DIR, in this process. */
+const admin = (args: string[], env: Record<string, string> = {}) => runAdminInProcess(args, { DATA_DIR: dataDir, ...env });
+/** The same, as the script's own process. */
+const adminProcess = (args: string[], env: Record<string, string> = {}) => runAdminProcess(args, { DATA_DIR: dataDir, ...env });
 const server = (args: string[], env?: Record<string, string>) => run(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], env);
 const stackTrace = /\n\s+at /;
 
@@ -52,7 +57,7 @@ describe.concurrent('npm run admin', () => {
   });
 
   it('when no command is given, then the usage of every command goes to stderr and it exits non-zero', async () => {
-    const outcome = await admin([]);
+    const outcome = await adminProcess([]);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(/^No command given\.\nUsage:\n/);
     for (const command of ['bootstrap', 'oauth-client', 'oauth-authorize'])
@@ -61,13 +66,13 @@ describe.concurrent('npm run admin', () => {
   });
 
   it('when the command is unknown, then it is named with the usage and it exits 2', async () => {
-    const outcome = await admin(['bootstrapp']);
+    const outcome = await adminProcess(['bootstrapp']);
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toMatch(/^Unknown command: bootstrapp\.\nUsage:/);
   });
 
   it('when only --help is given, then the usage goes to stdout and it exits 0', async () => {
-    const outcome = await admin(['--help']);
+    const outcome = await adminProcess(['--help']);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain('npm run admin -- bootstrap ');
   });
@@ -87,7 +92,7 @@ describe.concurrent('npm run admin', () => {
   });
 
   it('when bootstrap runs, then it prints the configured DATA_DIR and a curl hint on the configured PORT', async () => {
-    const outcome = await admin(['bootstrap', '--workspace', 'Acme'], { PORT: '9443' });
+    const outcome = await adminProcess(['bootstrap', '--workspace', 'Acme'], { PORT: '9443' });
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain(`in ${join(dataDir, 'form-funnel.db')} (DATA_DIR=${dataDir})`);
     expect(outcome.stdout).toContain('curl -k https://localhost:9443/v1/me -H "Authorization: Bearer <key>"   (PORT=9443)');

@@ -2,29 +2,20 @@
  * The operator commands that stand in for the dashboard, end to end: a workspace, a client and a consent
  * made with `npm run admin`, then the code exchanged and the token used over HTTPS against the same database.
  */
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminInProcess, runAdminProcess } from '../support/admin.js';
 import { createTestApi } from '../support/harness.js';
 import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
 
-const run = promisify(execFile);
 let database: TestDatabase;
 const redirectUri = 'https://partner.example/callback';
 
-/** Runs `npm run admin -- <args>` (the script's command line) against the test database (DATA_DIR or DATABASE_URL). */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
-      env: { ...process.env, ...database.env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+/**
+ * `npm run admin -- <args>` against the test database (DATA_DIR or DATABASE_URL), run in this process
+ * (test/support/admin.ts); one command starts the script itself.
+ */
+const admin = (...args: string[]) => runAdminInProcess(args, database.env);
 
 let enterprise: string;
 let business: string;
@@ -49,19 +40,23 @@ describe('npm run admin -- oauth-client / oauth-authorize', () => {
       verifier = randomBytes(32).toString('base64url');
       challenge = createHash('sha256').update(verifier).digest('base64url');
     } while (!challenge.startsWith('-'));
-    const authorized = await admin(
-      'oauth-authorize',
-      '--workspace',
-      enterprise,
-      '--client-id',
-      clientId,
-      '--scope',
-      'read read_write',
-      '--redirect-uri',
-      redirectUri,
-      `--code-challenge=${challenge}`,
-      '--state',
-      's1',
+    // The script itself, as a process: the command line as an operator types it, the redirect on its stdout.
+    const authorized = await runAdminProcess(
+      [
+        'oauth-authorize',
+        '--workspace',
+        enterprise,
+        '--client-id',
+        clientId,
+        '--scope',
+        'read read_write',
+        '--redirect-uri',
+        redirectUri,
+        `--code-challenge=${challenge}`,
+        '--state',
+        's1',
+      ],
+      database.env,
     );
     expect(authorized.code, authorized.stderr).toBe(0);
     const redirect = new URL(authorized.stdout.trim());
@@ -112,10 +107,7 @@ describe('npm run admin -- oauth-client / oauth-authorize', () => {
     expect(refused.stderr).toMatch(/enterprise plan only; workspace ws_\w+ is on the business plan/);
   });
 
-  // Two commands, each a process of its own: on a busy machine they take longer than one test's default minute.
-  it('when an operator registers a confidential client and a test consent, then the secret is printed once and the token is test', {
-    timeout: 180_000,
-  }, async () => {
+  it('when an operator registers a confidential client and a test consent, then the secret is printed once and the token is test', async () => {
     const registered = await admin('oauth-client', '--name', 'Partner server', '--redirect-uri', redirectUri, '--confidential', '--json');
     expect(registered.code, registered.stderr).toBe(0);
     const client = JSON.parse(registered.stdout) as { client_id: string; client_secret: string };

@@ -3,33 +3,24 @@
  * in the database and applied by every server from its next request, without a restart, in X-RateLimit-Limit,
  * in the limits enforced (the publishable keys' workspace budget too) and in GET /v1/usage; audited.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminInProcess, runAdminProcess } from '../support/admin.js';
 import { createForm, formBody } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
 import { expectProblem } from '../support/http-checks.js';
 import { createPublishableKey } from '../support/publishable-keys.js';
 import { createStoreDatabase, type TestDatabase } from '../support/stores.js';
 
-const run = promisify(execFile);
 let database: TestDatabase;
 /** Two servers on one database, as in a deployment of several processes. */
 let first: TestApi;
 let second: TestApi;
 
-/** Runs `npm run admin -- <args>` (the script's command line) against the shared database. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
-      env: { ...process.env, ...database.env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+/**
+ * `npm run admin -- <args>` against the shared database, run in this process (test/support/admin.ts); one case starts
+ * the script itself.
+ */
+const admin = (...args: string[]) => runAdminInProcess(args, database.env);
 
 beforeAll(async () => {
   database = await createStoreDatabase();
@@ -50,14 +41,18 @@ const limitOf = async (api: TestApi, key = first.workspace.live_admin_key) => {
 
 describe('npm run admin -- workspace-limits', () => {
   it('when the workspace is not on Enterprise, then the command is refused, says why, and nothing changes', async () => {
-    const res = await admin(
-      'workspace-limits',
-      '--workspace',
-      second.workspace.workspace_id,
-      '--per-key-per-second',
-      '500',
-      '--per-workspace-per-minute',
-      '60000',
+    // The script itself, as a process: its exit code and stderr.
+    const res = await runAdminProcess(
+      [
+        'workspace-limits',
+        '--workspace',
+        second.workspace.workspace_id,
+        '--per-key-per-second',
+        '500',
+        '--per-workspace-per-minute',
+        '60000',
+      ],
+      database.env,
     );
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/business plan: only Enterprise workspaces can have rate limits of their own/);
