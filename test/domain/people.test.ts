@@ -82,16 +82,20 @@ describe('one-time tokens', () => {
 });
 
 describe("isEmail (the contract's Email format, as the API checks it)", () => {
-  it.each(['ana@example.com', 'ana.ruiz+leads@acme.co.uk', `${'a'.repeat(64)}@${'b'.repeat(180)}.com`])(
+  it.each(['ana@example.com', 'ana.ruiz+leads@acme.co.uk', `${'a'.repeat(64)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(63)}.com`])(
     'when %s, then accepted',
     (email) => {
       expect(isEmail(email)).toBe(true);
     },
   );
-  it.each(['owner@localhost', 'ana', 'ana@', '@acme.test', 'ana @acme.test', `${'a'.repeat(64)}@${'b'.repeat(186)}.com`])(
-    'when %j, then refused',
-    (email) => {
-      expect(isEmail(email)).toBe(false);
-    },
-  );
+  it.each([
+    'owner@localhost',
+    'ana',
+    'ana@',
+    '@acme.test',
+    'ana @acme.test',
+    `${'a'.repeat(64)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(64)}.com`,
+  ])('when %j, then refused', (email) => {
+    expect(isEmail(email)).toBe(false);
+  });
 });

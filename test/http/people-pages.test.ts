@@ -75,6 +75,15 @@ describe('sign-in links', () => {
     expect(cookie).toMatch(/; Secure/);
     expect(cookie).toMatch(/; SameSite=Lax/);
     expect(cookie).not.toMatch(/Domain=/);
+    // The cookie lasts as long as the session may: 7 days from the sign-in.
+    expect(cookie).toMatch(/; Max-Age=604800(;|$)/);
+    const signedIn = await api.call('get', '/v1/audit_events?type=member.signed_in');
+    expect(signedIn.body.data[0]).toMatchObject({
+      type: 'member.signed_in',
+      actor: { type: 'system', id: null, name: null },
+      target: { type: 'member', name: 'owner@acme.test' },
+      reason: 'signed in with a link',
+    });
     // The cookie's value is not what the store keeps: only its hash is there.
     const value = cookie.split(';')[0]!.split('=')[1]!;
     const stored = await api.store.people.findSession(createHash('sha256').update(value).digest());
@@ -141,7 +150,11 @@ describe('sign-in links', () => {
     expect(member.status).toBe(200);
     expect(stranger.status).toBe(200);
     expect(member.text.replace('owner@acme.test', 'X')).toBe(stranger.text.replace('nobody@else.test', 'X'));
-    expect(await mailedLink('owner@acme.test')).toMatch(/\/sign-in\/link\?token=[A-Za-z0-9_-]{43}/);
+    expect(await mailedLink('owner@acme.test')).toMatch(/\/sign-in\/link\?token=[A-Za-z0-9_-]{43}$/);
+    const due15 = (await api.store.people.dueMail('2100-01-01T00:00:00.000Z', 100)).filter((mail) => mail.to === 'owner@acme.test');
+    expect(due15.at(-1)?.text).toContain('15 minutes');
+    await page('post', '/sign-in/email').set('Origin', origin()).type('form').send({ email: 'owner@acme.test', next: '/account' });
+    expect(new URL(await mailedLink('owner@acme.test')).searchParams.get('next')).toBe('/account');
     const due = await api.store.people.dueMail('2100-01-01T00:00:00.000Z', 100);
     expect(due.filter((mail) => mail.to === 'nobody@else.test')).toEqual([]);
   });
@@ -326,6 +339,38 @@ describe('the OAuth consent page', () => {
     expect(location.origin + location.pathname).toBe(redirectUri);
     expect(location.searchParams.get('error')).toBe('invalid_scope');
     expect(location.searchParams.get('state')).toBe('xyz');
+  });
+
+  it('when state is not printable ASCII or a parameter is given twice, then invalid_request, without the bad state', async () => {
+    const clientId = await client();
+    const badState = await page('get', `/oauth/authorize?${authorizeQuery(clientId, { state: 'a\u0007b' })}`);
+    const badAt = new URL(badState.headers.location!);
+    expect(badAt.searchParams.get('error')).toBe('invalid_request');
+    expect(badAt.searchParams.has('state')).toBe(false);
+    const twice = await page('get', `/oauth/authorize?${authorizeQuery(clientId)}&scope=admin`);
+    const twiceAt = new URL(twice.headers.location!);
+    expect(twiceAt.searchParams.get('error')).toBe('invalid_request');
+    expect(twiceAt.searchParams.get('state')).toBe('xyz');
+  });
+
+  it('when a viewer approves an application that asks for admin only, then it hears access_denied and nothing is granted', async () => {
+    const clientId = await client();
+    await api.call('post', '/v1/team/invites').send({ email: 'onlyread@acme.test', role: 'viewer' });
+    const token = tokenOf(await mailedLink('onlyread@acme.test'));
+    const cookie = sessionCookie(await page('post', '/invites/accept').set('Origin', origin()).type('form').send({ token }));
+    const approved = await page('post', '/oauth/authorize')
+      .set('Origin', origin())
+      .set('Cookie', cookie)
+      .type('form')
+      .send({
+        ...Object.fromEntries(authorizeQuery(clientId, { scope: 'admin' })),
+        workspace: api.workspace.workspace_id,
+        decision: 'approve',
+      });
+    const back = new URL(approved.headers.location!);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.has('code')).toBe(false);
+    expect(await api.rows('SELECT id FROM oauth_grants WHERE client_id = ?', clientId)).toEqual([]);
   });
 
   it('when response_type is not code, then unsupported_response_type goes back to the client', async () => {
