@@ -14,6 +14,7 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import express from 'express';
 import type { Logger } from 'pino';
+import { isEmail } from '../domain/email.js';
 import { isAppError } from '../domain/errors.js';
 import { membershipsOf } from '../domain/people/accounts.js';
 import { recordSignIn } from '../domain/people/audit.js';
@@ -255,9 +256,13 @@ export function peoplePages(options: PeoplePagesOptions): Router {
     forms,
     page(async (req, res) => {
       const current = await session(req);
-      const account = await acceptInvitation(services, formField(req, 'token'), current?.account);
-      // The link proved the address, as a sign-in link does: the person is signed in, and asked for a passkey next.
-      if (!current) await signIn(req, res, account, null);
+      const { account, newcomer } = await acceptInvitation(services, formField(req, 'token'), current?.account);
+      if (current) return void res.redirect(303, '/account');
+      // A newcomer has no passkey yet: the link, which proved the address, signs them in, and the account page asks
+      // for a passkey next. Someone who already has an account signs in as always: an invitation, which lives 7 days
+      // and is the kind of mail people forward, must not open an existing account's other workspaces.
+      if (!newcomer) return void res.redirect(303, '/sign-in?next=%2Faccount');
+      await signIn(req, res, account, null);
       res.redirect(303, '/account');
     }),
   );
@@ -268,7 +273,8 @@ export function peoplePages(options: PeoplePagesOptions): Router {
       const account = await signedIn(req, res);
       if (!account) return;
       const [memberships, passkeys] = await Promise.all([membershipsOf(services, account), listPasskeys(services, account)]);
-      const invited = typeof req.query.invited === 'string' ? req.query.invited : undefined;
+      // Only an address is shown back: the page must not say what a crafted link puts in its query.
+      const invited = typeof req.query.invited === 'string' && isEmail(req.query.invited) ? req.query.invited : undefined;
       send(
         res,
         accountPage(assets(), {
@@ -281,7 +287,7 @@ export function peoplePages(options: PeoplePagesOptions): Router {
     }),
   );
 
-  /** The JSON calls of the account page's script: a session is required, and its absence is a 401 the script shows. */
+  /** The JSON calls of the account page's script: a session is required, and its absence is a 403 the script shows. */
   async function sessionAccount(req: Request): Promise<Account> {
     const found = await session(req);
     if (!found) throw new PageRefusal(403, 'Signed out', 'Your session has ended. Sign in again.');
@@ -344,7 +350,8 @@ export function peoplePages(options: PeoplePagesOptions): Router {
     page(async (req, res) => {
       await endSession(services, cookieValue(req, sessionCookieName));
       clearSession(res);
-      res.redirect(303, '/sign-in');
+      // The invitation page signs out someone signed in as another address and comes back to the invitation.
+      res.redirect(303, localPath(formField(req, 'next')) ?? '/sign-in');
     }),
   );
 

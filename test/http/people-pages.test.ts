@@ -260,6 +260,24 @@ describe('invitations', () => {
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('someone@acme.test');
     expect((await page('get', `/invites/accept?token=${token}`)).status).toBe(200);
+    // Its page offers to sign out and come back to the invitation.
+    const next = `/invites/accept?token=${token}`;
+    const out = await page('post', '/sign-out').set('Origin', origin()).set('Cookie', owner).type('form').send({ next });
+    expect(out.headers.location).toBe(next);
+  });
+
+  it('when the invited address already has an account, then accepting makes the member but does not sign in: the person signs in as always', async () => {
+    await ensureAccount(api.services, 'owner@acme.test');
+    const other = await api.otherWorkspace();
+    const invited = await api.call('post', '/v1/team/invites', other.live_admin_key).send({ email: 'owner@acme.test', role: 'admin' });
+    expect(invited.status).toBe(201);
+    const token = tokenOf(await mailedLink('owner@acme.test'));
+    const accepted = await page('post', '/invites/accept').set('Origin', origin()).type('form').send({ token });
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.location).toBe('/sign-in?next=%2Faccount');
+    expect(accepted.headers['set-cookie']).toBeUndefined();
+    const members = await api.call('get', '/v1/team/members?limit=100', other.live_admin_key);
+    expect(members.body.data).toContainEqual(expect.objectContaining({ email: 'owner@acme.test', role: 'admin' }));
   });
 
   it('when an invite is revoked, resent or has expired, then its old link is refused', async () => {

@@ -90,9 +90,14 @@ export async function openInvitation(services: Services, token: unknown): Promis
 
 /**
  * Accepts the invitation: the invited address's account (made now if needed) becomes a member with the invite's role.
- * A person signed in as another address is refused: an invitation is for the address it was sent to.
+ * A person signed in as another address is refused: an invitation is for the address it was sent to. `newcomer` says
+ * whether the account was made now: only then may the link sign the person in (see the invitation page's route).
  */
-export async function acceptInvitation(services: Services, token: unknown, signedIn: Account | undefined): Promise<Account> {
+export async function acceptInvitation(
+  services: Services,
+  token: unknown,
+  signedIn: Account | undefined,
+): Promise<{ account: Account; newcomer: boolean }> {
   const { link, hash } = await openLink(services, token);
   if (signedIn && signedIn.email !== link.email) {
     throw new PageRefusal(
@@ -102,7 +107,9 @@ export async function acceptInvitation(services: Services, token: unknown, signe
     );
   }
   const opened = await openInvitation(services, token);
-  const account = signedIn ?? (await ensureAccount(services, link.email));
+  // A person who had no account yet has no passkey either: the link, which proves the address, is what signs them in.
+  const existing = signedIn ?? (await services.store.people.findAccountByEmail(link.email));
+  const account = existing ?? (await ensureAccount(services, link.email));
   const at = services.now().toISOString();
   const member: Schema<'Member'> = {
     id: newId('mem'),
@@ -129,5 +136,5 @@ export async function acceptInvitation(services: Services, token: unknown, signe
     if (isStoreConflict(error, 'link_spent') || isStoreConflict(error, 'invite_closed')) throw closed();
     throw error;
   }
-  return account;
+  return { account, newcomer: existing === undefined };
 }
