@@ -17,12 +17,28 @@ export function assertUsableApiKey(apiKey: unknown): asserts apiKey is string {
   }
 }
 
-export function createBearerAuthMiddleware(apiKey: string): Middleware {
-  assertUsableApiKey(apiKey);
-  const authorization = `Bearer ${apiKey}`;
+/**
+ * A credential, or a function that returns the current one: an OAuth access token is replaced when it is refreshed,
+ * so a client built once sends whichever token is current, asking for it before each request.
+ */
+export type Credential = string | (() => string | Promise<string>);
+
+export function createBearerAuthMiddleware(credential: Credential): Middleware {
+  if (typeof credential === 'string') {
+    assertUsableApiKey(credential);
+    const authorization = `Bearer ${credential}`;
+    return {
+      onRequest({ request }) {
+        request.headers.set('Authorization', authorization);
+      },
+    };
+  }
+  if (typeof credential !== 'function') assertUsableApiKey(credential);
   return {
-    onRequest({ request }) {
-      request.headers.set('Authorization', authorization);
+    async onRequest({ request }) {
+      const current = await credential();
+      assertUsableApiKey(current);
+      request.headers.set('Authorization', `Bearer ${current}`);
     },
   };
 }

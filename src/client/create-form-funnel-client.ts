@@ -1,6 +1,6 @@
 import createClient, { type Client, type HeadersOptions } from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
-import { assertUsableApiKey, createBearerAuthMiddleware } from './api-key.js';
+import { assertUsableApiKey, type Credential, createBearerAuthMiddleware } from './api-key.js';
 import { createIdempotencyKeyMiddleware } from './idempotency-key.js';
 import { createRetryingFetch, type FetchLike, type Sleep } from './retrying-fetch.js';
 
@@ -10,8 +10,11 @@ export const DEFAULT_BASE_URL = 'https://api.form-funnel.example/v1';
 export type FormFunnelClient = Client<paths>;
 
 export interface FormFunnelClientOptions {
-  /** An API key (`svc_live_…`, `svc_test_…`) or an OAuth access token; sent as `Bearer`. */
-  apiKey: string;
+  /**
+   * An API key (`svc_live_…`, `svc_test_…`) or an OAuth access token, sent as `Bearer`; or a function returning the
+   * current access token, called before every request, so that a token your code refreshes takes effect at once.
+   */
+  apiKey: Credential;
   /** A dedicated instance's `https://<host>/v1`, or the mock. */
   baseUrl?: string;
   /** Transport; defaults to the global fetch (looked up per call, so test stubs apply). */
@@ -41,7 +44,7 @@ export interface FormFunnelClientOptions {
  */
 export function createFormFunnelClient(options: FormFunnelClientOptions): FormFunnelClient {
   const { apiKey, ...transport } = options;
-  assertUsableApiKey(apiKey);
+  if (typeof apiKey !== 'function') assertUsableApiKey(apiKey);
   return createBearerClient<paths>(apiKey, transport);
 }
 
@@ -52,7 +55,7 @@ export type TransportOptions = Omit<FormFunnelClientOptions, 'apiKey'>;
  * A client over `Paths` that sends `credential` as `Bearer`, retries as configured and gives every replayable request
  * an Idempotency-Key: the secret-key client and the public client (create-public-client.ts) differ only in these.
  */
-export function createBearerClient<Paths extends {}>(credential: string, options: TransportOptions): Client<Paths> {
+export function createBearerClient<Paths extends {}>(credential: Credential, options: TransportOptions): Client<Paths> {
   const {
     baseUrl = DEFAULT_BASE_URL,
     fetch = (request: Request) => globalThis.fetch(request),

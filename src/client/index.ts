@@ -1,4 +1,5 @@
 // The public surface of the Form-Funnel client. Anything not exported here is internal.
+export type { Credential } from './api-key.js';
 export {
   createFormFunnelClient,
   DEFAULT_BASE_URL,

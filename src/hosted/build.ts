@@ -1,6 +1,7 @@
 /**
  * Builds the browser files with esbuild: the hosted page's script, its proof-of-work worker, the embed script and
- * stylesheet, and the people pages' passkey script and stylesheet (src/http/people-views.ts), each minified and named
+ * stylesheet, the people pages' passkey script and stylesheet (src/http/people-views.ts) and the dashboard's
+ * (src/dashboard/, served by src/http/dashboard-page.ts), each minified and named
  * by its content's hash, and a manifest the server reads (src/http/hosted-assets.ts). The page script imports the same
  * logic and answer checks the server runs (src/domain/logic, src/domain/submissions): a rule changed there changes
  * both after the next build.
@@ -25,6 +26,8 @@ const entries = [
   { name: 'page.css', source: 'page.css' },
   { name: 'people.js', source: 'people.ts' },
   { name: 'people.css', source: 'people.css' },
+  { name: 'dashboard.js', source: '../../dashboard/main.tsx' },
+  { name: 'dashboard.css', source: '../../dashboard/dashboard.css' },
 ] as const satisfies ReadonlyArray<{ name: keyof HostedAssetManifest; source: string; globalName?: string }>;
 
 export async function buildHostedAssets(outDir = path.join(root, hostedAssetsDir)): Promise<HostedAssetManifest> {
@@ -44,6 +47,9 @@ export async function buildHostedAssets(outDir = path.join(root, hostedAssetsDir
         platform: 'browser',
         metafile: true,
         legalComments: 'none',
+        // The dashboard's components (Preact's JSX runtime); the other entries have no JSX.
+        jsx: 'automatic',
+        jsxImportSource: 'preact',
         logLevel: 'silent',
       });
       const [file] = Object.keys(result.metafile.outputs);

@@ -14,6 +14,9 @@ export interface HostedAssetManifest {
   /** The people pages' script (passkeys) and stylesheet: sign-in, invitation, account and consent pages. */
   'people.js': string;
   'people.css': string;
+  /** The dashboard (src/dashboard/): one script and one stylesheet, served at `/dashboard`. */
+  'dashboard.js': string;
+  'dashboard.css': string;
 }
 
 /** What a hosted page's script reads from its `<main>` element (no inline script under the page's CSP). */

@@ -29,6 +29,7 @@ import { errorHandler, lastResort, unknownPath } from './error-handler.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import type { Handlers } from './handlers/types.js';
 import { hostedAssetLoader } from './hosted-assets.js';
+import { dashboardPage } from './dashboard-page.js';
 import { hostedPages } from './hosted-pages.js';
 import { inSequence } from './in-sequence.js';
 import { oauthFlow } from './oauth-flow.js';
@@ -219,6 +220,8 @@ export function buildApp(options: AppOptions): App {
   app.use(
     peoplePages({ services, assetsOf, limitAddress: limitPublicAddress, log, consentPath: oauth.consentPath, scopeWords: oauth.scopes }),
   );
+  // The dashboard (dashboard-page.ts): one page; its data comes from /v1 like any client's.
+  app.use(dashboardPage({ assetsOf, limitAddress: limitPublicAddress, consentPath: oauth.consentPath }));
 
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log), lastResort(log));

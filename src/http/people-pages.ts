@@ -16,6 +16,7 @@ import express from 'express';
 import type { Logger } from 'pino';
 import { isEmail } from '../domain/email.js';
 import { isAppError } from '../domain/errors.js';
+import { isFirstPartyClient } from '../domain/oauth/first-party.js';
 import { membershipsOf } from '../domain/people/accounts.js';
 import { recordSignIn } from '../domain/people/audit.js';
 import { approveConsent, checkAuthorizationRequest, consentChoices, denyConsent, grantableScopes } from '../domain/people/consent.js';
@@ -356,11 +357,16 @@ export function peoplePages(options: PeoplePagesOptions): Router {
   );
 
   async function consent(req: Request, res: Response, query: Record<string, unknown>, chosen: unknown): Promise<void> {
-    const checked = await checkAuthorizationRequest(services, query);
+    const { origin } = siteOf(services, req);
+    const checked = await checkAuthorizationRequest(services, query, origin);
     if (!checked.ok) return void res.redirect(303, checked.redirect);
     const account = await signedIn(req, res);
     if (!account) return;
-    const { workspaces } = await consentChoices(services, account);
+    // The service's own dashboard: the member signed in here to use it, so consent is implied (first-party.ts).
+    if (isFirstPartyClient(checked.request.clientId)) {
+      return void res.redirect(303, await approveConsent(services, account, checked.request, chosen, origin));
+    }
+    const { workspaces } = await consentChoices(services, account, checked.request.clientId);
     if (workspaces.length === 0) {
       throw new PageRefusal(
         403,
@@ -405,13 +411,14 @@ export function peoplePages(options: PeoplePagesOptions): Router {
     forms,
     page(async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const checked = await checkAuthorizationRequest(services, body);
+      const { origin } = siteOf(services, req);
+      const checked = await checkAuthorizationRequest(services, body, origin);
       if (!checked.ok) return void res.redirect(303, checked.redirect);
       const found = await session(req);
       if (!found) throw new PageRefusal(403, 'Signed out', 'Your session ended before you answered. Open the application’s link again.');
       const redirect =
         body.decision === 'approve'
-          ? await approveConsent(services, found.account, checked.request, body.workspace)
+          ? await approveConsent(services, found.account, checked.request, body.workspace, origin)
           : denyConsent(checked.request);
       res.redirect(303, redirect);
     }),

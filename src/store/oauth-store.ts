@@ -84,6 +84,8 @@ export interface RefreshTokenRecord {
 
 export interface OAuthStore {
   createClient(client: OAuthClient): Promise<void>;
+  /** Registers the client unless one with its id exists (then nothing changes). */
+  createClientIfAbsent(client: OAuthClient): Promise<void>;
   getClient(id: string): Promise<OAuthClient | undefined>;
   /**
    * Records a consent and the authorization code that carries it to the client, in one transaction;

@@ -8,7 +8,7 @@
 import { type Principal, principalWorkspace } from '../access.js';
 import { unauthorized } from '../errors.js';
 import type { Services } from '../services.js';
-import { oauthPlan } from './authorize.js';
+import { oauthPlan, planAllowsClient } from './first-party.js';
 import { highestScope } from './scopes.js';
 import { hashesMatch, hashToken } from './secrets.js';
 
@@ -26,7 +26,8 @@ export async function authenticateAccessToken(services: Services, token: string)
   }
   const workspace = await services.store.workspaces.get(record.grant.workspaceId);
   if (!workspace) throw unauthorized();
-  if (workspace.plan !== oauthPlan) throw unauthorized(`OAuth access tokens work only while the workspace is on the ${oauthPlan} plan.`);
+  if (!planAllowsClient(workspace.plan, record.grant.clientId))
+    throw unauthorized(`OAuth access tokens work only while the workspace is on the ${oauthPlan} plan.`);
   return {
     authType: 'oauth_token',
     id: record.id,

@@ -8,15 +8,15 @@
  * client, unregistered redirect URI) to the user instead of redirecting (RFC 6749 section 4.1.2.1); the others
  * it would report to the client as `error=` on the redirect.
  */
-import type { Environment, Plan, Scope, ValidationIssue } from '../../contract.js';
+import type { Environment, Scope, ValidationIssue } from '../../contract.js';
 import { type AppError, forbidden, invalidValue } from '../errors.js';
 import type { Services } from '../services.js';
+import { oauthPlan, planAllowsClient, redirectUrisOf } from './first-party.js';
 import { codeChallengePattern, supportedChallengeMethods } from './pkce.js';
 import { parseScopes, scopeList } from './scopes.js';
 import { authorizationCodeLifetimeSeconds, generateAuthorizationCode, hashToken, newOAuthId, secondsAfter } from './secrets.js';
 
-/** OAuth 2.0 is an Enterprise feature, as `Plan` in the document says. */
-export const oauthPlan: Plan = 'enterprise';
+export { oauthPlan };
 
 /** `state` goes back to the client verbatim; it must survive a URL and stay a reasonable size. */
 const statePattern = /^[\x20-\x7E]{1,500}$/;
@@ -35,6 +35,8 @@ export interface AuthorizationRequest {
   environment?: string | undefined;
   /** The member who consents on the consent page; none for the operator's command. The grant records them. */
   memberId?: string | undefined;
+  /** The origin the consent page was reached at: the dashboard's redirect URI is on it (first-party.ts). */
+  origin?: string | undefined;
 }
 
 export interface Authorization {
@@ -59,16 +61,17 @@ export async function authorizeOAuthClient(services: Services, request: Authoriz
   const { store } = services;
   const client = await store.oauth.getClient(request.clientId);
   if (!client) throw invalidParameter('client_id', 'not_found', 'names no registered OAuth client');
-  if (!client.redirectUris.includes(request.redirectUri)) {
+  const registered = redirectUrisOf(client, request.origin);
+  if (!registered.includes(request.redirectUri)) {
     throw invalidParameter(
       'redirect_uri',
       'not_found',
-      `is not registered for this client (exact match required; registered: ${client.redirectUris.join(', ')})`,
+      `is not registered for this client (exact match required; registered: ${registered.join(', ')})`,
     );
   }
   const workspace = await store.workspaces.get(request.workspaceId);
   if (!workspace) throw invalidParameter('workspace', 'not_found', 'names no workspace');
-  if (workspace.plan !== oauthPlan) {
+  if (!planAllowsClient(workspace.plan, client.id)) {
     throw forbidden(
       'plan_required',
       `OAuth 2.0 is available on the ${oauthPlan} plan only; workspace ${workspace.id} is on the ${workspace.plan} plan.`,

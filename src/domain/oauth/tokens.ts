@@ -10,8 +10,8 @@ import { isStoreConflict } from '../../store/errors.js';
 import type { OAuthGrant, TokenPair } from '../../store/oauth-store.js';
 import { type AppError, invalidGrant } from '../errors.js';
 import type { Services } from '../services.js';
-import { oauthPlan } from './authorize.js';
 import { authenticateClient } from './clients.js';
+import { oauthPlan, planAllowsClient } from './first-party.js';
 import { verifierMatchesChallenge } from './pkce.js';
 import {
   accessTokenLifetimeSeconds,
@@ -100,10 +100,10 @@ async function reuseDetected(services: Services, grant: OAuthGrant, now: Date): 
   throw invalidGrant('The refresh token was already used; every token of its grant has been revoked. Start the authorization again.');
 }
 
-/** A workspace that has left the Enterprise plan keeps its grants on record but gets no new tokens. */
+/** A workspace that has left the Enterprise plan keeps its grants on record but gets no new tokens (but the dashboard's). */
 async function assertWorkspaceMayUseOAuth(services: Services, grant: OAuthGrant): Promise<void> {
   const workspace = await services.store.workspaces.get(grant.workspaceId);
-  if (workspace?.plan !== oauthPlan)
+  if (!workspace || !planAllowsClient(workspace.plan, grant.clientId))
     throw invalidGrant(`OAuth 2.0 needs the ${oauthPlan} plan, which the workspace of this grant is no longer on.`);
 }
 

@@ -9,7 +9,8 @@
 import type { Environment, Scope } from '../../contract.js';
 import { RecordNotFound } from '../../store/errors.js';
 import type { Account, MemberRole, Membership } from '../../store/people-store.js';
-import { authorizeOAuthClient, oauthPlan } from '../oauth/authorize.js';
+import { authorizeOAuthClient } from '../oauth/authorize.js';
+import { dashboardClientId, ensureDashboardClient, isFirstPartyClient, planAllowsClient, redirectUrisOf } from '../oauth/first-party.js';
 import { codeChallengePattern, supportedChallengeMethods } from '../oauth/pkce.js';
 import { parseScopes } from '../oauth/scopes.js';
 import type { Services } from '../services.js';
@@ -64,14 +65,24 @@ function errorRedirect(redirectUri: string, error: string, description: string, 
 
 const single = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-export async function checkAuthorizationRequest(services: Services, query: Record<string, unknown>): Promise<CheckedRequest> {
+/** `origin` is where the person reached the service: the dashboard's redirect URI is on it. */
+export async function checkAuthorizationRequest(
+  services: Services,
+  query: Record<string, unknown>,
+  origin: string,
+): Promise<CheckedRequest> {
   const clientId = single(query.client_id);
-  const client = clientId ? await services.store.oauth.getClient(clientId) : undefined;
+  const client =
+    clientId === dashboardClientId
+      ? await ensureDashboardClient(services)
+      : clientId
+        ? await services.store.oauth.getClient(clientId)
+        : undefined;
   if (!clientId || !client) {
     throw new PageRefusal(400, 'Unknown application', 'The link that brought you here names no application registered with Form-Funnel.');
   }
   const redirectUri = single(query.redirect_uri);
-  if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
+  if (!redirectUri || !redirectUrisOf(client, origin).includes(redirectUri)) {
     throw new PageRefusal(
       400,
       'This link is not valid',
@@ -118,24 +129,44 @@ export async function checkAuthorizationRequest(services: Services, query: Recor
 }
 
 export interface ConsentChoice {
-  /** The workspaces the person may connect the application to (OAuth is an Enterprise feature). */
+  /** The workspaces the person may connect the application to (OAuth is an Enterprise feature but for the dashboard). */
   workspaces: Membership[];
   /** Where the person belongs but OAuth is not available. */
   unavailable: Membership[];
 }
 
-export async function consentChoices(services: Services, account: Account): Promise<ConsentChoice> {
+export async function consentChoices(services: Services, account: Account, clientId: string): Promise<ConsentChoice> {
   const memberships = await membershipsOf(services, account);
   return {
-    workspaces: memberships.filter((membership) => membership.plan === oauthPlan),
-    unavailable: memberships.filter((membership) => membership.plan !== oauthPlan),
+    workspaces: memberships.filter((membership) => planAllowsClient(membership.plan, clientId)),
+    unavailable: memberships.filter((membership) => !planAllowsClient(membership.plan, clientId)),
   };
 }
 
-/** Approve: records the grant for the member, at most their role's scopes, and gives the redirect with the code. */
-export async function approveConsent(services: Services, account: Account, request: ConsentRequest, workspaceId: unknown): Promise<string> {
-  const { workspaces } = await consentChoices(services, account);
-  const membership = workspaces.find((candidate) => candidate.workspaceId === workspaceId);
+/**
+ * Approve: records the grant for the member, at most their role's scopes, and gives the redirect with the code. For
+ * the dashboard this happens without a page (consent is implied), in the workspace asked for or the first one.
+ */
+export async function approveConsent(
+  services: Services,
+  account: Account,
+  request: ConsentRequest,
+  workspaceId: unknown,
+  origin: string,
+): Promise<string> {
+  const { workspaces } = await consentChoices(services, account, request.clientId);
+  const membership =
+    workspaces.find((candidate) => candidate.workspaceId === workspaceId) ??
+    (isFirstPartyClient(request.clientId) && workspaceId === undefined ? workspaces[0] : undefined);
+  if (!membership && isFirstPartyClient(request.clientId)) {
+    throw new PageRefusal(
+      403,
+      workspaces.length === 0 ? 'You are not a member of a workspace' : 'Choose one of your workspaces',
+      workspaces.length === 0
+        ? 'The dashboard shows a workspace’s forms and leads, and you belong to none. Ask an admin for an invitation.'
+        : 'You are not a member of that workspace. Open the dashboard from your account page.',
+    );
+  }
   if (!membership)
     throw new PageRefusal(
       403,
@@ -156,6 +187,7 @@ export async function approveConsent(services: Services, account: Account, reque
     state: request.state,
     environment: request.environment,
     memberId: membership.memberId,
+    origin,
   }).catch((error: unknown) => {
     // Removed from the workspace between the page and the answer: the store refuses a grant for a member who is gone.
     if (error instanceof RecordNotFound && error.kind === 'member') {

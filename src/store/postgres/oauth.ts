@@ -21,6 +21,10 @@ export function postgresOAuth(pool: pg.Pool): OAuthStore {
       await run(pool, ...oauthSql.insertClient.bindPostgres({ ...client, redirectUris: JSON.stringify(client.redirectUris) }));
     },
 
+    async createClientIfAbsent(client) {
+      await run(pool, ...oauthSql.insertClientIfAbsent.bindPostgres({ ...client, redirectUris: JSON.stringify(client.redirectUris) }));
+    },
+
     async getClient(id) {
       const row = await one<ClientRow>(pool, ...oauthSql.getClient.bindPostgres({ id }));
       return row && toClient(row);

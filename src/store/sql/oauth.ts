@@ -11,6 +11,12 @@ export const oauthSql = {
     `INSERT INTO oauth_clients (id, name, redirect_uris, secret_hash, created_at)
      VALUES (:id, :name, :redirectUris, :secretHash, :createdAt)`,
   ),
+  /** The service's own client (src/domain/oauth/first-party.ts): registered by whichever request comes first. */
+  insertClientIfAbsent: shared(
+    `INSERT INTO oauth_clients (id, name, redirect_uris, secret_hash, created_at)
+     VALUES (:id, :name, :redirectUris, :secretHash, :createdAt)
+     ON CONFLICT (id) DO NOTHING`,
+  ),
   getClient: shared('SELECT * FROM oauth_clients WHERE id = :id'),
   // The scopes' encoding differs (SQLite: space-separated text; PostgreSQL: a JSONB array): each store gives its own.
   insertGrant: shared(

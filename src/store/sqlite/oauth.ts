@@ -18,6 +18,10 @@ export function sqliteOAuth(db: Database.Database): OAuthStore {
       prepared(db, oauthSql.insertClient).run({ ...client, redirectUris: JSON.stringify(client.redirectUris) });
     },
 
+    async createClientIfAbsent(client) {
+      prepared(db, oauthSql.insertClientIfAbsent).run({ ...client, redirectUris: JSON.stringify(client.redirectUris) });
+    },
+
     async getClient(id) {
       const row = prepared(db, oauthSql.getClient).get({ id }) as ClientRow | undefined;
       return row && toClient(row);

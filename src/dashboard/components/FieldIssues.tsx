@@ -1,0 +1,17 @@
+import { issuesAt } from '../api.js';
+
+/**
+ * The API's `details.errors` for one field, shown under it: the issues whose JSON pointer names it. The field points
+ * at this element with `aria-describedby={id}` so that a screen reader reads them with the field.
+ */
+export function FieldIssues(props: { id: string; error: unknown; pointer: string }) {
+  const issues = issuesAt(props.error, props.pointer);
+  if (issues.length === 0) return null;
+  return (
+    <ul class="field-issues" id={props.id}>
+      {issues.map((issue) => (
+        <li key={issue}>{issue}</li>
+      ))}
+    </ul>
+  );
+}
