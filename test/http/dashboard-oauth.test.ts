@@ -1,0 +1,212 @@
+/**
+ * The dashboard signs in as a first-party OAuth public client, on both stores (api and api-postgres): consent is
+ * implied on the consent page, the scope follows the member's role, the redirect URI is the dashboard on the service's
+ * own origin and nowhere else, and it works on every plan while partners' applications stay an Enterprise feature.
+ * The page itself is one document under a strict policy. The same sign-in in a browser: dashboard-walk.test.ts.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Response } from 'supertest';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
+import { dashboardClientId } from '../../src/domain/oauth/first-party.js';
+import { ensureAccount } from '../../src/domain/people/accounts.js';
+import { signInLinkFor } from '../../src/domain/people/links.js';
+import { generousLimits, useWatchedApi } from '../support/http-checks.js';
+
+// A business workspace: OAuth for partners is Enterprise only, the dashboard is for everyone.
+const api = useWatchedApi(() => ({ plan: 'business', rateLimits: generousLimits }));
+
+const page = (method: 'get' | 'post', path: string) => request(api.baseUrl)[method](path).trustLocalhost().ca(api.certificate).redirects(0);
+const dashboardUri = () => `${api.baseUrl}/dashboard/`;
+
+function sessionCookie(res: Response): string {
+  const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((entry) => entry.startsWith('__Host-ff_session='));
+  if (!cookie) throw new Error('no session cookie');
+  return cookie.split(';')[0]!;
+}
+
+async function signedIn(email: string): Promise<string> {
+  const link = await signInLinkFor(api.services, await ensureAccount(api.services, email));
+  const res = await page('post', '/sign-in/link')
+    .set('Origin', api.baseUrl)
+    .type('form')
+    .send({ token: new URL(link.url).searchParams.get('token') });
+  expect(res.status).toBe(303);
+  return sessionCookie(res);
+}
+
+async function addMember(email: string, role: 'admin' | 'editor' | 'viewer', workspaceId = api.workspace.workspace_id) {
+  await api.store.team.addMember(workspaceId, {
+    id: `mem_${randomBytes(12).toString('hex').slice(0, 24)}`,
+    object: 'member',
+    email,
+    name: null,
+    role,
+    created_at: new Date().toISOString(),
+  });
+}
+
+const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+
+const authorizePath = (challenge: string, extra: Record<string, string> = {}) =>
+  `/oauth/authorize?${new URLSearchParams({
+    response_type: 'code',
+    client_id: dashboardClientId,
+    redirect_uri: dashboardUri(),
+    scope: 'read read_write admin',
+    state: 'tab-state',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  })}`;
+
+/** The dashboard's sign-in as its script does it: authorize with the session, exchange the code with the verifier. */
+async function dashboardTokens(cookie: string, extra: Record<string, string> = {}) {
+  const { verifier, challenge } = pkce();
+  const authorized = await page('get', authorizePath(challenge, extra)).set('Cookie', cookie);
+  expect(authorized.status).toBe(303);
+  const back = new URL(authorized.headers.location as string);
+  expect(`${back.origin}${back.pathname}`).toBe(dashboardUri());
+  expect(back.searchParams.get('state')).toBe('tab-state');
+  const token = await page('post', '/v1/oauth/token')
+    .type('form')
+    .send({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code'),
+      redirect_uri: dashboardUri(),
+      code_verifier: verifier,
+      client_id: dashboardClientId,
+    });
+  expect(token.status).toBe(200);
+  return token.body as { access_token: string; refresh_token: string; scope: string };
+}
+
+describe('the dashboard as a first-party OAuth client', () => {
+  it('when a signed-in admin opens the authorization URL, then consent is implied: straight back with a code for admin', async () => {
+    const tokens = await dashboardTokens(await signedIn('owner@acme.test'));
+    const me = await api.call('get', '/v1/me', tokens.access_token);
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      auth_type: 'oauth_token',
+      name: 'Form-Funnel dashboard',
+      scope: 'admin',
+      environment: 'live',
+      member: { email: 'owner@acme.test' },
+      workspace: { id: api.workspace.workspace_id, plan: 'business' },
+    });
+    // It is a public client: the refresh token works with client_id alone, and is rotated.
+    const refreshed = await page('post', '/v1/oauth/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: dashboardClientId });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.refresh_token).not.toBe(tokens.refresh_token);
+  });
+
+  it('when a viewer and an editor sign in, then their tokens carry read and read_write, and the API refuses more', async () => {
+    await addMember('vera@acme.test', 'viewer');
+    await addMember('ed@acme.test', 'editor');
+    const viewer = await dashboardTokens(await signedIn('vera@acme.test'));
+    const editor = await dashboardTokens(await signedIn('ed@acme.test'));
+    expect((await api.call('get', '/v1/me', viewer.access_token)).body).toMatchObject({
+      scope: 'read',
+      member: { email: 'vera@acme.test' },
+    });
+    expect((await api.call('get', '/v1/me', editor.access_token)).body).toMatchObject({ scope: 'read_write' });
+    const create = (token: string) => api.call('post', '/v1/forms', token).send({ name: 'Refused' });
+    expect((await create(viewer.access_token)).status).toBe(403);
+    expect((await api.call('get', '/v1/api_keys', editor.access_token)).status).toBe(403);
+    expect((await api.call('get', '/v1/forms', viewer.access_token)).status).toBe(200);
+  });
+
+  it('when test mode is asked for, then the token acts in the test environment', async () => {
+    const tokens = await dashboardTokens(await signedIn('owner@acme.test'), { environment: 'test' });
+    expect((await api.call('get', '/v1/me', tokens.access_token)).body.environment).toBe('test');
+  });
+
+  it('when the redirect URI is anything but the dashboard on this origin, then an error page and no redirect', async () => {
+    const cookie = await signedIn('owner@acme.test');
+    const { challenge } = pkce();
+    for (const redirect of ['https://evil.example/dashboard/', `${api.baseUrl}/account`, `${api.baseUrl}/dashboard/leads`]) {
+      const res = await page('get', authorizePath(challenge, { redirect_uri: redirect })).set('Cookie', cookie);
+      expect(res.status).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    }
+    // The token endpoint cannot be talked into one either: the code names the redirect URI it was issued for.
+    const exchanged = await page('post', '/v1/oauth/token')
+      .type('form')
+      .send({
+        grant_type: 'authorization_code',
+        code: 'x'.repeat(43),
+        redirect_uri: 'https://evil.example/dashboard/',
+        code_verifier: 'v'.repeat(43),
+        client_id: dashboardClientId,
+      });
+    expect(exchanged.status).toBe(400);
+  });
+
+  it('when nobody is signed in, then the authorization URL sends the person to sign in and back', async () => {
+    const { challenge } = pkce();
+    const res = await page('get', authorizePath(challenge));
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe(`/sign-in?next=${encodeURIComponent(authorizePath(challenge))}`);
+  });
+
+  it('when a workspace is named, then it is used if the person belongs to it, and refused otherwise', async () => {
+    const other = await api.otherWorkspace('free');
+    await addMember('owner@acme.test', 'viewer', other.workspace_id);
+    const cookie = await signedIn('owner@acme.test');
+    const tokens = await dashboardTokens(cookie, { workspace: other.workspace_id });
+    expect((await api.call('get', '/v1/me', tokens.access_token)).body).toMatchObject({
+      scope: 'read',
+      workspace: { id: other.workspace_id, plan: 'free' },
+    });
+    const { challenge } = pkce();
+    const stranger = await api.otherWorkspace('business');
+    const refused = await page('get', authorizePath(challenge, { workspace: stranger.workspace_id })).set('Cookie', cookie);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.location).toBeUndefined();
+  });
+
+  it('when a partner application asks a business workspace, then OAuth is still Enterprise only', async () => {
+    const partnerRedirect = 'https://partner.example/callback';
+    const { client } = await registerOAuthClient(api.services, { name: 'Partner CRM', redirectUris: [partnerRedirect] });
+    const { challenge } = pkce();
+    const res = await page('get', authorizePath(challenge, { client_id: client.id, redirect_uri: partnerRedirect })).set(
+      'Cookie',
+      await signedIn('owner@acme.test'),
+    );
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('Enterprise');
+  });
+});
+
+describe('the dashboard page', () => {
+  it('when /dashboard or any screen below it is opened, then one document under a strict policy, with its hashed files', async () => {
+    const bare = await page('get', '/dashboard');
+    expect(bare.status).toBe(308);
+    expect(bare.headers.location).toBe('/dashboard/');
+    for (const path of ['/dashboard/', '/dashboard/leads', '/dashboard/forms/frm_x/versions']) {
+      const res = await page('get', path);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; " +
+          "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(res.text).not.toMatch(/<script>|style=/);
+      expect(res.text).toContain(`data-client-id="${dashboardClientId}"`);
+      const script = /<script src="(\/f\/assets\/dashboard\.[A-Z0-9]+\.js)"/.exec(res.text)?.[1];
+      expect(script).toBeDefined();
+      const asset = await page('get', script!);
+      expect(asset.status).toBe(200);
+      expect(asset.headers['content-type']).toMatch(/javascript/);
+    }
+  });
+});
