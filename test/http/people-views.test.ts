@@ -219,13 +219,13 @@ const expectedText: Record<string, string> = {
   'account, admin of one':
     'Form-Funnel Your account Signed in as olga@acme.test . Passkeys Laptop Added 6 Dec 2026 , not used yet Remove Laptop ' +
     'Name for the new passkey (optional) Add a passkey A passkey needs JavaScript, which is off in this browser. ' +
-    'Workspaces Acme Admin · Business plan Beta Editor · Pro plan Gamma Admin · Pro plan Invite someone to Acme Email ' +
-    'address Role Viewer Editor Admin Invite Sign out',
+    'Workspaces Acme Admin · Business plan Open the dashboard of Acme Beta Editor · Pro plan Open the dashboard of Beta ' +
+    'Gamma Admin · Pro plan Invite someone to Acme Email address Role Viewer Editor Admin Invite Sign out',
   'account, admin of two':
     'Form-Funnel Your account Signed in as olga@acme.test . Passkeys Laptop Added 6 Dec 2026 , not used yet Remove Laptop ' +
     'Name for the new passkey (optional) Add a passkey A passkey needs JavaScript, which is off in this browser. ' +
-    'Workspaces Acme Admin · Business plan Beta Admin · Pro plan Invite someone Workspace Acme Beta Email address Role ' +
-    'Viewer Editor Admin Invite Sign out',
+    'Workspaces Acme Admin · Business plan Open the dashboard of Acme Beta Admin · Pro plan Open the dashboard of Beta ' +
+    'Invite someone Workspace Acme Beta Email address Role Viewer Editor Admin Invite Sign out',
   'account without passkeys':
     'Form-Funnel Your account Signed in as ana@acme.test . Add a passkey You have no passkey yet. Add one now: next time ' +
     'you sign in with it, without waiting for an email. Name for the new passkey (optional) Add a passkey A passkey needs ' +

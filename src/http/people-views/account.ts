@@ -89,7 +89,12 @@ export function accountPage(assets: PageAssets, view: AccountView): string {
           .map(
             (membership) =>
               `<li class="item"><div><strong>${html(membership.workspaceName)}</strong>` +
-              `<p class="hint">${html(capitalised(membership.role))} · ${html(capitalised(membership.plan))} plan</p></div></li>\n`,
+              `<p class="hint">${html(capitalised(membership.role))} · ${html(capitalised(membership.plan))} plan</p></div>` +
+              (membership.workspaceId
+                ? `<a href="/dashboard/?workspace=${html(encodeURIComponent(membership.workspaceId))}">` +
+                  `Open the dashboard<span class="visually-hidden"> of ${html(membership.workspaceName)}</span></a>`
+                : '') +
+              '</li>\n',
           )
           .join('')}</ul>\n`) +
     '</section>\n';
