@@ -10,8 +10,9 @@
  */
 import type { Schema } from '../../contract.js';
 import { ApiProblem, apiCaller, type Call, solvedChallenge } from './api.js';
-import { type AskedField, errorIdOf, h, readField, renderField } from './fields.js';
+import { errorIdOf, h, readField } from './fields.js';
 import { nextStepAfter, offPathRefs, type PublicForm, pathOf, stepIssues } from './form-rules.js';
+import { applyAppearance, askedFields, renderStep } from './step-view.js';
 
 export { nextStepAfter, offPathRefs, pathOf, readField, stepIssues };
 
@@ -79,8 +80,6 @@ function saveProgress(formId: string, progress: Progress | null): void {
   }
 }
 
-const asked = (fields: readonly Schema<'Field'>[]): AskedField[] => fields.filter((field): field is AskedField => field.type !== 'hidden');
-
 const utmNames = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 /** What the contract's ContextText takes: 1 to 256 characters, no control characters. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the pattern refuses control characters.
@@ -130,12 +129,6 @@ function hiddenValues(form: PublicForm, landing: URL): Record<string, string> {
   return hidden;
 }
 
-function applyAppearance(appearance: PublicForm['appearance']): void {
-  // Through the CSSOM, which the page's Content-Security-Policy allows (a style attribute it would not).
-  document.documentElement.style.setProperty('--accent', appearance.accent_color);
-  document.documentElement.classList.toggle('serif', appearance.font === 'serif');
-}
-
 /** Inside an iframe (embed.js), the page tells its frame how tall it is; only a height, so any parent may read it. */
 function reportHeight(formId: string): void {
   if (window.parent === window) return;
@@ -177,8 +170,6 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
     const total = Math.max(pathOf(form, progress.answers, hidden).length, progress.history.length);
     const position = progress.history.length;
     const isLast = nextStepAfter(form, index, progress.answers, hidden) >= form.steps.length;
-    const heading = h('h2', { tabindex: -1, id: 'step-title' }, step.title);
-    const fields = asked(step.fields).map((field) => renderField(field, progress.answers[field.ref]));
     const honeypot =
       trap !== null && progress.id === undefined
         ? h(
@@ -188,28 +179,9 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
             h('input', { name: trap, id: 'trap-input', tabindex: -1, autocomplete: 'off' }),
           )
         : '';
-    const back = h('button', { type: 'button', class: 'secondary', id: 'back', hidden: progress.history.length === 1 }, 'Back');
-    const next = h('button', { type: 'submit', id: 'next' }, isLast ? 'Send' : 'Next');
-    const formElement = h(
-      'form',
-      { novalidate: true, 'aria-labelledby': 'step-title' },
-      heading,
-      step.description ? h('p', { class: 'description' }, step.description) : '',
-      ...fields,
-      honeypot,
-      h('div', { class: 'actions' }, back, next),
-    );
-    root.replaceChildren(
-      h('h1', {}, form.name),
-      h(
-        'div',
-        { class: 'progress' },
-        h('progress', { max: total, value: position, 'aria-label': `Step ${position} of ${total}` }),
-        h('p', { 'aria-hidden': 'true' }, `Step ${position} of ${total}`),
-      ),
-      formElement,
-      status,
-    );
+    const place = { position, total, isLast, canGoBack: progress.history.length > 1 };
+    const { nodes, heading, form: formElement, back, next } = renderStep(form, step, progress.answers, place, honeypot);
+    root.replaceChildren(...nodes, status);
     back.addEventListener('click', () => {
       progress.history.pop();
       saveProgress(form.id, progress);
@@ -224,7 +196,7 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
 
   async function send(formElement: HTMLFormElement, button: HTMLButtonElement): Promise<void> {
     const index = current();
-    for (const field of asked(form.steps[index]!.fields)) {
+    for (const field of askedFields(form.steps[index]!.fields)) {
       const value = readField(formElement, field);
       if (value === undefined) delete progress.answers[field.ref];
       else progress.answers[field.ref] = value;
