@@ -93,12 +93,13 @@ function banner(config: Config, port: number, servesDocs: boolean): string {
   return [
     '',
     `Form-Funnel API listening on ${base}/v1${config.workers > 1 ? ` (${config.workers} worker processes)` : ''}`,
+    `  dashboard       ${base}/dashboard`,
     servesDocs ? `  reference docs  ${base}/docs` : '  reference docs  not built: run `npm run docs` (npm start does)',
     `  contract        ${base}/openapi.yaml  ${base}/openapi.json`,
     '',
     'First steps: create a workspace, its admin account and its first keys with',
     `  ${adminInvocation(config, port, 'bootstrap --workspace "Acme" --plan business --email you@example.com')}`,
-    'open the sign-in link it prints, and add a passkey; invite colleagues from the account page or the API.',
+    `open the sign-in link it prints, add a passkey, and open ${base}/dashboard: forms, leads, analytics, the team.`,
     ...(config.databaseUrl !== null && withoutPassword(config.databaseUrl) !== config.databaseUrl
       ? ['  (with the database password in place of <password>)']
       : []),

@@ -180,6 +180,7 @@ async function bootstrapCommand(args: string[], usage: string, io: AdminIo): Pro
           '',
           `Sign in as its admin, ${email}, within 15 minutes (the link works once), and add a passkey:`,
           `  ${link.url}`,
+          `Then open the dashboard: ${base}/dashboard`,
           '',
           `  live admin key  ${result.live_admin_key}`,
           `  test admin key  ${result.test_admin_key}`,

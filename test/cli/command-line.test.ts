@@ -96,6 +96,7 @@ describe.concurrent('npm run admin', () => {
     expect(outcome.code).toBe(0);
     expect(outcome.stdout).toContain(`in ${join(dataDir, 'form-funnel.db')} (DATA_DIR=${dataDir})`);
     expect(outcome.stdout).toContain('curl -k https://localhost:9443/v1/me -H "Authorization: Bearer <key>"   (PORT=9443)');
+    expect(outcome.stdout).toContain('Then open the dashboard: https://localhost:9443/dashboard');
     expect(outcome.stdout).not.toContain('8443');
   });
 

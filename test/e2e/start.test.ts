@@ -288,6 +288,7 @@ describe('npm start', () => {
     expect(server.output()).toContain('Compiling the server');
     expect(server.output()).toContain('building the docs page');
     expect(server.output()).toContain(`reference docs  https://localhost:${server.port}/docs`);
+    expect(server.output()).toContain(`dashboard       https://localhost:${server.port}/dashboard`);
     // The builders' own output (the Redocly CLI's banners among it) is shown only when a build fails.
     expect(server.output()).not.toMatch(/deprecat|bundling openapi/i);
     await expectStopsOn(server, 'SIGTERM', 'npm');
