@@ -4,6 +4,7 @@ import { useAction } from '../use-action.js';
 import { ConfirmButton } from './ConfirmButton.js';
 import { KeyAttachment } from './KeyAttachment.js';
 import { ProblemNotice } from './ProblemNotice.js';
+import { TableScroller } from './TableScroller.js';
 
 /**
  * The workspace's secret API keys of both environments, active and revoked: each by name and `secret_hint` (the secret
@@ -15,7 +16,7 @@ export function ApiKeyTable(props: { keys: ApiKey[]; onRevoke?: (key: ApiKey) =>
   return (
     <>
       <ProblemNotice error={revoke.error} />
-      <div class="table-wrap">
+      <TableScroller label="API keys table">
         <table>
           <caption class="visually-hidden">API keys</caption>
           <thead>
@@ -71,7 +72,7 @@ export function ApiKeyTable(props: { keys: ApiKey[]; onRevoke?: (key: ApiKey) =>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { AuditEvent } from '../../client/schemas.js';
 import { formatDateTime } from '../format.js';
+import { TableScroller } from './TableScroller.js';
 
 const actorWords: Record<AuditEvent['actor']['type'], string> = { api_key: 'API key', oauth_token: 'Signed-in app', system: 'The service' };
 
@@ -10,7 +11,7 @@ const actorWords: Record<AuditEvent['actor']['type'], string> = { api_key: 'API 
 export function AuditTable(props: { events: AuditEvent[] }) {
   if (props.events.length === 0) return <p>No audit events match.</p>;
   return (
-    <div class="table-wrap">
+    <TableScroller label="Audit events table">
       <table>
         <caption class="visually-hidden">Audit events</caption>
         <thead>
@@ -52,6 +53,6 @@ export function AuditTable(props: { events: AuditEvent[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroller>
   );
 }

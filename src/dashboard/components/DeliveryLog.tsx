@@ -3,6 +3,7 @@ import { formatDateTime } from '../format.js';
 import { deliveryStatusWords } from '../integration-vocabulary.js';
 import { useAction } from '../use-action.js';
 import { ProblemNotice } from './ProblemNotice.js';
+import { TableScroller } from './TableScroller.js';
 
 /**
  * An integration's delivery attempts, newest first, retries included: the event, which attempt, its outcome (the
@@ -14,7 +15,7 @@ export function DeliveryLog(props: { logs: IntegrationLog[]; onReplay?: (eventId
   return (
     <>
       <ProblemNotice error={replay.error} />
-      <div class="table-wrap">
+      <TableScroller label="Delivery attempts table">
         <table>
           <caption class="visually-hidden">Delivery attempts</caption>
           <thead>
@@ -73,7 +74,7 @@ export function DeliveryLog(props: { logs: IntegrationLog[]; onReplay?: (eventId
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
     </>
   );
 }

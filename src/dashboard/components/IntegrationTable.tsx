@@ -2,12 +2,13 @@ import type { Integration } from '../../client/schemas.js';
 import { formatDateTime } from '../format.js';
 import { IntegrationStatus } from './IntegrationStatus.js';
 import { Link } from './Link.js';
+import { TableScroller } from './TableScroller.js';
 
 /** The workspace's integrations: where each delivers, which events, whether it is on; each opens its own page. */
 export function IntegrationTable(props: { integrations: Integration[] }) {
   if (props.integrations.length === 0) return <p>No integrations yet.</p>;
   return (
-    <div class="table-wrap">
+    <TableScroller label="Integrations table">
       <table>
         <caption class="visually-hidden">Integrations</caption>
         <thead>
@@ -47,6 +48,6 @@ export function IntegrationTable(props: { integrations: Integration[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroller>
   );
 }

@@ -5,6 +5,7 @@ import { inviteStatusWords, roleWords } from '../roles.js';
 import { useAction } from '../use-action.js';
 import { ConfirmButton } from './ConfirmButton.js';
 import { ProblemNotice } from './ProblemNotice.js';
+import { TableScroller } from './TableScroller.js';
 
 /**
  * Invitations and where they stand. A pending or expired one can be emailed again (a new link, 7 more days); a
@@ -27,7 +28,7 @@ export function InviteTable(props: {
     <>
       <ProblemNotice error={action.error} />
       <p role="status">{done}</p>
-      <div class="table-wrap">
+      <TableScroller label="Invitations table">
         <table>
           <caption class="visually-hidden">Invitations</caption>
           <thead>
@@ -75,7 +76,7 @@ export function InviteTable(props: {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
     </>
   );
 }

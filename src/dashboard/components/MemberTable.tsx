@@ -4,6 +4,7 @@ import { roleWords } from '../roles.js';
 import { useAction } from '../use-action.js';
 import { ConfirmButton } from './ConfirmButton.js';
 import { ProblemNotice } from './ProblemNotice.js';
+import { TableScroller } from './TableScroller.js';
 
 /**
  * The people with access to the workspace and their roles. An admin can remove anyone; the API decides what it
@@ -14,7 +15,7 @@ export function MemberTable(props: { members: Member[]; selfId: string | undefin
   return (
     <>
       <ProblemNotice error={remove.error} />
-      <div class="table-wrap">
+      <TableScroller label="Members table">
         <table>
           <caption class="visually-hidden">Members</caption>
           <thead>
@@ -49,7 +50,7 @@ export function MemberTable(props: { members: Member[]; selfId: string | undefin
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
     </>
   );
 }

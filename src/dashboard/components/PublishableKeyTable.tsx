@@ -5,6 +5,7 @@ import { ConfirmButton } from './ConfirmButton.js';
 import { CopyButton } from './CopyButton.js';
 import { KeyAttachment } from './KeyAttachment.js';
 import { ProblemNotice } from './ProblemNotice.js';
+import { TableScroller } from './TableScroller.js';
 
 type PublishableKey = Schema<'PublishableKey'>;
 
@@ -23,7 +24,7 @@ export function PublishableKeyTable(props: {
   return (
     <>
       <ProblemNotice error={revoke.error} />
-      <div class="table-wrap">
+      <TableScroller label="Publishable keys table">
         <table>
           <caption class="visually-hidden">Publishable keys</caption>
           <thead>
@@ -95,7 +96,7 @@ export function PublishableKeyTable(props: {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroller>
     </>
   );
 }
