@@ -29,6 +29,8 @@ export interface Principal {
    * names. Absent or null for keys and for grants the operator's command made.
    */
   memberId?: string | null | undefined;
+  /** For an OAuth token: the client its grant was made for (the dashboard's is first-party: oauth/first-party.ts). */
+  oauthClientId?: string | undefined;
   /**
    * For a publishable key: the key, the secret that signs the `started_token`s of the forms it fetches, and whether
    * it is the key of the service's hosted pages (allowed on the service's own origin, for hosted forms only).

@@ -64,12 +64,15 @@ const browser = await chromium.launch({
   args: [...(chromiumLaunchOptions.args ?? []), '--host-resolver-rules=MAP localhost 127.0.0.1'],
 });
 
-/** The forms screen is on screen: its heading, and no "Loading" status left in the main region. */
-const formsListed = (page: Page) =>
-  page.waitForFunction(
-    "document.querySelector('main h1')?.textContent === 'Forms' && document.querySelector('main table tbody tr') !== null && " +
-      "![...document.querySelectorAll('main [role=status]')].some((element) => element.textContent.startsWith('Loading'))",
-  );
+/** The forms screen is on screen: its heading, a row of its table, no "Loading" left (locators: no eval under the CSP). */
+async function formsListed(page: Page): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'Forms' }).waitFor();
+  await page.locator('main table tbody tr').first().waitFor();
+  await page
+    .locator('main [role=status]', { hasText: /^Loading/ })
+    .first()
+    .waitFor({ state: 'detached' });
+}
 
 const firstScreen: number[] = [];
 const reload: number[] = [];

@@ -127,6 +127,18 @@ describe('the dashboard as a first-party OAuth client', () => {
     expect((await api.call('get', '/v1/me', tokens.access_token)).body.environment).toBe('test');
   });
 
+  it('when an admin creates an API key in the dashboard, then it is made as with an admin key; in test mode, test keys only', async () => {
+    const cookie = await signedIn('owner@acme.test');
+    const live = await dashboardTokens(cookie);
+    const created = await api.call('post', '/v1/api_keys', live.access_token).send({ name: 'Server', environment: 'live', scope: 'read' });
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^svc_live_/);
+    expect((await api.call('get', '/v1/me', created.body.secret)).body).toMatchObject({ scope: 'read', environment: 'live' });
+    const test = await dashboardTokens(cookie, { environment: 'test' });
+    const refused = await api.call('post', '/v1/api_keys', test.access_token).send({ name: 'Live', environment: 'live', scope: 'read' });
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 403, code: 'live_resource' });
+  });
+
   it('when the redirect URI is anything but the dashboard on this origin, then an error page and no redirect', async () => {
     const cookie = await signedIn('owner@acme.test');
     const { challenge } = pkce();
@@ -182,6 +194,35 @@ describe('the dashboard as a first-party OAuth client', () => {
     );
     expect(res.status).toBe(403);
     expect(res.text).toContain('Enterprise');
+  });
+
+  it('when a partner application’s admin token creates an API key, then 403 api_key_required: only the dashboard may', async () => {
+    const enterprise = await api.otherWorkspace('enterprise');
+    await addMember('owner@acme.test', 'admin', enterprise.workspace_id);
+    const partnerRedirect = 'https://partner.example/callback';
+    const { client } = await registerOAuthClient(api.services, { name: 'Partner CRM', redirectUris: [partnerRedirect] });
+    const { verifier, challenge } = pkce();
+    const cookie = await signedIn('owner@acme.test');
+    const approved = await page('post', '/oauth/authorize').set('Cookie', cookie).set('Origin', api.baseUrl).type('form').send({
+      response_type: 'code',
+      client_id: client.id,
+      redirect_uri: partnerRedirect,
+      scope: 'admin',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      workspace: enterprise.workspace_id,
+      decision: 'approve',
+    });
+    expect(approved.status).toBe(303);
+    const code = new URL(approved.headers.location as string).searchParams.get('code');
+    const token = await page('post', '/v1/oauth/token')
+      .type('form')
+      .send({ grant_type: 'authorization_code', code, redirect_uri: partnerRedirect, code_verifier: verifier, client_id: client.id });
+    expect(token.status).toBe(200);
+    const refused = await api
+      .call('post', '/v1/api_keys', token.body.access_token)
+      .send({ name: 'Mine', environment: 'live', scope: 'read' });
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 403, code: 'api_key_required' });
   });
 });
 

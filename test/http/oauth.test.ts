@@ -303,7 +303,7 @@ describe('calling the API with an access token', () => {
     expect(res.status).toBe(403);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ type: 'permission_error', code: 'api_key_required', request_id: res.headers['x-request-id'] });
-    expect(res.body.message).toMatch(/takes an API key, not an OAuth access token/);
+    expect(res.body.message).toMatch(/OAuth access tokens of applications cannot create API keys: a key would outlive the grant/);
     const after = await api.call('get', '/v1/api_keys?limit=100');
     expect(after.body.data.map((key: { id: string }) => key.id)).toEqual(before.body.data.map((key: { id: string }) => key.id));
     expect((await api.call('get', '/v1/api_keys', tokens.access_token)).status).toBe(200);

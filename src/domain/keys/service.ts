@@ -10,6 +10,7 @@ import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '.
 import { inBatches } from '../batches.js';
 import { instantOf, unusableTimestampMessage } from '../client-timestamps.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
+import { isFirstPartyClient } from '../oauth/first-party.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { attachmentIssues, rethrowAttachmentGone } from './attachment.js';
@@ -27,11 +28,12 @@ export async function createApiKey(
   input: Schema<'ApiKeyCreate'>,
 ): Promise<ApiKey & { secret: string }> {
   assertWorkspaceWide(principal, 'manage API keys');
-  if (principal.authType === 'oauth_token') {
-    // A key would outlive the grant: a leaked hour-long token must not become a permanent credential.
+  if (principal.authType === 'oauth_token' && !isFirstPartyClient(principal.oauthClientId ?? '')) {
+    // A key would outlive the grant: a leaked hour-long token must not become a permanent credential. The service's own
+    // dashboard is the exception: an admin signed in to the service in person makes the key there, as with an admin key.
     throw forbidden(
       'api_key_required',
-      'OAuth access tokens cannot create API keys: a key would outlive the grant. Create keys with an admin API key.',
+      'OAuth access tokens of applications cannot create API keys: a key would outlive the grant. Create keys with an admin API key.',
     );
   }
   if (principal.environment === 'test' && input.environment === 'live') {

@@ -39,6 +39,7 @@ export async function authenticateAccessToken(services: Services, token: string)
     attachment: { type: 'workspace' },
     expiresAt: record.expiresAt,
     credentialId: record.grant.id,
+    oauthClientId: record.grant.clientId,
     memberId: record.grant.memberId,
   };
 }
