@@ -2,9 +2,9 @@
  * The dashboard's settings screens in Chromium, as an admin uses them: an integration delivering to a local HTTPS
  * receiver (its secret shown once and copied, a test event, a sample and its replay seen arriving and in the delivery
  * log, the secret rotated), the team (an invitation sent, sent again and revoked; the only admin's removal refused by
- * the API), keys (an API key revoked, a publishable key created and its origins edited), usage and the audit log; then
- * a viewer, who sees no edit controls and an "only admins" note where admin screens were. Each screen state is checked
- * with axe at 1440 and 360 px.
+ * the API), keys (an API key created, its secret shown once, and revoked; a publishable key created and its origins
+ * edited), usage and the audit log; then a viewer, who sees no edit controls and an "only admins" note where admin
+ * screens were. Each screen state is checked with axe at 1440 and 360 px.
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
@@ -186,20 +186,27 @@ describe('the settings screens, as an admin', () => {
     expect((await get('/v1/team/members')).data).toEqual([expect.objectContaining({ email: 'owner@acme.test' })]);
   });
 
-  it('when an admin revokes an API key and creates and edits a publishable key, then the API holds the change', async () => {
+  it('when an admin creates and revokes an API key and creates and edits a publishable key, then the API holds the change', async () => {
     const { page } = admin;
-    const key = await dashboard.api.createKey({ name: 'CRM sync', environment: 'live', scope: 'read' });
     await openScreen(page, 'API keys', 'API keys');
-    await page.getByText('New keys are created with an admin API key').waitFor();
+    await page.getByLabel('Key name').fill('CRM sync');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const shown = page.getByRole('region', { name: 'Secret of CRM sync' });
+    const secret = (await shown.getByText(/^svc_live_/).textContent()) ?? '';
+    const me = await dashboard.api.call('get', '/v1/me', secret);
+    expect(me.body).toMatchObject({ auth_type: 'api_key', name: 'CRM sync', scope: 'read', environment: 'live' });
+    await shown.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByText(secret).count()).toBe(0);
     const row = page.getByRole('row').filter({ hasText: 'CRM sync' });
-    await expect.poll(() => row.textContent()).toContain(key.secret_hint);
+    await expect.poll(() => row.textContent()).toContain(`svc_live_…${secret.slice(-4)}`);
     await row.getByRole('button', { name: 'Revoke CRM sync' }).click();
     await page.getByRole('button', { name: 'Confirm' }).click();
     await expect.poll(() => row.textContent()).toContain('Revoked');
-    expect((await get(`/v1/api_keys/${key.id}`)).status).toBe('revoked');
+    expect((await get(`/v1/api_keys/${me.body.id}`)).status).toBe('revoked');
+    expect((await dashboard.api.call('get', '/v1/me', secret)).status).toBe(401);
 
-    await page.getByLabel('Name').last().fill('Website');
-    await page.getByLabel('Allowed origins').last().fill('https://www.acme.test');
+    await page.getByLabel('Name', { exact: true }).fill('Website');
+    await page.getByLabel('Allowed origins').fill('https://www.acme.test');
     await page.getByRole('button', { name: 'Create publishable key' }).click();
     await page.getByRole('status').filter({ hasText: 'Publishable key Website created.' }).waitFor();
     const [created] = (await get('/v1/publishable_keys')).data;
@@ -246,14 +253,8 @@ describe('the settings screens, as an admin', () => {
     const rows = page.getByRole('row');
     await rows.filter({ hasText: 'publishable_key.updated' }).waitFor();
     const types = (await get('/v1/audit_events')).data.map((event: { type: string }) => event.type);
-    for (const type of [
-      'integration.created',
-      'integration.updated',
-      'integration.secret_rotated',
-      'member.invited',
-      'invite.resent',
-      'invite.revoked',
-    ]) {
+    const done = ['integration.created', 'integration.updated', 'integration.secret_rotated', 'member.invited', 'invite.resent'];
+    for (const type of [...done, 'invite.revoked', 'api_key.created', 'api_key.revoked', 'publishable_key.created']) {
       expect(types).toContain(type);
       expect(await rows.filter({ hasText: type }).count()).toBeGreaterThan(0);
     }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { InviteCreate } from '../../client/schemas.js';
 import { type MemberRole, roleWords } from '../roles.js';
 import { useAction } from '../use-action.js';
-import { FieldIssues } from './FieldIssues.js';
+import { ChoiceField } from './ChoiceField.js';
 import { ProblemNotice } from './ProblemNotice.js';
 import { TextField, uniqueId } from './TextField.js';
 
@@ -34,22 +34,18 @@ export function InviteForm(props: { onInvite: (invite: InviteCreate) => Promise<
         error={action.error}
         pointer="/email"
       />
-      <div class="field">
-        <label for={ids.role}>Role</label>
-        <select
-          id={ids.role}
-          value={role}
-          aria-describedby={`${ids.role}-issues`}
-          onChange={(e) => setRole(e.currentTarget.value as MemberRole)}
-        >
-          {Object.entries(roleWords).map(([value, words]) => (
-            <option key={value} value={value}>
-              {words.name}: {words.allows}
-            </option>
-          ))}
-        </select>
-        <FieldIssues id={`${ids.role}-issues`} error={action.error} pointer="/role" />
-      </div>
+      <ChoiceField
+        id={ids.role}
+        label="Role"
+        value={role}
+        options={Object.entries(roleWords).map(([value, words]) => ({
+          value: value as MemberRole,
+          label: `${words.name}: ${words.allows}`,
+        }))}
+        onChange={setRole}
+        error={action.error}
+        pointer="/role"
+      />
       <div class="actions">
         <button type="submit" class="primary" disabled={action.busy}>
           Send invitation

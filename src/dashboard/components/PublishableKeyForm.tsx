@@ -1,33 +1,18 @@
 import { useState } from 'preact/hooks';
 import type { Schema } from '../../client/schemas.js';
-import { FormFunnelError } from '../api.js';
+import { type Environment, environmentChoices } from '../key-vocabulary.js';
+import { entriesOf, listIssues } from '../list-issues.js';
 import { useAction } from '../use-action.js';
-import { FieldIssues } from './FieldIssues.js';
+import { ChoiceField } from './ChoiceField.js';
+import { EntryListField } from './EntryListField.js';
 import { ProblemNotice } from './ProblemNotice.js';
 import { TextField, uniqueId } from './TextField.js';
 
 type PublishableKey = Schema<'PublishableKey'>;
-type Environment = Schema<'Environment'>;
 export interface PublishableKeyFields {
   name: string;
   allowed_origins: string[];
   environment: Environment;
-}
-
-/** The origins as typed, one a line (spaces and commas also separate them). */
-const originsOf = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
-
-/** The API's issues about the origins, each with the origin its pointer (`/allowed_origins/2`) names. */
-function originIssues(error: unknown, typed: string[]): string[] {
-  if (!(error instanceof FormFunnelError)) return [];
-  const issues = (error.details as { errors?: Array<{ pointer?: string; message?: string }> } | undefined)?.errors ?? [];
-  return issues
-    .filter((issue) => issue.pointer === '/allowed_origins' || issue.pointer?.startsWith('/allowed_origins/'))
-    .map((issue) => {
-      const origin = typed[Number(issue.pointer?.split('/')[2])];
-      const message = issue.message ?? 'Invalid value';
-      return origin === undefined ? message : `${origin}: ${message}`;
-    });
 }
 
 /**
@@ -50,11 +35,11 @@ export function PublishableKeyForm(props: {
   const action = useAction();
   // The issues' pointers index the origins as they were sent, not as they are being edited since.
   const [sent, setSent] = useState<string[]>([]);
-  const issues = originIssues(action.error, sent);
+  const issues = listIssues(action.error, '/allowed_origins', sent);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const allowed = originsOf(origins);
+    const allowed = entriesOf(origins);
     setSent(allowed);
     const done = await action.run(() => props.onSubmit({ name, allowed_origins: allowed, environment }));
     if (done && !existing) {
@@ -76,36 +61,24 @@ export function PublishableKeyForm(props: {
         hint="Say where it is used."
       />
       {!existing && (
-        <div class="field">
-          <label for={ids.environment}>Environment</label>
-          <select id={ids.environment} value={environment} onChange={(e) => setEnvironment(e.currentTarget.value as Environment)}>
-            <option value="live">Live</option>
-            <option value="test">Test</option>
-          </select>
-          <FieldIssues id={`${ids.environment}-issues`} error={action.error} pointer="/environment" />
-        </div>
-      )}
-      <div class="field">
-        <label for={ids.origins}>Allowed origins</label>
-        <p class="muted" id={`${ids.origins}-hint`}>
-          One a line, such as https://www.example.com: the pages allowed to use the key.
-        </p>
-        <textarea
-          id={ids.origins}
-          rows={3}
-          value={origins}
-          aria-describedby={`${ids.origins}-hint ${ids.origins}-issues`}
-          aria-invalid={issues.length > 0 || undefined}
-          onInput={(e) => setOrigins(e.currentTarget.value)}
+        <ChoiceField
+          id={ids.environment}
+          label="Environment"
+          value={environment}
+          options={environmentChoices}
+          onChange={setEnvironment}
+          error={action.error}
+          pointer="/environment"
         />
-        {issues.length > 0 && (
-          <ul class="field-issues" id={`${ids.origins}-issues`}>
-            {issues.map((issue) => (
-              <li key={issue}>{issue}</li>
-            ))}
-          </ul>
-        )}
-      </div>
+      )}
+      <EntryListField
+        id={ids.origins}
+        label="Allowed origins"
+        hint="One a line, such as https://www.example.com: the pages allowed to use the key."
+        value={origins}
+        onInput={setOrigins}
+        issues={issues}
+      />
       <div class="actions">
         <button type="submit" class="primary" disabled={action.busy}>
           {props.submitLabel}

@@ -1,14 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Schema } from '../../client/schemas.js';
+import type { ApiKeyCreate, ApiKeyCreated, Schema } from '../../client/schemas.js';
 import { unwrap } from '../api.js';
 import { AdminOnly } from '../components/AdminOnly.js';
+import { ApiKeyForm } from '../components/ApiKeyForm.js';
 import { ApiKeyTable } from '../components/ApiKeyTable.js';
 import { Loading } from '../components/Loading.js';
 import { Pager } from '../components/Pager.js';
 import { ProblemNotice } from '../components/ProblemNotice.js';
 import { type PublishableKeyFields, PublishableKeyForm } from '../components/PublishableKeyForm.js';
 import { PublishableKeyTable } from '../components/PublishableKeyTable.js';
+import { SecretOnce } from '../components/SecretOnce.js';
 import { SelectFilter } from '../components/SelectFilter.js';
+import { type ApiKeyStatus, keyStatusChoices } from '../key-vocabulary.js';
 import { type Cursor, pagerOf, withFilter } from '../keyset.js';
 import { route, setQuery } from '../router.js';
 import { api, environment, isAdmin } from '../state.js';
@@ -17,12 +20,10 @@ import { useAction } from '../use-action.js';
 import { useResource } from '../use-resource.js';
 
 type PublishableKey = Schema<'PublishableKey'>;
-type ApiKeyStatus = Schema<'ApiKeyStatus'>;
-const keyStatuses: Record<ApiKeyStatus, string> = { active: 'Active', revoked: 'Revoked' };
 
 /**
  * Keys (`/dashboard/keys`, admins only): the secret API keys of both environments (filtered by `?status=`), to
- * revoke, and the publishable keys web pages use, to create, rename, give other allowed origins, or revoke.
+ * create (the secret shown once) or revoke, and the publishable keys web pages use, to create, rename, give other allowed origins, or revoke.
  */
 export function KeysScreen() {
   return (
@@ -51,19 +52,23 @@ function ApiKeys() {
     },
     `${status}:${JSON.stringify(cursor)}`,
   );
+  const [created, setCreated] = useState<ApiKeyCreated | undefined>(undefined);
+  const create = async (body: ApiKeyCreate) => {
+    setCreated(unwrap(await api().POST('/api_keys', { body })));
+    if (cursor.starting_after || cursor.ending_before) setCursor({});
+    else keys.reload();
+  };
   return (
     <section aria-labelledby="api-keys-heading">
       <h2 id="api-keys-heading">Secret API keys</h2>
-      <p class="muted">
-        For servers and integrations. New keys are created with an admin API key (<code>POST /v1/api_keys</code>): the API does not let a
-        dashboard sign-in create one, because a key would outlive the sign-in it came from.
-      </p>
+      <p class="muted">For servers and integrations: each request sends one as its bearer token.</p>
+      {created && <SecretOnce label={`Secret of ${created.name}`} secret={created.secret} onDone={() => setCreated(undefined)} />}
       <div class="settings-filters">
         <SelectFilter
           label="Status"
           anyLabel="Any status"
           value={status}
-          options={Object.entries(keyStatuses).map(([value, label]) => ({ value, label }))}
+          options={keyStatusChoices}
           onChange={(value) => {
             setCursor({});
             setQuery(withFilter(query, 'status', value));
@@ -84,6 +89,10 @@ function ApiKeys() {
           <Pager label="API key pages" {...pagerOf(cursor, keys.data, setCursor)} />
         </>
       )}
+      <section aria-labelledby="new-api-key-heading">
+        <h3 id="new-api-key-heading">New API key</h3>
+        <ApiKeyForm environment={environment.value} onCreate={create} />
+      </section>
     </section>
   );
 }

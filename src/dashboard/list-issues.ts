@@ -1,0 +1,20 @@
+/**
+ * The API's issues about a list field (`/allowed_origins`, `/ip_allowlist`) typed one entry a line: each issue whose
+ * pointer names an entry (`/allowed_origins/2`) is shown with that entry as it was sent, so the person sees which.
+ */
+import { FormFunnelError } from './api.js';
+
+export function listIssues(error: unknown, pointer: string, sent: string[]): string[] {
+  if (!(error instanceof FormFunnelError)) return [];
+  const issues = (error.details as { errors?: Array<{ pointer?: string; message?: string }> } | undefined)?.errors ?? [];
+  return issues
+    .filter((issue) => issue.pointer === pointer || issue.pointer?.startsWith(`${pointer}/`))
+    .map((issue) => {
+      const entry = sent[Number(issue.pointer?.slice(pointer.length + 1).split('/')[0])];
+      const message = issue.message ?? 'Invalid value';
+      return entry === undefined ? message : `${entry}: ${message}`;
+    });
+}
+
+/** Entries as typed, one a line (spaces and commas also separate them). */
+export const entriesOf = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
