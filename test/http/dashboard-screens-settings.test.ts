@@ -13,6 +13,7 @@ import { httpsTransport } from '../../src/adapters/webhook-transport.js';
 import { verifyWebhookSignature } from '../../src/client/webhooks.js';
 import { createDeliveryWorker } from '../../src/domain/integrations/worker.js';
 import { type SignedIn, screenHeading, useDashboard } from '../support/dashboard-browser.js';
+import { checkAgainstContract } from '../support/documented-requests.js';
 import { startReceiver, testWebhookUrls } from './integrations-support.js';
 
 // Loopback endpoints are allowed, as the operator's ALLOW_PRIVATE_WEBHOOK_URLS does for local testing.
@@ -263,6 +264,18 @@ describe('the settings screens, as an admin', () => {
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.nth(1).textContent()).toContain('new.person@acme.test');
     expect(page.url()).toContain('type=invite.revoked');
+
+    // Everything the page asked for is one of the contract's operations, with the query parameters it declares.
+    const verdicts = checkAgainstContract(admin.requests);
+    expect(verdicts.filter((verdict) => verdict.problem)).toEqual([]);
+    const used = new Set(verdicts.map((verdict) => verdict.operationId));
+    const integrations = ['listIntegrations', 'createIntegration', 'getIntegration', 'updateIntegration', 'rotateIntegrationSecret'];
+    const deliveries = ['dispatchIntegration', 'listIntegrationLogs'];
+    const team = ['listMembers', 'removeMember', 'listInvites', 'createInvite', 'resendInvite', 'revokeInvite'];
+    const keys = ['listApiKeys', 'createApiKey', 'revokeApiKey', 'listPublishableKeys', 'createPublishableKey', 'getPublishableKey'];
+    for (const operation of [...integrations, ...deliveries, ...team, ...keys, 'updatePublishableKey', 'getUsage', 'listAuditEvents']) {
+      expect(used).toContain(operation);
+    }
   });
 });
 
