@@ -121,6 +121,7 @@ describe('Leads', () => {
     await expect.poll(shownIds).toEqual(bySearch);
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByText('More filters').click();
     await page.getByLabel('Leads per page').fill('2');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByLabel('Order').selectOption({ label: 'Highest score first' });

@@ -88,6 +88,10 @@ export function LeadFilters(props: {
   const queryKey = JSON.stringify(props.query);
   // The address changed from elsewhere (back, a link): show its filters.
   useEffect(() => setDraft(draftOf(props.query)), [queryKey]);
+  // Open when one of its filters is in use (or the API refused one), so nothing applied is out of sight.
+  const more =
+    ['min_score', 'max_score', 'created_gte', 'created_lt', 'utm_source', 'limit'].some((key) => key in props.query) ||
+    props.error !== undefined;
   const set = (change: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...change }));
   const apply = (change: Partial<Draft> = {}) => {
     const next = { ...draft, ...change };
@@ -168,11 +172,6 @@ export function LeadFilters(props: {
         ) : (
           field('gradeText', 'Grades', '/grade', 'text', 'Labels as the form names them, separated by commas.')
         )}
-        {field('min_score', 'Lowest score', '/min_score', 'number')}
-        {field('max_score', 'Highest score', '/max_score', 'number')}
-        {field('createdFrom', 'Created from', '/created_gte', 'date')}
-        {field('createdUntil', 'Created until', '/created_lt', 'date')}
-        {field('utm_source', 'UTM source', '/utm_source', 'text')}
         <div class="field">
           <label for="lead-sort">Order</label>
           <select id="lead-sort" value={draft.sort} onChange={(event) => apply({ sort: (event.currentTarget as HTMLSelectElement).value })}>
@@ -184,8 +183,18 @@ export function LeadFilters(props: {
           </select>
           <FieldIssues id="lead-sort-issues" error={props.error} pointer="/sort" />
         </div>
-        {field('limit', 'Leads per page', '/limit', 'number', 'From 1 to 100; 20 when empty.')}
       </div>
+      <details class="more-filters" open={more}>
+        <summary>More filters</summary>
+        <div class="filter-grid">
+          {field('min_score', 'Lowest score', '/min_score', 'number')}
+          {field('max_score', 'Highest score', '/max_score', 'number')}
+          {field('createdFrom', 'Created from', '/created_gte', 'date')}
+          {field('createdUntil', 'Created until', '/created_lt', 'date')}
+          {field('utm_source', 'UTM source', '/utm_source', 'text')}
+          {field('limit', 'Leads per page', '/limit', 'number', 'From 1 to 100; 20 when empty.')}
+        </div>
+      </details>
       <div class="actions">
         <button type="submit" class="primary">
           Apply filters

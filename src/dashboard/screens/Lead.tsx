@@ -32,9 +32,13 @@ export function LeadScreen(props: { id: string }) {
   const [rescored, setRescored] = useState<RescoredSubmission | undefined>(undefined);
   const [actionError, setActionError] = useState<unknown>(undefined);
   const [deleted, setDeleted] = useState(false);
+  // After a deletion the list starts at its first page: the deleted lead may have been the page's cursor.
+  const backQuery = new URLSearchParams(listAddress);
+  if (deleted) for (const cursor of ['starting_after', 'ending_before']) backQuery.delete(cursor);
+  const backSearch = backQuery.toString();
   const back = (
     <p>
-      <Link to={`leads${listAddress ? `?${listAddress}` : ''}`}>All leads</Link>
+      <Link to={`leads${backSearch ? `?${backSearch}` : ''}`}>All leads</Link>
     </p>
   );
 
