@@ -240,10 +240,12 @@ describe('the settings screens, as an admin', () => {
     const meterValue = (meter: typeof deliveries) => meter.evaluate((element) => (element as unknown as { value: number }).value);
     expect(await meterValue(deliveries)).toBe(3);
     expect(await meterValue(page.getByRole('meter', { name: 'Submissions' }))).toBe(usage.current_period.submissions);
-    const month = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-      new Date(usage.current_period.starts_at),
-    );
-    await page.getByText(`3 in ${month}`).waitFor();
+    // The meter's description says the figures in words: this month's and last month's.
+    const monthOf = (period: { starts_at: string }) =>
+      new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(period.starts_at));
+    const described = page.locator(`#${await deliveries.getAttribute('aria-describedby')}`);
+    const previous = usage.previous_period.webhook_deliveries;
+    expect(await described.textContent()).toBe(`3 in ${monthOf(usage.current_period)}; ${previous} in ${monthOf(usage.previous_period)}`);
     await page.getByText(`${usage.rate_limits.per_workspace_per_minute.toLocaleString('en-US')} requests a minute`).waitFor();
     await expectAccessibleAtBothWidths(page);
   });

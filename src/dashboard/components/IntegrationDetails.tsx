@@ -1,10 +1,11 @@
-import type { Integration } from '../../client/schemas.js';
+import type { FormSummary, Integration } from '../../client/schemas.js';
 import { formatDateTime } from '../format.js';
 import { IntegrationStatus } from './IntegrationStatus.js';
 
 /** One integration as the API returns it: where, what, its state and its secret's hint (never the secret). */
-export function IntegrationDetails(props: { integration: Integration }) {
+export function IntegrationDetails(props: { integration: Integration; forms: FormSummary[] }) {
   const it = props.integration;
+  const form = props.forms.find((candidate) => candidate.id === it.form_id);
   return (
     <dl class="settings-details">
       <dt>Endpoint</dt>
@@ -26,7 +27,7 @@ export function IntegrationDetails(props: { integration: Integration }) {
       <dt>Description</dt>
       <dd>{it.description ?? <span class="muted">None</span>}</dd>
       <dt>Form</dt>
-      <dd>{it.form_id ? <code>{it.form_id}</code> : 'Every form'}</dd>
+      <dd>{form ? form.name : it.form_id ? <code>{it.form_id}</code> : 'Every form'}</dd>
       <dt>Signing secret</dt>
       <dd>
         <code>{it.secret_hint}</code>

@@ -1,21 +1,25 @@
 import { useState } from 'preact/hooks';
-import type { EventType, Integration, IntegrationCreate, IntegrationUpdate } from '../../client/schemas.js';
+import type { EventType, FormSummary, Integration, IntegrationCreate, IntegrationUpdate } from '../../client/schemas.js';
 import { eventTypes } from '../integration-vocabulary.js';
 import { useAction } from '../use-action.js';
 import { FieldIssues } from './FieldIssues.js';
+import { FormPicker } from './FormPicker.js';
 import { ProblemNotice } from './ProblemNotice.js';
 import { TextField, uniqueId } from './TextField.js';
 
-/** What the form edits: the fields a create and an update share (an update may clear the note with null). */
-export type IntegrationFields = Required<Pick<IntegrationCreate, 'url' | 'events' | 'enabled'>> & Pick<IntegrationUpdate, 'description'>;
+/** What the form edits: the fields a create and an update share (an update clears the note or the form with null). */
+export type IntegrationFields = Required<Pick<IntegrationCreate, 'url' | 'events' | 'enabled'>> &
+  Pick<IntegrationUpdate, 'description' | 'form_id'>;
 
 /**
- * A webhook integration's URL, events, note and whether it delivers: empty for a new one, or an existing one's
+ * A webhook integration's URL, events, form (the workspace's `forms`, or every form), note and whether it delivers:
+ * empty for a new one, or an existing one's
  * values to change. The API checks everything (a public HTTPS URL, at least one event); its issues are shown at
  * their fields and what was typed stays.
  */
 export function IntegrationForm(props: {
   integration?: Integration;
+  forms: FormSummary[];
   submitLabel: string;
   onSubmit: (fields: IntegrationFields) => Promise<unknown>;
   onCancel?: () => void;
@@ -23,10 +27,16 @@ export function IntegrationForm(props: {
   onReload?: () => void;
 }) {
   const existing = props.integration;
-  const [ids] = useState(() => ({ url: uniqueId('integration-url'), note: uniqueId('integration-note'), events: uniqueId('events') }));
+  const [ids] = useState(() => ({
+    url: uniqueId('integration-url'),
+    note: uniqueId('integration-note'),
+    events: uniqueId('events'),
+    form: uniqueId('integration-form'),
+  }));
   const [url, setUrl] = useState(existing?.url ?? '');
   const [events, setEvents] = useState<EventType[]>(existing?.events ?? ['submission.completed']);
   const [note, setNote] = useState(existing?.description ?? '');
+  const [formId, setFormId] = useState(existing?.form_id ?? '');
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const action = useAction();
 
@@ -38,6 +48,7 @@ export function IntegrationForm(props: {
         events,
         enabled,
         ...(note ? { description: note } : existing?.description ? { description: null } : {}),
+        ...(formId ? { form_id: formId } : existing?.form_id ? { form_id: null } : {}),
       }),
     );
     if (done && !existing) {
@@ -74,6 +85,16 @@ export function IntegrationForm(props: {
         </div>
         <FieldIssues id={`${ids.events}-issues`} error={action.error} pointer="/events" />
       </fieldset>
+      <FormPicker
+        id={ids.form}
+        label="Only events of this form"
+        anyLabel="Every form"
+        forms={props.forms}
+        value={formId}
+        onChange={setFormId}
+        error={action.error}
+        pointer="/form_id"
+      />
       <TextField
         id={ids.note}
         label="Description (optional)"

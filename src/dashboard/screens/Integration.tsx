@@ -13,6 +13,7 @@ import { SecretOnce } from '../components/SecretOnce.js';
 import { SelectFilter } from '../components/SelectFilter.js';
 import { type DeliveryStatus, deliveryStatusWords, eventTypes } from '../integration-vocabulary.js';
 import { cursorOfQuery, pagerOf, withCursor, withFilter } from '../keyset.js';
+import { loadForms } from '../load-forms.js';
 import { navigate, route, setQuery } from '../router.js';
 import { api, canEdit } from '../state.js';
 import { ifMatchOf, tagged } from '../tagged.js';
@@ -36,6 +37,7 @@ export function IntegrationScreen(props: { id: string }) {
     };
     return unwrap(await api().GET('/integrations/{id}/logs', { params: { path, query: { limit: 20, ...filter, ...cursor } } }));
   }, `${props.id}?${query}`);
+  const forms = useResource(loadForms, 'forms');
   const [secret, setSecret] = useState<string | undefined>(undefined);
   const [queued, setQueued] = useState<IntegrationLog | undefined>(undefined);
 
@@ -82,7 +84,7 @@ export function IntegrationScreen(props: { id: string }) {
         <Link to="integrations">All integrations</Link>
       </p>
       {secret && <SecretOnce label="New signing secret" secret={secret} onDone={() => setSecret(undefined)} />}
-      <IntegrationDetails integration={current.object} />
+      <IntegrationDetails integration={current.object} forms={forms.data ?? []} />
 
       {canEdit() && (
         <>
@@ -97,7 +99,13 @@ export function IntegrationScreen(props: { id: string }) {
           </section>
           <section aria-labelledby="integration-edit-heading">
             <h2 id="integration-edit-heading">Change it</h2>
-            <IntegrationForm integration={current.object} submitLabel="Save changes" onSubmit={update} onReload={integration.reload} />
+            <IntegrationForm
+              integration={current.object}
+              forms={forms.data ?? []}
+              submitLabel="Save changes"
+              onSubmit={update}
+              onReload={integration.reload}
+            />
           </section>
         </>
       )}

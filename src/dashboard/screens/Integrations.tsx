@@ -9,6 +9,7 @@ import { Pager } from '../components/Pager.js';
 import { ProblemNotice } from '../components/ProblemNotice.js';
 import { SecretOnce } from '../components/SecretOnce.js';
 import { cursorOfQuery, pagerOf, withCursor } from '../keyset.js';
+import { loadForms } from '../load-forms.js';
 import { route, setQuery } from '../router.js';
 import { api, canEdit } from '../state.js';
 import { useResource } from '../use-resource.js';
@@ -30,10 +31,16 @@ function IntegrationList() {
     async () => unwrap(await api().GET('/integrations', { params: { query: { limit: 20, ...cursor } } })),
     JSON.stringify(cursor),
   );
+  const forms = useResource(loadForms, 'forms');
   const [created, setCreated] = useState<(Integration & { signing_secret: string }) | undefined>(undefined);
 
   const create = async (fields: IntegrationFields) => {
-    const body = { type: 'webhook' as const, ...fields, description: fields.description ?? undefined };
+    const body = {
+      type: 'webhook' as const,
+      ...fields,
+      description: fields.description ?? undefined,
+      form_id: fields.form_id ?? undefined,
+    };
     setCreated(unwrap(await api().POST('/integrations', { body })));
     // The new one is first in the list: back to the first page, or read the first page again.
     if (cursor.starting_after || cursor.ending_before) setQuery(withCursor(query, {}));
@@ -63,7 +70,7 @@ function IntegrationList() {
       {canEdit() && (
         <section aria-labelledby="new-integration-heading">
           <h2 id="new-integration-heading">New integration</h2>
-          <IntegrationForm submitLabel="Create integration" onSubmit={create} />
+          <IntegrationForm forms={forms.data ?? []} submitLabel="Create integration" onSubmit={create} />
         </section>
       )}
     </section>
