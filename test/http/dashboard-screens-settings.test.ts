@@ -57,7 +57,7 @@ const openScreen = async (page: Page, link: string, heading: string) => {
 describe('the settings screens, as an admin', () => {
   let integrationId: string;
 
-  it('when an admin creates an integration, then its signing secret is shown once with a copy button and signs the test event', async () => {
+  it('when an admin creates an integration, then its secret is shown once with a copy button and signs the test event', async () => {
     admin = await dashboard.signIn('owner@acme.test', { path: 'integrations' });
     const { page, context } = admin;
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -109,7 +109,7 @@ describe('the settings screens, as an admin', () => {
     ]);
   });
 
-  it('when an admin sends a sample and replays it, then the receiver gets the same event twice and the log lists both attempts', async () => {
+  it('when an admin sends a sample and replays it, then the receiver gets the event twice and the log lists both attempts', async () => {
     const { page } = admin;
     await page.getByLabel('Sample event type').selectOption('submission.completed');
     await page.getByRole('button', { name: 'Send sample' }).click();

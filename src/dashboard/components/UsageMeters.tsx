@@ -4,7 +4,7 @@ import { formatNumber } from '../format.js';
 import { uniqueId } from './TextField.js';
 
 type Metric = Exclude<keyof UsagePeriod, 'month' | 'starts_at' | 'ends_at'>;
-/** What each figure counts (the contract's `UsagePeriod`); a record, so a figure the contract adds must be named here. */
+/** What each figure counts (the contract's `UsagePeriod`): a record, so a new figure must be named here. */
 const metrics: Record<Metric, { name: string; counts: string }> = {
   submissions: { name: 'Submissions', counts: 'live submissions created, completed or partial' },
   api_requests: { name: 'API requests', counts: 'requests with live secret keys and OAuth tokens; may lag by 5 seconds' },

@@ -23,7 +23,8 @@ type PublishableKey = Schema<'PublishableKey'>;
 
 /**
  * Keys (`/dashboard/keys`, admins only): the secret API keys of both environments (filtered by `?status=`), to
- * create (the secret shown once) or revoke, and the publishable keys web pages use, to create, rename, give other allowed origins, or revoke.
+ * create (the secret shown once) or revoke, and the publishable keys web pages use, to create, rename, give other
+ * allowed origins, or revoke.
  */
 export function KeysScreen() {
   return (
