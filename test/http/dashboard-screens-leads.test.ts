@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RescoreWorker, startRescoreWorker } from '../../src/domain/rescore-jobs/worker.js';
-import { useDashboard } from '../support/dashboard-browser.js';
+import { type SignedIn, useDashboard } from '../support/dashboard-browser.js';
 import { createForm, type Form, type Submission, submit } from '../support/factories.js';
 import { asText } from '../support/http-checks.js';
 import { anaAnswers, anaHidden, budgetAnswers, demoForm, noBudgetAnswers } from './submissions-support.js';
@@ -22,6 +22,7 @@ let worker: RescoreWorker;
 let form: Form;
 const lead: Record<'ana' | 'kim' | 'tom' | 'pat' | 'lou', Submission> = {} as never;
 let page: Page;
+let owner: SignedIn;
 
 /** The demo scoring with the big-budget rule worth 60 instead of 40: Ana 65 → 85, Kim 40 (B) → 60 (A). */
 const richerScoring = {
@@ -98,7 +99,8 @@ const noSidewaysScroll = async () =>
 
 describe('Leads', () => {
   it('when filtered by grade, by search text, ordered by score and paged two at a time, then the table shows exactly the API list, and a reload keeps it', async () => {
-    ({ page } = await dashboard.signIn('owner@acme.test', { path: 'leads' }));
+    owner = await dashboard.signIn('owner@acme.test', { path: 'leads' });
+    ({ page } = owner);
     await page.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
     await expect.poll(shownIds).toEqual(await apiIds(''));
     expect(await dashboard.axeViolations(page)).toEqual([]);
@@ -214,6 +216,14 @@ describe('Leads', () => {
     expect(file).toBe(fromApi.body);
     expect(file.split('\r\n').filter(Boolean)).toHaveLength(3); // the header, Ana and Kim
     await status('Downloaded submissions.csv.').waitFor();
+
+    const [ndjson] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download NDJSON' }).click()]);
+    expect(ndjson.suggestedFilename()).toBe('submissions.ndjson');
+    const records = (await readFile(await ndjson.path(), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Submission);
+    expect(records.map((record) => record.id)).toEqual(await apiIds(`form_id=${form.id}&grade=A`));
   });
 
   it('when a lead is deleted and a person erased by email, then the API no longer has them and the list follows', async () => {
@@ -317,6 +327,10 @@ describe('Analytics', () => {
     await page.getByRole('heading', { level: 1, name: 'Lead kim@lee.example' }).waitFor();
     expect(await dashboard.axeViolations(page)).toEqual([]);
     await noSidewaysScroll();
+
+    // Everything the page asked for was the API's (downloads included), and the page's policy refused nothing.
+    expect(owner.requests.filter((request) => !request.path.startsWith('/v1/'))).toEqual([]);
+    expect(owner.refusals).toEqual([]);
   });
 });
 
@@ -342,6 +356,8 @@ describe('A viewer', () => {
       .filter({ hasText: /^Score$/ })
       .waitFor();
     expect(await view.getByRole('button', { name: /Rescore|Erase|Delete/ }).count()).toBe(0);
+    await view.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Analytics' }).click();
+    await view.getByRole('table', { name: 'Funnel figures' }).waitFor();
     // Besides signing in (the OAuth token exchange), the viewer's dashboard only reads.
     expect(viewer.requests.filter((request) => request.method !== 'GET' && !request.path.startsWith('/v1/oauth/'))).toEqual([]);
     expect(viewer.refusals).toEqual([]);
