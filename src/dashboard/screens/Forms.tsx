@@ -1,8 +1,10 @@
-/** Placeholder until the Forms screen is built. */
+import { FormEditor } from '../components/forms/FormEditor.js';
+import { FormsHome } from '../components/forms/FormsHome.js';
+import { route } from '../router.js';
+
+/** `/dashboard/forms`: the list of forms and folders; `forms/new` and `forms/<id>`: the builder. */
 export function FormsScreen() {
-  return (
-    <section aria-labelledby="forms-heading">
-      <h1 id="forms-heading">Forms</h1>
-    </section>
-  );
+  const [, id] = route.value.segments;
+  if (id === undefined) return <FormsHome />;
+  return <FormEditor formId={id === 'new' ? undefined : id} folderId={route.value.query.get('folder')} />;
 }
