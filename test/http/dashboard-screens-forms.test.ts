@@ -202,6 +202,27 @@ describe('the forms screens', () => {
     await screenHeading(page, 'Demo request (renamed elsewhere)');
     await page.getByRole('status').filter({ hasText: 'Reloaded: version 2.' }).waitFor();
     expect(await second.getByLabel('Title', { exact: true }).inputValue()).toBe('Budget');
+  });
+
+  it('when the owner restores version 1 and offers the form to another workspace, then a new version and a pending transfer follow, and the offer can be withdrawn', async () => {
+    const { page } = owner;
+    await page.getByRole('button', { name: 'Restore version 1' }).click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('status').filter({ hasText: 'Version 1 restored as version 3.' }).waitFor();
+    await page.getByRole('rowheader', { name: 'Version 3 (current)' }).waitFor();
+    expect((await dashboard.api.call('get', `/v1/forms/${formId}`)).body).toMatchObject({ version: 3, steps: built.steps });
+
+    const elsewhere = `ws_${'B'.repeat(24)}`;
+    await page.getByLabel('Destination workspace id', { exact: true }).fill(elsewhere);
+    await page.getByRole('button', { name: 'Offer transfer' }).click();
+    const offer = page.getByRole('row').filter({ hasText: elsewhere });
+    await expect.poll(() => offer.textContent()).toContain('pending');
+    await offer.getByRole('button', { name: 'Cancel transfer' }).click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => offer.textContent()).toContain('canceled');
+    expect((await dashboard.api.call('get', '/v1/transfers')).body.data).toEqual([
+      expect.objectContaining({ form_id: formId, to_workspace_id: elsewhere, status: 'canceled' }),
+    ]);
 
     // Everything the page asked for is one of the contract's operations.
     const verdicts = checkAgainstContract(owner.requests);
