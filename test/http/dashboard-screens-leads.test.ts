@@ -39,7 +39,8 @@ beforeAll(async () => {
   worker = startRescoreWorker(dashboard.api.services, { pollIntervalMs: 100 });
   form = await createForm(dashboard.api, demoForm());
   const utm = (source: string) => ({ utm: { source, medium: 'cpc', campaign: 'spring' } });
-  lead.ana = await submit(dashboard.api, { form_id: form.id, answers: anaAnswers(), hidden: anaHidden(), context: utm('linkedin') }); // 65 A
+  const ana = { form_id: form.id, answers: anaAnswers(), hidden: anaHidden(), context: utm('linkedin') };
+  lead.ana = await submit(dashboard.api, ana); // 65 A
   lead.kim = await submit(dashboard.api, { form_id: form.id, answers: budgetAnswers(60_000), context: utm('google') }); // 40 B
   lead.tom = await submit(dashboard.api, { form_id: form.id, answers: noBudgetAnswers(), context: utm('newsletter') }); // 10 C
   lead.pat = await submit(dashboard.api, {
@@ -91,14 +92,15 @@ async function pairsIn(region: string): Promise<Record<string, string>> {
 
 const status = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
 const address = () => new URL(page.url());
+/** The page does not scroll sideways: what is wide (a table) scrolls inside its own frame. */
 const noSidewaysScroll = async () =>
   expect(
-    await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth'),
-    `nothing is wider than the screen: ${await page.evaluate(`[...document.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 12).join(' | ')`)}`,
-  ).toBe(true);
+    await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+    'page wider than the screen',
+  ).toBe(0);
 
 describe('Leads', () => {
-  it('when filtered by grade, by search text, ordered by score and paged two at a time, then the table shows exactly the API list, and a reload keeps it', async () => {
+  it('when filtered by grade and by text, ordered by score and paged by two, then it shows the API list, also after a reload', async () => {
     owner = await dashboard.signIn('owner@acme.test', { path: 'leads' });
     ({ page } = owner);
     await page.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
@@ -152,7 +154,7 @@ describe('Leads', () => {
     await expect.poll(shownIds).toEqual(await apiIds(''));
   });
 
-  it('when a lead is opened, then its answers, visited steps, score, grade and UTM context are the API’s; rescoring it shows the change the API made', async () => {
+  it('when a lead is opened, then its answers, steps, score, grade and UTM are the API’s, and a rescore shows its change', async () => {
     const patched = await dashboard.api.call('patch', `/v1/forms/${form.id}`).send({ scoring: richerScoring });
     expect(patched.status).toBe(200);
     await page.getByRole('link', { name: 'kim@lee.example' }).click();
@@ -335,7 +337,7 @@ describe('Analytics', () => {
 });
 
 describe('A viewer', () => {
-  it('when a viewer opens Leads, a lead and Analytics, then they read them and find no control that rescores, deletes or erases', async () => {
+  it('when a viewer opens Leads, a lead and Analytics, then they read them with no control that rescores, deletes or erases', async () => {
     await dashboard.api.store.team.addMember(dashboard.api.workspace.workspace_id, {
       id: `mem_${randomBytes(12).toString('hex')}`,
       object: 'member',

@@ -41,7 +41,8 @@ export function EraseLeadForm(props: { onErase: (email: string) => Promise<Submi
       <p role="status">
         {erasure &&
           `Erased: ${formatNumber(erasure.deleted_submissions)} lead${erasure.deleted_submissions === 1 ? '' : 's'} deleted, ` +
-            `${formatNumber(erasure.canceled_deliveries)} pending webhook deliver${erasure.canceled_deliveries === 1 ? 'y' : 'ies'} canceled.`}
+            `${formatNumber(erasure.canceled_deliveries)} pending webhook ` +
+            `deliver${erasure.canceled_deliveries === 1 ? 'y' : 'ies'} canceled.`}
       </p>
     </section>
   );

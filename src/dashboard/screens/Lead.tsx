@@ -24,7 +24,7 @@ export function LeadScreen(props: { id: string }) {
     props.id,
   );
   const scoredBy = lead.data ? { id: lead.data.form_id, version: lead.data.form_version } : undefined;
-  // The version that scored it has the labels; a version no longer kept leaves the answers by ref (the error is not shown).
+  // The version that scored it has the labels; without it (no longer kept) the answers show by ref, and no error.
   const version = useResource(
     async () => (scoredBy ? unwrap(await api().GET('/forms/{id}/versions/{version}', { params: { path: scoredBy } })) : undefined),
     scoredBy ? `${scoredBy.id}@${scoredBy.version}` : '',
@@ -88,7 +88,8 @@ export function LeadScreen(props: { id: string }) {
               )}
               <p role="status">
                 {rescored &&
-                  `Rescored with version ${rescored.form_version}: score ${formatNumber(rescored.previous_score)} → ${formatNumber(rescored.score)}, ` +
+                  `Rescored with version ${rescored.form_version}: ` +
+                    `score ${formatNumber(rescored.previous_score)} → ${formatNumber(rescored.score)}, ` +
                     `grade ${rescored.previous_grade ?? 'none'} → ${rescored.grade ?? 'none'}.`}
               </p>
               <ProblemNotice error={actionError} />
