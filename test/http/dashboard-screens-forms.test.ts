@@ -190,6 +190,7 @@ describe('the forms screens', () => {
 
     const second = step(page, /^Step 2:/);
     await second.getByLabel('Title', { exact: true }).fill('Budget and timing');
+    await page.getByText('Unpublished changes: Steps and fields.').waitFor();
     await page.getByRole('button', { name: 'Publish changes' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Changed by someone else' });
     await alert.waitFor();

@@ -4,7 +4,7 @@ import type { Form } from '../../../client/schemas.js';
 import { FormFunnelError, unwrap } from '../../api.js';
 import { formatDateTime } from '../../format.js';
 import { focusSoon } from '../../forms/builder-context.js';
-import { createBodyOf, type FormDraft, newFormDraft, updateBodyOf } from '../../forms/draft.js';
+import { createBodyOf, differingParts, type FormDraft, formParts, newFormDraft, updateBodyOf } from '../../forms/draft.js';
 import { allFolders } from '../../forms/folders.js';
 import { navigate } from '../../router.js';
 import { api, canEdit, dashboard, environment, isAdmin } from '../../state.js';
@@ -73,6 +73,16 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
     setLoadError(undefined);
     read(props.formId).then(open, setLoadError);
   }, [props.formId]);
+
+  // Closing or reloading the tab with unpublished edits asks first (the browser's own question).
+  const unpublished = base && draft ? differingParts(base.form, draft) : [];
+  const hasUnpublished = unpublished.length > 0 || (!base && draft !== undefined && draft.name !== '');
+  useEffect(() => {
+    if (!hasUnpublished || readOnly) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    addEventListener('beforeunload', ask);
+    return () => removeEventListener('beforeunload', ask);
+  }, [hasUnpublished, readOnly]);
 
   const refused = (caught: unknown) => {
     setError(caught);
@@ -202,6 +212,13 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
             {base ? 'Publish changes' : 'Publish'}
           </button>
           <p role="status">{busy ? 'Publishing…' : status}</p>
+          <p class="muted">
+            {!base
+              ? 'Not published yet.'
+              : unpublished.length > 0
+                ? `Unpublished changes: ${unpublished.map((part) => formParts[part]).join(', ')}.`
+                : 'No unpublished changes.'}
+          </p>
         </div>
       )}
       {base && <VersionHistory formId={base.form.id} current={base.form.version} onRestore={readOnly ? undefined : restore} />}
