@@ -78,7 +78,7 @@ describe('the forms screens', () => {
   let owner: SignedIn;
   let formId: string;
 
-  it('when an owner builds a form and the API refuses a rule, then the issue shows at its input, the draft stays, and the fixed form is published as version 1', async () => {
+  it('when the API refuses a built form, then the issue shows at its input, the draft stays, and the fix is version 1', async () => {
     owner = await dashboard.signIn('owner@acme.test', { path: 'forms' });
     const { page } = owner;
     await screenHeading(page, 'Forms');
@@ -183,7 +183,7 @@ describe('the forms screens', () => {
     });
   });
 
-  it('when someone else changed the form since it was opened, then publishing shows "Changed by someone else" with what changed, and the draft stays until Reload', async () => {
+  it('when someone else changed the form, then publishing shows what changed, and the draft stays until Reload', async () => {
     const { page } = owner;
     const renamed = await dashboard.api.call('patch', `/v1/forms/${formId}`).send({ name: 'Demo request (renamed elsewhere)' });
     expect(renamed.status).toBe(200);
@@ -205,7 +205,7 @@ describe('the forms screens', () => {
     expect(await second.getByLabel('Title', { exact: true }).inputValue()).toBe('Budget');
   });
 
-  it('when the owner restores version 1 and offers the form to another workspace, then a new version and a pending transfer follow, and the offer can be withdrawn', async () => {
+  it('when the owner restores version 1 and offers the form elsewhere, then version 3 and a pending transfer follow', async () => {
     const { page } = owner;
     await page.getByRole('button', { name: 'Restore version 1' }).click();
     await page.getByRole('button', { name: 'Confirm' }).click();

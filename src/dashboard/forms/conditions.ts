@@ -38,7 +38,7 @@ export function startingValue(field: Field | undefined): string | number | boole
   return '';
 }
 
-/** A condition to start from: on the last field asked so far, "is" its first option for a choice, else "is answered". */
+/** A condition to start from: on the last field asked, "is" its first option for a choice, else "is answered". */
 export function newCondition(fields: readonly Field[]): Condition {
   const field = [...fields].reverse().find((candidate) => candidate.type !== 'hidden') ?? fields[0];
   if (field === undefined) return { field: '', op: 'is_answered' } as Condition;

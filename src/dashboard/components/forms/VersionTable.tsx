@@ -47,7 +47,7 @@ export function VersionTable(props: {
                   {version.version !== props.current && (
                     <ConfirmButton
                       label={`Restore version ${version.version}`}
-                      confirm={`Publish version ${version.version}'s steps, logic and scoring as a new version? Unpublished edits here are replaced.`}
+                      confirm={`Publish version ${version.version}'s definition as a new version? Unpublished edits are replaced.`}
                       onConfirm={() => props.onRestore?.(version.version)}
                     />
                   )}
