@@ -740,19 +740,25 @@ export interface paths {
         };
         /**
          * Get a publishable key
-         * @description Returns the key with its value, allowed origins, attachment, status and `last_used_at`.
+         * @description Returns the key with its value, allowed origins, attachment, status and `last_used_at`. The `ETag` header identifies this state of the key; pass it in `If-Match` to update or revoke it safely, or in `If-None-Match` to get 304 without a body while it is unchanged.
          */
         get: operations["getPublishableKey"];
         put?: never;
         post?: never;
         /**
          * Revoke a publishable key
-         * @description Revokes the key: pages that use it get 401 `invalid_api_key` from the next request on. Revocation cannot be undone; the key stays listed with `status: revoked`. Revoking a revoked key returns it unchanged. A test-mode admin key can revoke only test keys (403 `live_resource`). Writes a `publishable_key.revoked` audit event.
+         * @description Revokes the key: pages that use it get 401 `invalid_api_key` from the next request on. Revocation cannot be undone; the key stays listed with `status: revoked`. Revoking a revoked key returns it unchanged. A test-mode admin key can revoke only test keys (403 `live_resource`). Writes a `publishable_key.revoked` audit event. With `If-Match`, the key is revoked only if its current `ETag` is one of those given; otherwise 412 `precondition_failed`, and nothing changes.
          */
         delete: operations["revokePublishableKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a publishable key
+         * @description Changes the fields given, `name`, `allowed_origins` or both, and leaves the other as it is; `allowed_origins` is replaced whole. The key keeps its value, so the pages that embed it need no change: from the next request on, a page on an origin the key now allows is served and granted CORS (its preflight included), and a page on an origin it no longer allows is refused (403 `origin_not_allowed`). The origins are checked as on create: live keys allow `https://` origins only, test keys may also allow `http://localhost` and `http://127.0.0.1` (422 `invalid_value`, with a pointer at each refused origin). The environment and the attachment cannot be changed: make a new key for those. A revoked key cannot be changed (409 `key_revoked`); a test-mode admin key can change only test keys (403 `live_resource`). Writes a `publishable_key.updated` audit event whose `reason` names the fields that changed; an update that changes nothing returns the key as it is and writes none.
+         *
+         *     Send the `ETag` of your last read in `If-Match` to avoid overwriting someone else's change (`allowed_origins` is replaced whole, so two admins adding an origin each would otherwise lose one): a stale tag gets 412 `precondition_failed` and changes nothing. The response carries the key's new `ETag`. `last_used_at` is part of the state: while pages use the key it moves at most once a minute, and the `ETag` with it.
+         */
+        patch: operations["updatePublishableKey"];
         trace?: never;
     };
     "/audit_events": {
@@ -1705,6 +1711,7 @@ export interface components {
          *     | `invite_closed` | 409 | `conflict_error` | The invite was accepted or revoked, so it cannot be sent again; create a new invite. |
          *     | `last_admin` | 409 | `conflict_error` | The workspace's only admin cannot be removed. |
          *     | `submission_completed` | 409 | `conflict_error` | The submission is completed, and a completed submission cannot be changed. |
+         *     | `key_revoked` | 409 | `conflict_error` | The publishable key is revoked, and a revoked key cannot be changed; create a new key. |
          *     | `form_version_unavailable` | 409 | `conflict_error` | The partial submission started on a form version that is no longer kept (only a form's latest 100 versions are), so it cannot be checked and resumed; create a new submission. |
          *     | `rescore_in_progress` | 409 | `conflict_error` | The form already has a queued or running rescore job in this environment; the message names it. |
          *     | `precondition_failed` | 412 | `conflict_error` | The request's `If-Match` names no current entity tag of the resource (it changed since it was read, or a weak tag was sent); nothing was changed. |
@@ -1730,7 +1737,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "invalid_resume_token" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "invite_closed" | "last_admin" | "submission_completed" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "challenge_required" | "challenge_invalid" | "submitted_too_fast" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "invalid_resume_token" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "invite_closed" | "last_admin" | "submission_completed" | "key_revoked" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "challenge_required" | "challenge_invalid" | "submitted_too_fast" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -3224,11 +3231,16 @@ export interface components {
              */
             attachment: components["schemas"]["PublishableKeyAttachment"];
         };
+        /** @description Fields to change; an omitted field is left as it is, `allowed_origins` is replaced whole. The key's value, environment and attachment do not change. */
+        PublishableKeyUpdate: {
+            name?: components["schemas"]["ApiKeyName"];
+            allowed_origins?: components["schemas"]["AllowedOrigins"];
+        };
         /**
-         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a publishable key was created or revoked; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; someone was invited (`member.invited`, the invite as target), an invite was sent again (`invite.resent`) or revoked; a person accepted an invite and joined (`member.joined`), signed in to the service's pages (`member.signed_in`, in every workspace the person belongs to) or was removed; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself); an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). A person joining or signing in acts through the service's pages, not with a key: those entries have the actor `system` and the member as target. Audit event types are not webhook event types (`EventType`): nothing is delivered to integrations for them. New types may be added within v1: show an entry of a type you do not know as it is.
+         * @description What happened: a key was created, revoked by a user, revoked on expiry, or revoked because its form moved to another workspace; a publishable key was created, updated (`reason` names the fields that changed) or revoked; a form transfer was requested, accepted (`form.transferred`), declined or canceled, each recorded by both workspaces; a form was deleted, or an earlier version of it restored (`reason` names the version); a folder was deleted; someone was invited (`member.invited`, the invite as target), an invite was sent again (`invite.resent`) or revoked; a person accepted an invite and joined (`member.joined`), signed in to the service's pages (`member.signed_in`, in every workspace the person belongs to) or was removed; the test data was reset; a person's submissions were erased (`submissions.erased`: the target is the workspace, the `reason` gives the count, never the address); an integration was created, updated, deleted or had its signing secret rotated (never the secret itself); an operator raised, changed or reset the workspace's rate limits (Enterprise plans; `reason` gives the new limits). A person joining or signing in acts through the service's pages, not with a key: those entries have the actor `system` and the member as target. Audit event types are not webhook event types (`EventType`): nothing is delivered to integrations for them. New types may be added within v1: show an entry of a type you do not know as it is.
          * @enum {string}
          */
-        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "publishable_key.created" | "publishable_key.revoked" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.joined" | "member.signed_in" | "member.removed" | "invite.resent" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated" | "workspace.rate_limits_changed";
+        AuditEventType: "api_key.created" | "api_key.revoked" | "api_key.expired" | "api_key.revoked_by_transfer" | "publishable_key.created" | "publishable_key.updated" | "publishable_key.revoked" | "form.transfer_requested" | "form.transferred" | "form.transfer_declined" | "form.transfer_canceled" | "form.deleted" | "form.version_restored" | "folder.deleted" | "member.invited" | "member.joined" | "member.signed_in" | "member.removed" | "invite.resent" | "invite.revoked" | "test_data.reset" | "submissions.erased" | "integration.created" | "integration.updated" | "integration.deleted" | "integration.secret_rotated" | "workspace.rate_limits_changed";
         /**
          * @description Identifier of an audit-log entry.
          * @example aud_2tYu5IoP8aSd1FgH4jKl7ZxC
@@ -5010,9 +5022,10 @@ export interface components {
                 "application/json": components["schemas"]["PublishableKeyList"];
             };
         };
-        /** @description The key was created; `Location` is its path. */
+        /** @description The key was created; `Location` is its path and `ETag` its state, as `getPublishableKey` would answer it. */
         PublishableKeyCreated: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5052,6 +5065,7 @@ export interface components {
         /** @description The publishable key. */
         PublishableKey: {
             headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5068,6 +5082,23 @@ export interface components {
         /** @description The key, now revoked: it gets 401 from the next request on. */
         PublishableKeyRevoked: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PublishableKey"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The key after the change; its pages are held to the new origins from the next request on. */
+        PublishableKeyUpdated: {
+            headers: {
+                ETag: components["headers"]["ETag"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -7436,7 +7467,15 @@ export interface operations {
     getPublishableKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Asks for the resource only if it changed (RFC 9110 section 13.1.2): pass the `ETag` of your last read. When the
+                 *     resource's current entity tag is one of those listed (`*` matches any current state), the answer is 304 Not
+                 *     Modified without a body, and the copy you hold is current; otherwise the usual 200 with the resource and its
+                 *     new `ETag`. Comparison is weak, as the RFC asks for this header: `W/"…"` matches the same tag.
+                 */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
             path: {
                 /** @description Identifier of the publishable key. */
                 id: components["parameters"]["PublishableKeyIdPath"];
@@ -7446,6 +7485,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["PublishableKey"];
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7458,7 +7498,18 @@ export interface operations {
     revokePublishableKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
             path: {
                 /** @description Identifier of the publishable key. */
                 id: components["parameters"]["PublishableKeyIdPath"];
@@ -7472,6 +7523,49 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePublishableKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Identifier of the publishable key. */
+                id: components["parameters"]["PublishableKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishableKeyUpdate"];
+            };
+        };
+        responses: {
+            200: components["responses"]["PublishableKeyUpdated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessablePublishableKey"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

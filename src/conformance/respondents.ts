@@ -2,7 +2,8 @@
  * The happy paths of the public operations, as a web page calls them: the run makes a publishable key (read back
  * and listed), and with it, from an origin the key allows, renders its form, asks for a proof-of-work challenge,
  * starts a partial submission and completes it with the resume token it got back. Then what each kind of key must
- * not do, and a second key is revoked, so that `refusals.authentication` shows the public operations refuse it.
+ * not do, the key changed to allow a second origin (served at once), and a second key is revoked, so that
+ * `refusals.authentication` shows the public operations refuse it (and a change to it is refused too).
  */
 import { exampleBody } from './examples.js';
 import type { Exchange } from './http.js';
@@ -36,7 +37,13 @@ export function publicCaller(world: World): Pick<CallOptions, 'key' | 'headers'>
 }
 
 export async function publishableKeys(session: Session, world: World): Promise<void> {
-  const keyOperations = ['createPublishableKey', 'getPublishableKey', 'listPublishableKeys', 'revokePublishableKey'];
+  const keyOperations = [
+    'createPublishableKey',
+    'getPublishableKey',
+    'listPublishableKeys',
+    'updatePublishableKey',
+    'revokePublishableKey',
+  ];
   if (!adminOnly(session, world, ...keyOperations)) {
     for (const operationId of publicOperations) session.note(operationId, 'not run: needs a publishable key, which an admin --key makes');
     await secretKeyRefusals(session, world);
@@ -60,16 +67,62 @@ export async function publishableKeys(session: Session, world: World): Promise<v
   await respond(session, world);
   await secretKeyRefusals(session, world);
   await publishableKeyRefusals(session, world);
+  await addOrigin(session, world, key?.id);
 
   const doomed = await createKey(session, world, 'doomedPublishableKey', 'Conformance revoked publishable key');
   if (!whenMade(session, world, 'doomedPublishableKey', 'revokePublishableKey')) return;
   const revoked = await session.call('revokePublishableKey', { path: { id: doomed?.id } }, ok('revoking a publishable key'));
   if (!revoked) return;
   expectRevoked(session, 'revokePublishableKey', revoked);
-  // The contract keeps a revoked key readable (and listed), with its status.
+  // The contract keeps a revoked key readable (and listed), with its status, and never changes it again.
   const after = await session.call('getPublishableKey', { path: { id: doomed?.id } }, readBack('the revoked publishable key'));
   if (after) expectRevoked(session, 'getPublishableKey', after);
+  await session.call(
+    'updatePublishableKey',
+    { path: { id: doomed?.id }, body: exampleBody(session.contract, 'updatePublishableKey') },
+    { status: [409], check: 'negative_data_rejection', what: 'a change to a revoked publishable key', code: 'key_revoked' },
+  );
   world.revokedPublishableKey = doomed?.value;
+}
+
+/**
+ * The run's key changed to allow a second origin, first with an If-Match that names no state of it (refused), then
+ * as the example does: the same key then serves a page on the added origin, with its CORS grant.
+ */
+async function addOrigin(session: Session, world: World, id: string | undefined): Promise<void> {
+  if (!whenMade(session, world, 'publishableKey', 'updatePublishableKey')) return;
+  const body = exampleBody(session.contract, 'updatePublishableKey');
+  body.allowed_origins = [allowedOrigin, otherOrigin];
+  await session.call(
+    'updatePublishableKey',
+    { path: { id }, body, headers: { 'if-match': '"conformance-stale"' } },
+    { status: [412], check: 'conditional_request', what: 'an If-Match that names no state of the publishable key' },
+  );
+  const updated = await session.call('updatePublishableKey', { path: { id }, body }, ok('adding an origin to the publishable key'));
+  const origins = (updated?.json as { allowed_origins?: unknown } | undefined)?.allowed_origins;
+  if (updated && JSON.stringify(origins) !== JSON.stringify(body.allowed_origins)) {
+    session.fail(
+      'updatePublishableKey',
+      'positive_data_acceptance',
+      `PATCH ${updated.url}`,
+      `allowed_origins ${JSON.stringify(origins)}, not the ${JSON.stringify(body.allowed_origins)} sent`,
+    );
+  }
+  const caller = publicCaller(world);
+  if (!updated || !caller || !whenMade(session, world, 'form', 'getPublicForm')) return;
+  const form = await session.call(
+    'getPublicForm',
+    { key: caller.key, headers: { origin: otherOrigin }, path: { id: world.ids.form } },
+    ok('the form, from the origin just added to the key'),
+  );
+  if (form && form.headers['access-control-allow-origin'] !== otherOrigin) {
+    session.fail(
+      'getPublicForm',
+      'response_headers_conformance',
+      `GET ${form.url}`,
+      `Access-Control-Allow-Origin ${form.headers['access-control-allow-origin'] ?? '(none)'} for the origin just allowed, ${otherOrigin}`,
+    );
+  }
 }
 
 /** A publishable key from the example, allowing the run's origin, in the environment of --key. */

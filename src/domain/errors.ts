@@ -41,6 +41,7 @@ export const errorClasses = {
   invite_closed: { status: 409, type: 'conflict_error' },
   last_admin: { status: 409, type: 'conflict_error' },
   submission_completed: { status: 409, type: 'conflict_error' },
+  key_revoked: { status: 409, type: 'conflict_error' },
   form_version_unavailable: { status: 409, type: 'conflict_error' },
   rescore_in_progress: { status: 409, type: 'conflict_error' },
   precondition_failed: { status: 412, type: 'conflict_error' },

@@ -251,6 +251,8 @@ export const story: Step[] = [
     key: 'publishable_key',
     rewrite: (body, kept) => ({ ...body, resume_token: kept.resume_token }),
   },
+  // The company opens a shop: the website's key, renamed, allows its origin too (the pages keep the same key).
+  { operationId: 'updatePublishableKey', params: (kept) => ({ id: kept.publishable_key_id! }), request: 'add_origin' },
   { operationId: 'revokePublishableKey', params: (kept) => ({ id: kept.publishable_key_id! }) },
   // Every entry of the story so far on one page, so that the example's list ends (`has_more` false).
   { operationId: 'listAuditEvents', query: () => ({ limit: '30' }) },

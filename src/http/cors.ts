@@ -20,9 +20,6 @@ const corsPolicy = {
   maxAgeSeconds: 600,
 } as const;
 
-/** How long this process trusts what it last read of an origin for preflights; the real request checks its key. */
-const preflightMemoryMs = 30_000;
-
 /** Every public response depends on the request's Origin, granted or not: caches must keep them apart. */
 function varyOnOrigin(res: Response): void {
   res.vary('Origin');
@@ -33,30 +30,18 @@ function grant(res: Response, origin: string): void {
   res.setHeader('Access-Control-Expose-Headers', corsPolicy.exposedHeaders);
 }
 
-/** Whether some active publishable key allows the origin, remembered a short while per origin (bounded). */
-function preflightOrigins(store: PublicOriginStore, now: () => number): (origin: string) => Promise<boolean> {
-  const remembered = new Map<string, { allowed: boolean; until: number }>();
-  return async (origin) => {
-    const known = remembered.get(origin);
-    if (known && known.until > now()) return known.allowed;
-    const allowed = await store.anyKeyAllows(origin);
-    if (remembered.size >= 1000) remembered.delete(remembered.keys().next().value!);
-    remembered.set(origin, { allowed, until: now() + preflightMemoryMs });
-    return allowed;
-  };
-}
-
 /**
  * Answers browsers' preflights (`OPTIONS` with `Access-Control-Request-Method`) on the public paths: 204, with the
  * grant for an origin some key allows and without it otherwise. Other requests go on, marked as varying by Origin.
+ * The store keeps its verdicts in memory, and forgets them when a key changes: an origin just added to a key is
+ * granted by the next preflight, in every process.
  */
-export function answerPreflight(store: PublicOriginStore, now: () => number = Date.now): RequestHandler {
-  const allows = preflightOrigins(store, now);
+export function answerPreflight(store: PublicOriginStore): RequestHandler {
   return async (req, res, next) => {
     varyOnOrigin(res);
     const origin = req.get('origin');
     if (req.method !== 'OPTIONS' || req.get('access-control-request-method') === undefined) return next();
-    if (origin !== undefined && (await allows(origin))) {
+    if (origin !== undefined && (await store.anyKeyAllows(origin))) {
       grant(res, origin);
       res.setHeader('Access-Control-Allow-Methods', corsPolicy.methods);
       res.setHeader('Access-Control-Allow-Headers', corsPolicy.requestHeaders);

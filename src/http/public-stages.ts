@@ -18,7 +18,7 @@ export function publicAddressLimit(limits: RateLimitPolicy): RequestHandler {
   };
 }
 
-/** The preflights' memory of origins runs on the services' clock, as every other expiry does. */
+/** The per-address limit first, then the preflights (their verdicts come from the store, which keeps them current). */
 export function publicStages(services: Services, limitAddress: RequestHandler): RequestHandler[] {
-  return [limitAddress, answerPreflight(services.store.publicOrigins, () => services.now().getTime())];
+  return [limitAddress, answerPreflight(services.store.publicOrigins)];
 }

@@ -21,6 +21,8 @@ export type ConflictReason =
   | 'invite_closed'
   /** The passkey's credential id is registered already. */
   | 'passkey_exists'
+  /** The publishable key is revoked: a revoked key is not changed. */
+  | 'key_revoked'
   /** The OAuth grant was revoked before the tokens could be stored. */
   | 'grant_revoked'
   /** The refresh token was rotated or revoked by a concurrent use. */
@@ -33,7 +35,7 @@ export type ConflictReason =
   /** The Idempotency-Key claim a change was to complete is no longer in progress: another request took it over. */
   | 'idempotency_claim_lost';
 
-export type RecordKind = 'folder' | 'form' | 'integration' | 'member' | 'submission' | 'workspace';
+export type RecordKind = 'folder' | 'form' | 'integration' | 'member' | 'publishable_key' | 'submission' | 'workspace';
 
 export type CursorParameter = 'starting_after' | 'ending_before';
 

@@ -130,8 +130,29 @@ export interface PublishableKeyStore {
   get(workspaceId: string, id: string): Promise<PublishableKeyRecord | undefined>;
   /** Keys of both environments, newest first. */
   list(workspaceId: string, page: PageRequest): Promise<Page<Schema<'PublishableKey'>>>;
-  /** Revokes an active key and records the audit event in the same transaction; returns the key as it now is. */
-  revoke(id: string, at: string, audit: AuditEventInput): Promise<Schema<'PublishableKey'> | undefined>;
+  /**
+   * Gives the workspace's key `changes.id` the name and allowed origins of `changes` and records `audit`, in one
+   * transaction; returns the key as it now is. `RecordNotFound('publishable_key')` when the workspace has no such key
+   * (the hosted pages' keys are not the workspace's), `StoreConflict('key_revoked')` when it is revoked. With
+   * `expectedTag`, only if the stored key's entity tag (`entityTagOf`, src/etag.ts) still equals it, compared inside
+   * the transaction: `StoreConflict('changed_since_read')` otherwise.
+   */
+  update(
+    workspaceId: string,
+    changes: Pick<Schema<'PublishableKey'>, 'id' | 'name' | 'allowed_origins'>,
+    audit: AuditEventInput,
+    options?: { expectedTag?: string | undefined },
+  ): Promise<Schema<'PublishableKey'>>;
+  /**
+   * Revokes an active key and records the audit event in the same transaction; returns the key as it now is. With
+   * `expectedTag`, only if the stored key's entity tag still equals it: `StoreConflict('changed_since_read')` otherwise.
+   */
+  revoke(
+    id: string,
+    at: string,
+    audit: AuditEventInput,
+    options?: { expectedTag?: string | undefined },
+  ): Promise<Schema<'PublishableKey'> | undefined>;
   /** Records use; implementations may coalesce writes but must not lose the latest time. */
   touch(id: string, at: string): Promise<void>;
   /** Keeps the hash of a new public submission's resume token. */

@@ -320,6 +320,12 @@ const cases = {
     error: { status: 404, example: 'resource_not_found' },
     typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'PublishableKey'>>>>().toEqualTypeOf<true>(),
   }),
+  updatePublishableKey: contract({
+    send: (c, headers) =>
+      c.PATCH('/publishable_keys/{id}', { params: { path: { id: publishableKeyId } }, body: body('updatePublishableKey'), headers }),
+    error: { status: 409, example: 'key_revoked' },
+    typed: (data) => expectTypeOf<Interchangeable<typeof data, WithRequestId<Schema<'PublishableKey'>>>>().toEqualTypeOf<true>(),
+  }),
   revokePublishableKey: contract({
     send: (c, headers) => c.DELETE('/publishable_keys/{id}', { params: { path: { id: publishableKeyId } }, headers }),
     error: { status: 404, example: 'resource_not_found' },

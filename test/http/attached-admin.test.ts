@@ -84,6 +84,9 @@ const reach: Record<OperationId, Reach> = {
     workspace: ['post', '/v1/publishable_keys', { name: 'escalate', environment: 'live', allowed_origins: ['https://a.example'] }],
   },
   getPublishableKey: { workspace: ['get', '/v1/publishable_keys/pk_000000000000000000000000'] },
+  updatePublishableKey: {
+    workspace: ['patch', '/v1/publishable_keys/pk_000000000000000000000000', { allowed_origins: ['https://a.example'] }],
+  },
   revokePublishableKey: { workspace: ['delete', '/v1/publishable_keys/pk_000000000000000000000000'] },
   getPublicForm: { filtered: 'publishable keys only, with their own attachment: test/http/public-submissions.test.ts' },
   createPublicSubmission: { filtered: 'publishable keys only, with their own attachment: test/http/public-submissions.test.ts' },

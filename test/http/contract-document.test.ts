@@ -61,6 +61,7 @@ const minimumAccess: Record<OperationId, Access> = {
   listPublishableKeys: 'admin',
   createPublishableKey: 'admin',
   getPublishableKey: 'admin',
+  updatePublishableKey: 'admin',
   revokePublishableKey: 'admin',
   getPublicForm: 'publishable key',
   createPublicSubmission: 'publishable key',

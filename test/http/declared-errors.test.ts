@@ -177,6 +177,7 @@ async function realIds(kinds: ReadonlySet<string>): Promise<RealIds> {
     fld: async () => (await createFolder(api, `Folder ${++made}`)).id,
     int: async () => (await createIntegration(api)).id,
     key: async () => (await api.createKey({ environment: 'live', scope: 'read' })).id,
+    pk: async () => (await createPublishableKey(api, { environment: 'live' })).id,
     inv: async () => (await ok(api.call('post', '/v1/team/invites').send({ email: `walk${++made}@acme.example`, role: 'editor' }))).id,
     mem: async () => (await ok(api.call('get', '/v1/team/members'), 200)).data[0].id,
     rsj: async () => (await ok(api.call('post', `/v1/forms/${await id('form')}/rescore`), 202)).id,

@@ -85,6 +85,10 @@ describe('examples recorded from the server', () => {
     expect(recorded('PublicSubmissionCreated')).toMatchObject({ form_id: form.id, status: 'partial' });
     expect(recorded('PublicSubmissionUpdateRequest').resume_token).toBe(recorded('PublicSubmissionCreated').resume_token);
     expect(recorded('PublicSubmission')).toMatchObject({ id: recorded('PublicSubmissionCreated').id, status: 'completed' });
+    // The website's key, changed after the visit: same key and value, the request's name and origins; then revoked.
+    const key = recorded('PublishableKey');
+    expect(recorded('PublishableKeyUpdated')).toMatchObject({ ...recorded('PublishableKeyUpdateRequest'), id: key.id, value: key.value });
+    expect(recorded('PublishableKeyRevoked')).toMatchObject({ ...recorded('PublishableKeyUpdateRequest'), id: key.id, status: 'revoked' });
     // The connector is disconnected with the refresh token its refresh returned (the one it sent is rotated out).
     const refresh = recorded('OAuthRefreshTokenRequest');
     expect(refresh.refresh_token).toBe(recorded('OAuthToken').refresh_token);

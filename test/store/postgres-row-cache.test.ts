@@ -1,9 +1,11 @@
 /**
- * Cached rows on PostgreSQL (src/store/postgres/row-cache.ts): the API key and form every request reads come from
- * each process's memory, and a change committed anywhere reaches every process within the stated bound. Two stores
- * on one database stand for two processes: each has its own pool, its own caches and its own listening connection.
+ * Cached rows on PostgreSQL (src/store/postgres/row-cache.ts): the API key and form every request reads, and the
+ * preflights' verdicts of origins, come from each process's memory, and a change committed anywhere reaches every
+ * process within the stated bound. Two stores on one database stand for two processes: each has its own pool, its
+ * own caches and its own listening connection.
  */
 import type pg from 'pg';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../src/domain/keys/secret.js';
 import { bootstrapWorkspace } from '../../src/domain/workspaces/bootstrap.js';
@@ -13,6 +15,7 @@ import { postgresRowCaches, TRUST_MS } from '../../src/store/postgres/row-cache.
 import type { Store } from '../../src/store/types.js';
 import { createForm } from '../support/factories.js';
 import { createTestApi, type TestApi } from '../support/harness.js';
+import { generousLimits } from '../support/http-checks.js';
 import { createStoreDatabase, storedRows, type TestDatabase } from '../support/stores.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 
@@ -243,6 +246,39 @@ describe('PostgreSQL row caches behind two apps', () => {
     const waited = await timeUntil(async () => (await two.call('get', '/v1/me', secret)).status === 401, 1000);
     expect(waited).toBeLessThan(1000);
     expect((await two.call('get', '/v1/me', secret)).status).toBe(401);
+  });
+
+  it('when a key’s origins change through one app, then the other serves the new ones at once and grants their preflights within the bound', async () => {
+    const database = await createStoreDatabase('postgres');
+    databases.push(database);
+    const one = await createTestApi({ store: await database.open(), rateLimits: generousLimits });
+    const two = await createTestApi({ store: await database.open(), rateLimits: generousLimits });
+    apis.push(two, one);
+    const [before, after] = ['https://before.cache.example', 'https://after.cache.example'];
+    const created = await one.call('post', '/v1/publishable_keys').send({ name: 'Site', environment: 'live', allowed_origins: [before] });
+    expect(created.status).toBe(201);
+    const form = await createForm(one);
+    const granted = async (origin: string) => {
+      const res = await request(two.baseUrl)
+        .options('/v1/public/submissions')
+        .trustLocalhost()
+        .ca(two.certificate)
+        .set('Origin', origin)
+        .set('Access-Control-Request-Method', 'POST');
+      return res.headers['access-control-allow-origin'] === origin;
+    };
+    const served = async (origin: string) =>
+      (await two.call('get', `/v1/public/forms/${form.id}`, created.body.value).set('Origin', origin)).status === 200;
+    // The second process has read both verdicts, and keeps them once the create's notification has come and gone.
+    await timeUntil(async () => (await granted(before)) && !(await granted(after)), 1000);
+    await new Promise((resolve) => setTimeout(resolve, TRUST_MS));
+    expect([await granted(before), await granted(after), await served(after)]).toEqual([true, false, false]);
+
+    expect((await one.call('patch', `/v1/publishable_keys/${created.body.id}`).send({ allowed_origins: [after] })).status).toBe(200);
+    // The request reads its key from the database: the new origins hold from the very next one.
+    expect([await served(after), await served(before)]).toEqual([true, false]);
+    const waited = await timeUntil(async () => (await granted(after)) && !(await granted(before)), 1000);
+    expect(waited).toBeLessThan(TRUST_MS);
   });
 
   it('when a form changes through one app, then the other app reads the new version, and a deleted form is gone', async () => {

@@ -1,8 +1,8 @@
-import type { Schema } from '../../contract.js';
 import * as forms from '../../domain/forms/service.js';
 import { entityTagOf } from '../../etag.js';
 import { ifMatchOf } from '../if-match.js';
 import { listBody, pageOf } from './pagination.js';
+import { tagged } from './tagged.js';
 import type { Handler } from './types.js';
 
 export const listForms: Handler<'listForms'> = async ({ services, principal, query }) => ({
@@ -39,8 +39,3 @@ export const getFormVersion: Handler<'getFormVersion'> = async ({ services, prin
   status: 200,
   body: await forms.getFormVersion(services, principal, params.id, params.version),
 });
-
-/** The form as a 200 with its `ETag`, which a later `If-Match` sends back. */
-function tagged(form: Schema<'Form'>) {
-  return { status: 200 as const, body: form, headers: { ETag: entityTagOf(form) } };
-}

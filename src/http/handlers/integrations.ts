@@ -3,6 +3,7 @@ import * as integrations from '../../domain/integrations/service.js';
 import { entityTagOf } from '../../etag.js';
 import { ifMatchOf } from '../if-match.js';
 import { listBody, pageOf } from './pagination.js';
+import { tagged } from './tagged.js';
 import type { Handler } from './types.js';
 
 export const listIntegrations: Handler<'listIntegrations'> = async ({ services, principal, query }) => ({
@@ -54,9 +55,4 @@ export const rotateIntegrationSecret: Handler<'rotateIntegrationSecret'> = ({ re
 function withoutSecret(integration: Schema<'Integration'> & { signing_secret: string }): Schema<'Integration'> {
   const { signing_secret: _shownOnce, ...shown } = integration;
   return shown;
-}
-
-/** The integration as a 200 with its `ETag`, which a later `If-Match` sends back. */
-function tagged(integration: Schema<'Integration'>) {
-  return { status: 200 as const, body: integration, headers: { ETag: entityTagOf(integration) } };
 }

@@ -94,7 +94,7 @@ export async function createPostgresStore(
     rescoreJobs: postgresRescoreJobs(pool),
     usage: postgresUsage(pool),
     spam: postgresSpam(pool),
-    publicOrigins: postgresPublicOrigins(pool),
+    publicOrigins: postgresPublicOrigins(pool, caches),
     people: peopleStore(postgresProcedures(pool)),
     transfers: postgresTransfers(pool),
     async resetTestData(workspaceId, audit) {

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { RecordNotFound, StoreConflict } from '../errors.js';
+import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
   type PublishableKeyRow,
   publishableCredentialQuery,
@@ -53,9 +55,24 @@ export function postgresPublishableKeys(pool: pg.Pool): PublishableKeyStore {
       });
       return { data: result.data.map(toPublishableKey), hasMore: result.hasMore };
     },
-    async revoke(id, at, audit) {
+    async update(workspaceId, { id, name, allowed_origins }, audit, options = {}) {
+      return inTransaction(pool, async (client) => {
+        const row = await one<PublishableKeyRow>(client, ...publishableKeySql.getForChange.bindPostgres({ id, workspaceId }));
+        if (!row) throw new RecordNotFound('publishable_key', id);
+        assertTagUnchanged(row, toPublishableKey, options.expectedTag, { kind: 'publishable_key', id });
+        if (row.status !== 'active') throw new StoreConflict('key_revoked');
+        await run(client, ...publishableKeySql.update.bindPostgres({ id, name, allowedOrigins: JSON.stringify(allowed_origins) }));
+        await insertAuditEvent(client, audit);
+        return toPublishableKey((await one<PublishableKeyRow>(client, ...publishableKeySql.byId.bindPostgres({ id })))!);
+      });
+    },
+    async revoke(id, at, audit, options = {}) {
       // The conditional UPDATE locks the row: of two concurrent revocations exactly one changes it and audits.
       await inTransaction(pool, async (client) => {
+        if (options.expectedTag !== undefined) {
+          const row = await one<PublishableKeyRow>(client, ...publishableKeySql.byIdForChange.bindPostgres({ id }));
+          assertTagUnchanged(row, toPublishableKey, options.expectedTag, { kind: 'publishable_key', id });
+        }
         if ((await run(client, ...publishableKeySql.revoke.bindPostgres({ id, at }))) === 1) await insertAuditEvent(client, audit);
       });
       const row = await one<PublishableKeyRow>(pool, ...publishableKeySql.byId.bindPostgres({ id }));

@@ -1,16 +1,17 @@
 /**
  * Rows nearly every request reads, kept in each process's memory on PostgreSQL as the SQLite store keeps them: the
- * API key behind the `Authorization` header (with its workspace) and the form a request names. Several processes
+ * API key behind the `Authorization` header (with its workspace), the form a request names, and whether some
+ * publishable key allows the origin of a browser's preflight (read from `publishable_keys`). Several processes
  * (or machines) write the same tables, so each process must learn of the others' commits. The rule, and its bound:
  *
  * A row another process changed is no longer answered from this process's memory 600 ms after that commit at the
  * latest (`TRUST_MS`), and in practice once its notification arrives, a few milliseconds later. So a revoked key is
  * refused by every process within a second, as the SQLite deployment promises.
  *
- * - Triggers on the cached tables (statement-level; on `api_keys`, a row-level UPDATE trigger that passes over the
- *   throttled `last_used_at` writes) send `NOTIFY form_funnel_cached_rows` with the table's name. PostgreSQL
- *   delivers a notification when its transaction commits, and never for one that rolled back. Each process listens
- *   on a connection of its own and empties the caches of that table when one arrives.
+ * - Triggers on the cached tables (statement-level; on `api_keys` and `publishable_keys`, a row-level UPDATE trigger
+ *   that passes over the throttled `last_used_at` writes) send `NOTIFY form_funnel_cached_rows` with the table's
+ *   name. PostgreSQL delivers a notification when its transaction commits, and never for one that rolled back. Each
+ *   process listens on a connection of its own and empties the caches of that table when one arrives.
  * - The same connection asks for the version counter (a sequence the triggers advance) every 200 ms. An answer
  *   proves the connection alive: PostgreSQL sends a listening session the notifications of every transaction
  *   committed before a query ahead of that query's answer. The caches answer only while the last answered check was
@@ -43,7 +44,7 @@ const channel = 'form_funnel_cached_rows';
 const noticeMessage = 'form_funnel_cached_rows_changed';
 const versionSequence = 'form_funnel_cache_version';
 /** The tables whose rows are cached; a change to any of them reaches the caches that read it. */
-export type CachedTable = 'api_keys' | 'workspaces' | 'forms';
+export type CachedTable = 'api_keys' | 'workspaces' | 'forms' | 'publishable_keys';
 
 const triggerFunction = `
 BEGIN
@@ -58,13 +59,15 @@ const triggers: Array<{ name: string; sql: string }> = [
     name: `form_funnel_cache_${table}`,
     sql: `AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT`,
   })),
-  { name: 'form_funnel_cache_api_keys', sql: 'AFTER INSERT OR DELETE OR TRUNCATE ON api_keys FOR EACH STATEMENT' },
-  {
-    // `last_used_at` is written at most once a minute per key and is not part of what authentication reads.
-    name: 'form_funnel_cache_api_keys_update',
-    sql: `AFTER UPDATE ON api_keys FOR EACH ROW
+  // Keys: `last_used_at` is written at most once a minute per key, and nothing cached reads it.
+  ...(['api_keys', 'publishable_keys'] as const).flatMap((table) => [
+    { name: `form_funnel_cache_${table}`, sql: `AFTER INSERT OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT` },
+    {
+      name: `form_funnel_cache_${table}_update`,
+      sql: `AFTER UPDATE ON ${table} FOR EACH ROW
           WHEN ((to_jsonb(OLD) - 'last_used_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_used_at'))`,
-  },
+    },
+  ]),
 ];
 
 /** Installs the triggers unless they are there already (several processes start at once: one installs). */

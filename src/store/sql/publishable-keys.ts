@@ -2,6 +2,10 @@ import { attachmentIdOf } from '../rows/api-keys.js';
 import type { PublishableKeyRecord, ResumeTokenRecord } from '../types.js';
 import { type ParametersOf, shared } from './statement.js';
 
+// The hosted pages' keys are the service's, not the customer's: never shown, changed, revoked or listed.
+const workspaceKey =
+  'SELECT * FROM publishable_keys WHERE id = :id AND workspace_id = :workspaceId AND id NOT IN (SELECT key_id FROM hosted_page_keys)';
+
 export const publishableKeySql = {
   insert: shared(
     `INSERT INTO publishable_keys (id, workspace_id, name, environment, value, allowed_origins, attachment_type, attachment_id,
@@ -9,10 +13,10 @@ export const publishableKeySql = {
      VALUES (:id, :workspaceId, :name, :environment, :value, :allowedOrigins, :attachmentType, :attachmentId, 'active',
        :tokenSecret, :createdAt)`,
   ),
-  // The hosted pages' keys are the service's, not the customer's: never shown, revoked or listed.
-  get: shared(
-    'SELECT * FROM publishable_keys WHERE id = :id AND workspace_id = :workspaceId AND id NOT IN (SELECT key_id FROM hosted_page_keys)',
-  ),
+  get: shared(workspaceKey),
+  // The key a change compares with, locked on PostgreSQL: the check and the write see the same row, and two changes
+  // of one key (an update, a revocation) queue. NO KEY: the row's key does not change.
+  getForChange: shared(workspaceKey, { postgresLock: 'FOR NO KEY UPDATE' }),
   hostedPageKey: shared(
     `SELECT k.* FROM hosted_page_keys h JOIN publishable_keys k ON k.id = h.key_id
      WHERE h.workspace_id = :workspaceId AND h.environment = :environment`,
@@ -23,6 +27,8 @@ export const publishableKeySql = {
   ),
   deleteUnclaimed: shared('DELETE FROM publishable_keys WHERE id = :id'),
   byId: shared('SELECT * FROM publishable_keys WHERE id = :id'),
+  byIdForChange: shared('SELECT * FROM publishable_keys WHERE id = :id', { postgresLock: 'FOR NO KEY UPDATE' }),
+  update: shared('UPDATE publishable_keys SET name = :name, allowed_origins = :allowedOrigins WHERE id = :id'),
   revoke: shared(`UPDATE publishable_keys SET status = 'revoked', revoked_at = :at WHERE id = :id AND status = 'active'`),
   touch: shared('UPDATE publishable_keys SET last_used_at = :at WHERE id = :id AND (last_used_at IS NULL OR last_used_at < :at)'),
   saveResumeToken: shared(

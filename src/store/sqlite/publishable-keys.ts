@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { RecordNotFound, StoreConflict } from '../errors.js';
+import { assertTagUnchanged } from '../rows/entity-tags.js';
 import {
   type PublishableKeyRow,
   publishableCredentialQuery,
@@ -54,8 +56,20 @@ export function sqlitePublishableKeys(db: Database.Database): PublishableKeyStor
       });
       return { data: result.data.map(toPublishableKey), hasMore: result.hasMore };
     },
-    async revoke(id, at, audit) {
+    async update(workspaceId, { id, name, allowed_origins }, audit, options = {}) {
+      return transaction(db, 'immediate', () => {
+        const row = prepared(db, publishableKeySql.get).get({ id, workspaceId }) as PublishableKeyRow | undefined;
+        if (!row) throw new RecordNotFound('publishable_key', id);
+        assertTagUnchanged(row, toPublishableKey, options.expectedTag, { kind: 'publishable_key', id });
+        if (row.status !== 'active') throw new StoreConflict('key_revoked');
+        prepared(db, publishableKeySql.update).run({ id, name, allowedOrigins: JSON.stringify(allowed_origins) });
+        insertAuditEvent(db, audit);
+        return toPublishableKey(byId(id)!);
+      });
+    },
+    async revoke(id, at, audit, options = {}) {
       transaction(db, 'deferred', () => {
+        assertTagUnchanged(byId(id), toPublishableKey, options.expectedTag, { kind: 'publishable_key', id });
         if (prepared(db, publishableKeySql.revoke).run({ id, at }).changes === 1) insertAuditEvent(db, audit);
       });
       const row = byId(id);
