@@ -149,6 +149,22 @@ describe('Leads', () => {
     expect(address().searchParams.get('sort')).toBe('-score');
     expect(await page.getByLabel('Leads per page').inputValue()).toBe('2');
 
+    // A filter the API refuses: its issue under the field it names, and what was typed stays.
+    await page.getByLabel('Lowest score').fill('50');
+    await page.getByLabel('Highest score').fill('10');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const refused = await dashboard.api.call('get', '/v1/submissions?min_score=50&max_score=10');
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.errors).toMatchObject([{ pointer: '/max_score' }]);
+    await page.getByRole('listitem').filter({ hasText: refused.body.details.errors[0].message }).waitFor();
+    // The field's description (what a screen reader reads with it) is that issue.
+    const describedBy = await page.getByLabel('Highest score').getAttribute('aria-describedby');
+    const description = await page.evaluate(
+      `${JSON.stringify(describedBy)}.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ')`,
+    );
+    expect(description).toContain(refused.body.details.errors[0].message);
+    expect([await page.getByLabel('Lowest score').inputValue(), await page.getByLabel('Highest score').inputValue()]).toEqual(['50', '10']);
+
     await page.getByLabel('Leads per page').fill('');
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(shownIds).toEqual(await apiIds(''));
