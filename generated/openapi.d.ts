@@ -668,7 +668,7 @@ export interface paths {
          *
          *     A test-mode admin key can create only test keys (403 `live_resource`). A form or folder attachment below the Business plan gets 403 `plan_required`. An `expires_at` in the past, a malformed address or CIDR range, or an attachment to an unknown form or folder gets 422 `invalid_value`. Writes an `api_key.created` audit event.
          *
-         *     Only API keys may create API keys: the security requirement lists no OAuth scheme, and an OAuth access token gets 403 `api_key_required` whatever its scope. A key would outlive the grant it came from, turning an hour-long token into a permanent credential. Partners act through their grant; keys are created with an admin API key.
+         *     OAuth access tokens of partner applications get 403 `api_key_required` whatever their scope: a key would outlive the grant it came from, turning an hour-long token into a permanent credential, so partners act through their grant. The one OAuth client that may create keys is the service's own dashboard (`form-funnel-dashboard`), where an admin member is signed in to the service in person; its keys are created exactly as with an admin key.
          */
         post: operations["createApiKey"];
         delete?: never;
