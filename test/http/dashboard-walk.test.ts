@@ -257,7 +257,13 @@ describe('the dashboard, as the seed lists its actions', () => {
     const viewer = await dashboard.signIn('vera@acme.test', { path: `forms/${formId}` });
     await screenHeading(viewer.page, 'Walk funnel');
     expect(await viewer.page.getByRole('button', { name: /Publish|Add step|Add field|Add rule/ }).count()).toBe(0);
+    // On a phone the screens are behind Menu, which closes once one is chosen.
+    await viewer.page.setViewportSize({ width: 360, height: 740 });
+    const menu = viewer.page.getByRole('button', { name: 'Menu' });
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
     await openScreen(viewer.page, 'Leads', 'Leads');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
     await viewer.page.getByRole('table', { name: 'Leads matching the filters' }).waitFor();
     expect(await viewer.page.getByRole('button', { name: /Rescore|Erase|Delete/ }).count()).toBe(0);
 

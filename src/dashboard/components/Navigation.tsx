@@ -13,7 +13,7 @@ export const screens = [
   { path: 'audit', label: 'Audit log' },
 ] as const;
 
-/** The screens, as a list of links; on a narrow screen behind a Menu button (a disclosure). */
+/** The screens, as a list of links; on a narrow screen behind a Menu button (a disclosure that closes on a choice). */
 export function Navigation() {
   const [open, setOpen] = useState(false);
   const current = route.value.segments[0] ?? 'forms';
@@ -25,7 +25,7 @@ export function Navigation() {
       <ul id="screens">
         {screens.map((screen) => (
           <li key={screen.path}>
-            <Link to={screen.path} current={current === screen.path}>
+            <Link to={screen.path} current={current === screen.path} onFollow={() => setOpen(false)}>
               {screen.label}
             </Link>
           </li>
