@@ -52,6 +52,26 @@ describe('authentication', () => {
     expect(transport.requests).toHaveLength(0);
   });
 
+  it('when the credential is a function, then each request carries the token it returns at that moment', async () => {
+    const transport = fakeFetch(ok);
+    let current = 'svc_oat_firstTokenFirstTokenFirstToken00';
+    const { client } = clientWith(transport, { apiKey: async () => current });
+    await getForm(client);
+    current = 'svc_oat_refreshedTokenRefreshedToken00';
+    await getForm(client);
+    expect(transport.requests.map((request) => request.headers.get('Authorization'))).toEqual([
+      'Bearer svc_oat_firstTokenFirstTokenFirstToken00',
+      'Bearer svc_oat_refreshedTokenRefreshedToken00',
+    ]);
+  });
+
+  it('when the credential function returns an unusable token, then the request fails before it is sent', async () => {
+    const transport = fakeFetch(ok);
+    const { client } = clientWith(transport, { apiKey: () => 'svc_oat_with a space' });
+    await expect(getForm(client)).rejects.toThrow(/whitespace/);
+    expect(transport.requests).toHaveLength(0);
+  });
+
   it('when the key is rejected, then the error message does not echo the key', () => {
     expect(() => createFormFunnelClient({ apiKey: `${API_KEY} ` })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining(API_KEY) }),
