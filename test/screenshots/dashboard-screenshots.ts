@@ -43,7 +43,11 @@ const leads = [
 let first = '';
 for (const [index, lead] of [...leads, ...leads].entries()) {
   const email = `lead${index + 1}@example.com`;
-  const created = await submit(api, { form_id: form.id, answers: { ...lead.answers, email }, hidden: { utm_source: lead.utm } });
+  const created = await submit(api, {
+    form_id: form.id,
+    answers: { ...lead.answers, email },
+    context: { utm: { source: lead.utm, medium: 'cpc', campaign: 'spring' } },
+  });
   first ||= created.id;
 }
 const integration = await createIntegration(api, { url: PUBLIC_URL, events: ['submission.completed'] });
