@@ -279,4 +279,47 @@ describe('the dashboard, as the seed lists its actions', () => {
     expect(checkAgainstContract([{ method: 'GET', path: '/v1/internal/stats' }])[0]?.problem).toBe('no operation of the contract');
     expect(checkAgainstContract([{ method: 'GET', path: '/v1/forms?secret=1' }])[0]?.problem).toMatch(/undeclared/);
   });
+
+  it('when the owner switches to test mode, then the banner says so and Leads shows the test environment’s only', async () => {
+    const { page } = owner;
+    await openScreen(page, 'Leads', 'Leads');
+    const shown = async () =>
+      (await page.getByRole('table', { name: 'Leads matching the filters' }).count()) === 0
+        ? 0
+        : (await tableRows(page, 'Leads matching the filters')).length;
+    await expect.poll(shown).toBe(2);
+    await page.getByRole('button', { name: 'Test mode' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test mode: you are looking at test data.' }).waitFor();
+    await screenHeading(page, 'Leads');
+    expect(await page.getByRole('button', { name: 'Test mode' }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(shown).toBe(0);
+    await page.getByRole('button', { name: 'Test mode' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Test mode' }).getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(shown).toBe(2);
+  });
+
+  it('when the API answers 429 or 503, then the screen says when to retry, or that the service is briefly unavailable', async () => {
+    const { page } = owner;
+    const answer = (status: number, details: Record<string, unknown>) => ({
+      status,
+      contentType: 'application/problem+json',
+      headers: status === 429 ? { 'Retry-After': '30' } : {},
+      body: JSON.stringify({
+        type: status === 429 ? 'rate_limit_error' : 'server_error',
+        code: status === 429 ? 'rate_limited' : 'service_unavailable',
+        status,
+        message: status === 429 ? 'Too many requests for this workspace.' : 'The service is unavailable.',
+        request_id: 'req_0aB1cD2eF3gH4iJ5kL6mN7oP',
+        details,
+      }),
+    });
+    await page.route('**/v1/usage', (route) => route.fulfill(answer(429, { retry_after_seconds: 30 })));
+    await openScreen(page, 'Usage', 'Usage');
+    await page.getByRole('alert').filter({ hasText: 'Try again in 30 seconds.' }).waitFor();
+    await page.unroute('**/v1/usage');
+    await page.route('**/v1/usage', (route) => route.fulfill(answer(503, {})));
+    await page.getByRole('alert').getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('alert').filter({ hasText: 'briefly unavailable' }).waitFor({ timeout: 15_000 });
+    await page.unroute('**/v1/usage');
+  });
 });
