@@ -1,6 +1,6 @@
 import type { Analytics } from '../../client/schemas.js';
 import { formatNumber } from '../format.js';
-import { ScrollRegion } from './ScrollRegion.js';
+import { TableScroller } from './TableScroller.js';
 
 const width = 400;
 const height = 160;
@@ -52,7 +52,7 @@ export function DailySubmissionsChart(props: { daily: Analytics['daily'] }) {
       </p>
       <details class="daily-figures">
         <summary>Figures per day</summary>
-        <ScrollRegion label="Submissions per day (UTC)">
+        <TableScroller label="Submissions per day (UTC)">
           <table>
             <caption>Submissions per day (UTC)</caption>
             <thead>
@@ -76,7 +76,7 @@ export function DailySubmissionsChart(props: { daily: Analytics['daily'] }) {
               ))}
             </tbody>
           </table>
-        </ScrollRegion>
+        </TableScroller>
       </details>
     </div>
   );

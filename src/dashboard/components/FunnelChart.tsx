@@ -1,6 +1,6 @@
 import type { Analytics } from '../../client/schemas.js';
 import { formatNumber, formatPercent } from '../format.js';
-import { ScrollRegion } from './ScrollRegion.js';
+import { TableScroller } from './TableScroller.js';
 
 interface Stage {
   label: string;
@@ -57,7 +57,7 @@ export function FunnelChart(props: { analytics: Analytics }) {
       <p class="legend">
         <span class="swatch bar" aria-hidden="true" /> reached <span class="swatch bar-drop" aria-hidden="true" /> dropped off there
       </p>
-      <ScrollRegion label="Funnel figures">
+      <TableScroller label="Funnel figures">
         <table>
           <caption>Funnel figures</caption>
           <thead>
@@ -85,7 +85,7 @@ export function FunnelChart(props: { analytics: Analytics }) {
             ))}
           </tbody>
         </table>
-      </ScrollRegion>
+      </TableScroller>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { Analytics } from '../../client/schemas.js';
 import { formatNumber } from '../format.js';
-import { ScrollRegion } from './ScrollRegion.js';
+import { TableScroller } from './TableScroller.js';
 
 const width = 400;
 const rowHeight = 28;
@@ -35,7 +35,7 @@ export function GradeDistribution(props: { grades: Analytics['score']['grades'] 
           );
         })}
       </svg>
-      <ScrollRegion label="Completed leads by grade">
+      <TableScroller label="Completed leads by grade">
         <table>
           <caption>Completed leads by grade</caption>
           <thead>
@@ -55,7 +55,7 @@ export function GradeDistribution(props: { grades: Analytics['score']['grades'] 
             ))}
           </tbody>
         </table>
-      </ScrollRegion>
+      </TableScroller>
     </div>
   );
 }

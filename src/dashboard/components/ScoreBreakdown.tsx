@@ -1,6 +1,6 @@
 import type { FormVersion, Submission } from '../../client/schemas.js';
 import { formatNumber } from '../format.js';
-import { ScrollRegion } from './ScrollRegion.js';
+import { TableScroller } from './TableScroller.js';
 
 /** Where a lead's score comes from: each chosen option with points and each scoring rule that held. */
 export function ScoreBreakdown(props: { lead: Submission; version: FormVersion | undefined }) {
@@ -13,7 +13,7 @@ export function ScoreBreakdown(props: { lead: Submission; version: FormVersion |
   };
   if (props.lead.score_breakdown.length === 0) return <p class="muted">No option or rule added points.</p>;
   return (
-    <ScrollRegion label="Score breakdown">
+    <TableScroller label="Score breakdown">
       <table>
         <caption>Score breakdown</caption>
         <thead>
@@ -33,6 +33,6 @@ export function ScoreBreakdown(props: { lead: Submission; version: FormVersion |
           ))}
         </tbody>
       </table>
-    </ScrollRegion>
+    </TableScroller>
   );
 }

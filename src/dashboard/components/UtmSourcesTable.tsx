@@ -1,12 +1,12 @@
 import type { Analytics } from '../../client/schemas.js';
 import { formatNumber } from '../format.js';
-import { ScrollRegion } from './ScrollRegion.js';
+import { TableScroller } from './TableScroller.js';
 
 /** Started and completed submissions by UTM source: the top 20, then the rest summed. */
 export function UtmSourcesTable(props: { sources: Analytics['utm_sources'] }) {
   const { top, other } = props.sources;
   return (
-    <ScrollRegion label="Submissions by UTM source">
+    <TableScroller label="Submissions by UTM source">
       <table>
         <caption>Submissions by UTM source</caption>
         <thead>
@@ -38,6 +38,6 @@ export function UtmSourcesTable(props: { sources: Analytics['utm_sources'] }) {
         </tbody>
       </table>
       {top.length === 0 && <p class="muted">No submissions in this range.</p>}
-    </ScrollRegion>
+    </TableScroller>
   );
 }
