@@ -303,7 +303,7 @@ describe('the dashboard, as the seed lists its actions', () => {
     const answer = (status: number, details: Record<string, unknown>) => ({
       status,
       contentType: 'application/problem+json',
-      headers: status === 429 ? { 'Retry-After': '30' } : {},
+      headers: (status === 429 ? { 'Retry-After': '30' } : {}) as Record<string, string>,
       body: JSON.stringify({
         type: status === 429 ? 'rate_limit_error' : 'server_error',
         code: status === 429 ? 'rate_limited' : 'service_unavailable',
