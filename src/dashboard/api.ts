@@ -7,6 +7,7 @@
  */
 import { createFormFunnelClient, type FormFunnelClient } from '../client/create-form-funnel-client.js';
 import { FormFunnelError } from '../client/form-funnel-error.js';
+import type { Schema } from '../client/schemas.js';
 import type { DashboardSession } from './auth.js';
 
 export type Api = FormFunnelClient;
@@ -34,11 +35,14 @@ export { FormFunnelError };
 /** The error as something a screen can show: a FormFunnelError from the API, or any other failure. */
 export const asProblem = (error: unknown): FormFunnelError | Error => (error instanceof Error ? error : new Error(String(error)));
 
-/** The API's `details.errors` whose JSON pointer is `pointer` or lies under it (for a field's messages). */
-export function issuesAt(error: unknown, pointer: string): string[] {
+/** One of the API's `details.errors` (a `validation_error`'s): a JSON pointer and what is wrong there. */
+export type ValidationIssue = Schema<'ValidationIssue'>;
+
+/** The API's `details.errors` whose JSON pointer is `pointer` or lies under it. */
+export function issuesUnder(error: unknown, pointer: string): ValidationIssue[] {
   if (!(error instanceof FormFunnelError)) return [];
-  const issues = (error.details as { errors?: Array<{ pointer?: string; message?: string }> } | undefined)?.errors ?? [];
-  return issues
-    .filter((issue) => issue.pointer === pointer || issue.pointer?.startsWith(`${pointer}/`))
-    .map((issue) => issue.message ?? 'Invalid value');
+  return (error.details?.errors ?? []).filter((issue) => issue.pointer === pointer || issue.pointer.startsWith(`${pointer}/`));
 }
+
+/** The messages of the issues at or under `pointer` (for a field's messages). */
+export const issuesAt = (error: unknown, pointer: string): string[] => issuesUnder(error, pointer).map((issue) => issue.message);

@@ -2,18 +2,13 @@
  * The API's issues about a list field (`/allowed_origins`, `/ip_allowlist`) typed one entry a line: each issue whose
  * pointer names an entry (`/allowed_origins/2`) is shown with that entry as it was sent, so the person sees which.
  */
-import { FormFunnelError } from './api.js';
+import { issuesUnder } from './api.js';
 
 export function listIssues(error: unknown, pointer: string, sent: string[]): string[] {
-  if (!(error instanceof FormFunnelError)) return [];
-  const issues = (error.details as { errors?: Array<{ pointer?: string; message?: string }> } | undefined)?.errors ?? [];
-  return issues
-    .filter((issue) => issue.pointer === pointer || issue.pointer?.startsWith(`${pointer}/`))
-    .map((issue) => {
-      const entry = sent[Number(issue.pointer?.slice(pointer.length + 1).split('/')[0])];
-      const message = issue.message ?? 'Invalid value';
-      return entry === undefined ? message : `${entry}: ${message}`;
-    });
+  return issuesUnder(error, pointer).map((issue) => {
+    const entry = sent[Number(issue.pointer.slice(pointer.length + 1).split('/')[0])];
+    return entry === undefined ? issue.message : `${entry}: ${issue.message}`;
+  });
 }
 
 /** Entries as typed, one a line (spaces and commas also separate them). */

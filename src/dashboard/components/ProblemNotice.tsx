@@ -13,7 +13,7 @@ export function ProblemNotice(props: { error: unknown; onReload?: () => void; on
   let hint: string | undefined;
   if (error instanceof FormFunnelError) {
     message = error.message;
-    const retryAfter = (error.details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds;
+    const retryAfter = error.details?.retry_after_seconds;
     if (error.status === 429) {
       title = 'Too many requests';
       hint = retryAfter === undefined ? 'Try again in a moment.' : `Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`;
