@@ -6,7 +6,9 @@ import { issuesUnder } from './api.js';
 
 export function listIssues(error: unknown, pointer: string, sent: string[]): string[] {
   return issuesUnder(error, pointer).map((issue) => {
-    const entry = sent[Number(issue.pointer.slice(pointer.length + 1).split('/')[0])];
+    // An issue about the whole list (`/allowed_origins`: too many, repeated) names no entry.
+    const index = issue.pointer === pointer ? undefined : Number(issue.pointer.slice(pointer.length + 1).split('/')[0]);
+    const entry = index === undefined ? undefined : sent[index];
     return entry === undefined ? issue.message : `${entry}: ${issue.message}`;
   });
 }
