@@ -81,5 +81,9 @@ export function useDashboard(options: () => Partial<AppOptions> & { plan?: 'free
   return { api, site, signIn, axeViolations };
 }
 
+/** The requests that could change something: all but GETs and signing in's OAuth token exchange (none, for a viewer). */
+export const writesOf = (requests: RecordedRequest[]): RecordedRequest[] =>
+  requests.filter((request) => request.method !== 'GET' && !(request.method === 'POST' && request.path === '/v1/oauth/token'));
+
 /** The level-1 heading of the screen, once it is shown. */
 export const screenHeading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
