@@ -81,7 +81,7 @@ export function useDashboard(options: () => Partial<AppOptions> & { plan?: 'free
   return { api, site, signIn, axeViolations };
 }
 
-/** The requests that could change something: all but GETs and signing in's OAuth token exchange (none, for a viewer). */
+/** The requests that could change something: all but GETs and the sign-in's OAuth token exchange (a viewer's: none). */
 export const writesOf = (requests: RecordedRequest[]): RecordedRequest[] =>
   requests.filter((request) => request.method !== 'GET' && !(request.method === 'POST' && request.path === '/v1/oauth/token'));
 
