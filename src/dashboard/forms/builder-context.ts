@@ -7,7 +7,7 @@
  */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { FormFunnelError } from '../api.js';
+import { issuesUnder, type ValidationIssue } from '../api.js';
 
 export interface Builder {
   error: unknown;
@@ -19,22 +19,12 @@ export const useBuilder = (): Builder => useContext(BuilderContext);
 
 export const idAt = (pointer: string): string => `at${pointer.replaceAll('/', '-')}`;
 
-export interface Issue {
-  pointer: string;
-  message: string;
-}
-
 /** The API's `details.errors` of a write, as pointer and message. */
-export function issuesOf(error: unknown): Issue[] {
-  if (!(error instanceof FormFunnelError)) return [];
-  return (error.details?.errors ?? []).map((issue) => ({ pointer: issue.pointer, message: issue.message }));
-}
+export const issuesOf = (error: unknown): ValidationIssue[] => issuesUnder(error, '');
 
-/** The issues naming exactly `pointer` (a group's own, not its inputs'). */
-export const issuesExactlyAt = (error: unknown, pointer: string): string[] =>
-  issuesOf(error)
-    .filter((issue) => issue.pointer === pointer)
-    .map((issue) => issue.message);
+/** Whether an issue names exactly `pointer` (the input's own value, not one inside it). */
+export const hasIssueAt = (error: unknown, pointer: string): boolean =>
+  issuesUnder(error, pointer).some((issue) => issue.pointer === pointer);
 
 /**
  * The id of the element an issue belongs to: its input's, or, for a pointer no input edits (a missing member, a

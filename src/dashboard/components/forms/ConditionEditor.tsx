@@ -15,7 +15,7 @@ import {
 } from '../../forms/conditions.js';
 import { type Condition, type Field, type FieldCondition, removed, replaced } from '../../forms/draft.js';
 import { isChoiceField } from '../../forms/field-types.js';
-import { DraftIssues } from './DraftIssues.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { DraftNumber } from './DraftNumber.js';
 import { DraftSelect } from './DraftSelect.js';
 import { DraftText } from './DraftText.js';
@@ -94,7 +94,7 @@ export function ConditionEditor(props: {
   onCondition: (condition: Condition) => void;
   onRemove?: () => void;
 }) {
-  const { readOnly } = useBuilder();
+  const { error, readOnly } = useBuilder();
   const { condition, pointer: at, fields } = props;
   const kind = kindOf(condition);
   const fieldOptions = fields.map((field) => ({ value: field.ref, label: field.label ? `${field.label} (${field.ref})` : field.ref }));
@@ -137,7 +137,7 @@ export function ConditionEditor(props: {
     const set = (next: Condition[]) => props.onCondition((member === 'all' ? { all: next } : { any: next }) as Condition);
     body = (
       <div class="condition-group" id={idAt(`${at}/${member}`)} tabIndex={-1}>
-        <DraftIssues id={`${idAt(`${at}/${member}`)}-issues`} pointer={`${at}/${member}`} />
+        <FieldIssues id={`${idAt(`${at}/${member}`)}-issues`} error={error} pointer={`${at}/${member}`} exact />
         {children.map((child, index) => (
           <ConditionEditor
             key={index}
@@ -166,7 +166,7 @@ export function ConditionEditor(props: {
   return (
     <fieldset class="condition" id={idAt(at)} tabIndex={-1}>
       <legend>{props.legend}</legend>
-      <DraftIssues id={`${idAt(at)}-issues`} pointer={at} />
+      <FieldIssues id={`${idAt(at)}-issues`} error={error} pointer={at} exact />
       <DraftSelect
         pointer={`${at}-kind`}
         label="Test"

@@ -1,5 +1,5 @@
-import { idAt, issuesExactlyAt, useBuilder } from '../../forms/builder-context.js';
-import { DraftIssues } from './DraftIssues.js';
+import { hasIssueAt, idAt, useBuilder } from '../../forms/builder-context.js';
+import { FieldIssues } from '../FieldIssues.js';
 
 /** A labelled checkbox for one boolean of the draft (a field's `required`, hosting's `enabled`). */
 export function DraftCheckbox(props: {
@@ -11,7 +11,7 @@ export function DraftCheckbox(props: {
 }) {
   const { error, readOnly } = useBuilder();
   const id = idAt(props.pointer);
-  const invalid = issuesExactlyAt(error, props.pointer).length > 0;
+  const invalid = hasIssueAt(error, props.pointer);
   const describedBy = [props.hint ? `${id}-hint` : '', invalid ? `${id}-issues` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field checkbox">
@@ -30,7 +30,7 @@ export function DraftCheckbox(props: {
           {props.hint}
         </p>
       )}
-      <DraftIssues id={`${id}-issues`} pointer={props.pointer} />
+      <FieldIssues id={`${id}-issues`} error={error} pointer={props.pointer} exact />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { idAt, issuesExactlyAt, useBuilder } from '../../forms/builder-context.js';
-import { DraftIssues } from './DraftIssues.js';
+import { hasIssueAt, idAt, useBuilder } from '../../forms/builder-context.js';
+import { FieldIssues } from '../FieldIssues.js';
 
 /**
  * A labelled number input for one number of the draft (an option's score, a grade's minimum); empty means the member
@@ -15,7 +15,7 @@ export function DraftNumber(props: {
 }) {
   const { error, readOnly } = useBuilder();
   const id = idAt(props.pointer);
-  const invalid = issuesExactlyAt(error, props.pointer).length > 0;
+  const invalid = hasIssueAt(error, props.pointer);
   const describedBy = [props.hint ? `${id}-hint` : '', invalid ? `${id}-issues` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field number">
@@ -42,7 +42,7 @@ export function DraftNumber(props: {
           {props.hint}
         </p>
       )}
-      <DraftIssues id={`${id}-issues`} pointer={props.pointer} />
+      <FieldIssues id={`${id}-issues`} error={error} pointer={props.pointer} exact />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { idAt, issuesExactlyAt, useBuilder } from '../../forms/builder-context.js';
-import { DraftIssues } from './DraftIssues.js';
+import { hasIssueAt, idAt, useBuilder } from '../../forms/builder-context.js';
+import { FieldIssues } from '../FieldIssues.js';
 
 /** A labelled choice among fixed values for one member of the draft (a field's type, a rule's target step). */
 export function DraftSelect(props: {
@@ -12,7 +12,7 @@ export function DraftSelect(props: {
 }) {
   const { error, readOnly } = useBuilder();
   const id = idAt(props.pointer);
-  const invalid = issuesExactlyAt(error, props.pointer).length > 0;
+  const invalid = hasIssueAt(error, props.pointer);
   const describedBy = [props.hint ? `${id}-hint` : '', invalid ? `${id}-issues` : ''].filter(Boolean).join(' ') || undefined;
   const known = props.options.some((option) => option.value === props.value);
   return (
@@ -39,7 +39,7 @@ export function DraftSelect(props: {
           {props.hint}
         </p>
       )}
-      <DraftIssues id={`${id}-issues`} pointer={props.pointer} />
+      <FieldIssues id={`${id}-issues`} error={error} pointer={props.pointer} exact />
     </div>
   );
 }

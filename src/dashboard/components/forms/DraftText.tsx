@@ -1,5 +1,5 @@
-import { idAt, issuesExactlyAt, useBuilder } from '../../forms/builder-context.js';
-import { DraftIssues } from './DraftIssues.js';
+import { hasIssueAt, idAt, useBuilder } from '../../forms/builder-context.js';
+import { FieldIssues } from '../FieldIssues.js';
 
 /**
  * A labelled text input for one string of the draft, its id made from the value's JSON pointer; the API's issues
@@ -16,7 +16,7 @@ export function DraftText(props: {
 }) {
   const { error, readOnly } = useBuilder();
   const id = idAt(props.pointer);
-  const invalid = issuesExactlyAt(error, props.pointer).length > 0;
+  const invalid = hasIssueAt(error, props.pointer);
   const describedBy = [props.hint ? `${id}-hint` : '', invalid ? `${id}-issues` : ''].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
@@ -36,7 +36,7 @@ export function DraftText(props: {
           {props.hint}
         </p>
       )}
-      <DraftIssues id={`${id}-issues`} pointer={props.pointer} />
+      <FieldIssues id={`${id}-issues`} error={error} pointer={props.pointer} exact />
     </div>
   );
 }

@@ -1,8 +1,8 @@
-import { focusSoon, idAt } from '../../forms/builder-context.js';
+import { focusSoon, idAt, useBuilder } from '../../forms/builder-context.js';
 import type { Field } from '../../forms/draft.js';
 import { fieldOfType, fieldTypeLabels, fieldTypes, followsLabel, isChoiceField, keyFrom } from '../../forms/field-types.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { DraftCheckbox } from './DraftCheckbox.js';
-import { DraftIssues } from './DraftIssues.js';
 import { DraftSelect } from './DraftSelect.js';
 import { DraftText } from './DraftText.js';
 import { FieldTypeSettings } from './FieldTypeSettings.js';
@@ -25,6 +25,7 @@ export function FieldEditor(props: {
   onRemove: () => void;
 }) {
   const { field, pointer: at } = props;
+  const { error } = useBuilder();
   const name = `Field ${props.index + 1}`;
   return (
     <fieldset class="field-editor" id={idAt(at)} tabIndex={-1}>
@@ -32,7 +33,7 @@ export function FieldEditor(props: {
         {name}
         <span class="muted"> · {fieldTypeLabels[field.type] ?? field.type}</span>
       </legend>
-      <DraftIssues id={`${idAt(at)}-issues`} pointer={at} />
+      <FieldIssues id={`${idAt(at)}-issues`} error={error} pointer={at} exact />
       <div class="field-basics">
         <DraftText
           pointer={`${at}/label`}

@@ -1,6 +1,6 @@
 import { focusSoon, idAt, useBuilder } from '../../forms/builder-context.js';
 import { removed, replaced, type Scoring } from '../../forms/draft.js';
-import { DraftIssues } from './DraftIssues.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { DraftNumber } from './DraftNumber.js';
 import { DraftText } from './DraftText.js';
 import { ListControls } from './ListControls.js';
@@ -9,13 +9,13 @@ type Grade = Scoring['grades'][number];
 
 /** The lead grades: a lead gets the highest grade whose minimum score its score reaches (none below them all). */
 export function GradesEditor(props: { grades: Grade[]; onGrades: (grades: Grade[]) => void }) {
-  const { readOnly } = useBuilder();
+  const { error, readOnly } = useBuilder();
   const { grades } = props;
   return (
     <div id={idAt('/scoring/grades')} tabIndex={-1}>
       <h3>Grades</h3>
       <p class="muted">A lead gets the highest grade whose minimum score its score reaches.</p>
-      <DraftIssues id={`${idAt('/scoring/grades')}-issues`} pointer="/scoring/grades" />
+      <FieldIssues id={`${idAt('/scoring/grades')}-issues`} error={error} pointer="/scoring/grades" exact />
       {grades.map((grade, index) => {
         const at = `/scoring/grades/${index}`;
         const name = `Grade ${index + 1}`;
@@ -23,7 +23,7 @@ export function GradesEditor(props: { grades: Grade[]; onGrades: (grades: Grade[
         return (
           <fieldset class="grade" key={index} id={idAt(at)} tabIndex={-1}>
             <legend>{name}</legend>
-            <DraftIssues id={`${idAt(at)}-issues`} pointer={at} />
+            <FieldIssues id={`${idAt(at)}-issues`} error={error} pointer={at} exact />
             <div class="rule-basics">
               <DraftText pointer={`${at}/label`} label="Label" value={grade.label} onValue={(label) => set({ ...grade, label })} />
               <DraftNumber

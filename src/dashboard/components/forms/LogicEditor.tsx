@@ -1,12 +1,12 @@
 import { focusSoon, idAt, useBuilder } from '../../forms/builder-context.js';
 import { newCondition } from '../../forms/conditions.js';
 import { allFields, freeId, type LogicRule, moved, removed, replaced, type Step } from '../../forms/draft.js';
-import { DraftIssues } from './DraftIssues.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { LogicRuleEditor } from './LogicRuleEditor.js';
 
 /** The form's branching rules. Without a rule that matches, a step is followed by the next one. */
 export function LogicEditor(props: { logic: LogicRule[]; steps: readonly Step[]; onLogic: (logic: LogicRule[]) => void }) {
-  const { readOnly } = useBuilder();
+  const { error, readOnly } = useBuilder();
   const { logic, steps } = props;
   const fields = allFields(steps);
   return (
@@ -15,7 +15,7 @@ export function LogicEditor(props: { logic: LogicRule[]; steps: readonly Step[];
       <p class="muted">
         After a step, the first of its rules whose condition holds decides where the respondent goes; with none, the next step follows.
       </p>
-      <DraftIssues id={`${idAt('/logic')}-issues`} pointer="/logic" />
+      <FieldIssues id={`${idAt('/logic')}-issues`} error={error} pointer="/logic" exact />
       {logic.map((rule, index) => (
         <LogicRuleEditor
           key={index}

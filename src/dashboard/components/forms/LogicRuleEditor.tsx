@@ -1,7 +1,7 @@
-import { idAt } from '../../forms/builder-context.js';
+import { idAt, useBuilder } from '../../forms/builder-context.js';
 import type { Field, LogicRule, Step } from '../../forms/draft.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { ConditionEditor } from './ConditionEditor.js';
-import { DraftIssues } from './DraftIssues.js';
 import { DraftSelect } from './DraftSelect.js';
 import { DraftText } from './DraftText.js';
 import { ListControls } from './ListControls.js';
@@ -26,13 +26,14 @@ export function LogicRuleEditor(props: {
   onRemove: () => void;
 }) {
   const { rule, index } = props;
+  const { error } = useBuilder();
   const at = `/logic/${index}`;
   const name = `Rule ${index + 1}`;
   const stepOptions = props.steps.map((step, position) => ({ value: step.id, label: `Step ${position + 1}: ${step.title}` }));
   return (
     <fieldset class="rule" id={idAt(at)} tabIndex={-1}>
       <legend>{name}</legend>
-      <DraftIssues id={`${idAt(at)}-issues`} pointer={at} />
+      <FieldIssues id={`${idAt(at)}-issues`} error={error} pointer={at} exact />
       <div class="rule-basics">
         <DraftSelect
           pointer={`${at}/from_step`}
@@ -51,7 +52,7 @@ export function LogicRuleEditor(props: {
         onCondition={(when) => props.onRule({ ...rule, when })}
       />
       <div class="rule-basics" id={idAt(`${at}/then`)} tabIndex={-1}>
-        <DraftIssues id={`${idAt(`${at}/then`)}-issues`} pointer={`${at}/then`} />
+        <FieldIssues id={`${idAt(`${at}/then`)}-issues`} error={error} pointer={`${at}/then`} exact />
         <DraftSelect
           pointer={`${at}/then/action`}
           label="Then"

@@ -1,7 +1,7 @@
 import { focusSoon, idAt, useBuilder } from '../../forms/builder-context.js';
 import { type ChoiceOption, moved, removed, replaced } from '../../forms/draft.js';
 import { followsLabel, keyFrom, newOption } from '../../forms/field-types.js';
-import { DraftIssues } from './DraftIssues.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { DraftNumber } from './DraftNumber.js';
 import { DraftText } from './DraftText.js';
 import { ListControls } from './ListControls.js';
@@ -11,13 +11,13 @@ import { ListControls } from './ListControls.js';
  * the lead score. A new option's value follows its label until the person sets one.
  */
 export function OptionsEditor(props: { options: ChoiceOption[]; pointer: string; onOptions: (options: ChoiceOption[]) => void }) {
-  const { readOnly } = useBuilder();
+  const { error, readOnly } = useBuilder();
   const { options, pointer } = props;
   const listPointer = `${pointer}/options`;
   return (
     <fieldset class="options" id={idAt(listPointer)} tabIndex={-1}>
       <legend>Options</legend>
-      <DraftIssues id={`${idAt(listPointer)}-issues`} pointer={listPointer} />
+      <FieldIssues id={`${idAt(listPointer)}-issues`} error={error} pointer={listPointer} exact />
       {options.map((option, index) => {
         const at = `${listPointer}/${index}`;
         const name = `Option ${index + 1}`;
@@ -25,7 +25,7 @@ export function OptionsEditor(props: { options: ChoiceOption[]; pointer: string;
         return (
           <fieldset class="option" key={index} id={idAt(at)} tabIndex={-1}>
             <legend>{name}</legend>
-            <DraftIssues id={`${idAt(at)}-issues`} pointer={at} />
+            <FieldIssues id={`${idAt(at)}-issues`} error={error} pointer={at} exact />
             <div class="option-inputs">
               <DraftText
                 pointer={`${at}/label`}

@@ -1,8 +1,8 @@
 import { focusSoon, idAt, useBuilder } from '../../forms/builder-context.js';
 import { newCondition } from '../../forms/conditions.js';
 import { type Field, freeId, removed, replaced, type Scoring } from '../../forms/draft.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { ConditionEditor } from './ConditionEditor.js';
-import { DraftIssues } from './DraftIssues.js';
 import { DraftNumber } from './DraftNumber.js';
 import { DraftText } from './DraftText.js';
 import { ListControls } from './ListControls.js';
@@ -11,12 +11,12 @@ type ScoringRule = Scoring['rules'][number];
 
 /** Rules that add points to the lead score when their condition holds (besides the chosen options' scores). */
 export function ScoringRulesEditor(props: { rules: ScoringRule[]; fields: readonly Field[]; onRules: (rules: ScoringRule[]) => void }) {
-  const { readOnly } = useBuilder();
+  const { error, readOnly } = useBuilder();
   const { rules } = props;
   return (
     <div id={idAt('/scoring/rules')} tabIndex={-1}>
       <h3>Scoring rules</h3>
-      <DraftIssues id={`${idAt('/scoring/rules')}-issues`} pointer="/scoring/rules" />
+      <FieldIssues id={`${idAt('/scoring/rules')}-issues`} error={error} pointer="/scoring/rules" exact />
       {rules.length === 0 && <p class="muted">No scoring rules: the score is the sum of the chosen options' scores.</p>}
       {rules.map((rule, index) => {
         const at = `/scoring/rules/${index}`;
@@ -25,7 +25,7 @@ export function ScoringRulesEditor(props: { rules: ScoringRule[]; fields: readon
         return (
           <fieldset class="rule" key={index} id={idAt(at)} tabIndex={-1}>
             <legend>{name}</legend>
-            <DraftIssues id={`${idAt(at)}-issues`} pointer={at} />
+            <FieldIssues id={`${idAt(at)}-issues`} error={error} pointer={at} exact />
             <div class="rule-basics">
               <DraftText pointer={`${at}/id`} label="Rule id" value={rule.id} onValue={(id) => set({ ...rule, id })} />
               <DraftNumber

@@ -1,7 +1,7 @@
 import { focusSoon, idAt, useBuilder } from '../../forms/builder-context.js';
 import { allFields, type Field, freeId, moved, removed, replaced, type Step } from '../../forms/draft.js';
 import { newField } from '../../forms/field-types.js';
-import { DraftIssues } from './DraftIssues.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { DraftText } from './DraftText.js';
 import { FieldEditor } from './FieldEditor.js';
 import { ListControls } from './ListControls.js';
@@ -17,7 +17,7 @@ export function StepEditor(props: {
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
 }) {
-  const { readOnly } = useBuilder();
+  const { error, readOnly } = useBuilder();
   const { step, index } = props;
   const at = `/steps/${index}`;
   const name = `Step ${index + 1}`;
@@ -28,7 +28,7 @@ export function StepEditor(props: {
       <h3 id={headingId}>
         {name}: {step.title}
       </h3>
-      <DraftIssues id={`${idAt(at)}-issues`} pointer={at} />
+      <FieldIssues id={`${idAt(at)}-issues`} error={error} pointer={at} exact />
       <div class="step-basics">
         <DraftText pointer={`${at}/title`} label="Title" value={step.title} onValue={(title) => props.onStep({ ...step, title })} />
         <DraftText
@@ -50,7 +50,7 @@ export function StepEditor(props: {
         }}
       />
       <div id={idAt(`${at}/fields`)} tabIndex={-1}>
-        <DraftIssues id={`${idAt(`${at}/fields`)}-issues`} pointer={`${at}/fields`} />
+        <FieldIssues id={`${idAt(`${at}/fields`)}-issues`} error={error} pointer={`${at}/fields`} exact />
         {step.fields.length === 0 && <p class="muted">No fields yet.</p>}
         {step.fields.map((field, fieldIndex) => (
           <FieldEditor

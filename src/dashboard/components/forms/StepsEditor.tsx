@@ -1,16 +1,16 @@
 import { focusSoon, idAt, useBuilder } from '../../forms/builder-context.js';
 import { freeId, moved, removed, replaced, type Step } from '../../forms/draft.js';
-import { DraftIssues } from './DraftIssues.js';
+import { FieldIssues } from '../FieldIssues.js';
 import { StepEditor } from './StepEditor.js';
 
 /** The form's steps in order, each with its fields; steps can be added, reordered and removed. */
 export function StepsEditor(props: { steps: Step[]; onSteps: (steps: Step[]) => void }) {
-  const { readOnly } = useBuilder();
+  const { error, readOnly } = useBuilder();
   const { steps } = props;
   return (
     <section aria-labelledby="steps-heading" id={idAt('/steps')} tabIndex={-1}>
       <h2 id="steps-heading">Steps</h2>
-      <DraftIssues id={`${idAt('/steps')}-issues`} pointer="/steps" />
+      <FieldIssues id={`${idAt('/steps')}-issues`} error={error} pointer="/steps" exact />
       {steps.length === 0 && <p class="muted">No steps yet: a form needs at least one to be answered.</p>}
       {steps.map((step, index) => (
         <StepEditor
