@@ -103,6 +103,12 @@ function siteOf(services: Services, req: Request): Site {
   return { origin, rpId: new URL(origin).hostname };
 }
 
+/** A navigation started on this service's pages or by the person (`Sec-Fetch-Site`; browsers without it count as so). */
+const fromThisServiceOrTyped = (req: Request): boolean => {
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+};
+
 const formField = (req: Request, name: string): unknown => (req.body as Record<string, unknown> | undefined)?.[name];
 
 export function peoplePages(options: PeoplePagesOptions): Router {
@@ -362,8 +368,9 @@ export function peoplePages(options: PeoplePagesOptions): Router {
     if (!checked.ok) return void res.redirect(303, checked.redirect);
     const account = await signedIn(req, res);
     if (!account) return;
-    // The service's own dashboard: the member signed in here to use it, so consent is implied (first-party.ts).
-    if (isFirstPartyClient(checked.request.clientId)) {
+    // The service's own dashboard: the member signed in here to use it, so consent is implied (first-party.ts), for a
+    // navigation from this service or typed in. Another site's link (the Lax cookie goes along) gets the consent page.
+    if (isFirstPartyClient(checked.request.clientId) && fromThisServiceOrTyped(req)) {
       return void res.redirect(303, await approveConsent(services, account, checked.request, chosen, origin));
     }
     const { workspaces } = await consentChoices(services, account, checked.request.clientId);

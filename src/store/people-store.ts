@@ -157,6 +157,8 @@ export interface PeopleStore {
   /** The session and its account when the session has not ended (the caller checks its lifetimes). */
   findSession(hash: Buffer): Promise<{ session: Session; account: Account } | undefined>;
   touchSession(id: string, at: string): Promise<void>;
+  /** The account's session that is still live at `now` (not ended, before its end, seen after `idleSince`), if any. */
+  liveSessionOf(accountId: string, now: string, idleSince: string): Promise<{ id: string; lastSeenAt: string } | undefined>;
   endSession(id: string, at: string): Promise<void>;
   /** Ends every session of the account (a member removed from a workspace). */
   endSessionsOf(accountId: string, at: string): Promise<void>;

@@ -122,6 +122,42 @@ describe('the dashboard as a first-party OAuth client', () => {
     expect((await api.call('get', '/v1/forms', viewer.access_token)).status).toBe(200);
   });
 
+  it('when the member signs out, then the dashboard’s grant refreshes no more and its token creates no key', async () => {
+    const cookie = await signedIn('owner@acme.test');
+    const tokens = await dashboardTokens(cookie);
+    // Every session of the person must end: a sign-in elsewhere (another test's) would keep the grant alive.
+    const account = await ensureAccount(api.services, 'owner@acme.test');
+    await api.store.people.endSessionsOf(account.id, new Date().toISOString());
+    const refreshed = await page('post', '/v1/oauth/token')
+      .type('form')
+      .send({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: dashboardClientId });
+    expect({ status: refreshed.status, error: refreshed.body.error }).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(refreshed.body.message).toMatch(/sign-in behind this dashboard has ended/);
+    const key = await api.call('post', '/v1/api_keys', tokens.access_token).send({ name: 'Late', environment: 'live', scope: 'read' });
+    expect({ status: key.status, code: key.body.code }).toEqual({ status: 403, code: 'api_key_required' });
+    // Reads go on until the access token's hour is over; a new sign-in brings everything back.
+    expect((await api.call('get', '/v1/me', tokens.access_token)).status).toBe(200);
+    const again = await dashboardTokens(await signedIn('owner@acme.test'));
+    expect(
+      (await api.call('post', '/v1/api_keys', again.access_token).send({ name: 'Now', environment: 'live', scope: 'read' })).status,
+    ).toBe(201);
+  });
+
+  it('when the sign-in page was opened elsewhere, then the dashboard’s code cannot be redeemed for another redirect URI', async () => {
+    const { verifier, challenge } = pkce();
+    const authorized = await page('get', authorizePath(challenge)).set('Cookie', await signedIn('owner@acme.test'));
+    const code = new URL(authorized.headers.location as string).searchParams.get('code');
+    const exchanged = await page('post', '/v1/oauth/token').type('form').send({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'https://evil.example/dashboard/',
+      code_verifier: verifier,
+      client_id: dashboardClientId,
+    });
+    expect({ status: exchanged.status, error: exchanged.body.error }).toEqual({ status: 400, error: 'invalid_grant' });
+    expect(exchanged.body.message).toMatch(/redirect_uri does not match/);
+  });
+
   it('when test mode is asked for, then the token acts in the test environment', async () => {
     const tokens = await dashboardTokens(await signedIn('owner@acme.test'), { environment: 'test' });
     expect((await api.call('get', '/v1/me', tokens.access_token)).body.environment).toBe('test');
@@ -148,17 +184,39 @@ describe('the dashboard as a first-party OAuth client', () => {
       expect(res.headers.location).toBeUndefined();
       expect(res.headers['content-type']).toMatch(/^text\/html/);
     }
-    // The token endpoint cannot be talked into one either: the code names the redirect URI it was issued for.
-    const exchanged = await page('post', '/v1/oauth/token')
+  });
+
+  it('when another site links to the authorization URL, then the consent page asks, and Approve gives the code', async () => {
+    const cookie = await signedIn('owner@acme.test');
+    const { verifier, challenge } = pkce();
+    const asked = await page('get', authorizePath(challenge)).set('Cookie', cookie).set('Sec-Fetch-Site', 'cross-site');
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Form-Funnel dashboard');
+    const same = await page('get', authorizePath(pkce().challenge)).set('Cookie', cookie).set('Sec-Fetch-Site', 'same-origin');
+    expect(same.status).toBe(303);
+    const approved = await page('post', '/oauth/authorize').set('Cookie', cookie).set('Origin', api.baseUrl).type('form').send({
+      response_type: 'code',
+      client_id: dashboardClientId,
+      redirect_uri: dashboardUri(),
+      scope: 'read read_write admin',
+      state: 'tab-state',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      workspace: api.workspace.workspace_id,
+      decision: 'approve',
+    });
+    expect(approved.status).toBe(303);
+    const code = new URL(approved.headers.location as string).searchParams.get('code');
+    const token = await page('post', '/v1/oauth/token')
       .type('form')
       .send({
         grant_type: 'authorization_code',
-        code: 'x'.repeat(43),
-        redirect_uri: 'https://evil.example/dashboard/',
-        code_verifier: 'v'.repeat(43),
+        code,
+        redirect_uri: dashboardUri(),
+        code_verifier: verifier,
         client_id: dashboardClientId,
       });
-    expect(exchanged.status).toBe(400);
+    expect(token.status).toBe(200);
   });
 
   it('when nobody is signed in, then the authorization URL sends the person to sign in and back', async () => {

@@ -10,7 +10,7 @@ import { actorOf, assertMayChange, assertWorkspaceWide, type Principal } from '.
 import { inBatches } from '../batches.js';
 import { instantOf, unusableTimestampMessage } from '../client-timestamps.js';
 import { forbidden, invalidValue, notFound } from '../errors.js';
-import { isFirstPartyClient } from '../oauth/first-party.js';
+import { isFirstPartyClient, memberSignedIn } from '../oauth/first-party.js';
 import { outboxOf } from '../outbox.js';
 import { type Services, timestamp } from '../services.js';
 import { attachmentIssues, rethrowAttachmentGone } from './attachment.js';
@@ -35,6 +35,10 @@ export async function createApiKey(
       'api_key_required',
       'OAuth access tokens of applications cannot create API keys: a key would outlive the grant. Create keys with an admin API key.',
     );
+  }
+  if (principal.authType === 'oauth_token' && !(await memberSignedIn(services, principal.workspace.id, principal.memberId))) {
+    // The dashboard's token makes keys only while the admin behind it is signed in: a forgotten tab cannot.
+    throw forbidden('api_key_required', 'The sign-in behind this dashboard has ended: sign in again to create API keys.');
   }
   if (principal.environment === 'test' && input.environment === 'live') {
     throw forbidden('live_resource', 'Test-mode keys can create only test keys.');

@@ -11,7 +11,7 @@ import type { OAuthGrant, TokenPair } from '../../store/oauth-store.js';
 import { type AppError, invalidGrant } from '../errors.js';
 import type { Services } from '../services.js';
 import { authenticateClient } from './clients.js';
-import { oauthPlan, planAllowsClient } from './first-party.js';
+import { isFirstPartyClient, memberSignedIn, oauthPlan, planAllowsClient } from './first-party.js';
 import { verifierMatchesChallenge } from './pkce.js';
 import {
   accessTokenLifetimeSeconds,
@@ -100,11 +100,17 @@ async function reuseDetected(services: Services, grant: OAuthGrant, now: Date): 
   throw invalidGrant('The refresh token was already used; every token of its grant has been revoked. Start the authorization again.');
 }
 
-/** A workspace that has left the Enterprise plan keeps its grants on record but gets no new tokens (but the dashboard's). */
+/**
+ * A workspace that has left the Enterprise plan keeps its grants on record but gets no new tokens (but the dashboard's).
+ * The dashboard's grant gets tokens only while its member is signed in to the service.
+ */
 async function assertWorkspaceMayUseOAuth(services: Services, grant: OAuthGrant): Promise<void> {
   const workspace = await services.store.workspaces.get(grant.workspaceId);
   if (!workspace || !planAllowsClient(workspace.plan, grant.clientId))
     throw invalidGrant(`OAuth 2.0 needs the ${oauthPlan} plan, which the workspace of this grant is no longer on.`);
+  if (isFirstPartyClient(grant.clientId) && !(await memberSignedIn(services, grant.workspaceId, grant.memberId))) {
+    throw invalidGrant('The sign-in behind this dashboard has ended: sign in again.');
+  }
 }
 
 function newTokenPair(now: Date, scopes: Scope[]): { tokens: TokenPair; issued: IssuedTokens } {

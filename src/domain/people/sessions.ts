@@ -70,3 +70,20 @@ export async function endSession(services: Services, token: unknown): Promise<vo
   const found = await services.store.people.findSession(hashToken(token));
   if (found) await services.store.people.endSession(found.session.id, services.now().toISOString());
 }
+
+/**
+ * Whether the person with this email is signed in to the service somewhere (a session not ended, before its end, used
+ * within its idle lifetime), and if so keeps that session alive: the dashboard's grant works only while its member
+ * is signed in (oauth/first-party.ts), and using the dashboard is using the session.
+ */
+export async function keepLiveSession(services: Services, email: string): Promise<boolean> {
+  const account = await services.store.people.findAccountByEmail(email);
+  if (!account) return false;
+  const now = services.now();
+  const live = await services.store.people.liveSessionOf(account.id, now.toISOString(), after(now, -lifetimes.sessionIdleMs));
+  if (!live) return false;
+  if (now.getTime() - Date.parse(live.lastSeenAt) >= lifetimes.sessionTouchMs) {
+    await services.store.people.touchSession(live.id, now.toISOString());
+  }
+  return true;
+}

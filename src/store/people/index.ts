@@ -80,6 +80,10 @@ export function peopleStore(driver: ProcedureDriver): PeopleStore {
       const row = await driver.direct(() => one(peopleSql.session, { hash }));
       return row && toSession(row);
     },
+    async liveSessionOf(accountId, now, idleSince) {
+      const row = await driver.direct(() => one(peopleSql.liveSessionOf, { accountId, now, idleSince }));
+      return row && { id: row.id, lastSeenAt: row.last_seen_at };
+    },
     async touchSession(id, at) {
       await driver.direct(() => run(peopleSql.touchSession, { id, at }));
     },

@@ -74,6 +74,14 @@ export const peopleSql = {
     ),
   ),
   touchSession: shared('UPDATE sessions SET last_seen_at = :at WHERE id = :id AND ended_at IS NULL'),
+  // The account's most recently seen session that has not ended, reached its end or sat idle too long.
+  liveSessionOf: returning<{ id: string; last_seen_at: string }>()(
+    shared(
+      `SELECT id, last_seen_at FROM sessions
+       WHERE account_id = :accountId AND ended_at IS NULL AND expires_at > :now AND last_seen_at > :idleSince
+       ORDER BY last_seen_at DESC LIMIT 1`,
+    ),
+  ),
   endSession: shared('UPDATE sessions SET ended_at = :at WHERE id = :id AND ended_at IS NULL'),
   endSessionsOf: shared('UPDATE sessions SET ended_at = :at WHERE account_id = :accountId AND ended_at IS NULL'),
   endSessionsOfPasskey: shared('UPDATE sessions SET ended_at = :at WHERE passkey_id = :passkeyId AND ended_at IS NULL'),
