@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpsTransport } from '../../src/adapters/webhook-transport.js';
 import { verifyWebhookSignature } from '../../src/client/webhooks.js';
 import { createDeliveryWorker } from '../../src/domain/integrations/worker.js';
-import { type SignedIn, screenHeading, useDashboard } from '../support/dashboard-browser.js';
+import { type SignedIn, screenHeading, useDashboard, writesOf } from '../support/dashboard-browser.js';
 import { checkAgainstContract } from '../support/documented-requests.js';
 import { startReceiver, testWebhookUrls } from './integrations-support.js';
 
@@ -293,13 +293,30 @@ describe('the settings screens, as a viewer', () => {
       created_at: new Date().toISOString(),
     });
     const [integration] = (await get('/v1/integrations')).data;
-    const { page } = await dashboard.signIn('vera@acme.test', { width: 360, path: `integrations/${integration.id}` });
+    const viewer = await dashboard.signIn('vera@acme.test', { width: 360, path: `integrations/${integration.id}` });
+    const { page } = viewer;
+    const main = page.getByRole('main');
     await screenHeading(page, /^Integration 127\.0\.0\.1:/);
     await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
     await page.getByRole('row').filter({ hasText: 'integration.ping' }).first().waitFor();
-    for (const name of ['Send test event', 'Rotate secret', 'Save changes', 'Delete integration', /^Replay/]) {
-      expect(await page.getByRole('button', { name }).count()).toBe(0);
+    expect(await main.getByRole('button', { name: /Save|Delete|Rotate|Send|Replay/ }).count()).toBe(0);
+    // The integration's settings and the secret's choices are absent (or at most read only) ...
+    const settings = ['Endpoint URL', 'Description (optional)', 'Deliver events (unchecked: paused)', 'Only events of this form'];
+    for (const label of [...settings, 'Sample event type', 'Previous secret stays valid for']) {
+      const input = main.getByLabel(label, { exact: true });
+      if ((await input.count()) > 0) expect(await input.isEditable()).toBe(false);
     }
+    // ... and what still takes input only filters the delivery log, which is read.
+    const editable: string[] = [];
+    for (const role of ['textbox', 'checkbox', 'radio', 'combobox', 'spinbutton', 'switch', 'slider'] as const) {
+      for (const control of await main.getByRole(role).all()) {
+        if (!(await control.isEditable())) continue;
+        editable.push(
+          await control.evaluate((element) => (element as unknown as { labels: Array<{ textContent: string }> }).labels[0]!.textContent),
+        );
+      }
+    }
+    expect(editable).toEqual(['Status', 'Event type']);
     expect(await dashboard.axeViolations(page)).toEqual([]);
 
     await openScreen(page, 'Integrations', 'Integrations');
@@ -307,6 +324,7 @@ describe('the settings screens, as a viewer', () => {
     for (const [link, heading] of [
       ['API keys', 'API keys'],
       ['Team', 'Team'],
+      ['Usage', 'Usage'],
       ['Audit log', 'Audit log'],
     ] as const) {
       await openScreen(page, link, heading);
@@ -319,5 +337,11 @@ describe('the settings screens, as a viewer', () => {
       ).toBe(0);
     }
     expect(await dashboard.axeViolations(page)).toEqual([]);
+
+    // The viewer's dashboard only read: every request but the sign-in's token exchange was a GET the contract lists.
+    expect(writesOf(viewer.requests)).toEqual([]);
+    expect(checkAgainstContract(viewer.requests).filter((verdict) => verdict.problem)).toEqual([]);
+    expect(viewer.requests).toContainEqual({ method: 'GET', path: `/v1/integrations/${integration.id}` });
+    expect(viewer.refusals).toEqual([]);
   });
 });
