@@ -9,9 +9,11 @@
  */
 import createClient from 'openapi-fetch';
 import type { paths } from '../../generated/openapi.js';
+import type { Schema } from '../client/schemas.js';
 import type { DashboardConfig } from './config.js';
 
-export type Environment = 'live' | 'test';
+/** The environment a grant's tokens act in, as the contract names it. */
+export type Environment = Schema<'Environment'>;
 
 interface PendingAuthorization {
   state: string;
@@ -27,6 +29,10 @@ interface StoredRefresh {
 
 const pendingKey = 'form-funnel.dashboard.authorization';
 const refreshKey = 'form-funnel.dashboard.refresh';
+const attemptsKey = 'form-funnel.dashboard.attempts';
+/** More authorizations than this in `attemptWindowMs` is a loop (a 401 that signing in again does not cure): stop. */
+const maxAttempts = 3;
+const attemptWindowMs = 60_000;
 /** Refresh this long before the access token expires, so that no request is sent with one about to lapse. */
 const refreshMarginMs = 60_000;
 
@@ -71,11 +77,21 @@ export class DashboardSession {
     return new URL('/dashboard/', location.origin).toString();
   }
 
-  /** Leaves for the consent page; the browser comes back to the dashboard with a code. */
+  /**
+   * Leaves for the consent page; the browser comes back to the dashboard with a code. The tab's current grant, if any,
+   * is revoked first: one grant per tab. Refuses (SignInFailed) after a few tries within a minute, rather than loop.
+   */
   async authorize(environment: Environment, returnTo: string, workspace?: string): Promise<never> {
+    const now = Date.now();
+    const recent = (readJson<number[]>(attemptsKey) ?? []).filter((at) => now - at < attemptWindowMs);
+    if (recent.length >= maxAttempts) {
+      sessionStorage.removeItem(attemptsKey);
+      throw new SignInFailed('The dashboard could not sign in after several tries. Sign in again from your account page.');
+    }
+    sessionStorage.setItem(attemptsKey, JSON.stringify([...recent, now]));
+    await this.signOut();
     const pending: PendingAuthorization = { state: randomToken(), verifier: randomToken(), environment, returnTo };
     sessionStorage.setItem(pendingKey, JSON.stringify(pending));
-    sessionStorage.removeItem(refreshKey);
     const url = new URL(this.config.authorize, location.origin);
     url.search = new URLSearchParams({
       response_type: 'code',
@@ -132,14 +148,23 @@ export class DashboardSession {
     return `${location.pathname}${location.search}`;
   }
 
-  /** The current access token, refreshed first when it is about to expire. What the API client sends. */
+  /**
+   * The current access token, refreshed first when it is about to expire. What the API client sends. When the refresh
+   * is refused (the member signed out everywhere, the grant was revoked), the tab authorizes again.
+   */
   async token(): Promise<string> {
     if (this.accessToken !== undefined && Date.now() < this.expiresAt - refreshMarginMs) return this.accessToken;
     const stored = readJson<StoredRefresh>(refreshKey);
-    if (!stored) throw new SignInFailed('The dashboard is signed out.');
-    this.refreshing ??= this.refresh(stored.token).finally(() => {
-      this.refreshing = undefined;
-    });
+    this.refreshing ??= (stored ? this.refresh(stored.token) : Promise.reject(new SignInFailed('The dashboard is signed out.')))
+      .catch((error: unknown) => {
+        this.forget();
+        return this.authorize(this.environment, `${location.pathname}${location.search}`).catch(() => {
+          throw error;
+        });
+      })
+      .finally(() => {
+        this.refreshing = undefined;
+      });
     return this.refreshing;
   }
 
@@ -177,6 +202,7 @@ export class DashboardSession {
     }
     this.accessToken = data.access_token;
     this.expiresAt = Date.now() + data.expires_in * 1000;
+    sessionStorage.removeItem(attemptsKey);
     const stored: StoredRefresh = { token: data.refresh_token, environment: this.environment };
     sessionStorage.setItem(refreshKey, JSON.stringify(stored));
     return data.access_token;

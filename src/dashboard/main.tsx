@@ -18,11 +18,14 @@ async function start(root: HTMLElement): Promise<void> {
   const here = () => `${location.pathname}${location.search}`;
   const workspace = new URLSearchParams(location.search).get('workspace') ?? undefined;
   let restarting = false;
+  /** Authorizes again (a 401, a switch of environment); after a few failed tries in a row it says so instead. */
+  const authorizeAgain = (to: 'live' | 'test') =>
+    void session.authorize(to, here()).catch((error: unknown) => showFailure(root, error instanceof Error ? error.message : String(error)));
   const api = createDashboardApi(config.api, session, () => {
     if (restarting) return;
     restarting = true;
     session.forget();
-    void session.authorize(session.environment, here());
+    authorizeAgain(session.environment);
   });
   setDashboard({ api, session, config });
 
@@ -35,16 +38,18 @@ async function start(root: HTMLElement): Promise<void> {
   }
   if (returnTo === undefined) {
     const stay = workspace ? '/dashboard/' : here();
-    return session.authorize('live', stay, workspace);
+    try {
+      return await session.authorize('live', stay, workspace);
+    } catch (error) {
+      return showFailure(root, error instanceof Error ? error.message : String(error));
+    }
   }
   environment.value = session.environment;
   me.value = unwrap(await api.GET('/me'));
   if (returnTo !== here()) navigate(returnTo, { replace: true });
   else route.value = { ...route.value };
 
-  const onSwitchEnvironment = (to: 'live' | 'test') => {
-    void session.signOut().then(() => session.authorize(to, here()));
-  };
+  const onSwitchEnvironment = (to: 'live' | 'test') => authorizeAgain(to);
   const onSignOut = () => {
     void session.signOut().then(() => {
       // The people pages' sign-out ends the session (a form's POST, as on the account page).

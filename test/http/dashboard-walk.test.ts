@@ -296,6 +296,15 @@ describe('the dashboard, as the seed lists its actions', () => {
     await page.getByRole('button', { name: 'Test mode' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Test mode' }).getAttribute('aria-pressed')).toBe('false');
     await expect.poll(shown).toBe(2);
+
+    // One grant per tab: each new authorization (test mode, back, a reload refreshes instead) revoked the one before.
+    await page.reload();
+    await screenHeading(page, 'Leads');
+    const live = await dashboard.api.rows(
+      "SELECT g.id FROM oauth_grants g JOIN members m ON m.id = g.member_id WHERE g.client_id = 'form-funnel-dashboard' AND " +
+        "g.revoked_at IS NULL AND m.email = 'owner@acme.test'",
+    );
+    expect(live).toHaveLength(1);
   });
 
   it('when the API answers 429 or 503, then the screen says when to retry, or that the service is briefly unavailable', async () => {
