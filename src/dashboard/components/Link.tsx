@@ -12,8 +12,7 @@ export function Link(props: { to: string; children: ComponentChildren; current?:
       onClick={(event) => {
         if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
-        navigate(href);
-        props.onFollow?.();
+        if (navigate(href)) props.onFollow?.();
       }}
     >
       {props.children}
