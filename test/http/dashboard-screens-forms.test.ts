@@ -2,10 +2,12 @@
  * The forms screens in Chromium, as an owner builds a form: a folder made on the list, a new form with two steps (the
  * second built with the keyboard alone), a single choice field with scored options, a logic rule and two grades; a
  * rule the API refuses (it jumps to its own step) shown at the input its pointer names with the draft kept, then
- * fixed and published as version 1, which the API then holds exactly; the preview drawn by the hosted page's code; a
- * change made behind the page's back turning the next publish into "Changed by someone else" with what changed and
- * Reload. Each state is checked with axe at 1440 and 360 px. Then a viewer, who sees the builder without any control
- * to change it.
+ * fixed and published as version 1, which the API then holds exactly; the preview drawn by the hosted page's code.
+ * The half-built form is not lost: leaving it for another screen asks first, and the draft this tab keeps comes back
+ * when the builder opens again and after a reload, until it is published. A draft kept while someone else changed
+ * the form says so when it comes back, and its publish is "Changed by someone else" with what changed and Reload.
+ * Each state is checked with axe at 1440 and 360 px. Then a viewer, who sees the builder without any control to
+ * change it.
  */
 
 import type { Locator, Page } from 'playwright-core';
@@ -37,6 +39,21 @@ const descriptionOf = (element: Locator) =>
   );
 
 const step = (page: Page, name: RegExp) => page.getByRole('region', { name });
+const screenLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name });
+
+/** Answers the next dialog the page opens (the browser's own confirm or leave-page question); resolves to its text. */
+const answerNextDialog = (page: Page, answer: 'accept' | 'dismiss') =>
+  new Promise<{ type: string; message: string }>((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve({ type: dialog.type(), message: dialog.message() });
+      void dialog[answer]();
+    });
+  });
+
+/** The keys of the drafts this tab keeps in sessionStorage. */
+const keptDrafts = (page: Page) =>
+  page.evaluate("Object.keys(sessionStorage).filter((key) => key.startsWith('form-funnel.dashboard.draft'))") as Promise<string[]>;
+const restoredNotice = (page: Page) => page.getByRole('status').filter({ hasText: 'Restored your unpublished changes from this tab.' });
 const group = (scope: Locator | Page, name: string | RegExp) => scope.getByRole('group', { name, exact: true });
 
 /** Everything the owner builds, as the API must then hold it. */
@@ -89,10 +106,8 @@ describe('the forms screens', () => {
 
     await page.getByRole('link', { name: 'New form' }).click();
     await screenHeading(page, 'New form');
-    await page.getByLabel('Name', { exact: true }).fill(built.name);
-    await page.getByLabel('Folder', { exact: true }).selectOption({ label: 'Sales' });
 
-    // Step 1: a required single choice field whose options carry scores.
+    // Step 1, before the form has a name: a required single choice field whose options carry scores.
     const first = step(page, /^Step 1:/);
     await first.getByLabel('Title', { exact: true }).fill('Contact');
     await first.getByRole('button', { name: 'Add field to Step 1' }).click();
@@ -109,6 +124,26 @@ describe('the forms screens', () => {
     await option2.getByLabel('Label', { exact: true }).fill('Large');
     await option2.getByLabel('Score', { exact: true }).fill('50');
     expect(await option2.getByLabel('Value', { exact: true }).inputValue()).toBe('large');
+
+    // Leaving the half-built form for another screen asks first; staying keeps the builder and the address.
+    let asked = answerNextDialog(page, 'dismiss');
+    await screenLink(page, 'Leads').click();
+    expect(await asked).toMatchObject({ type: 'confirm', message: expect.stringMatching(/unpublished changes/) });
+    await screenHeading(page, 'New form');
+    expect(page.url()).toMatch(/\/dashboard\/forms\/new$/);
+    expect(await option2.getByLabel('Score', { exact: true }).inputValue()).toBe('50');
+    asked = answerNextDialog(page, 'accept');
+    await screenLink(page, 'Leads').click();
+    await asked;
+    await screenHeading(page, 'Leads');
+    // Back on a new form, the draft this tab kept is there again.
+    await screenLink(page, 'Forms').click();
+    await page.getByRole('link', { name: 'New form' }).click();
+    await restoredNotice(page).waitFor();
+    expect(await choice.getByLabel('Question', { exact: true }).inputValue()).toBe('Company size');
+    expect(await option2.getByLabel('Score', { exact: true }).inputValue()).toBe('50');
+    await page.getByLabel('Name', { exact: true }).fill(built.name);
+    await page.getByLabel('Folder', { exact: true }).selectOption({ label: 'Sales' });
 
     // Step 2, with the keyboard alone: Enter on "Add step" focuses its title; Tab and Enter add and fill a field.
     await page.getByRole('button', { name: 'Add step' }).focus();
@@ -150,6 +185,16 @@ describe('the forms screens', () => {
     for (const option of ['Small', 'Large']) expect(await preview.getByRole('radio', { name: option }).count()).toBe(1);
     await page.getByLabel('Step to preview', { exact: true }).selectOption({ label: 'Step 2: Budget' });
     await page.frameLocator('iframe[title^="Preview of step 2"]').getByRole('textbox', { name: 'Budget' }).waitFor();
+
+    // A reload asks first (the browser's leave-page question), and the whole draft comes back.
+    asked = answerNextDialog(page, 'accept');
+    await page.reload();
+    expect((await asked).type).toBe('beforeunload');
+    await restoredNotice(page).waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe(built.name);
+    expect(await rule.getByLabel('Go to', { exact: true }).inputValue()).toBe('step_1');
+    expect(await group(page, 'Grade 2').getByLabel('Label', { exact: true }).inputValue()).toBe('cold');
+    expect(await keptDrafts(page)).toHaveLength(1);
     await expectAccessibleAtBothWidths(page);
 
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
@@ -170,6 +215,8 @@ describe('the forms screens', () => {
     await screenHeading(page, built.name);
     formId = /\/dashboard\/forms\/(form_\w+)$/.exec(page.url())?.[1] ?? '';
     expect(formId).not.toBe('');
+    expect(await keptDrafts(page)).toEqual([]);
+    expect(await restoredNotice(page).count()).toBe(0);
     await page.getByRole('rowheader', { name: 'Version 1 (current)' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Transfer' }).count()).toBe(1);
 
@@ -183,14 +230,21 @@ describe('the forms screens', () => {
     });
   });
 
-  it('when someone else changed the form, then publishing shows what changed, and the draft stays until Reload', async () => {
+  it('when the form of a kept draft changed meanwhile, then the draft comes back saying so, and is refused until Reload', async () => {
     const { page } = owner;
     const renamed = await dashboard.api.call('patch', `/v1/forms/${formId}`).send({ name: 'Demo request (renamed elsewhere)' });
     expect(renamed.status).toBe(200);
-
     const second = step(page, /^Step 2:/);
     await second.getByLabel('Title', { exact: true }).fill('Budget and timing');
     await page.getByText('Unpublished changes: Steps and fields.').waitFor();
+    const asked = answerNextDialog(page, 'accept');
+    await page.getByRole('link', { name: 'All forms' }).click();
+    await asked;
+    await screenHeading(page, 'Forms');
+    await page.getByRole('link', { name: 'Demo request (renamed elsewhere)' }).click();
+    await restoredNotice(page).filter({ hasText: 'They were made to version 1, and the form has changed since.' }).waitFor();
+    await page.getByRole('list', { name: 'Changed since you opened it' }).getByText('Name').waitFor();
+    expect(await second.getByLabel('Title', { exact: true }).inputValue()).toBe('Budget and timing');
     await page.getByRole('button', { name: 'Publish changes' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Changed by someone else' });
     await alert.waitFor();
@@ -203,6 +257,7 @@ describe('the forms screens', () => {
     await screenHeading(page, 'Demo request (renamed elsewhere)');
     await page.getByRole('status').filter({ hasText: 'Reloaded: version 2.' }).waitFor();
     expect(await second.getByLabel('Title', { exact: true }).inputValue()).toBe('Budget');
+    expect(await keptDrafts(page)).toEqual([]);
   });
 
   it('when the owner restores version 1 and offers the form elsewhere, then version 3 and a pending transfer follow', async () => {

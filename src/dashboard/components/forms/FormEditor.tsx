@@ -4,9 +4,10 @@ import type { Form } from '../../../client/schemas.js';
 import { FormFunnelError, unwrap } from '../../api.js';
 import { formatDateTime } from '../../format.js';
 import { focusSoon } from '../../forms/builder-context.js';
-import { createBodyOf, differingParts, type FormDraft, formParts, newFormDraft, updateBodyOf } from '../../forms/draft.js';
+import { createBodyOf, differingParts, type FormDraft, type FormPart, formParts, newFormDraft, updateBodyOf } from '../../forms/draft.js';
 import { allFolders } from '../../forms/folders.js';
-import { navigate } from '../../router.js';
+import { findStoredDraft, forgetStoredDraft, type Opened, storeDraft } from '../../forms/stored-draft.js';
+import { navigate, useLeaveGuard } from '../../router.js';
 import { api, canEdit, dashboard, environment, isAdmin } from '../../state.js';
 import { useResource } from '../../use-resource.js';
 import { Link } from '../Link.js';
@@ -15,17 +16,30 @@ import { ProblemNotice } from '../ProblemNotice.js';
 import { ChangedParts } from './ChangedParts.js';
 import { FormBuilder } from './FormBuilder.js';
 import { IssueSummary } from './IssueSummary.js';
+import { RestoredDraftNotice } from './RestoredDraftNotice.js';
 import { TransferPanel } from './TransferPanel.js';
 import { VersionHistory } from './VersionHistory.js';
 
-/** A form as read, with the `ETag` of that state, which a write sends in `If-Match`. */
-interface Opened {
-  form: Form;
-  etag: string;
+type Written = { data?: unknown; error?: unknown; response: Response };
+const opened = (result: Written): Opened => ({ form: unwrap(result) as Form, etag: entityTagOf(result) });
+
+/**
+ * The `If-Match` of a write based on `from`. A read without an `ETag` cannot be written safely: an update without the
+ * precondition would overwrite whatever someone else published meanwhile, so the write is not sent.
+ */
+function precondition(from: Opened): { 'If-Match': string } {
+  if (from.etag === undefined) {
+    throw new Error(
+      'The form was read without its ETag, so publishing could overwrite a change made meanwhile without telling you. ' +
+        'Reload the page to read it again; your changes are kept in this tab.',
+    );
+  }
+  return { 'If-Match': from.etag };
 }
 
-type Written = { data?: unknown; error?: unknown; response: Response };
-const opened = (result: Written): Opened => ({ form: unwrap(result) as Form, etag: entityTagOf(result) ?? '' });
+/** The parts a draft changes: of the form it was opened from, or, for a new form, of an empty new form. */
+const changedParts = (base: Opened | undefined, draft: FormDraft | undefined, folderId: string | null): FormPart[] =>
+  draft ? differingParts(base ? base.form : newFormDraft(folderId), draft) : [];
 
 async function read(id: string): Promise<Opened> {
   return opened(await api().GET('/forms/{id}', { params: { path: { id } } }));
@@ -36,11 +50,18 @@ async function read(id: string): Promise<Opened> {
  * publishes with `createForm` (a new form) or `updateForm` with `If-Match` (only the parts that changed), and
  * versions restored with `restoreFormVersion`. A refused write keeps the draft as it was: its issues are shown at
  * the inputs they name; after a 412 the form as it is now is read to show what changed, and Reload takes it.
+ *
+ * Unpublished changes are not lost by leaving: leaving the builder inside the dashboard (a link, Back) or closing the
+ * tab asks first, and the draft is kept in this tab (stored-draft.ts) and restored when the form opens again.
  */
 export function FormEditor(props: { formId: string | undefined; folderId: string | null }) {
   const readOnly = !canEdit();
+  const [keptNew] = useState(() => (props.formId || readOnly ? undefined : findStoredDraft(undefined)));
   const [base, setBase] = useState<Opened | undefined>();
-  const [draft, setDraft] = useState<FormDraft | undefined>(() => (props.formId ? undefined : newFormDraft(props.folderId)));
+  const [draft, setDraft] = useState<FormDraft | undefined>(() =>
+    props.formId ? undefined : (keptNew?.draft ?? newFormDraft(props.folderId)),
+  );
+  const [restored, setRestored] = useState(keptNew !== undefined);
   const [loadError, setLoadError] = useState<unknown>();
   const [error, setError] = useState<unknown>();
   const [latest, setLatest] = useState<Opened | undefined>();
@@ -51,38 +72,63 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
   const current = useRef({ base, draft });
   current.current = { base, draft };
 
-  const open = (form: Opened) => {
-    current.current = { base: form, draft: form.form };
-    setBase(form);
-    setDraft(form.form);
+  /** Shows `next` (the form as opened, or a kept draft) based on `from`; `now` is the form as read, if newer. */
+  const show = (from: Opened | undefined, next: FormDraft, options: { now?: Opened; restored?: boolean } = {}) => {
+    current.current = { base: from, draft: next };
+    setBase(from);
+    setDraft(next);
     setError(undefined);
-    setLatest(undefined);
+    setLatest(options.now);
+    setRestored(options.restored ?? false);
+  };
+  const open = (form: Opened) => show(form, form.form);
+
+  /** The form as read, or the draft of it this tab kept (based on the version it was made to). */
+  const startFrom = (form: Opened) => {
+    const kept = readOnly ? undefined : findStoredDraft(form.form.id);
+    const from = kept?.base && kept.base.form.version !== form.form.version ? kept.base : form;
+    if (!kept || changedParts(from, kept.draft, null).length === 0) return open(form);
+    show(from, kept.draft, { now: from === form ? undefined : form, restored: true });
   };
 
   useEffect(() => {
     if (props.formId === undefined) {
       if (current.current.base) {
-        setBase(undefined);
-        setDraft(newFormDraft(props.folderId));
-        setError(undefined);
+        const kept = readOnly ? undefined : findStoredDraft(undefined);
+        show(undefined, kept?.draft ?? newFormDraft(props.folderId), { restored: kept !== undefined });
       }
       return;
     }
     // Just created here: the form is already open.
     if (current.current.base?.form.id === props.formId) return;
     setLoadError(undefined);
-    read(props.formId).then(open, setLoadError);
+    read(props.formId).then(startFrom, setLoadError);
   }, [props.formId]);
 
-  // Closing or reloading the tab with unpublished edits asks first (the browser's own question).
-  const unpublished = base && draft ? differingParts(base.form, draft) : [];
-  const hasUnpublished = unpublished.length > 0 || (!base && draft !== undefined && draft.name !== '');
+  const unpublished = changedParts(base, draft, props.folderId);
+  const hasUnpublished = !readOnly && unpublished.length > 0;
+
+  // While there are unpublished changes, this tab keeps them (until published or discarded).
+  const [keeping, setKeeping] = useState(true);
   useEffect(() => {
-    if (!hasUnpublished || readOnly) return;
+    if (readOnly || !draft || (props.formId !== undefined && !base)) return;
+    if (hasUnpublished) setKeeping(storeDraft({ base, draft }));
+    else forgetStoredDraft(base);
+  }, [base, draft, hasUnpublished]);
+
+  // Leaving the builder with unpublished changes asks first: inside the dashboard, and closing or reloading the tab.
+  useLeaveGuard(
+    () => !readOnly && changedParts(current.current.base, current.current.draft, props.folderId).length > 0,
+    keeping
+      ? 'This form has unpublished changes. Leave the builder? They are kept in this tab until you publish or discard them.'
+      : 'This form has unpublished changes, which this browser cannot keep. Leave the builder and lose them?',
+  );
+  useEffect(() => {
+    if (!hasUnpublished) return;
     const ask = (event: BeforeUnloadEvent) => event.preventDefault();
     addEventListener('beforeunload', ask);
     return () => removeEventListener('beforeunload', ask);
-  }, [hasUnpublished, readOnly]);
+  }, [hasUnpublished]);
 
   const refused = (caught: unknown) => {
     setError(caught);
@@ -100,6 +146,7 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
     try {
       if (!from) {
         const created = opened(await api().POST('/forms', { body: createBodyOf(sent) }));
+        forgetStoredDraft(undefined);
         open(created);
         setStatus(`Published version ${created.form.version}.`);
         navigate(`forms/${created.form.id}`, { replace: true });
@@ -112,13 +159,17 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
         return;
       }
       const updated = opened(
-        await api().PATCH('/forms/{id}', { params: { path: { id: from.form.id }, header: { 'If-Match': from.etag } }, body }),
+        await api().PATCH('/forms/{id}', { params: { path: { id: from.form.id }, header: precondition(from) }, body }),
       );
-      // Edits made while the request was out stay in the draft.
+      forgetStoredDraft(from);
+      // Edits made while the request was out stay in the draft (and are kept again, as changes to the new version).
       if (current.current.draft === sent) open(updated);
       else {
+        current.current = { ...current.current, base: updated };
         setBase(updated);
         setError(undefined);
+        setLatest(undefined);
+        setRestored(false);
       }
       setStatus(`Published version ${updated.form.version}.`);
     } catch (caught) {
@@ -135,9 +186,10 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
     try {
       const restored = opened(
         await api().POST('/forms/{id}/versions/{version}/restore', {
-          params: { path: { id: from.form.id, version }, header: { 'If-Match': from.etag } },
+          params: { path: { id: from.form.id, version }, header: precondition(from) },
         }),
       );
+      forgetStoredDraft(from);
       open(restored);
       setStatus(`Version ${version} restored as version ${restored.form.version}.`);
     } catch (caught) {
@@ -150,11 +202,23 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
     if (!id) return;
     try {
       const now = latest ?? (await read(id));
+      forgetStoredDraft(current.current.base);
       open(now);
       setStatus(`Reloaded: version ${now.form.version}.`);
     } catch (caught) {
       setError(caught);
     }
+  }
+
+  /** Drops the kept draft and takes the form as it is now (or an empty new form). */
+  function discard() {
+    const { base: from } = current.current;
+    forgetStoredDraft(from);
+    const now = latest ?? from;
+    if (now) open(now);
+    else show(undefined, newFormDraft(props.folderId));
+    setStatus('Discarded your unpublished changes.');
+    focusSoon('builder-problem');
   }
 
   const back = <Link to={props.folderId ? `forms?folder=${encodeURIComponent(props.folderId)}` : 'forms'}>All forms</Link>;
@@ -173,7 +237,7 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
         <p>{back}</p>
         <h1 id="builder-heading">Form</h1>
         {loadError ? (
-          <ProblemNotice error={loadError} onRetry={() => props.formId && read(props.formId).then(open, setLoadError)} />
+          <ProblemNotice error={loadError} onRetry={() => props.formId && read(props.formId).then(startFrom, setLoadError)} />
         ) : (
           <Loading what="the form" />
         )}
@@ -193,6 +257,7 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
       )}
       {readOnly && <p class="notice">You can read this form; your role cannot change it.</p>}
       <div id="builder-problem" tabIndex={-1}>
+        {restored && !readOnly && <RestoredDraftNotice opened={base?.form} now={stale ? undefined : latest?.form} onDiscard={discard} />}
         <ProblemNotice error={error} onReload={stale ? reload : undefined} />
         {stale && base && latest && <ChangedParts opened={base.form} latest={latest.form} />}
         <IssueSummary error={error} />
