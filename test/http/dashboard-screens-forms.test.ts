@@ -237,8 +237,14 @@ describe('the forms screens', () => {
     const second = step(page, /^Step 2:/);
     await second.getByLabel('Title', { exact: true }).fill('Budget and timing');
     await page.getByText('Unpublished changes: Steps and fields.').waitFor();
-    const asked = answerNextDialog(page, 'accept');
-    await page.getByRole('link', { name: 'All forms' }).click();
+    // The browser's Back asks too; staying keeps the builder at its address.
+    let asked = answerNextDialog(page, 'dismiss');
+    await page.goBack();
+    expect((await asked).type).toBe('confirm');
+    await expect.poll(() => page.url()).toMatch(new RegExp(`/dashboard/forms/${formId}$`));
+    expect(await second.getByLabel('Title', { exact: true }).inputValue()).toBe('Budget and timing');
+    asked = answerNextDialog(page, 'accept');
+    await page.goBack();
     await asked;
     await screenHeading(page, 'Forms');
     await page.getByRole('link', { name: 'Demo request (renamed elsewhere)' }).click();
