@@ -5,6 +5,7 @@
  * The page itself is one document under a strict policy. The same sign-in in a browser: dashboard-walk.test.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import express from 'express';
 import type { Response } from 'supertest';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
 import { dashboardClientId } from '../../src/domain/oauth/first-party.js';
 import { ensureAccount } from '../../src/domain/people/accounts.js';
 import { signInLinkFor } from '../../src/domain/people/links.js';
+import { dashboardPage } from '../../src/http/dashboard-page.js';
 import { generousLimits, useWatchedApi } from '../support/http-checks.js';
 
 // A business workspace: OAuth for partners is Enterprise only, the dashboard is for everyone.
@@ -143,6 +145,27 @@ describe('the dashboard as a first-party OAuth client', () => {
     ).toBe(201);
   });
 
+  it('when the dashboard refreshes, then the member’s session is kept alive; a session idle past its lifetime is not', async () => {
+    const cookie = await signedIn('owner@acme.test');
+    const tokens = await dashboardTokens(cookie);
+    const account = await ensureAccount(api.services, 'owner@acme.test');
+    // Every live session of the person seen 2 hours ago: a refresh now writes its last_seen_at.
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+    await api.rows('UPDATE sessions SET last_seen_at = ? WHERE account_id = ? AND ended_at IS NULL', twoHoursAgo, account.id);
+    const refresh = (token: string) =>
+      page('post', '/v1/oauth/token')
+        .type('form')
+        .send({ grant_type: 'refresh_token', refresh_token: token, client_id: dashboardClientId });
+    const first = await refresh(tokens.refresh_token);
+    expect(first.status).toBe(200);
+    const seen = await api.rows('SELECT last_seen_at FROM sessions WHERE account_id = ? AND ended_at IS NULL', account.id);
+    expect(seen.map((row) => Date.now() - Date.parse(String(row.last_seen_at))).some((age) => age < 60_000)).toBe(true);
+    // Idle for 13 hours: no live session is left, so the dashboard's grant gets nothing more.
+    const idle = new Date(Date.now() - 13 * 3600_000).toISOString();
+    await api.rows('UPDATE sessions SET last_seen_at = ? WHERE account_id = ? AND ended_at IS NULL', idle, account.id);
+    expect((await refresh(first.body.refresh_token)).status).toBe(400);
+  });
+
   it('when the sign-in page was opened elsewhere, then the dashboard’s code cannot be redeemed for another redirect URI', async () => {
     const { verifier, challenge } = pkce();
     const authorized = await page('get', authorizePath(challenge)).set('Cookie', await signedIn('owner@acme.test'));
@@ -207,15 +230,13 @@ describe('the dashboard as a first-party OAuth client', () => {
     });
     expect(approved.status).toBe(303);
     const code = new URL(approved.headers.location as string).searchParams.get('code');
-    const token = await page('post', '/v1/oauth/token')
-      .type('form')
-      .send({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: dashboardUri(),
-        code_verifier: verifier,
-        client_id: dashboardClientId,
-      });
+    const token = await page('post', '/v1/oauth/token').type('form').send({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: dashboardUri(),
+      code_verifier: verifier,
+      client_id: dashboardClientId,
+    });
     expect(token.status).toBe(200);
   });
 
@@ -240,6 +261,13 @@ describe('the dashboard as a first-party OAuth client', () => {
     const refused = await page('get', authorizePath(challenge, { workspace: stranger.workspace_id })).set('Cookie', cookie);
     expect(refused.status).toBe(403);
     expect(refused.headers.location).toBeUndefined();
+    expect(refused.text).toContain('Choose one of your workspaces');
+    expect(refused.text).toContain('You are not a member of that workspace. Open the dashboard from your account page.');
+    // Someone with an account but no membership at all is told so.
+    const nobody = await page('get', authorizePath(challenge)).set('Cookie', await signedIn('ex-member@acme.test'));
+    expect(nobody.status).toBe(403);
+    expect(nobody.text).toContain('You are not a member of a workspace');
+    expect(nobody.text).toContain('you belong to none');
   });
 
   it('when a partner application asks a business workspace, then OAuth is still Enterprise only', async () => {
@@ -298,6 +326,8 @@ describe('the dashboard page', () => {
       );
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['set-cookie']).toBeUndefined();
       expect(res.text).not.toMatch(/<script>|style=/);
       expect(res.text).toContain(`data-client-id="${dashboardClientId}"`);
@@ -307,5 +337,16 @@ describe('the dashboard page', () => {
       expect(asset.status).toBe(200);
       expect(asset.headers['content-type']).toMatch(/javascript/);
     }
+    // Paths are case-sensitive, as everywhere else: /Dashboard/ is no page of the service.
+    expect((await page('get', '/Dashboard/')).status).toBe(404);
+  });
+
+  it('when the browser files are not built, then 503 with what to run, under the same policy', async () => {
+    const app = express();
+    app.use(dashboardPage({ assetsOf: () => undefined, limitAddress: (_req, _res, next) => next(), consentPath: '/oauth/authorize' }));
+    const res = await request(app).get('/dashboard/');
+    expect(res.status).toBe(503);
+    expect(res.text).toContain('The dashboard is not built: run npm run build.');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
   });
 });
