@@ -29,11 +29,21 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** One browser page per width, reused by every page's test (a fresh context each cost more than the checks). */
+const tabs = new Map<number, { page: Page; refusals: string[] }>();
+
 async function open(name: string, width: number): Promise<{ page: Page; refusals: string[] }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width, height: 740 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const refusals = policyRefusals(page);
+  let tab = tabs.get(width);
+  if (!tab) {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width, height: 740 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    tab = { page, refusals: policyRefusals(page) };
+    tabs.set(width, tab);
+  }
+  const { page, refusals } = tab;
+  // This page's refusals only: the list is the same one the page's listener fills.
+  refusals.length = 0;
   const response = await page.goto(`${server.origin}/${name}`);
   expect(response?.status()).toBe(200);
   // The pages with a passkey button show it once their script has run (it starts hidden for browsers without one).
