@@ -63,6 +63,13 @@ export default defineConfig({
         test: {
           name: 'store',
           include: ['test/store/**/*.test.ts'],
+          // As in `api`: one module graph per worker. A fresh process per file imported both stores again and copied
+          // the PostgreSQL template again, where a worker now hands a released test database to its next file (about
+          // half of this project's time). Each test opens its own store; test/architecture.test.ts keeps module mocks
+          // and fake timers out of test/store.
+          isolate: false,
+          unstubEnvs: true,
+          unstubGlobals: true,
           globalSetup: ['test/setup/postgres.ts'],
         },
       },

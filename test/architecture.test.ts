@@ -111,12 +111,12 @@ describe('PostgreSQL lock order', () => {
 });
 
 /**
- * The API projects run their files in one module graph per worker (vitest.config.ts `isolate: false`). Vitest
- * restores spies, stubbed globals and environment variables between files, but not module mocks (a `vi.mock` of a
- * module another file loaded first would silently not apply) nor fake timers.
+ * The API and store projects run their files in one module graph per worker (vitest.config.ts `isolate: false`).
+ * Vitest restores spies, stubbed globals and environment variables between files, but not module mocks (a `vi.mock`
+ * of a module another file loaded first would silently not apply) nor fake timers.
  */
 const leakingBetweenFiles = /\bvi\.(mock|doMock|unmock|doUnmock|useFakeTimers)\s*\(/g;
-const sharedGraphDirectories = ['test/http', 'test/contract', 'test/e2e'];
+const sharedGraphDirectories = ['test/http', 'test/contract', 'test/e2e', 'test/conformance', 'test/hosted', 'test/store'];
 
 /**
  * The `unit` project shares a module graph per worker too. Its files may fake timers only when every test ends with
@@ -139,7 +139,7 @@ function leaksOf(file: string, source: string, { timersRestoredAllowed = false }
 }
 
 describe('tests that share a module graph', () => {
-  it('when the API projects are scanned, then no file mocks a module or fakes timers', () => {
+  it('when the API and store projects are scanned, then no file mocks a module or fakes timers', () => {
     const found = sharedGraphDirectories.flatMap(sourceFiles).flatMap((file) => leaksOf(file, readFileSync(join(root, file), 'utf8')));
     expect(found).toEqual([]);
   });

@@ -6,9 +6,9 @@
  */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { chromiumLaunchOptions } from '../support/chromium.js';
+import { sharedChromium } from '../support/chromium.js';
 import { testCertificate } from '../support/harness.js';
 import { seriousViolations } from '../support/hosted-browser.js';
 import { generousLimits, useWatchedApi } from '../support/http-checks.js';
@@ -16,7 +16,8 @@ import { testWebhookUrls } from './integrations-support.js';
 
 /**
  * Customer pages over HTTPS at https://localhost:<port()> (another origin than the API's https://127.0.0.1:port; the
- * same pages at https://127.0.0.1:<port()> are yet another), and one Chromium that opens them in fresh contexts.
+ * same pages at https://127.0.0.1:<port()> are yet another), opened in fresh contexts of the worker's Chromium
+ * (sharedChromium).
  */
 export function useCustomerPages() {
   /** Customer pages by path. */
@@ -33,15 +34,11 @@ export function useCustomerPages() {
     });
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
     port = (pageServer.address() as AddressInfo).port;
-    browser = await chromium.launch({
-      ...chromiumLaunchOptions,
-      args: [...chromiumLaunchOptions.args!, '--host-resolver-rules=MAP localhost 127.0.0.1'],
-    });
+    browser = await sharedChromium();
   });
 
   afterAll(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
     await new Promise((resolve) => pageServer?.close(resolve));
   });
 

@@ -9,7 +9,7 @@
  * only; Approve gives the app a token whose `GET /v1/me` names the colleague, Deny comes back as `access_denied`, and
  * removing the colleague revokes the grant and ends their session. axe-core checks every page on the way.
  */
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOAuthClient } from '../../src/domain/oauth/clients.js';
 import { ensureAccount } from '../../src/domain/people/accounts.js';
@@ -17,7 +17,7 @@ import { signInLinkFor } from '../../src/domain/people/links.js';
 import { smtpMailer } from '../../src/mail/mailer.js';
 import { type SampleApp, startSampleApp } from '../../src/oauth-sample/app.js';
 import { fetchTrusting, type TrustingFetch } from '../e2e/support/fetch-trusting.js';
-import { chromiumLaunchOptions } from '../support/chromium.js';
+import { sharedChromium } from '../support/chromium.js';
 import { axeViolations, policyRefusals } from '../support/hosted-browser.js';
 import { generousLimits, useWatchedApi } from '../support/http-checks.js';
 import { freePort } from '../support/ports.js';
@@ -40,10 +40,7 @@ let clientId: string;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    ...chromiumLaunchOptions,
-    args: [...chromiumLaunchOptions.args!, '--host-resolver-rules=MAP localhost 127.0.0.1'],
-  });
+  browser = await sharedChromium();
   trusting = fetchTrusting(api.certificate);
   const port = await freePort();
   const { client } = await registerOAuthClient(api.services, { name: 'Partner CRM', redirectUris: [`http://127.0.0.1:${port}/callback`] });
@@ -53,7 +50,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const context of contexts) await context.close();
-  await browser?.close();
   await sample?.close();
   trusting?.close();
 });

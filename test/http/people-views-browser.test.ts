@@ -8,8 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedChromium } from '../support/chromium.js';
 import { axeViolations, policyRefusals } from '../support/hosted-browser.js';
-import { launchChromiumForLocalhost, type PeoplePagesServer, startPeoplePagesServer, stubPeoplePages } from '../support/people-pages.js';
+import { type PeoplePagesServer, startPeoplePagesServer, stubPeoplePages } from '../support/people-pages.js';
 
 let server: PeoplePagesServer;
 let browser: Browser;
@@ -19,13 +20,12 @@ const screenshots = process.env.PEOPLE_PAGES_SCREENSHOTS;
 beforeAll(async () => {
   server = await startPeoplePagesServer();
   for (const [name, html] of Object.entries(stubPeoplePages(server.assets))) server.pages.set(`/${name}`, html);
-  browser = await launchChromiumForLocalhost();
+  browser = await sharedChromium();
   if (screenshots) mkdirSync(screenshots, { recursive: true });
 });
 
 afterAll(async () => {
   for (const context of contexts) await context.close();
-  await browser?.close();
   await server?.close();
 });
 
@@ -42,8 +42,9 @@ async function open(name: string, width: number): Promise<{ page: Page; refusals
     tabs.set(width, tab);
   }
   const { page, refusals } = tab;
-  // This page's refusals only: the list is the same one the page's listener fills.
+  // This page's refusals only: the list is the same one the page's listener fills. Nor the cookie the last page set.
   refusals.length = 0;
+  await page.context().clearCookies();
   const response = await page.goto(`${server.origin}/${name}`);
   expect(response?.status()).toBe(200);
   // The pages with a passkey button show it once their script has run (it starts hidden for browsers without one).

@@ -15,8 +15,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountPage, signInPage } from '../../src/http/people-views.js';
 import { passkeyEndpoints, type RegistrationVerification, type SignInVerification } from '../../src/people/passkey-protocol.js';
+import { sharedChromium } from '../support/chromium.js';
 import { policyRefusals } from '../support/hosted-browser.js';
-import { launchChromiumForLocalhost, type PeoplePagesServer, startPeoplePagesServer } from '../support/people-pages.js';
+import { type PeoplePagesServer, startPeoplePagesServer } from '../support/people-pages.js';
 
 let server: PeoplePagesServer;
 let browser: Browser;
@@ -119,12 +120,11 @@ beforeAll(async () => {
   );
   server.pages.set('/sign-in', signInPage(assets, { next: '/welcome?from=passkey' }));
   server.pages.set('/welcome', signInPage(assets, { notice: 'Welcome back.' }));
-  browser = await launchChromiumForLocalhost();
+  browser = await sharedChromium();
 });
 
 afterAll(async () => {
   for (const context of contexts) await context.close();
-  await browser?.close();
   await server?.close();
 });
 

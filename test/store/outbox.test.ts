@@ -435,11 +435,12 @@ describe.each(storeKinds)('the outbox in the %s store', (kind) => {
       });
 
       it('when writing the key completion fails, then nothing of the change is stored', async () => {
-        await injectFailure(store, 'BEFORE UPDATE ON idempotency_keys');
+        const removeFailure = await injectFailure(store, 'BEFORE UPDATE ON idempotency_keys');
         const outbox = await claimedOutbox('h5');
         const before = await snapshot();
         await expect(change(outbox)).rejects.toThrow('injected failure');
         expect(await snapshot()).toEqual(before);
+        await removeFailure();
       });
 
       it('when another request answered the key meanwhile (this one was taken for abandoned), then the change is refused, not made twice', async () => {

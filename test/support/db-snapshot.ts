@@ -43,7 +43,9 @@ export async function storeSnapshot(store: Store, ignore: Record<string, string[
 
 /**
  * Makes every statement that fires `trigger` (e.g. `BEFORE INSERT ON events`) fail, on either store: a failure
- * injected exactly where a transaction writes its last rows. Returns what removes it (closing the store does too).
+ * injected exactly where a transaction writes its last rows. Returns what removes it. Closing the store removes it on
+ * SQLite; on PostgreSQL a test database left with the trigger or its function is dropped instead of handed out again
+ * (test/support/postgres.ts), and copying the template anew costs the next test a second or so: remove it.
  */
 export async function injectFailure(store: Store, trigger: string): Promise<() => Promise<void>> {
   if ('db' in store) {
@@ -55,7 +57,10 @@ export async function injectFailure(store: Store, trigger: string): Promise<() =
     `CREATE OR REPLACE FUNCTION injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
   );
   await storedRows(store, `CREATE TRIGGER injected_failure ${trigger} FOR EACH ROW EXECUTE FUNCTION injected_failure()`);
-  return async () => void (await storedRows(store, `DROP TRIGGER injected_failure ${trigger.replace(/^.* ON /, 'ON ')}`));
+  return async () => {
+    await storedRows(store, `DROP TRIGGER injected_failure ${trigger.replace(/^.* ON /, 'ON ')}`);
+    await storedRows(store, 'DROP FUNCTION injected_failure()');
+  };
 }
 
 /** `run` with `injectFailure(store, trigger)` in force. */

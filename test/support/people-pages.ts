@@ -3,12 +3,11 @@
  * serves pages by path under the pages' real Content-Security-Policy, the built browser files (dist/hosted/, as the
  * `api` project's global setup builds them) at /f/assets/, and JSON endpoints a test supplies (the passkey
  * protocol's). Chromium opens it at https://localhost:<port> (`--host-resolver-rules`), since WebAuthn refuses an IP
- * address as the relying party.
+ * address as the relying party (the shared Chromium of ./chromium.ts maps it).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
 import { hostedAssetLoader } from '../../src/http/hosted-assets.js';
 import {
   accountPage,
@@ -23,7 +22,6 @@ import {
   peoplePagePolicy,
   signInPage,
 } from '../../src/http/people-views.js';
-import { chromiumLaunchOptions } from './chromium.js';
 import { testCertificate } from './harness.js';
 
 export const stubConsent = (overrides: Partial<ConsentView> = {}): ConsentView => ({
@@ -151,7 +149,3 @@ export async function startPeoplePagesServer(): Promise<PeoplePagesServer> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
-
-/** Chromium that resolves localhost to the loopback address the server listens on. */
-export const launchChromiumForLocalhost = (): Promise<Browser> =>
-  chromium.launch({ ...chromiumLaunchOptions, args: [...chromiumLaunchOptions.args!, '--host-resolver-rules=MAP localhost 127.0.0.1'] });
