@@ -1,9 +1,10 @@
 /**
- * Changes of our own carried in patches/@useoptic+rulesets-base+1.0.9.patch and
- * patches/@useoptic+openapi-utilities+1.0.9.patch, which the breaking-change gate (`npm run breaking`) runs on:
- * Optic builds an operation's facts once per node, side and document instead of once per response and rule, and
- * parses a sourcemap file once instead of once per logged pointer. The gate's own tests
- * (test/contract/breaking*.test.ts) check that its verdicts and reports are unchanged.
+ * Changes of our own carried in patches/@useoptic+rulesets-base+1.0.9.patch,
+ * patches/@useoptic+openapi-utilities+1.0.9.patch and patches/@useoptic+json-pointer-helpers+1.0.9.patch, which the
+ * breaking-change gate (`npm run breaking`) runs on: Optic builds an operation's facts once per node, side and
+ * document instead of once per response and rule, parses a sourcemap file once instead of once per logged pointer,
+ * and parses a JSON pointer and compiles a glob once instead of at every append, join and match. The gate's own
+ * tests (test/contract/breaking*.test.ts) check that its verdicts and reports are unchanged.
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,18 @@ type Facts = Record<string, unknown> | null;
 const constructors = require('@useoptic/rulesets-base/build/rule-runner/data-constructors.js') as {
   createOperation(node: object, side: string, spec: object): Facts;
   createResponse(node: object, side: string, spec: object): Facts;
+};
+const { jsonPointerHelpers: pointers } = require('@useoptic/json-pointer-helpers') as {
+  jsonPointerHelpers: {
+    append(pointer: string, ...parts: string[]): string;
+    join(leading: string, trailing: string): string;
+    decode(pointer: string): string[];
+    escape(text: string): string;
+    unescape(text: string): string;
+    get(value: unknown, pointer: string): unknown;
+    matches(pointer: string, pattern: string[]): boolean;
+    startsWith(pointer: string, pattern: string[]): boolean;
+  };
 };
 const { sourcemapReader } = require('@useoptic/openapi-utilities') as {
   sourcemapReader(sourcemap: object): { findFile(pointer: string): { astNode: unknown; contents: string } | undefined };
@@ -97,5 +110,54 @@ describe('Optic patch: a sourcemap file parsed once', () => {
     const found = sourcemapReader(map).findFile('/paths/~1submissions/get');
     expect(found?.contents).toBe(map.files[0]!.contents);
     expect(found?.astNode).toBeDefined();
+  });
+});
+
+describe('Optic patch: JSON pointers parsed once', () => {
+  // Optic's own definitions, which the patch must answer exactly as: a pointer's tokens are what follows each `/`,
+  // unescaped (`~1` is `/`, `~0` is `~`), and a pointer is compiled from its tokens escaped.
+  const escape = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
+  const unescape = (text: string) => text.replace(/~0/g, '~').replace(/~1/g, '/');
+  const decode = (pointer: string) => pointer.split('/').slice(1).map(unescape);
+  const compile = (tokens: string[]) => (tokens.length > 0 ? `/${tokens.map(escape).join('/')}` : '');
+  const pointersToTry = ['', '/', '/paths', '/paths/~1forms~1{id}/get', '/a~0b/~01/~2x/', 'no/leading/slash', '/é/ /~'];
+  const partsToTry = ['', 'get', '/forms/{id}', '~', '~1', 'a~0/b'];
+
+  it('when pointers are appended to, joined and decoded, then the answers are those of the unpatched helpers', () => {
+    for (const pointer of pointersToTry) {
+      expect(pointers.decode(pointer), pointer).toEqual(decode(pointer));
+      for (const part of partsToTry) {
+        expect(pointers.escape(part), part).toBe(escape(part));
+        expect(pointers.unescape(part), part).toBe(unescape(part));
+        expect(pointers.append(pointer, part), `${pointer} + ${part}`).toBe(compile([...decode(pointer), part]));
+        expect(pointers.append(pointer, part, part)).toBe(compile([...decode(pointer), part, part]));
+      }
+      expect(pointers.append(pointer)).toBe(compile(decode(pointer)));
+      for (const trailing of pointersToTry)
+        expect(pointers.join(pointer, trailing), `${pointer} join ${trailing}`).toBe(compile([...decode(pointer), ...decode(trailing)]));
+    }
+  });
+
+  it('when a decoded pointer is changed by its caller, then the next decoding of that pointer is not', () => {
+    const first = pointers.decode('/paths/~1forms/get');
+    first.pop();
+    first.push('changed');
+    expect(pointers.decode('/paths/~1forms/get')).toEqual(['paths', '/forms', 'get']);
+    expect(pointers.get({ paths: { '/forms': { get: 1 } } }, '/paths/~1forms/get')).toBe(1);
+  });
+
+  it('when pointers are matched against globs, then each answer is the glob’s, however often a glob is used', () => {
+    const methods = '{get,post,put,delete,patch,head,options}';
+    for (let round = 0; round < 2; round++) {
+      expect(pointers.matches('/paths/~1forms/get/parameters', ['paths', '**', methods, 'parameters'])).toBe(true);
+      expect(pointers.matches('/paths/~1forms/trace/parameters', ['paths', '**', methods, 'parameters'])).toBe(false);
+      expect(pointers.matches('/paths', ['paths'])).toBe(true);
+      expect(pointers.matches('/paths/x', ['paths'])).toBe(false);
+      expect(pointers.matches('/#comment', ['#comment'])).toBe(false);
+      // A glob's `*` stops at `/`, which a decoded token may hold.
+      expect(pointers.startsWith('/paths/forms/get', ['paths', '*'])).toBe(true);
+      expect(pointers.startsWith('/paths/~1forms/get', ['paths', '*'])).toBe(false);
+      expect(pointers.startsWith('/webhooks/x', ['paths'])).toBe(false);
+    }
   });
 });
