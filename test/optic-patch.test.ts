@@ -116,10 +116,10 @@ describe('Optic patch: a sourcemap file parsed once', () => {
 describe('Optic patch: JSON pointers parsed once', () => {
   // Optic's own definitions, which the patch must answer exactly as: a pointer's tokens are what follows each `/`,
   // unescaped (`~1` is `/`, `~0` is `~`), and a pointer is compiled from its tokens escaped.
-  const escape = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
-  const unescape = (text: string) => text.replace(/~0/g, '~').replace(/~1/g, '/');
-  const decode = (pointer: string) => pointer.split('/').slice(1).map(unescape);
-  const compile = (tokens: string[]) => (tokens.length > 0 ? `/${tokens.map(escape).join('/')}` : '');
+  const escapeToken = (text: string) => text.replace(/~/g, '~0').replace(/\//g, '~1');
+  const unescapeToken = (text: string) => text.replace(/~0/g, '~').replace(/~1/g, '/');
+  const decode = (pointer: string) => pointer.split('/').slice(1).map(unescapeToken);
+  const compile = (tokens: string[]) => (tokens.length > 0 ? `/${tokens.map(escapeToken).join('/')}` : '');
   const pointersToTry = ['', '/', '/paths', '/paths/~1forms~1{id}/get', '/a~0b/~01/~2x/', 'no/leading/slash', '/é/ /~'];
   const partsToTry = ['', 'get', '/forms/{id}', '~', '~1', 'a~0/b'];
 
@@ -127,8 +127,8 @@ describe('Optic patch: JSON pointers parsed once', () => {
     for (const pointer of pointersToTry) {
       expect(pointers.decode(pointer), pointer).toEqual(decode(pointer));
       for (const part of partsToTry) {
-        expect(pointers.escape(part), part).toBe(escape(part));
-        expect(pointers.unescape(part), part).toBe(unescape(part));
+        expect(pointers.escape(part), part).toBe(escapeToken(part));
+        expect(pointers.unescape(part), part).toBe(unescapeToken(part));
         expect(pointers.append(pointer, part), `${pointer} + ${part}`).toBe(compile([...decode(pointer), part]));
         expect(pointers.append(pointer, part, part)).toBe(compile([...decode(pointer), part, part]));
       }
