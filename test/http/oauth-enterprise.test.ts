@@ -229,7 +229,9 @@ describe('confidential clients', () => {
     const without = await attempt({});
     expect(without.status).toBe(401);
     expect(without.body).toMatchObject({ error: 'invalid_client', code: 'invalid_client' });
-    expect((await attempt({ secret: `${serverSecret.slice(0, -1)}x` })).status).toBe(401);
+    // One character changed, to one it is not (a secret ending in x was 1 in 62 runs mistyped into itself).
+    const mistyped = `${serverSecret.slice(0, -1)}${serverSecret.endsWith('x') ? 'y' : 'x'}`;
+    expect((await attempt({ secret: mistyped })).status).toBe(401);
     expect((await attempt({ authorization: basic('someone-else', serverSecret) })).status).toBe(401);
     expect((await attempt({ authorization: 'Bearer svc_live_x' })).status).toBe(401);
     const twice = await attempt({ secret: serverSecret, authorization: basic(serverClient.id, serverSecret) });
