@@ -6,12 +6,12 @@
  * `requests(page)` records every request the page's scripts make (fetch and XHR), for the test that checks each is a
  * documented `/v1` operation.
  */
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { ensureAccount } from '../../src/domain/people/accounts.js';
 import { signInLinkFor } from '../../src/domain/people/links.js';
 import type { AppOptions } from '../../src/http/app.js';
-import { chromiumLaunchOptions } from './chromium.js';
+import { sharedChromium } from './chromium.js';
 import { axeViolations, policyRefusals } from './hosted-browser.js';
 import { generousLimits, useWatchedApi } from './http-checks.js';
 
@@ -37,14 +37,11 @@ export function useDashboard(options: () => Partial<AppOptions> & { plan?: 'free
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      ...chromiumLaunchOptions,
-      args: [...(chromiumLaunchOptions.args ?? []), '--host-resolver-rules=MAP localhost 127.0.0.1'],
-    });
+    // The worker's one browser (chromium.ts); this file's contexts are its own and closed after it.
+    browser = await sharedChromium();
   });
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
   });
 
   /** A member with a browser of their own, signed in, on the dashboard's first screen (or `path` below it). */
