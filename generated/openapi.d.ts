@@ -144,6 +144,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a form's logo
+         * @description Uploads the image the hosted page shows at the top, replacing any earlier one. Send the file itself as the body, with its media type in `Content-Type`: `image/png`, `image/jpeg` or `image/webp`, at most 262144 bytes (256 KiB), between 16 and 2048 pixels wide and high. SVG is never taken (it can carry scripts). The service reads the image's type and dimensions from its bytes: a body that is not the image its `Content-Type` names, or whose dimensions are outside the bounds, gets 422 `invalid_image`; another media type gets 415 `unsupported_media_type`, a larger body 413 `payload_too_large`.
+         *
+         *     The image is then served at `logo.url`, named by its content hash, without authentication, so the hosted page's content security policy stays `'self'`. Setting a logo is an update of the form: it increments `version`, changes the `ETag` and sends `form.updated`; the same image again changes nothing. The logo is not part of the form's versions. Send the `ETag` of your last read in `If-Match` to set it only if the form is unchanged since.
+         */
+        put: operations["setFormLogo"];
+        post?: never;
+        /**
+         * Remove a form's logo
+         * @description Removes the form's logo: `logo` becomes null and the image's address answers 404. Like setting one, it increments `version`, changes the `ETag` and sends `form.updated`; a form without a logo is returned as it is. Send the `ETag` of your last read in `If-Match` to remove it only if the form is unchanged since.
+         */
+        delete: operations["deleteFormLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forms/{id}/transfer": {
         parameters: {
             query?: never;
@@ -1721,6 +1750,7 @@ export interface components {
          *     | `invalid_form` | 422 | `validation_error` | The form's definition is inconsistent (duplicate step ids or field refs, scoring that names an unknown field or option). |
          *     | `form_too_large` | 422 | `validation_error` | The form's definition (`steps`, `logic`, `scoring` serialized as JSON) is larger than 262144 bytes; the issue's pointer names the largest part. |
          *     | `invalid_form_logic` | 422 | `validation_error` | A logic rule names an unknown step or field, jumps backwards or forms a cycle. |
+         *     | `invalid_image` | 422 | `validation_error` | The body of `PUT /forms/{id}/logo` is not the PNG, JPEG or WebP image its `Content-Type` names, or the image is narrower or lower than 16 pixels or wider or higher than 2048. |
          *     | `invalid_answers` | 422 | `validation_error` | Submission answers do not satisfy the form; one `details.errors` entry per field. |
          *     | `invalid_value` | 422 | `validation_error` | A value is well-formed but not acceptable (a CIDR range, an expiry in the past, a webhook URL that is not public HTTPS, a transfer to the form's own workspace, an analytics date range that is reversed or longer than 366 days, a replay of an event the integration does not subscribe to). |
          *     | `challenge_required` | 422 | `validation_error` | The form's `spam_protection` requires proof of work and the public submission carries no `challenge`; solve one from `POST /public/challenges`. |
@@ -1737,7 +1767,7 @@ export interface components {
          *     | `unsupported_grant_type` | 400 | `validation_error` | OAuth token endpoint: `grant_type` is not `authorization_code` or `refresh_token`. |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "invalid_resume_token" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "invite_closed" | "last_admin" | "submission_completed" | "key_revoked" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_answers" | "invalid_value" | "challenge_required" | "challenge_invalid" | "submitted_too_fast" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
+        ErrorCode: "invalid_api_key" | "insufficient_scope" | "ip_not_allowed" | "form_not_attached" | "live_resource" | "plan_required" | "https_required" | "api_key_required" | "publishable_key_not_allowed" | "secret_key_not_allowed" | "origin_not_allowed" | "invalid_resume_token" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "not_acceptable" | "unsupported_media_type" | "slug_taken" | "transfer_pending" | "transfer_not_pending" | "idempotency_conflict" | "idempotency_key_erased" | "folder_not_empty" | "member_exists" | "invite_closed" | "last_admin" | "submission_completed" | "key_revoked" | "form_version_unavailable" | "rescore_in_progress" | "precondition_failed" | "invalid_json" | "invalid_parameters" | "invalid_cursor" | "invalid_form" | "form_too_large" | "invalid_form_logic" | "invalid_image" | "invalid_answers" | "invalid_value" | "challenge_required" | "challenge_invalid" | "submitted_too_fast" | "search_too_broad" | "rate_limited" | "too_many_exports" | "too_many_searches" | "internal_error" | "service_unavailable" | "invalid_grant" | "invalid_client" | "unsupported_grant_type";
         /** @description One problem found in the request. Every issue is listed, not only the first. */
         ValidationIssue: {
             /**
@@ -2361,6 +2391,42 @@ export interface components {
              */
             font: "system" | "serif";
         };
+        /** @description A screen the hosted page shows before the first step: a title, an optional text and the label of the button that starts the form. Plain text only (no HTML or Markdown; line breaks in `text` are kept). Versioned with the steps: a form version stores it, and restoring a version brings it back. */
+        FormWelcome: {
+            /** @description The screen's heading. */
+            title: string;
+            /**
+             * @description A paragraph under the heading, or null for none.
+             * @default null
+             */
+            text: string | null;
+            /**
+             * @description The start button's label, or null for the page's own word for it in the form's `language` ("Start", "Starten", ...).
+             * @default null
+             */
+            button_label: string | null;
+        };
+        /** @description The screen the hosted page shows once a submission is completed, in place of its own thank-you: a title, an optional text and an optional address to send the respondent to. Plain text only. Versioned with the steps: a form version stores it, and restoring a version brings it back. */
+        FormEnding: {
+            /** @description The screen's heading. */
+            title: string;
+            /**
+             * @description A paragraph under the heading, or null for none.
+             * @default null
+             */
+            text: string | null;
+            /**
+             * @description Where the page sends the respondent right after completion (the ending screen shows while it loads), or null to stay. An absolute `https://` URL without credentials; its query may hold the placeholder `{submission_id}`, which the page replaces with the completed submission's id (for example `https://example.com/thanks?ref={submission_id}`). No other `{...}` is allowed, and none outside the query: an address that breaks these rules gets 422 `invalid_value`. An embedded page sends the whole window there, through `embed.js`.
+             * @default null
+             */
+            redirect_url: string | null;
+        };
+        /**
+         * @description The language the form is written in, as a BCP 47 tag (`de`, `pt-BR`, `fr-CA`). The hosted page speaks it: its own words (buttons, progress, "required", error messages beside fields, limits, the thank-you) come from the service's catalogue for the tag's language, numbers and dates are formatted for the whole tag, and `ar` and `he` are laid out right to left. Languages with a catalogue: `ar`, `de`, `en`, `es`, `fr`, `he`, `it`, `ja`, `nl`, `pl`, `pt`. The form's own texts (step titles, labels, screens) are shown as written. The API's own error messages stay in English. The service stores the tag in its canonical case (`pt-br` becomes `pt-BR`); a tag that is not well formed gets 422 `invalid_value`. Versioned with the steps.
+         * @default en
+         * @example de
+         */
+        FormLanguage: string;
         /** @description A new form. `slug` is derived from `name` when omitted; `steps`, `logic` and `scoring` default to empty. */
         FormCreate: {
             name: components["schemas"]["FormName"];
@@ -2376,6 +2442,11 @@ export interface components {
             spam_protection?: components["schemas"]["SpamProtection"];
             hosting?: components["schemas"]["FormHostingSettings"];
             appearance?: components["schemas"]["FormAppearance"];
+            /** @description The screen before the first step, or null to start at the first step. */
+            welcome?: components["schemas"]["FormWelcome"] | null;
+            /** @description The screen after completion (and where to go next), or null for the page's own thank-you. */
+            ending?: components["schemas"]["FormEnding"] | null;
+            language?: components["schemas"]["FormLanguage"];
         };
         /**
          * Format: uri-reference
@@ -2392,6 +2463,35 @@ export interface components {
             /** @description The page's address (`PUBLIC_BASE_URL` followed by `/f/{form_id}`), set by the service and never by a request (`FormHostingSettings` has no `url`); null while hosting is off. */
             url: string | null;
         };
+        /** @description The form's logo, as uploaded with `PUT /forms/{id}/logo` and shown at the top of the hosted page. The image is served by the service at `url`, whose last segment is its content hash: the address changes when the image does, so it can be cached for good. */
+        FormLogo: {
+            /**
+             * Format: uri
+             * @description Where the image is served (`PUBLIC_BASE_URL` followed by `/f/{form_id}/logo/{sha256}.{png|jpg|webp}`), without authentication.
+             * @example https://forms.example.com/f/form_01HZY8Q3X4V7N2M5K9P1R6T0AB/logo/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.png
+             */
+            url: string;
+            /**
+             * @description The image's media type, as read from its bytes.
+             * @enum {string}
+             */
+            content_type: "image/png" | "image/jpeg" | "image/webp";
+            /**
+             * Format: int32
+             * @description Width in pixels, as read from the image.
+             */
+            width: number;
+            /**
+             * Format: int32
+             * @description Height in pixels, as read from the image.
+             */
+            height: number;
+            /**
+             * Format: int32
+             * @description Size of the image file in bytes.
+             */
+            size: number;
+        };
         /** @description A form with its full definition. */
         Form: components["schemas"]["FormSummary"] & {
             /** @description The steps in order. */
@@ -2402,6 +2502,13 @@ export interface components {
             spam_protection: components["schemas"]["SpamProtection"];
             hosting: components["schemas"]["FormHosting"];
             appearance: components["schemas"]["FormAppearance"];
+            /** @description The screen before the first step, or null to start at the first step. */
+            welcome: components["schemas"]["FormWelcome"] | null;
+            /** @description The screen after completion (and where to go next), or null for the page's own thank-you. */
+            ending: components["schemas"]["FormEnding"] | null;
+            language: components["schemas"]["FormLanguage"];
+            /** @description The logo shown at the top of the hosted page, or null for none. Set with `PUT /forms/{id}/logo` and removed with `DELETE /forms/{id}/logo`, never by a form update. Not versioned, like `appearance`. */
+            logo: components["schemas"]["FormLogo"] | null;
         };
         /** @description Every JSON response body carries the request's id, equal to the `X-Request-Id` header. The export's CSV or NDJSON file and a 304 have no such body; the header alone carries it there. */
         RequestIdField: {
@@ -2435,6 +2542,11 @@ export interface components {
             spam_protection?: components["schemas"]["SpamProtection"];
             hosting?: components["schemas"]["FormHostingSettings"];
             appearance?: components["schemas"]["FormAppearance"];
+            /** @description The screen before the first step, or null to start at the first step. */
+            welcome?: components["schemas"]["FormWelcome"] | null;
+            /** @description The screen after completion (and where to go next), or null for the page's own thank-you. */
+            ending?: components["schemas"]["FormEnding"] | null;
+            language?: components["schemas"]["FormLanguage"];
         };
         /**
          * @description Identifier of one published snapshot of a form.
@@ -2500,6 +2612,11 @@ export interface components {
             steps: components["schemas"]["Step"][];
             logic: components["schemas"]["LogicRule"][];
             scoring: components["schemas"]["Scoring"];
+            /** @description The screen before the first step, or null to start at the first step. */
+            welcome: components["schemas"]["FormWelcome"] | null;
+            /** @description The screen after completion (and where to go next), or null for the page's own thank-you. */
+            ending: components["schemas"]["FormEnding"] | null;
+            language: components["schemas"]["FormLanguage"];
             created_at: components["schemas"]["Timestamp"];
         };
         /**
@@ -3809,6 +3926,13 @@ export interface components {
             started_token: components["schemas"]["StartedToken"];
             spam_protection: components["schemas"]["PublicSpamProtection"];
             appearance: components["schemas"]["FormAppearance"];
+            /** @description The screen before the first step, or null to start at the first step. */
+            welcome: components["schemas"]["FormWelcome"] | null;
+            /** @description The screen after completion (and where to go next), or null for the page's own thank-you. */
+            ending: components["schemas"]["FormEnding"] | null;
+            language: components["schemas"]["FormLanguage"];
+            /** @description The logo to show at the top of the page, or null for none. */
+            logo: components["schemas"]["FormLogo"] | null;
         };
         /** @description A solved challenge of `POST /public/challenges`, as the ALTCHA widget sends it: the Base64 of `{"challenge": {"parameters": …, "signature": …}, "solution": {"counter": …, "derivedKey": …}}`. Each challenge is accepted once, from the key that fetched it, and spent when the submission is stored. */
         ChallengeSolution: string;
@@ -4415,6 +4539,22 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Form"] & components["schemas"]["RequestIdField"];
+            };
+        };
+        /** @description The body is not the image its `Content-Type` names, or its dimensions are out of bounds. */
+        UnprocessableLogo: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
             };
         };
         /** @description The transfer was requested and waits for the destination workspace; `Location` is its path. */
@@ -6413,6 +6553,85 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setFormLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            200: components["responses"]["FormUpdated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableLogo"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteFormLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the change only if the resource is still in a state you have seen (RFC 9110 section 13.1.1): pass the
+                 *     `ETag` of your last read. The change is made only when the resource's current entity tag is one of those
+                 *     listed (`*` matches any current state); otherwise nothing changes and the answer is 412
+                 *     `precondition_failed`: read the resource again, reapply your change and retry. The check and the change are
+                 *     one atomic step, so of two clients that read the same state and both send its tag, exactly one succeeds.
+                 *     Comparison is strong: a weak tag (`W/"…"`) never matches. Without the header the change is made whatever the
+                 *     current state (last write wins).
+                 */
+                "If-Match"?: components["parameters"]["If-Match"];
+            };
+            path: {
+                /** @description Identifier of the form. */
+                id: components["parameters"]["FormIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FormUpdated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
