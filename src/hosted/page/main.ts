@@ -12,6 +12,7 @@ import type { Schema } from '../../contract.js';
 import { ApiProblem, apiCaller, type Call, solvedChallenge } from './api.js';
 import { errorIdOf, h, readField } from './fields.js';
 import { nextStepAfter, offPathRefs, type PublicForm, pathOf, stepIssues } from './form-rules.js';
+import { reportFrameHeight } from './frame-height.js';
 import { applyAppearance, askedFields, renderStep } from './step-view.js';
 
 export { nextStepAfter, offPathRefs, pathOf, readField, stepIssues };
@@ -127,14 +128,6 @@ function hiddenValues(form: PublicForm, landing: URL): Record<string, string> {
     if (field.type === 'hidden' && value !== null) hidden[field.ref] = value;
   }
   return hidden;
-}
-
-/** Inside an iframe (embed.js), the page tells its frame how tall it is; only a height, so any parent may read it. */
-function reportHeight(formId: string): void {
-  if (window.parent === window) return;
-  const send = () =>
-    window.parent.postMessage({ type: 'form-funnel:height', form: formId, height: document.documentElement.scrollHeight }, '*');
-  new ResizeObserver(send).observe(document.body);
 }
 
 function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string): void {
@@ -317,7 +310,7 @@ async function start(): Promise<void> {
   if (!root) return;
   const { form: formId, key, api, worker } = root.dataset;
   if (!formId || !key || !api || !worker) return;
-  reportHeight(formId);
+  reportFrameHeight(formId);
   const call = apiCaller(api, key);
   try {
     // The server puts the form in the page (a JSON block, which the page's policy does not treat as script).
