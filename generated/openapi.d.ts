@@ -1790,7 +1790,8 @@ export interface components {
              *     later step), `backward_jump`, `logic_cycle`, `operator_mismatch`, `condition_too_deep`, `definition_too_large`. Answers: `required`, `unknown_field`, `not_visited`, `invalid_email`,
              *     `invalid_phone`, `invalid_url`, `invalid_date`, `unknown_option`, `too_short`, `too_long`, `too_small`,
              *     `too_large`, `too_few_selections`, `too_many_selections`, `consent_required`, `type`. Other values:
-             *     `invalid_ip`, `in_the_past`, `not_public_https`, `same_workspace`, `not_found`, `not_subscribed`, `range_too_long`.
+             *     `invalid_ip`, `in_the_past`, `not_public_https`, `same_workspace`, `not_found`, `not_subscribed`, `range_too_long`,
+             *     `invalid_redirect_url`, `invalid_language`. Logos: `invalid_image`.
              */
             code: string;
             /** @description What is wrong, for people. */

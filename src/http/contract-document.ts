@@ -171,7 +171,13 @@ function readOperations(document: OpenApiDocument): Operation[] {
           }
         | undefined;
       if (!operation) continue;
-      if (method === 'put') throw new Error(`${path}: PUT is not used by this API: updates are PATCH, and a PUT gets 405.`);
+      // Updates are PATCH and a PUT of a resource gets 405; PUT only uploads a whole file (a form's logo), never JSON.
+      if (
+        method === 'put' &&
+        Object.keys(operation.requestBody?.content ?? { 'application/json': {} }).some((type) => type.endsWith('json'))
+      ) {
+        throw new Error(`${path}: PUT is not used by this API for JSON: updates are PATCH, and a PUT gets 405.`);
+      }
       const security = operation.security ?? (document.security as Array<Record<string, string[]>>);
       const parameters = [...((item.parameters as unknown[]) ?? []), ...(operation.parameters ?? [])];
       const places = parameters.map((parameter) => resolve(document, parameter).in);

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import type { EventRecord, IdempotentResponse, Outbox } from '../../src/store/outbox.js';
-import { defaultAppearance, noHosting, noSpamProtection } from '../../src/store/rows/forms.js';
+import { defaultAppearance, defaultScreens, noHosting, noSpamProtection } from '../../src/store/rows/forms.js';
 import { completeContext } from '../../src/store/rows/submissions.js';
 import type { AuditEventInput, Store } from '../../src/store/types.js';
 import { injectFailure, storeSnapshot } from '../support/db-snapshot.js';
@@ -33,6 +33,8 @@ const form = (id: string, slug: string): Schema<'Form'> => ({
   spam_protection: noSpamProtection,
   hosting: noHosting,
   appearance: defaultAppearance,
+  ...defaultScreens,
+  logo: null,
 });
 
 const submission = (id: string): Schema<'Submission'> => ({

@@ -3,7 +3,7 @@ import type { Schema } from '../../src/contract.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { newId } from '../../src/ids.js';
 import { InvalidCursor, RecordNotFound, StoreConflict } from '../../src/store/errors.js';
-import { defaultAppearance, noHosting, noSpamProtection } from '../../src/store/rows/forms.js';
+import { defaultAppearance, defaultScreens, noHosting, noSpamProtection } from '../../src/store/rows/forms.js';
 import type { AuditEventInput, Store } from '../../src/store/types.js';
 import { form as definition, shortText } from '../domain/fixtures.js';
 import { createTestStore, storeKinds } from '../support/stores.js';
@@ -39,6 +39,8 @@ function form(slug: string, folderId: string | null = null): Schema<'Form'> {
     spam_protection: noSpamProtection,
     hosting: noHosting,
     appearance: defaultAppearance,
+    ...defaultScreens,
+    logo: null,
   };
 }
 

@@ -19,6 +19,7 @@ import { assertIfMatch, type IfMatch, withCompareAndSet } from '../preconditions
 import { type Services, timestamp } from '../services.js';
 import { checkHoneypotField, spamProtectionOf } from '../spam-protection/rules.js';
 import { assertDefinitionFits } from './definition-size.js';
+import { endingOf, languageOf, welcomeOf } from './screens.js';
 import { slugify } from './slug.js';
 import { assertValidFormDefinition } from './validate-definition.js';
 
@@ -124,6 +125,10 @@ export async function createForm(services: Services, principal: Principal, input
     spam_protection: spamProtection,
     hosting: hostingOf(input.hosting),
     appearance: appearanceOf(input.appearance),
+    welcome: welcomeOf(input.welcome),
+    ending: endingOf(input.ending),
+    language: languageOf(input.language),
+    logo: null,
   };
   // What the answer and `form.created` carry: the page's address, which the store does not keep.
   const presented = (): Form => presentedForm(services, form);
@@ -187,6 +192,9 @@ export async function updateForm(
           ? form.hosting
           : presentedForm(services, { id: form.id, hosting: hostingOf(changes.hosting) }).hosting,
       appearance: changes.appearance === undefined ? form.appearance : appearanceOf(changes.appearance),
+      welcome: changes.welcome === undefined ? form.welcome : welcomeOf(changes.welcome),
+      ending: changes.ending === undefined ? form.ending : endingOf(changes.ending),
+      language: languageOf(changes.language, form.language),
     };
     if (next.folder_id !== form.folder_id) {
       // Moving a form between folders changes what every folder-attached key reaches: that is workspace
@@ -245,7 +253,8 @@ export async function restoreFormVersion(
   return withCompareAndSet(ifMatch, { resource: 'form', id }, async () => {
     const { record: read, storedTag: expectedTag } = await readForWrite(services, principal, id, ifMatch);
     const snapshot = await getFormVersion(services, principal, id, version);
-    const next: Form = { ...read.form, steps: snapshot.steps, logic: snapshot.logic, scoring: snapshot.scoring };
+    const { steps, logic, scoring, welcome, ending, language } = snapshot;
+    const next: Form = { ...read.form, steps, logic, scoring, welcome, ending, language };
     return publishVersion(services, read, next, {
       expectedTag,
       audit: (at) => ({

@@ -17,13 +17,19 @@ export const hostedPagePath = (formId: string): string => `/f/${formId}`;
 export const hostingOf = (input: Schema<'FormHostingSettings'> | undefined): Form['hosting'] =>
   (input?.enabled ?? noHosting.enabled) ? { enabled: true, url: null } : noHosting;
 
-/** The form as it leaves the server: its page's address built from the public base URL of now, while hosting is on. */
-export function presentedForm<F extends Pick<Form, 'id' | 'hosting'>>(
+/**
+ * The form as it leaves the server: its page's address built from the public base URL of now, while hosting is on,
+ * and its logo's address (kept as a path, `/f/{id}/logo/{sha256}.png`) made absolute the same way.
+ */
+export function presentedForm<F extends Pick<Form, 'id' | 'hosting'> & Partial<Pick<Form, 'logo'>>>(
   services: Pick<Services, 'publicBaseUrl' | 'localBaseUrl'>,
   form: F,
 ): F {
-  if (!form.hosting.enabled) return form.hosting.url === null ? form : { ...form, hosting: noHosting };
-  return { ...form, hosting: { enabled: true, url: `${publicBaseUrlOf(services).replace(/\/+$/, '')}${hostedPagePath(form.id)}` } };
+  const base = publicBaseUrlOf(services).replace(/\/+$/, '');
+  const hosting = form.hosting.enabled ? { enabled: true, url: `${base}${hostedPagePath(form.id)}` } : noHosting;
+  const logo = form.logo?.url.startsWith('/') ? { ...form.logo, url: `${base}${form.logo.url}` } : form.logo;
+  if (hosting.url === form.hosting.url && logo === form.logo) return form;
+  return logo === undefined ? { ...form, hosting } : { ...form, hosting, logo };
 }
 
 export const appearanceOf = (input: Partial<Form['appearance']> | undefined): Form['appearance'] => ({ ...defaultAppearance, ...input });

@@ -7,6 +7,7 @@ import type { Schema } from '../../contract.js';
 import type { FormRecord } from '../../store/types.js';
 import { attachmentReaches, type Principal } from '../access.js';
 import { notFound } from '../errors.js';
+import { presentedForm } from '../hosting/settings.js';
 import type { Services } from '../services.js';
 import { issueStartedToken } from './started-token.js';
 
@@ -38,7 +39,8 @@ const renderableSteps = (steps: Form['steps']): Form['steps'] =>
   })) as Form['steps'];
 
 export async function getPublicForm(services: Services, principal: Principal, id: string): Promise<Schema<'PublicForm'>> {
-  const { form } = await findPublicForm(services, principal, id);
+  const { form: stored } = await findPublicForm(services, principal, id);
+  const form = presentedForm(services, stored);
   const { honeypot_field, proof_of_work } = form.spam_protection;
   return {
     object: 'public_form',
@@ -50,5 +52,9 @@ export async function getPublicForm(services: Services, principal: Principal, id
     started_token: issueStartedToken(principal, form.id, services.now()),
     spam_protection: { honeypot_field, proof_of_work },
     appearance: form.appearance,
+    welcome: form.welcome,
+    ending: form.ending,
+    language: form.language,
+    logo: form.logo,
   };
 }

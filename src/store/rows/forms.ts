@@ -6,14 +6,54 @@ import { fromJson } from './json.js';
 
 type Form = Schema<'Form'>;
 type Definition = Pick<Form, 'steps' | 'logic' | 'scoring'>;
+/** What a version keeps beside the definition: the page's screens and language, stored only where not their defaults. */
+type Screens = Pick<Form, 'welcome' | 'ending' | 'language'>;
 /** The form's settings beside its definition: not versioned, stored only where they differ from their defaults. */
 type Settings = Pick<Form, 'spam_protection' | 'hosting' | 'appearance'>;
 /** The definition column's JSON: the definition, and those of the form's settings that are not their defaults. */
 type StoredDefinition = Definition &
+  Partial<Screens> &
   Partial<Omit<Settings, 'hosting'>> & {
     /** `{ "enabled": true }` for a hosted form; rows written before the address was built on read also carry a `url`. */
     hosting?: { enabled: boolean; url?: string | null };
+    /** The logo's image as stored beside the form (its bytes are in `form_logos`); its address is built on read. */
+    logo?: StoredLogo;
   };
+
+/** A form's logo as its definition column keeps it: the image's content hash and what was read from its bytes. */
+export type StoredLogo = Omit<Schema<'FormLogo'>, 'url'> & { sha256: string };
+
+const logoExtensions: Readonly<Record<StoredLogo['content_type'], string>> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+};
+
+/**
+ * The logo's path, named by its content hash so that the address changes with the image; the domain makes it absolute
+ * with the public base URL of whenever the form leaves the server (src/domain/hosting/settings.ts).
+ */
+export const logoPath = (formId: string, logo: Pick<StoredLogo, 'sha256' | 'content_type'>): string =>
+  `/f/${formId}/logo/${logo.sha256}.${logoExtensions[logo.content_type]}`;
+
+const logoOf = (formId: string, stored: StoredLogo | undefined): Form['logo'] =>
+  stored === undefined
+    ? null
+    : {
+        url: logoPath(formId, stored),
+        content_type: stored.content_type,
+        width: stored.width,
+        height: stored.height,
+        size: stored.size,
+      };
+
+/** The logo as the definition column keeps it: the hash, read back from the path the record carries. */
+function storedLogoOf(logo: NonNullable<Form['logo']>): StoredLogo {
+  const sha256 = /\/logo\/([0-9a-f]{64})\.[a-z]+$/.exec(logo.url)?.[1];
+  if (sha256 === undefined) throw new Error(`A logo's address names no content hash: ${logo.url}`);
+  const { content_type, width, height, size } = logo;
+  return { sha256, content_type, width, height, size };
+}
 
 /**
  * Spam protection off, the SpamProtection schema's defaults (test/domain/spec-sync.test.ts pins them): forms stored
@@ -31,7 +71,15 @@ export const noHosting: Readonly<Form['hosting']> = Object.freeze({ enabled: fal
 /** The page's look when the form sets none. */
 export const defaultAppearance: Readonly<Form['appearance']> = Object.freeze({ accent_color: '#4338ca', font: 'system' });
 
-const defaultSettings: Readonly<Settings> = { spam_protection: noSpamProtection, hosting: noHosting, appearance: defaultAppearance };
+/** No welcome screen, the page's own thank-you, English: forms stored before screens existed, and forms that set none. */
+export const defaultScreens: Readonly<Screens> = Object.freeze({ welcome: null, ending: null, language: 'en' });
+
+const defaultSettings: Readonly<Settings & Screens> = {
+  spam_protection: noSpamProtection,
+  hosting: noHosting,
+  appearance: defaultAppearance,
+  ...defaultScreens,
+};
 
 export interface FormSummaryRow {
   id: string;
@@ -102,7 +150,7 @@ export function toFormRecord(row: FormRow): FormRecord {
   const stored = definitionOfRow(row);
   const hosting = stored.hosting?.enabled ? { enabled: true, url: null } : noHosting;
   return {
-    form: { ...defaultSettings, ...toSummary(row), ...stored, hosting },
+    form: { ...defaultSettings, ...toSummary(row), ...stored, hosting, logo: logoOf(row.id, stored.logo) },
     workspaceId: row.workspace_id,
     environment: row.environment,
   };
@@ -112,17 +160,28 @@ export function toFormRecord(row: FormRow): FormRecord {
 export function definitionOf(form: Form): string {
   const { steps, logic, scoring } = form;
   const stored: StoredDefinition = { steps, logic, scoring };
-  for (const name of Object.keys(defaultSettings) as Array<keyof Settings>) {
+  for (const name of Object.keys(defaultSettings) as Array<keyof typeof defaultSettings>) {
     if (!isDeepStrictEqual(form[name], defaultSettings[name])) Object.assign(stored, { [name]: form[name] });
   }
   // Of hosting, only whether it is on: the page's address follows the public base URL of whenever the form is read.
   if (form.hosting.enabled) stored.hosting = { enabled: true };
   else delete stored.hosting;
+  if (form.logo !== null) stored.logo = storedLogoOf(form.logo);
   return JSON.stringify(stored);
 }
 
-/** A version is a snapshot of the definition; the form's settings (spam protection, hosting, appearance) are not versioned. */
-const definitionOnly = ({ steps, logic, scoring }: StoredDefinition): Definition => ({ steps, logic, scoring });
+/**
+ * A version is a snapshot of the definition and the page's screens and language; the form's settings (spam
+ * protection, hosting, appearance) are not versioned.
+ */
+const versionedOf = ({ steps, logic, scoring, ...stored }: StoredDefinition): Definition & Screens => ({
+  steps,
+  logic,
+  scoring,
+  welcome: stored.welcome ?? defaultScreens.welcome,
+  ending: stored.ending ?? defaultScreens.ending,
+  language: stored.language ?? defaultScreens.language,
+});
 
 export const toVersion = (row: FormVersionRow): Schema<'FormVersion'> => ({
   id: row.id,
@@ -131,7 +190,7 @@ export const toVersion = (row: FormVersionRow): Schema<'FormVersion'> => ({
   version: row.version,
   name: row.name,
   slug: row.slug,
-  ...definitionOnly(JSON.parse(row.definition) as StoredDefinition),
+  ...versionedOf(JSON.parse(row.definition) as StoredDefinition),
   created_at: row.created_at,
 });
 

@@ -2,7 +2,7 @@
 import type { Environment, Schema } from '../../../src/contract.js';
 import { newId } from '../../../src/ids.js';
 import type { EventRecord } from '../../../src/store/integration-store.js';
-import { defaultAppearance, noHosting, noSpamProtection } from '../../../src/store/rows/forms.js';
+import { defaultAppearance, defaultScreens, noHosting, noSpamProtection } from '../../../src/store/rows/forms.js';
 import { completeContext } from '../../../src/store/rows/submissions.js';
 import type { AuditEventInput, Store } from '../../../src/store/types.js';
 import { form as definition, shortText } from '../../domain/fixtures.js';
@@ -46,6 +46,8 @@ export function form(slug: string, created = at(1), folderId: string | null = nu
     spam_protection: noSpamProtection,
     hosting: noHosting,
     appearance: defaultAppearance,
+    ...defaultScreens,
+    logo: null,
   };
 }
 
