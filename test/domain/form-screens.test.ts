@@ -54,6 +54,7 @@ describe('redirect addresses', () => {
 
   it.each([
     ['https://acme.example/{submission_id}', /only in its query/],
+    ['https://acme.example/{submission_id}?ref=1', /only in its query/],
     ['https://acme.example/thanks#{submission_id}', /only in its query/],
     ['https://acme.example/thanks?a=1#x{submission_id}', /only in its query/],
     ['https://acme.example/thanks?ref={id}', /no placeholder but/],
@@ -88,6 +89,11 @@ describe('language tags', () => {
   });
 
   it.each(['de-DE-DE', 'de-1996-1996', 'e', '', 'en_US'])('%s is refused as not well formed', (input) => {
-    expect(issueOf(() => languageOf(input))).toMatchObject({ pointer: '/language', code: 'invalid_language' });
+    expect(issueOf(() => languageOf(input))).toEqual({
+      location: 'body',
+      pointer: '/language',
+      code: 'invalid_language',
+      message: 'is not a well-formed BCP 47 language tag',
+    });
   });
 });
