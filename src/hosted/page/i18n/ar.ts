@@ -1,0 +1,61 @@
+import type { Catalogue } from './catalogue.js';
+
+// Examples written left to right (addresses, phone numbers) are isolated (U+2066 … U+2069) so that the right-to-left
+// sentence around them cannot reorder their characters. Limits are worded so that the counted noun does not follow the
+// number ("must not be fewer than {count}"), which Arabic would otherwise inflect in five ways.
+export const catalogue: Catalogue = {
+  start: 'ابدأ',
+  next: 'التالي',
+  back: 'السابق',
+  submit: 'إرسال',
+  progress: 'الخطوة {position} من {total}',
+  required: '(مطلوب)',
+  yes: 'نعم',
+  no: 'لا',
+  honeypot: 'اترك هذا الحقل فارغًا',
+  logoAlt: 'شعار {name}',
+
+  errorRequired: 'هذه الإجابة مطلوبة.',
+  errorConsent: 'يُرجى الموافقة للمتابعة.',
+  errorTooShort: 'يجب ألا يقل عدد الأحرف عن {count}.',
+  errorTooLong: 'يجب ألا يزيد عدد الأحرف على {count}.',
+  errorEmail: 'أدخل عنوان بريد إلكتروني، مثل \u2066name@example.com\u2069.',
+  errorPhone: 'أدخل رقم الهاتف مع رمز الدولة، مثل \u2066+966112345678\u2069.',
+  errorUrl: 'أدخل عنوان موقع يبدأ بـ \u2066https://\u2069 أو \u2066http://\u2069.',
+  errorNumber: 'أدخل رقمًا.',
+  errorWholeNumber: 'أدخل عددًا صحيحًا.',
+  errorNumberMin: 'أدخل قيمة لا تقل عن {min}.',
+  errorNumberMax: 'أدخل قيمة لا تزيد على {max}.',
+  errorRating: 'اختر تقييمًا من {min} إلى {max}.',
+  errorDate: 'أدخل تاريخًا صحيحًا.',
+  errorDateMin: 'أدخل تاريخًا يقع في {date} أو بعده.',
+  errorDateMax: 'أدخل تاريخًا يقع في {date} أو قبله.',
+  errorOption: 'اختر أحد الخيارات.',
+  errorFewChoices: 'يجب ألا يقل عدد الخيارات المحددة عن {count}.',
+  errorManyChoices: 'يجب ألا يزيد عدد الخيارات المحددة على {count}.',
+  errorInvalid: 'تحقّق من هذه الإجابة.',
+
+  attention: {
+    zero: 'لا توجد إجابات تحتاج إلى مراجعة.',
+    one: 'إجابة واحدة تحتاج إلى مراجعة.',
+    two: 'إجابتان تحتاجان إلى مراجعة.',
+    few: '{count} إجابات تحتاج إلى مراجعة.',
+    many: '{count} إجابة تحتاج إلى مراجعة.',
+    other: '{count} إجابة تحتاج إلى مراجعة.',
+  },
+  sending: 'جارٍ الإرسال…',
+  offline: 'يبدو أنك غير متصل بالإنترنت. تحقّق من الاتصال ثم حاول مرة أخرى.',
+  rateLimited: 'محاولات كثيرة جدًا في وقت قصير. انتظر دقيقة ثم حاول مرة أخرى.',
+  unavailable: 'لا يمكن للنموذج استقبال الإجابات الآن. حاول مرة أخرى بعد قليل.',
+  tooFast: 'كان ذلك سريعًا! انتظر بضع ثوانٍ ثم حاول مرة أخرى.',
+  spamCheck: 'تعذّر تشغيل فحص الحماية من الرسائل المزعجة في هذا المتصفح. حاول مرة أخرى أو استخدم متصفحًا آخر.',
+  failed: 'حدث خطأ ما. يُرجى المحاولة مرة أخرى.',
+  loadFailed: 'تعذّر تحميل النموذج. أعد تحميل الصفحة للمحاولة مرة أخرى.',
+  resumed: 'مرحبًا بعودتك! إجاباتك حتى الآن محفوظة على هذا الجهاز حتى {date}.',
+  resumeLost: 'تعذّر استئناف تقدّمك المحفوظ. أرسل مرة أخرى لبدء رد جديد بهذه الإجابات.',
+
+  thanksTitle: 'شكرًا لك!',
+  thanksText: 'تم إرسال إجاباتك.',
+  redirecting: 'جارٍ نقلك إلى الصفحة التالية…',
+  continue: 'متابعة',
+};

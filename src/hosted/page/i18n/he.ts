@@ -1,0 +1,61 @@
+import type { Catalogue } from './catalogue.js';
+
+// Addressed without grammatical gender ("יש להזין", "אפשר לבחור"), as Hebrew interfaces usually are. Examples written
+// left to right are isolated (U+2066 … U+2069) so that the right-to-left sentence cannot reorder their characters.
+export const catalogue: Catalogue = {
+  start: 'התחלה',
+  next: 'הבא',
+  back: 'הקודם',
+  submit: 'שליחה',
+  progress: 'שלב {position} מתוך {total}',
+  required: '(חובה)',
+  yes: 'כן',
+  no: 'לא',
+  honeypot: 'יש להשאיר את השדה הזה ריק',
+  logoAlt: 'הלוגו של {name}',
+
+  errorRequired: 'יש לענות על השאלה הזו.',
+  errorConsent: 'יש לאשר כדי להמשיך.',
+  errorTooShort: { one: 'יש להזין לפחות תו אחד.', two: 'יש להזין לפחות {count} תווים.', other: 'יש להזין לפחות {count} תווים.' },
+  errorTooLong: { one: 'אפשר להזין תו אחד לכל היותר.', two: 'אפשר להזין עד {count} תווים.', other: 'אפשר להזין עד {count} תווים.' },
+  errorEmail: 'יש להזין כתובת אימייל, למשל \u2066name@example.com\u2069.',
+  errorPhone: 'יש להזין מספר טלפון עם קידומת המדינה, למשל \u2066+97221234567\u2069.',
+  errorUrl: 'יש להזין כתובת אתר שמתחילה ב־\u2066https://\u2069 או ב־\u2066http://\u2069.',
+  errorNumber: 'יש להזין מספר.',
+  errorWholeNumber: 'יש להזין מספר שלם.',
+  errorNumberMin: 'יש להזין {min} או יותר.',
+  errorNumberMax: 'יש להזין {max} או פחות.',
+  errorRating: 'יש לבחור דירוג בין {min} ל־{max}.',
+  errorDate: 'יש להזין תאריך תקין.',
+  errorDateMin: 'יש להזין תאריך החל מ־{date}.',
+  errorDateMax: 'יש להזין תאריך עד {date}.',
+  errorOption: 'יש לבחור אחת מהאפשרויות.',
+  errorFewChoices: {
+    one: 'יש לבחור לפחות אפשרות אחת.',
+    two: 'יש לבחור לפחות {count} אפשרויות.',
+    other: 'יש לבחור לפחות {count} אפשרויות.',
+  },
+  errorManyChoices: {
+    one: 'אפשר לבחור אפשרות אחת בלבד.',
+    two: 'אפשר לבחור עד {count} אפשרויות.',
+    other: 'אפשר לבחור עד {count} אפשרויות.',
+  },
+  errorInvalid: 'יש לבדוק את התשובה הזו.',
+
+  attention: { one: 'תשובה אחת דורשת תיקון.', two: 'שתי תשובות דורשות תיקון.', other: '{count} תשובות דורשות תיקון.' },
+  sending: 'בשליחה…',
+  offline: 'נראה שאין חיבור לאינטרנט. יש לבדוק את החיבור ולנסות שוב.',
+  rateLimited: 'היו יותר מדי ניסיונות בזמן קצר. יש להמתין דקה ולנסות שוב.',
+  unavailable: 'הטופס לא יכול לקבל תשובות כרגע. אפשר לנסות שוב בעוד רגע.',
+  tooFast: 'זה היה מהיר! יש להמתין כמה שניות ולנסות שוב.',
+  spamCheck: 'לא ניתן היה להריץ את בדיקת הספאם בדפדפן הזה. אפשר לנסות שוב או להשתמש בדפדפן אחר.',
+  failed: 'משהו השתבש. אפשר לנסות שוב.',
+  loadFailed: 'לא ניתן היה לטעון את הטופס. יש לרענן את הדף כדי לנסות שוב.',
+  resumed: 'טוב שחזרת! התשובות שלך שמורות במכשיר הזה עד {date}.',
+  resumeLost: 'לא ניתן היה להמשיך מהנקודה שנשמרה. אפשר לשלוח שוב כדי להתחיל תגובה חדשה עם התשובות האלה.',
+
+  thanksTitle: 'תודה!',
+  thanksText: 'התשובות שלך נשלחו.',
+  redirecting: 'מעבירים אותך לדף הבא…',
+  continue: 'המשך',
+};
