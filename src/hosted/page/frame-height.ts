@@ -15,21 +15,14 @@ const isFramed = (): boolean => window.parent !== window;
 const px = (value: string): number => Number.parseFloat(value) || 0;
 
 /**
- * The height of the document's content, in CSS pixels: the lowest bottom edge of the body's rendered children (with
- * their bottom margins), plus the body's own bottom padding, border and margin. Not the document's `scrollHeight`,
- * which is never less than the frame's current height (so the frame could only grow), nor the body's height, which a
- * `min-height: 100vh` would hold at the frame's height.
+ * The height of the document's content, in CSS pixels: the root element's box, which holds the body's margins and
+ * every margin inside it, with the root's own margins. Not the document's `scrollHeight`, which is never less than the
+ * frame's current height (so the frame could only grow).
  */
 export function contentHeight(): number {
-  const body = document.body;
-  let bottom = 0;
-  for (const child of body.children) {
-    // Elements that are not rendered (a script, `display: none`) have no boxes.
-    if (child.getClientRects().length === 0) continue;
-    bottom = Math.max(bottom, child.getBoundingClientRect().bottom + px(getComputedStyle(child).marginBottom));
-  }
-  const style = getComputedStyle(body);
-  return bottom + window.scrollY + px(style.paddingBottom) + px(style.borderBottomWidth) + px(style.marginBottom);
+  const root = document.documentElement;
+  const style = getComputedStyle(root);
+  return root.getBoundingClientRect().height + px(style.marginTop) + px(style.marginBottom);
 }
 
 /**
@@ -39,6 +32,10 @@ export function contentHeight(): number {
  */
 export function reportFrameHeight(formId: string): void {
   if (!isFramed()) return;
+  // The frame takes its height from the content: a `min-height: 100vh` (or `height: 100%`) on the root or the body
+  // would hold the content at the frame's height, which could then never shrink. Set through the CSSOM, which the
+  // page's Content-Security-Policy allows (a style attribute it would not).
+  for (const element of [document.documentElement, document.body]) Object.assign(element.style, { minHeight: '0', height: 'auto' });
   let sent = -1;
   const send = () => {
     const height = contentHeight();
@@ -46,14 +43,8 @@ export function reportFrameHeight(formId: string): void {
     sent = height;
     window.parent.postMessage({ type: heightMessage, form: formId, height }, '*');
   };
-  // The body's children rather than the body: a body held at a minimum height would not resize when they shrink.
-  const sizes = new ResizeObserver(send);
-  sizes.observe(document.body);
-  for (const child of document.body.children) sizes.observe(child);
-  new MutationObserver((changes) => {
-    for (const change of changes) for (const node of change.addedNodes) if (node instanceof Element) sizes.observe(node);
-    send();
-  }).observe(document.body, { childList: true });
+  // The root's box changes size whenever the content does.
+  new ResizeObserver(send).observe(document.documentElement);
   send();
 }
 
