@@ -110,9 +110,16 @@ export default defineConfig({
           // store; the page's walk with a scored, delivered lead runs here too (hosted-browser.test.ts).
           // The people pages' views (their HTML, in a browser, and the passkey script against a stub server) touch no
           // store either; the pages' own flow runs here (people-pages.test.ts, people-browser.test.ts).
+          // The embed's frame in a browser (its height, redirect, console) neither; the pages' answers it relies on
+          // run here (hosted-page.test.ts, hosted-not-found.test.ts).
           // The dashboard's screens are an API client of the same API, so one store checks them; the dashboard's walk
           // through every action the seed lists runs here too (dashboard-walk.test.ts).
-          exclude: ['test/http/hosted-page-behaviour.test.ts', 'test/http/people-views*.test.ts', 'test/http/dashboard-screens-*.test.ts'],
+          exclude: [
+            'test/http/hosted-page-behaviour.test.ts',
+            'test/http/hosted-embed.test.ts',
+            'test/http/people-views*.test.ts',
+            'test/http/dashboard-screens-*.test.ts',
+          ],
           // As in `api`: one module graph per worker (vitest keeps a worker to one project; store-kind.test.ts checks
           // that each project's APIs stand on its store).
           isolate: false,

@@ -1,18 +1,21 @@
 /**
  * Hosted forms' pages, outside `/v1`: `GET /f/{form_id}` (HTML), its hashed static files under `/f/assets/`, and
- * `GET /embed.js`. The page holds no script or style of its own (its Content-Security-Policy allows files of this
- * origin only); what its script needs is in data attributes. An unknown or unhosted form, and a page framed with a key
- * that does not reach it, get the same plain 404 page, which names nothing.
+ * `GET /embed.js`, and `GET /favicon.ico`. The page holds no script or style of its own (its Content-Security-Policy
+ * allows files of this origin only); what its script needs is in data attributes. An unknown or unhosted form, and a
+ * page framed with a key that does not reach it, get the same plain 404 page, which names nothing; in test mode only
+ * (a test form or a test key), it says why (src/domain/hosting/pages.ts decides what may be told).
  */
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import express from 'express';
 import type { Logger } from 'pino';
 import { isAppError } from '../domain/errors.js';
-import { embeddingOrigins, findHostedForm, hostedPageStart } from '../domain/hosting/pages.js';
+import { hostedPageAccess, hostedPageStart, type PageRefusal } from '../domain/hosting/pages.js';
 import type { Services } from '../domain/services.js';
+import { directionOf } from '../hosted/languages.js';
 import { StoreUnavailable } from '../store/errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './error-handler.js';
 import { escapeHtml } from './escape-html.js';
+import { favicon } from './favicon.js';
 import type { HostedAssets } from './hosted-assets.js';
 import { stateOf } from './locals.js';
 
@@ -33,18 +36,54 @@ export const pagePolicy = (frameAncestors: readonly string[]): string =>
   ].join('; ');
 
 const notFoundPage =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>' +
+  '<!doctype html><html lang="en" dir="ltr"><head><meta charset="utf-8"><title>Not found</title></head>' +
   '<body><h1>Not found</h1><p>There is no form at this address.</p></body></html>';
+
+/** What a developer reads, in test mode only, on the page their frame or link shows in place of the form. */
+function refusalReason(why: PageRefusal): string {
+  switch (why.reason) {
+    case 'hosting_off':
+      return 'This form is not hosted: turn on its <code>hosting.enabled</code> (PATCH /v1/forms/{id}).';
+    case 'unknown_key':
+      return 'The key in <code>data-key</code> is not one of your publishable keys: check its <code>value</code>.';
+    case 'revoked_key':
+      return 'The key in <code>data-key</code> was revoked: use an active publishable key.';
+    case 'other_workspace':
+      return 'The key in <code>data-key</code> belongs to another workspace than this form.';
+    case 'environment':
+      return (
+        `The key in <code>data-key</code> is a ${why.key} key and this form is a ${why.form} form: a key reaches forms ` +
+        `of its own environment only. Use a ${why.form} key${why.form === 'live' ? ', or a test form while you develop' : ''}.`
+      );
+    case 'attachment':
+      return why.attachment === 'form'
+        ? 'The key in <code>data-key</code> is attached to another form: use a key attached to this form, or to the workspace.'
+        : 'The key in <code>data-key</code> is attached to a folder this form is not in: use a key that reaches this form.';
+    case 'origin':
+      return (
+        `The page framing this form, on <code>${escapeHtml(why.origin)}</code>, is not among the key's ` +
+        '<code>allowed_origins</code>: add it (PATCH /v1/publishable_keys/{id}). <code>http://localhost</code> and ' +
+        '<code>http://127.0.0.1</code> origins are for test keys only; a live key needs an https:// origin.'
+      );
+  }
+}
+
+/** The 404 of a refusal in test mode: the same page, with the reason under it. */
+const explainedNotFoundPage = (why: PageRefusal): string =>
+  '<!doctype html><html lang="en" dir="ltr"><head><meta charset="utf-8"><title>Not found</title></head>' +
+  '<body><h1>Not found</h1><p>This form cannot be shown here.</p>' +
+  `<p>${refusalReason(why)}</p><p>Shown in test mode only: in live mode this page says "not found" and nothing more.</p>` +
+  '</body></html>';
 
 /** The policy of the 404 page and of refusals: they load and run nothing. */
 export const plainPagePolicy = "default-src 'none'";
 
-function sendNotFound(res: Response): void {
+function sendNotFound(res: Response, why?: PageRefusal): void {
   res
     .status(404)
     .set({ ...baseHeaders, 'Content-Security-Policy': plainPagePolicy, 'Cache-Control': 'no-store' })
     .type('html')
-    .send(notFoundPage);
+    .send(why === undefined ? notFoundPage : explainedNotFoundPage(why));
 }
 
 /** A refusal's page, for a respondent and not for a program: what happened and, for a 429, that waiting helps. */
@@ -93,19 +132,41 @@ function refusals(log: Logger): ErrorRequestHandler {
   };
 }
 
+/**
+ * The origin of the page that frames this one, for a frame request only (`Sec-Fetch-Dest`): from `Referer`, which a
+ * cross-origin frame's request carries as the framing page's origin under browsers' default referrer policy, else from
+ * `parent_url`, which embed.js adds. Either can be missing or made up: it only chooses what a test-mode refusal
+ * says; `frame-ancestors` is what keeps the page out of other sites' frames.
+ */
+function framingOrigin(req: Request): string | undefined {
+  if (!['iframe', 'frame'].includes(req.get('Sec-Fetch-Dest') ?? '')) return undefined;
+  const parentUrl = req.query.parent_url;
+  for (const address of [req.get('Referer'), typeof parentUrl === 'string' ? parentUrl : undefined]) {
+    if (address === undefined) continue;
+    try {
+      const { origin, protocol } = new URL(address);
+      if (protocol === 'https:' || protocol === 'http:') return origin;
+    } catch {
+      // Not a URL: the next one.
+    }
+  }
+  return undefined;
+}
+
 /** JSON inside a non-executing `<script type="application/json">`: nothing in it may close the element. */
 const embeddedJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
-function pageHtml(assets: HostedAssets, title: string, data: Record<string, string>, form: unknown): string {
+function pageHtml(assets: HostedAssets, title: string, language: string, data: Record<string, string>, form: unknown): string {
   const attributes = Object.entries(data)
     .map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`)
     .join('');
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(language)}" dir="${directionOf(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/f/assets/${assets.manifest['page.css']}">
 <script src="/f/assets/${assets.manifest['page.js']}" defer></script>
 </head>
@@ -140,16 +201,22 @@ export function hostedPages(
     const assets = assetsOf();
     if (!assets) return unbuilt(res);
     try {
-      const record = await findHostedForm(services, req.params.formId);
-      const embeddedBy = typeof req.query.embed === 'string' ? await embeddingOrigins(services, record, req.query.embed) : [];
+      const key = req.query.embed;
+      const access = await hostedPageAccess(services, {
+        formId: req.params.formId,
+        ...(typeof key === 'string' ? { embed: { key, parentOrigin: framingOrigin(req) } } : {}),
+      });
+      if (!access.served) return sendNotFound(res, access.why);
+      const { record } = access;
       const start = await hostedPageStart(services, record);
       res
-        .set({ ...baseHeaders, 'Content-Security-Policy': pagePolicy(embeddedBy), 'Cache-Control': 'no-store' })
+        .set({ ...baseHeaders, 'Content-Security-Policy': pagePolicy(access.frameAncestors), 'Cache-Control': 'no-store' })
         .type('html')
         .send(
           pageHtml(
             assets,
             record.form.name,
+            record.form.language,
             {
               form: record.form.id,
               key: start.key,
@@ -163,6 +230,15 @@ export function hostedPages(
       if (isAppError(error) && error.code === 'resource_not_found') return sendNotFound(res);
       next(error);
     }
+  });
+
+  // Browsers ask for it on every page of the origin that does not name an icon (the not-found page, a refusal);
+  // the form's page names it. The same bytes for every build: cached for a day, not for good.
+  router.get('/favicon.ico', (_req, res) => {
+    res
+      .set({ ...baseHeaders, 'Cache-Control': 'public, max-age=86400' })
+      .type('image/x-icon')
+      .send(favicon());
   });
 
   // A stable address customers put in their pages: cached briefly, so a new build reaches them within minutes.

@@ -1,7 +1,8 @@
 /**
  * `GET /f/{form_id}`, its static files and `GET /embed.js`, over HTTP: the page of a hosted form with its strict
  * Content-Security-Policy and its hosted-pages key, the same plain 404 for a form that is unknown, not hosted or framed
- * with a key that does not reach it, and the hosted-pages key kept out of the customer's keys.
+ * with a key that does not reach it (in live mode), the page's language and direction, its icon, and the hosted-pages
+ * key kept out of the customer's keys.
  */
 import express, { type RequestHandler } from 'express';
 import pino from 'pino';
@@ -90,18 +91,18 @@ describe('hosted form pages', () => {
     expect(closed.body).toBe(unknown.body);
   });
 
-  it('when the page is framed with a revoked key, a test key for a live form, or another workspace’s key, then the same plain 404', async () => {
+  it('when the page is framed with a revoked live key or another workspace’s live key, then the same plain 404', async () => {
     const form = await createForm(api, { hosting: { enabled: true } });
     const revoked = await createPublishableKey(api, { environment: 'live' });
     expect((await api.call('delete', `/v1/publishable_keys/${revoked.id}`)).status).toBe(200);
-    const testKey = await createPublishableKey(api, { environment: 'test' });
     const other = await api.otherWorkspace();
     const othersKey = await createPublishableKey(api, { environment: 'live' }, other.live_admin_key);
-    // Each of them would frame the page if it reached the form: the denial is the key's, not the request's.
+    // Each of them would frame the page if it reached the form: the denial is the key's, not the request's. (A test
+    // key's refusal says why: hosted-not-found.test.ts.)
     const reaching = await createPublishableKey(api, { environment: 'live' });
     expect((await getText(`/f/${form.id}?embed=${reaching.value}`)).status).toBe(200);
     const unknown = await getText(`/f/${absentId('form')}`);
-    for (const key of [revoked, testKey, othersKey]) {
+    for (const key of [revoked, othersKey]) {
       const res = await getText(`/f/${form.id}?embed=${key.value}`);
       expect(res.status, key.environment).toBe(404);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -119,6 +120,37 @@ describe('hosted form pages', () => {
     const res = await getText(`/f/${form.id}?embed=${key.value}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-security-policy']).toMatch(/frame-ancestors https:\/\/www\.acme\.example https:\/\/shop\.acme\.example$/);
+  });
+
+  it.each([
+    ['en', 'ltr'],
+    ['de', 'ltr'],
+    ['pt-BR', 'ltr'],
+    ['ar', 'rtl'],
+    ['he', 'rtl'],
+    ['he-IL', 'rtl'],
+  ])('when a hosted form’s language is %s, then its page is <html lang dir="%s">', async (language, direction) => {
+    const form = await createForm(api, { hosting: { enabled: true }, language });
+    const res = await getText(`/f/${form.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toContain(`<html lang="${language}" dir="${direction}">`);
+  });
+
+  it('when a browser asks for /favicon.ico, then it gets an icon, cached for a day; the page names it, so the browser need not guess', async () => {
+    const res = await api.call('get', '/favicon.ico', null).buffer(true);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/x-icon');
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const icon = res.body as Buffer;
+    // An ICO header with one 32 by 32 image, which is a PNG, stored right after the directory.
+    expect([...icon.subarray(0, 8)]).toEqual([0, 0, 1, 0, 1, 0, 32, 32]);
+    expect(icon.readUInt32LE(14)).toBe(icon.length - 22);
+    expect(icon.subarray(22, 30).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
+    expect(icon.length).toBeLessThan(1024);
+
+    const form = await createForm(api, { hosting: { enabled: true } });
+    expect((await getText(`/f/${form.id}`)).body).toContain('<link rel="icon" href="/favicon.ico">');
   });
 
   it('when /embed.js is fetched, then it is a script any site may load, cached for minutes', async () => {
