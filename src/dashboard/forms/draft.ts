@@ -13,9 +13,17 @@ export type Condition = Schema<'Condition'>;
 export type FieldCondition = Schema<'FieldCondition'>;
 export type ChoiceOption = Schema<'ChoiceOption'>;
 export type Scoring = Schema<'Scoring'>;
+export type Welcome = Schema<'FormWelcome'>;
+export type Ending = Schema<'FormEnding'>;
+
+/** The contract's default language of a form (FormLanguage's `default`). */
+export const defaultLanguage = 'en';
 
 /** The members of a Form the builder edits; a Form is one. */
-export type FormDraft = Pick<Form, 'name' | 'slug' | 'folder_id' | 'steps' | 'logic' | 'scoring' | 'spam_protection' | 'appearance'> & {
+export type FormDraft = Pick<
+  Form,
+  'name' | 'slug' | 'folder_id' | 'steps' | 'logic' | 'scoring' | 'spam_protection' | 'appearance' | 'welcome' | 'ending' | 'language'
+> & {
   hosting: { enabled: boolean; url?: string | null };
 };
 
@@ -30,6 +38,9 @@ export const formParts = {
   spam_protection: 'Spam protection',
   hosting: 'Hosting',
   appearance: 'Appearance',
+  welcome: 'Welcome screen',
+  ending: 'Ending screen',
+  language: 'Language',
 } as const satisfies Partial<Record<keyof FormUpdate, string>>;
 export type FormPart = keyof typeof formParts;
 
@@ -45,8 +56,17 @@ export function newFormDraft(folderId: string | null): FormDraft {
     spam_protection: { honeypot_field: null, min_completion_seconds: 0, proof_of_work: false },
     hosting: { enabled: false },
     appearance: { accent_color: '#4338ca', font: 'system' },
+    welcome: null,
+    ending: null,
+    language: defaultLanguage,
   };
 }
+
+/**
+ * A draft this tab kept, with any part it lacks taken from `from` (the form it was made to, or an empty new form): a
+ * draft kept before the builder edited that part leaves it as it was.
+ */
+export const completedDraft = (kept: FormDraft, from: FormDraft): FormDraft => ({ ...from, ...kept });
 
 /** A JSON text with keys sorted, so that two equal values compare equal whatever order their keys came in. */
 function canonical(value: unknown): string {
@@ -87,6 +107,9 @@ export function createBodyOf(draft: FormDraft): FormCreate {
     spam_protection: rest.spam_protection,
     hosting: { enabled: hosting.enabled },
     appearance: rest.appearance,
+    welcome: rest.welcome,
+    ending: rest.ending,
+    language: rest.language,
   };
 }
 

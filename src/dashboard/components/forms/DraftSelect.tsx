@@ -6,7 +6,8 @@ export function DraftSelect(props: {
   pointer: string;
   label: string;
   value: string;
-  options: ReadonlyArray<{ value: string; label: string }>;
+  /** Each choice; `lang` names a label's language when it is not English (a language's own name). */
+  options: ReadonlyArray<{ value: string; label: string; lang?: string }>;
   onValue: (value: string) => void;
   hint?: string;
 }) {
@@ -29,7 +30,7 @@ export function DraftSelect(props: {
         {/* A value the draft holds but no option names (a step since removed) stays visible until changed. */}
         {!known && <option value={props.value}>{props.value === '' ? 'Choose…' : `${props.value} (not in this form)`}</option>}
         {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
+          <option key={option.value} value={option.value} lang={option.lang}>
             {option.label}
           </option>
         ))}

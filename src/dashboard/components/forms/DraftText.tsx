@@ -11,7 +11,7 @@ export function DraftText(props: {
   value: string | undefined;
   onValue: (value: string) => void;
   hint?: string;
-  type?: 'text' | 'date' | 'color';
+  type?: 'text' | 'date' | 'color' | 'url';
   multiline?: boolean;
 }) {
   const { error, readOnly } = useBuilder();

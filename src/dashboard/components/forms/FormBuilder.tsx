@@ -1,7 +1,9 @@
+import type { ComponentChildren } from 'preact';
 import type { Folder } from '../../../client/schemas.js';
 import { BuilderContext } from '../../forms/builder-context.js';
 import type { FormDraft } from '../../forms/draft.js';
 import { AppearanceSection } from './AppearanceSection.js';
+import { EndingSection } from './EndingSection.js';
 import { FormPreview } from './FormPreview.js';
 import { HostingSection } from './HostingSection.js';
 import { LogicEditor } from './LogicEditor.js';
@@ -9,11 +11,13 @@ import { ScoringEditor } from './ScoringEditor.js';
 import { SettingsSection } from './SettingsSection.js';
 import { SpamProtectionSection } from './SpamProtectionSection.js';
 import { StepsEditor } from './StepsEditor.js';
+import { WelcomeSection } from './WelcomeSection.js';
 
 /**
- * The builder's layout: the draft's sections (settings, steps and fields, logic, scoring, spam protection, hosting,
- * appearance) beside the live preview. Every change goes to `onDraft`; the last write's error reaches each input
- * through the builder context, and a viewer's builder is read-only.
+ * The builder's layout: the draft's sections (settings, welcome screen, steps and fields, logic, ending screen,
+ * scoring, spam protection, hosting, appearance, then `children`: what is saved apart from the draft, the logo) beside
+ * the live preview. Every change goes to `onDraft`; the last write's error reaches each input through the builder
+ * context, and a viewer's builder is read-only.
  */
 export function FormBuilder(props: {
   draft: FormDraft;
@@ -23,6 +27,7 @@ export function FormBuilder(props: {
   error: unknown;
   readOnly: boolean;
   previewStylesheet: string;
+  children?: ComponentChildren;
 }) {
   const { draft, onDraft } = props;
   return (
@@ -30,12 +35,15 @@ export function FormBuilder(props: {
       <div class="builder">
         <div class="builder-editor">
           <SettingsSection draft={draft} folders={props.folders} isNew={props.isNew} onDraft={onDraft} />
+          <WelcomeSection welcome={draft.welcome} onWelcome={(welcome) => onDraft({ ...draft, welcome })} />
           <StepsEditor steps={draft.steps} onSteps={(steps) => onDraft({ ...draft, steps })} />
           <LogicEditor logic={draft.logic} steps={draft.steps} onLogic={(logic) => onDraft({ ...draft, logic })} />
+          <EndingSection ending={draft.ending} onEnding={(ending) => onDraft({ ...draft, ending })} />
           <ScoringEditor scoring={draft.scoring} steps={draft.steps} onScoring={(scoring) => onDraft({ ...draft, scoring })} />
           <SpamProtectionSection value={draft.spam_protection} onValue={(spam_protection) => onDraft({ ...draft, spam_protection })} />
           <HostingSection hosting={draft.hosting} onHosting={(hosting) => onDraft({ ...draft, hosting })} />
           <AppearanceSection appearance={draft.appearance} onAppearance={(appearance) => onDraft({ ...draft, appearance })} />
+          {props.children}
         </div>
         <div class="builder-preview">
           <FormPreview draft={draft} stylesheet={props.previewStylesheet} />

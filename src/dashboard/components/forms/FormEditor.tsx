@@ -4,9 +4,18 @@ import type { Form } from '../../../client/schemas.js';
 import { FormFunnelError, unwrap } from '../../api.js';
 import { formatDateTime } from '../../format.js';
 import { focusSoon } from '../../forms/builder-context.js';
-import { createBodyOf, differingParts, type FormDraft, type FormPart, formParts, newFormDraft, updateBodyOf } from '../../forms/draft.js';
+import {
+  completedDraft,
+  createBodyOf,
+  differingParts,
+  type FormDraft,
+  type FormPart,
+  formParts,
+  newFormDraft,
+  updateBodyOf,
+} from '../../forms/draft.js';
 import { allFolders } from '../../forms/folders.js';
-import { findStoredDraft, forgetStoredDraft, type Opened, storeDraft } from '../../forms/stored-draft.js';
+import { findStoredDraft, forgetStoredDraft, type Opened, type StoredDraft, storeDraft } from '../../forms/stored-draft.js';
 import { navigate, useLeaveGuard } from '../../router.js';
 import { api, canEdit, dashboard, environment, isAdmin } from '../../state.js';
 import { useResource } from '../../use-resource.js';
@@ -41,6 +50,10 @@ function precondition(from: Opened): { 'If-Match': string } {
 const changedParts = (base: Opened | undefined, draft: FormDraft | undefined, folderId: string | null): FormPart[] =>
   draft ? differingParts(base ? base.form : newFormDraft(folderId), draft) : [];
 
+/** A new form's draft: the one this tab kept, or an empty one. */
+const keptOrNew = (kept: StoredDraft | undefined, folderId: string | null): FormDraft =>
+  kept ? completedDraft(kept.draft, newFormDraft(folderId)) : newFormDraft(folderId);
+
 async function read(id: string): Promise<Opened> {
   return opened(await api().GET('/forms/{id}', { params: { path: { id } } }));
 }
@@ -58,9 +71,7 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
   const readOnly = !canEdit();
   const [keptNew] = useState(() => (props.formId || readOnly ? undefined : findStoredDraft(undefined)));
   const [base, setBase] = useState<Opened | undefined>();
-  const [draft, setDraft] = useState<FormDraft | undefined>(() =>
-    props.formId ? undefined : (keptNew?.draft ?? newFormDraft(props.folderId)),
-  );
+  const [draft, setDraft] = useState<FormDraft | undefined>(() => (props.formId ? undefined : keptOrNew(keptNew, props.folderId)));
   const [restored, setRestored] = useState(keptNew !== undefined);
   const [loadError, setLoadError] = useState<unknown>();
   const [error, setError] = useState<unknown>();
@@ -87,15 +98,16 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
   const startFrom = (form: Opened) => {
     const kept = readOnly ? undefined : findStoredDraft(form.form.id);
     const from = kept?.base && kept.base.form.version !== form.form.version ? kept.base : form;
-    if (!kept || changedParts(from, kept.draft, null).length === 0) return open(form);
-    show(from, kept.draft, { now: from === form ? undefined : form, restored: true });
+    const draft = kept && completedDraft(kept.draft, from.form);
+    if (!draft || changedParts(from, draft, null).length === 0) return open(form);
+    show(from, draft, { now: from === form ? undefined : form, restored: true });
   };
 
   useEffect(() => {
     if (props.formId === undefined) {
       if (current.current.base) {
         const kept = readOnly ? undefined : findStoredDraft(undefined);
-        show(undefined, kept?.draft ?? newFormDraft(props.folderId), { restored: kept !== undefined });
+        show(undefined, keptOrNew(kept, props.folderId), { restored: kept !== undefined });
       }
       return;
     }
