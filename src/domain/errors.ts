@@ -51,6 +51,7 @@ export const errorClasses = {
   invalid_form: { status: 422, type: 'validation_error' },
   form_too_large: { status: 422, type: 'validation_error' },
   invalid_form_logic: { status: 422, type: 'validation_error' },
+  invalid_image: { status: 422, type: 'validation_error' },
   invalid_answers: { status: 422, type: 'validation_error' },
   invalid_value: { status: 422, type: 'validation_error' },
   challenge_required: { status: 422, type: 'validation_error' },

@@ -43,6 +43,8 @@ export const DOMAIN_ISSUE_CODES = [
   'too_few_selections',
   'too_many_selections',
   'consent_required',
+  // logos (422 invalid_image)
+  'invalid_image',
 ] as const;
 
 export type DomainIssueCode = (typeof DOMAIN_ISSUE_CODES)[number];

@@ -27,6 +27,7 @@ import { dashboardPage } from './dashboard-page.js';
 import { dispatch } from './dispatch.js';
 import { defaultRateLimits, type RateLimitSettings } from './documented-limits.js';
 import { errorHandler, lastResort, unknownPath } from './error-handler.js';
+import { formLogoFiles } from './form-logo-files.js';
 import { handlers as defaultHandlers } from './handlers/index.js';
 import type { Handlers } from './handlers/types.js';
 import { hostedAssetLoader } from './hosted-assets.js';
@@ -214,6 +215,8 @@ export function buildApp(options: AppOptions): App {
   // A page view is a public request, counted against the address as the page's API calls are.
   const assetsOf = hostedAssetLoader();
   app.use(hostedPages(services, assetsOf, limitPublicAddress, log));
+  // Forms' logos (form-logo-files.ts), which the hosted pages show: images under each form's page address.
+  app.use(formLogoFiles(services, limitPublicAddress, log));
   // People's pages (people-pages.ts): sign-in, invitations, the account, and the consent page at the contract's
   // authorization URL. HTML as well; their session cookie is read there and nowhere else.
   const oauth = oauthFlow(contract.document);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { type Operation as DocumentOperation, deref, type Json, requestExample } from '../code-samples/document.js';
 import { withCodeSamples } from '../code-samples.js';
 import type { Schema, Scope } from '../contract.js';
+import { maxBodyBytes } from './documented-limits.js';
 import type { OperationId } from './handlers/types.js';
 
 type EventType = Schema<'EventType'>;
@@ -24,7 +25,7 @@ export type OpenApiDocument = {
 
 export interface Operation {
   operationId: OperationId;
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete' | 'put';
   /** The OpenAPI path template, e.g. `/forms/{id}`. */
   path: string;
   pattern: RegExp;
@@ -45,8 +46,16 @@ export interface Operation {
    * secret key or OAuth token. Each refuses the other's credentials.
    */
   publishable: boolean;
-  /** The media type the operation's request body is sent in; `null` when it takes no body. */
-  requestMediaType: string | null;
+  /**
+   * The media types the operation's request body may be sent in, as its `requestBody` lists them; empty when it takes
+   * no body. One structured type (`application/json`, or form fields for the OAuth token endpoint), or one or more
+   * types of a body taken as bytes (a logo's `image/png`, `image/jpeg`, `image/webp`: `rawBody`).
+   */
+  requestMediaTypes: readonly string[];
+  /** Whether the body is taken as the bytes sent (an uploaded file) rather than parsed as JSON or form fields. */
+  rawBody: boolean;
+  /** The largest body taken: the body schema's `maxLength` for bytes, the 1 MiB of `PayloadTooLarge` otherwise. */
+  maxBodyBytes: number;
   /**
    * Whether an `Idempotency-Key` makes the request replayable: every POST (the key is accepted on all of them), and
    * the other operations that declare the header (a PATCH whose retry would otherwise meet a changed resource).
@@ -195,7 +204,7 @@ function readOperations(document: OpenApiDocument): Operation[] {
         authenticated: security.length > 0,
         acceptsOAuthTokens: security.some((requirement) => Object.keys(requirement).some((scheme) => oauthSchemes.has(scheme))),
         publishable: takesPublishableKey(operation.operationId, security),
-        requestMediaType: requestMediaType(document, path, operation.requestBody),
+        ...requestBodyOf(document, path, operation.requestBody),
         acceptsIdempotencyKey: method === 'post' || declaresHeader(document, parameters, 'idempotency-key'),
         integerPathParams: integerPathParams(document, parameters),
         numericParams: numericParams(document, parameters),
@@ -231,12 +240,36 @@ export function pathPattern(template: string): RegExp {
 /** Follows a local `$ref` (`#/components/...`) of the bundled document. */
 export const resolve = (document: OpenApiDocument, node: unknown): Record<string, unknown> => deref<Json>(document, node as Json);
 
-/** Each operation's body has one media type; a second would need the body parser to choose between them. */
-function requestMediaType(document: OpenApiDocument, path: string, requestBody: unknown): string | null {
-  if (requestBody === undefined) return null;
-  const mediaTypes = Object.keys((resolve(document, requestBody).content as Record<string, unknown> | undefined) ?? {});
-  if (mediaTypes.length !== 1) throw new Error(`${path}: a request body must have exactly one media type.`);
-  return mediaTypes[0]!;
+/** The media types whose bodies are parsed into values (request-body.ts); any other is taken as bytes. */
+export const structuredMediaTypes: ReadonlySet<string> = new Set(['application/json', 'application/x-www-form-urlencoded']);
+
+/**
+ * What the body parser needs of an operation's `requestBody`. A structured body has one media type (a second would
+ * need the parser and the validator to choose between two shapes); a body taken as bytes may have several, each a
+ * string schema whose `maxLength` bounds it in bytes, so the document states the limit the parser applies.
+ */
+function requestBodyOf(
+  document: OpenApiDocument,
+  path: string,
+  requestBody: unknown,
+): Pick<Operation, 'requestMediaTypes' | 'rawBody' | 'maxBodyBytes'> {
+  if (requestBody === undefined) return { requestMediaTypes: [], rawBody: false, maxBodyBytes };
+  const content = (resolve(document, requestBody).content as Record<string, { schema?: unknown }> | undefined) ?? {};
+  const mediaTypes = Object.keys(content);
+  if (mediaTypes.length === 0) throw new Error(`${path}: a request body must have a media type.`);
+  if (mediaTypes.some((mediaType) => structuredMediaTypes.has(mediaType))) {
+    if (mediaTypes.length !== 1) throw new Error(`${path}: a JSON or form body must be the request body's only media type.`);
+    return { requestMediaTypes: mediaTypes, rawBody: false, maxBodyBytes };
+  }
+  const limits = mediaTypes.map((mediaType) => {
+    const schema = resolve(document, content[mediaType]!.schema);
+    if (schema.type !== 'string' || typeof schema.maxLength !== 'number') {
+      throw new Error(`${path}: a ${mediaType} body is taken as bytes: its schema must be a string with a maxLength.`);
+    }
+    return schema.maxLength;
+  });
+  if (new Set(limits).size !== 1) throw new Error(`${path}: the media types of a body taken as bytes must have one maxLength.`);
+  return { requestMediaTypes: mediaTypes, rawBody: true, maxBodyBytes: limits[0]! };
 }
 
 function declaresHeader(document: OpenApiDocument, parameters: unknown[], name: string): boolean {

@@ -10,6 +10,7 @@ import { AppError, internalError, routeNotFound, serviceUnavailable } from '../d
 import { StoreUnavailable } from '../store/errors.js';
 import { type RequestState, stateOf } from './locals.js';
 import { problemBody, sendProblem } from './problem.js';
+import { expectedMediaTypes } from './request-body.js';
 import { fromValidatorError, isValidatorError } from './validation.js';
 
 function toAppError(error: unknown, state: RequestState, log: Logger, body: unknown): AppError {
@@ -20,7 +21,7 @@ function toAppError(error: unknown, state: RequestState, log: Logger, body: unkn
     return serviceUnavailable(STORE_RETRY_AFTER_SECONDS);
   }
   if (isValidatorError(error) && (error.status === 400 || error.status === 415)) {
-    return fromValidatorError(error, state.operation?.requestMediaType ?? 'application/json', state.parameterIssues ?? [], body);
+    return fromValidatorError(error, expectedMediaTypes(state.operation), state.parameterIssues ?? [], body);
   }
   // A 500 from the response validator means the server broke the contract: loud in the log.
   if (isValidatorError(error)) log.error({ request_id, violation: error.errors, message: error.message }, 'response broke the contract');

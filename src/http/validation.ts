@@ -8,7 +8,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { ValidationIssue } from '../contract.js';
 import { type AppError, badRequest, internalError, unsupportedMediaType } from '../domain/errors.js';
 import { jsonPointer } from '../domain/validation-issue.js';
-import type { NumericParameter, OpenApiDocument } from './contract-document.js';
+import { type NumericParameter, type OpenApiDocument, structuredMediaTypes } from './contract-document.js';
 import { stateOf } from './locals.js';
 import { rememberValidatedReads } from './validated-responses.js';
 import { withoutRepeatedRouting } from './validator-stages.js';
@@ -39,7 +39,7 @@ function buildValidator(document: OpenApiDocument, options: { validateResponses:
   // The validator finds the base path in `servers`; the published servers are absolute URLs (production,
   // mock), so the server validates against a copy whose only server is its own mount point.
   const apiSpec = forAjvDiscriminators(
-    withBodyDiscriminatorsNested(withoutAnnotations({ ...document, servers: [{ url: '/v1' }] }) as OpenApiDocument),
+    withBodyDiscriminatorsNested(withRawBodiesUnchecked(withoutAnnotations({ ...document, servers: [{ url: '/v1' }] }) as OpenApiDocument)),
   );
   return withoutRepeatedRouting(
     OpenApiValidator.middleware({
@@ -172,6 +172,23 @@ function withoutAnnotations(node: unknown, namesHere = false): unknown {
   }
   // Built from entries, so a member named `__proto__` stays a member rather than setting the copy's prototype.
   return Object.fromEntries(kept);
+}
+
+/**
+ * A body taken as bytes (an uploaded image) is a `RawBody` by the time the validator runs, not the string its schema
+ * describes: the body parser applied its `maxLength` and matched its media type, and what the bytes are is the
+ * domain's to check. The validator passes over a `format: binary` body, and still refuses a media type the operation
+ * does not list.
+ */
+function withRawBodiesUnchecked<T extends OpenApiDocument>(document: T): T {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Array<{ requestBody?: { content?: Record<string, { schema?: unknown }> } }>) {
+      for (const [mediaType, media] of Object.entries(operation?.requestBody?.content ?? {})) {
+        if (!structuredMediaTypes.has(mediaType)) media.schema = { type: 'string', format: 'binary' };
+      }
+    }
+  }
+  return document;
 }
 
 /**

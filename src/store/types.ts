@@ -9,6 +9,7 @@
 import type { Attachment, Environment, Plan, Schema } from '../contract.js';
 import type { AuditEventInput } from './audit-event-input.js';
 import type { EventStore } from './event-store.js';
+import type { FormLogoStore } from './form-logo-store.js';
 import type { IntegrationStore } from './integration-store.js';
 import type { OAuthStore } from './oauth-store.js';
 import type { IdempotentResponse, Outbox } from './outbox.js';
@@ -184,7 +185,8 @@ export interface FormStore {
   create(record: FormRecord, outbox?: Outbox<void>): Promise<void>;
   /**
    * Replaces the form and stores the snapshot of its new version; snapshots older than the latest
-   * `keepVersions` are deleted; `audit`, when given, is recorded with it. The write is made only while the form is
+   * `keepVersions` are deleted, and so are the form's logo images but the one its `logo` names (form-logo-store.ts);
+   * `audit`, when given, is recorded with it. The write is made only while the form is
    * still in `record.workspaceId` (`RecordNotFound('form')` otherwise). With `expectedTag`, the write is made
    * only if the stored form's entity tag (`entityTagOf`, src/etag.ts) still equals it, compared inside the
    * transaction: `StoreConflict('changed_since_read')` otherwise, `RecordNotFound('form')` when it is gone.
@@ -196,7 +198,7 @@ export interface FormStore {
     outbox?: Outbox<void>,
   ): Promise<void>;
   /**
-   * Deletes the workspace's form, its snapshots, submissions and aggregates, and revokes the keys attached to it, in
+   * Deletes the workspace's form, its snapshots, logo images, submissions and aggregates, and revokes the keys attached to it, in
    * one transaction, with the audit event `audit.form` when given; `RecordNotFound('form')` when the workspace no
    * longer holds it (deleted, or moved by a transfer since the caller read it). With `expectedTag`, only if the
    * stored form's entity tag still equals it (`StoreConflict('changed_since_read')` otherwise, and nothing is deleted).
@@ -341,6 +343,7 @@ export interface Store {
   apiKeys: ApiKeyStore;
   publishableKeys: PublishableKeyStore;
   forms: FormStore;
+  formLogos: FormLogoStore;
   transfers: TransferStore;
   folders: FolderStore;
   auditEvents: AuditEventStore;

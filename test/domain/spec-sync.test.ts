@@ -11,6 +11,7 @@ import { CHALLENGE_LIFETIME_SECONDS } from '../../src/domain/challenges/proof-of
 import { AppError, errorClasses, MAX_REPORTED_ISSUES } from '../../src/domain/errors.js';
 import { MAX_DEFINITION_BYTES } from '../../src/domain/forms/definition-size.js';
 import { SCHEMA_DEFAULTS } from '../../src/domain/forms/field-defaults.js';
+import { MAX_LOGO_BYTES, MAX_LOGO_PIXELS, MIN_LOGO_PIXELS } from '../../src/domain/forms/logo-image.js';
 import { KEPT_VERSIONS } from '../../src/domain/forms/service.js';
 import { DEFAULT_EXPIRE_PREVIOUS_AFTER_SECONDS } from '../../src/domain/integrations/service.js';
 import { plansWithAttachedKeys } from '../../src/domain/keys/service.js';
@@ -83,6 +84,20 @@ describe('the code agrees with the OpenAPI document', () => {
     expect(textAt('paths/forms', 'post', 'description')).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
     expect(textAt('paths/forms_{id}', 'patch', 'description')).toContain(`at most ${MAX_DEFINITION_BYTES} bytes`);
     expect(textAt('components/schemas/ErrorCode', 'description')).toContain(`larger than ${MAX_DEFINITION_BYTES} bytes`);
+  });
+
+  it('when a logo is checked, then its size and pixel bounds are the ones FormLogo and setFormLogo state', () => {
+    for (const type of ['image/png', 'image/jpeg', 'image/webp']) {
+      expect(numberAt('paths/forms_{id}_logo', 'put', 'requestBody', 'content', type, 'schema', 'maxLength')).toBe(MAX_LOGO_BYTES);
+    }
+    expect(numberAt('components/schemas/FormLogo', 'properties', 'size', 'maximum')).toBe(MAX_LOGO_BYTES);
+    for (const side of ['width', 'height']) {
+      expect(numberAt('components/schemas/FormLogo', 'properties', side, 'minimum')).toBe(MIN_LOGO_PIXELS);
+      expect(numberAt('components/schemas/FormLogo', 'properties', side, 'maximum')).toBe(MAX_LOGO_PIXELS);
+    }
+    expect(textAt('paths/forms_{id}_logo', 'put', 'description')).toContain(
+      `at most ${MAX_LOGO_BYTES} bytes (256 KiB), between ${MIN_LOGO_PIXELS} and ${MAX_LOGO_PIXELS} pixels wide and high`,
+    );
   });
 
   it('when versions are pruned, then the number kept is the one listFormVersions and getFormVersion state', () => {

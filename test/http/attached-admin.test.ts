@@ -3,6 +3,7 @@ import { loadContract } from '../../src/http/contract-document.js';
 import type { OperationId } from '../../src/http/handlers/types.js';
 import { createForm, createIntegration, PUBLIC_URL, submit } from '../support/factories.js';
 import { useWatchedApi } from '../support/http-checks.js';
+import { pngImage } from '../support/images.js';
 import { testWebhookUrls } from './integrations-support.js';
 
 const api = useWatchedApi(() => ({
@@ -21,7 +22,8 @@ beforeAll(async () => {
   folderKey = (await api.createKey({ environment: 'live', scope: 'admin', attachment: { type: 'folder', folder_id: folderId } })).secret;
 });
 
-type Call = ['get' | 'post' | 'patch' | 'delete', string, Record<string, unknown>?];
+/** A request: its method, path and JSON body, or a file body with its media type (a logo). */
+type Call = ['get' | 'post' | 'patch' | 'delete', string, Record<string, unknown>?] | ['put', string, Buffer, string];
 
 /**
  * Every operation of the document, and how a form- or folder-attached key is kept to its forms there. A new
@@ -50,6 +52,8 @@ const reach: Record<OperationId, Reach> = {
   listFormVersions: { elsewhere: () => ['get', `/v1/forms/${otherFormId}/versions`] },
   getFormVersion: { elsewhere: () => ['get', `/v1/forms/${otherFormId}/versions/1`] },
   restoreFormVersion: { elsewhere: () => ['post', `/v1/forms/${otherFormId}/versions/1/restore`] },
+  setFormLogo: { elsewhere: () => ['put', `/v1/forms/${otherFormId}/logo`, pngImage(32, 32), 'image/png'] },
+  deleteFormLogo: { elsewhere: () => ['delete', `/v1/forms/${otherFormId}/logo`] },
   rescoreForm: { elsewhere: () => ['post', `/v1/forms/${otherFormId}/rescore`] },
   getRescoreJob: { elsewhere: () => ['get', `/v1/rescore_jobs/${otherRescoreJobId}`] },
   getAnalytics: { elsewhere: () => ['get', `/v1/analytics?form_id=${otherFormId}`] },
@@ -154,9 +158,10 @@ describe('admin keys attached to a form or folder', () => {
     for (const [operationId, entry] of Object.entries(reach)) {
       if (!('elsewhere' in entry)) continue;
       it(`when such a key calls ${operationId} for another form, then 403 form_not_attached`, async () => {
-        const [method, path, body] = entry.elsewhere();
+        const [method, path, body, type] = entry.elsewhere();
         for (const key of [formKey, folderKey]) {
-          const res = await api.call(method, path, key).send(body);
+          const call = api.call(method, path, key);
+          const res = await (type === undefined ? call : call.set('Content-Type', type)).send(body);
           expect({ status: res.status, code: res.body.code }, `${operationId}: ${JSON.stringify(res.body)}`).toEqual({
             status: 403,
             code: 'form_not_attached',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { takesIdempotencyKey } from '../../src/client/idempotency-key.js';
 import type { Scope } from '../../src/contract.js';
 import {
+  contractOf,
   loadContract,
   loadOrBundleContract,
   matchOperation,
@@ -31,6 +32,8 @@ const minimumAccess: Record<OperationId, Access> = {
   listFormVersions: 'read',
   getFormVersion: 'read',
   restoreFormVersion: 'read_write',
+  setFormLogo: 'read_write',
+  deleteFormLogo: 'read_write',
   transferForm: 'admin',
   listTransfers: 'admin',
   getTransfer: 'admin',
@@ -147,10 +150,36 @@ describe('what the server reads from the document', () => {
     expect(contract.scopeOrder).toEqual(['read', 'read_write', 'admin']);
   });
 
-  it('when an operation takes a body, then the media type it is parsed in is the one its requestBody names', () => {
-    expect(operation('createForm').requestMediaType).toBe('application/json');
-    expect(operation('createOAuthToken').requestMediaType).toBe('application/x-www-form-urlencoded');
-    expect(operation('listForms').requestMediaType).toBeNull();
+  it('when an operation takes a body, then the media types it is parsed in are the ones its requestBody names', () => {
+    expect(operation('createForm')).toMatchObject({ requestMediaTypes: ['application/json'], rawBody: false, maxBodyBytes: 1_048_576 });
+    expect(operation('createOAuthToken')).toMatchObject({ requestMediaTypes: ['application/x-www-form-urlencoded'], rawBody: false });
+    expect(operation('listForms')).toMatchObject({ requestMediaTypes: [], rawBody: false });
+  });
+
+  it('when an operation takes a file, then it takes each of its media types as bytes, up to the schemas’ maxLength', () => {
+    expect(operation('setFormLogo')).toMatchObject({
+      method: 'put',
+      requestMediaTypes: ['image/png', 'image/jpeg', 'image/webp'],
+      rawBody: true,
+      maxBodyBytes: 262_144,
+    });
+  });
+
+  it('when a body mixes JSON with another media type, or a file body has no maxLength, then the document is refused', () => {
+    const withBody = (content: Record<string, unknown>, method = 'post') => {
+      const document = structuredClone(contract.document);
+      document.paths['/forms/{id}/logo'] = { [method]: { operationId: 'setFormLogo', requestBody: { content }, responses: {} } };
+      return () => contractOf(document);
+    };
+    const image = { schema: { type: 'string', maxLength: 10 } };
+    expect(withBody({ 'application/json': { schema: {} }, 'image/png': image })).toThrow(/only media type/);
+    expect(withBody({ 'image/png': { schema: { type: 'string' } } })).toThrow(/must be a string with a maxLength/);
+    expect(withBody({ 'image/png': image, 'image/webp': { schema: { type: 'string', maxLength: 11 } } })).toThrow(/one maxLength/);
+    expect(withBody({ 'application/json': { schema: {} } }, 'put')).toThrow(/PUT is not used by this API for JSON/);
+    const upload = withBody({ 'image/png': image, 'image/webp': image }, 'put')().operations.find(
+      (found) => found.path === '/forms/{id}/logo',
+    );
+    expect(upload).toMatchObject({ requestMediaTypes: ['image/png', 'image/webp'], rawBody: true, maxBodyBytes: 10 });
   });
 
   it('when npm run bundle has not run, then the server bundles openapi/ itself into the same document', async () => {

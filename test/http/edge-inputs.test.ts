@@ -13,6 +13,7 @@ import { loadContract, type Operation, resolve as resolveReference } from '../..
 import { maxBodyBytes, maxBodyDepth } from '../../src/http/documented-limits.js';
 import { formBody } from '../support/factories.js';
 import { absentId, expectProblem, generousLimits, issuesOf, useWatchedApi } from '../support/http-checks.js';
+import { pngImage } from '../support/images.js';
 import { createPublishableKey } from '../support/publishable-keys.js';
 
 const logLines: Array<{ level: number; msg: string }> = [];
@@ -201,7 +202,12 @@ describe('text query and path parameters are text', () => {
       if (parameter.in === 'query') path += `?${parameter.name}=${encodeURIComponent(value)}`;
       const request = api.call(operation.method, path, keyFor(operation));
       // A body the operation takes, so the answer is about the parameter and not a missing media type.
-      const res = await (operation.requestMediaType === 'application/json' ? request.send({}) : request);
+      const [mediaType] = operation.requestMediaTypes;
+      const res = await (mediaType === 'application/json'
+        ? request.send({})
+        : operation.rawBody
+          ? request.set('Content-Type', mediaType!).send(pngImage(16, 16))
+          : request);
       expect({ operation: operation.operationId, parameter: parameter.name, status: res.status, code: res.body.code }).toEqual({
         operation: operation.operationId,
         parameter: parameter.name,

@@ -63,7 +63,7 @@ export async function findVisibleForm(services: Services, principal: Principal, 
  * A write's read: the form as presented, which the client's `If-Match` names (its `ETag` covers the page's address),
  * and the tag of the form as stored, which the store compares-and-sets on (it knows no address).
  */
-async function readForWrite(services: Services, principal: Principal, id: string, ifMatch: IfMatch | undefined) {
+export async function readForWrite(services: Services, principal: Principal, id: string, ifMatch: IfMatch | undefined) {
   const stored = await findStoredForm(services, principal, id);
   const record = { ...stored, form: presentedForm(services, stored.form) };
   assertMayChange(principal, record.form);
@@ -217,7 +217,7 @@ export async function updateForm(
  * Stores `next` as the form's next version, compared-and-set on the state read (`expectedTag`), and sends
  * `form.updated`; `audit` is recorded with it.
  */
-async function publishVersion(
+export async function publishVersion(
   services: Services,
   read: FormRecord,
   next: Form,

@@ -8,6 +8,7 @@ import { createApiKey, getApiKey, listApiKeys, revokeApiKey } from './api-keys.j
 import { createPublicChallenge } from './challenges.js';
 import * as events from './events.js';
 import { createFolder, deleteFolder, getFolder, listFolders, updateFolder } from './folders.js';
+import { deleteFormLogo, setFormLogo } from './form-logos.js';
 import { createForm, deleteForm, getForm, getFormVersion, listForms, listFormVersions, restoreFormVersion, updateForm } from './forms.js';
 import * as integrations from './integrations.js';
 import * as oauth from './oauth.js';
@@ -26,6 +27,8 @@ export const handlers = {
   listFormVersions,
   getFormVersion,
   restoreFormVersion,
+  setFormLogo,
+  deleteFormLogo,
   listFolders,
   createFolder,
   getFolder,

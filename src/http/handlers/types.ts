@@ -12,12 +12,21 @@ export type OperationId = Exclude<keyof operations, `${string}Webhook`>;
 
 type Op<K extends OperationId> = operations[K];
 
+/**
+ * A body the document takes as bytes (an uploaded image): the media type it was sent in, one of those its
+ * `requestBody` lists, and the bytes as sent (request-body.ts).
+ */
+export interface RawBody {
+  mediaType: string;
+  bytes: Buffer;
+}
+
 type BodyOf<RequestBody> = RequestBody extends { content: infer Content }
   ? Content extends { 'application/json': infer Json }
     ? Json
     : Content extends { 'application/x-www-form-urlencoded': infer Form }
       ? Form
-      : never
+      : RawBody
   : undefined;
 
 export type RequestBody<K extends OperationId> =

@@ -11,11 +11,13 @@ import {
   type FormVersionRow,
   type FormVersionSummaryRow,
   snapshotCounts,
+  storedLogoOf,
   toFormRecord,
   toSummary,
   toVersion,
   toVersionSummary,
 } from '../rows/forms.js';
+import { formLogoSql } from '../sql/form-logos.js';
 import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
 import { attachedKeys, revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -181,6 +183,7 @@ export function postgresForms(pool: pg.Pool, caches: RowCaches): FormStore {
           );
           await insertSnapshot(client, form, definition);
           await run(client, 'DELETE FROM form_versions WHERE form_id = $1 AND version <= $2', [form.id, form.version - keepVersions]);
+          await run(client, ...formLogoSql.keepOnly.bindPostgres({ formId: form.id, sha256: form.logo && storedLogoOf(form.logo).sha256 }));
           if (audit) await insertAuditEvent(client, audit);
         }),
       ).catch(folderChecked(form));
@@ -251,6 +254,7 @@ const deleteFormCascade: string[] = [
   ...submissionFormCascade,
   ...integrationFormCascade,
   'DELETE FROM form_versions WHERE form_id = $1',
+  'DELETE FROM form_logos WHERE form_id = $1',
   'DELETE FROM forms WHERE id = $1',
 ];
 

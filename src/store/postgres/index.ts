@@ -7,6 +7,7 @@ import { insertAuditEvent, postgresAuditEvents } from './audit-events.js';
 import { all, inTransaction, openPostgres, run } from './database.js';
 import { postgresEvents } from './events.js';
 import { postgresFolders } from './folders.js';
+import { postgresFormLogos } from './form-logos.js';
 import { postgresForms } from './forms.js';
 import { postgresIdempotency } from './idempotency.js';
 import { integrationTestData, postgresIntegrations } from './integrations.js';
@@ -52,6 +53,7 @@ const testDataTables: Array<{
   ...submissionTestData,
   ...integrationTestData,
   { counts: null, sql: 'DELETE FROM form_versions WHERE form_id = ANY($1::text[])', of: 'forms' },
+  { counts: null, sql: 'DELETE FROM form_logos WHERE form_id = ANY($1::text[])', of: 'forms' },
   { counts: 'forms', sql: 'DELETE FROM forms WHERE id = ANY($1::text[])', of: 'forms' },
   { counts: 'folders', sql: 'DELETE FROM folders WHERE id = ANY($1::text[])', of: 'folders' },
 ];
@@ -83,6 +85,7 @@ export async function createPostgresStore(
     apiKeys: postgresApiKeys(pool, caches),
     publishableKeys: postgresPublishableKeys(pool),
     forms: postgresForms(pool, caches),
+    formLogos: postgresFormLogos(pool),
     folders: postgresFolders(pool),
     auditEvents: postgresAuditEvents(pool),
     idempotency: postgresIdempotency(pool),

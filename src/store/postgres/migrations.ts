@@ -4,6 +4,7 @@ import { coreSchema } from './schema/core.js';
 import { eventsFeedSchema } from './schema/events-feed.js';
 import { eventsSubmissionIdSchema } from './schema/events-submission-id.js';
 import { eventsSyntheticSchema } from './schema/events-synthetic.js';
+import { formLogosSchema } from './schema/form-logos.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { hostedPagesSchema } from './schema/hosted-pages.js';
 import { hotParentKeysSchema } from './schema/hot-parent-keys.js';
@@ -69,6 +70,7 @@ const migrations: readonly string[] = [
   oauthMemberSchema,
   peoplePurgeSchema,
   peopleLinkEmailSchema,
+  formLogosSchema,
 ];
 
 const migrationLock = advisoryLocks.migrations;

@@ -48,7 +48,7 @@ const logoOf = (formId: string, stored: StoredLogo | undefined): Form['logo'] =>
       };
 
 /** The logo as the definition column keeps it: the hash, read back from the path the record carries. */
-function storedLogoOf(logo: NonNullable<Form['logo']>): StoredLogo {
+export function storedLogoOf(logo: NonNullable<Form['logo']>): StoredLogo {
   const sha256 = /\/logo\/([0-9a-f]{64})\.[a-z]+$/.exec(logo.url)?.[1];
   if (sha256 === undefined) throw new Error(`A logo's address names no content hash: ${logo.url}`);
   const { content_type, width, height, size } = logo;

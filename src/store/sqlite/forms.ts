@@ -13,11 +13,13 @@ import {
   type FormVersionRow,
   type FormVersionSummaryRow,
   snapshotCounts,
+  storedLogoOf,
   toFormRecord,
   toSummary,
   toVersion,
   toVersionSummary,
 } from '../rows/forms.js';
+import { formLogoSql } from '../sql/form-logos.js';
 import type { AuditEventInput, FormRecord, FormStore } from '../types.js';
 import { revokeKeyRow } from './api-keys.js';
 import { insertAuditEvent } from './audit-events.js';
@@ -26,6 +28,7 @@ import { metadataHolds } from './metadata.js';
 import { withOutbox } from './outbox.js';
 import { keysetPage } from './pagination.js';
 import { rowCaches } from './row-cache.js';
+import { prepared } from './shared-sql.js';
 import { statement } from './statements.js';
 import { submissionFormCascade, submissionFormTransfer } from './submissions.js';
 
@@ -170,6 +173,7 @@ export function sqliteForms(db: Database.Database): FormStore {
         ).run(form.folder_id, form.name, form.slug, form.version, definition, form.updated_at, JSON.stringify(form.metadata), form.id);
         insertSnapshot(form, definition);
         statement(db, 'DELETE FROM form_versions WHERE form_id = ? AND version <= ?').run(form.id, form.version - keepVersions);
+        prepared(db, formLogoSql.keepOnly).run({ formId: form.id, sha256: form.logo && storedLogoOf(form.logo).sha256 });
         if (audit) insertAuditEvent(db, audit);
       });
     },
@@ -233,6 +237,7 @@ const deleteFormCascade: string[] = [
   ...submissionFormCascade,
   ...integrationFormCascade,
   'DELETE FROM form_versions WHERE form_id = ?',
+  'DELETE FROM form_logos WHERE form_id = ?',
   'DELETE FROM forms WHERE id = ?',
 ];
 

@@ -8,6 +8,7 @@ import { checkpointInBackground } from './checkpointer.js';
 import { openDatabase } from './database.js';
 import { sqliteEvents } from './events.js';
 import { sqliteFolders } from './folders.js';
+import { sqliteFormLogos } from './form-logos.js';
 import { sqliteForms } from './forms.js';
 import { groupCommit } from './group-commit.js';
 import { sqliteIdempotency } from './idempotency.js';
@@ -40,6 +41,7 @@ export const testDataTables: Array<{
     counts: null,
     sql: `DELETE FROM form_versions WHERE form_id IN (SELECT id FROM forms WHERE workspace_id = ? AND environment = 'test')`,
   },
+  { counts: null, sql: `DELETE FROM form_logos WHERE form_id IN (SELECT id FROM forms WHERE workspace_id = ? AND environment = 'test')` },
   { counts: 'forms', sql: `DELETE FROM forms WHERE workspace_id = ? AND environment = 'test'` },
   { counts: 'folders', sql: `DELETE FROM folders WHERE workspace_id = ? AND environment = 'test'` },
 ];
@@ -81,6 +83,7 @@ export function createSqliteStore(
     apiKeys: sqliteApiKeys(db),
     publishableKeys: sqlitePublishableKeys(db),
     forms: sqliteForms(db),
+    formLogos: sqliteFormLogos(db),
     transfers: sqliteTransfers(db),
     folders: sqliteFolders(db),
     auditEvents: sqliteAuditEvents(db),

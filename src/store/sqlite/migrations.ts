@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
 import { eventsFeedSchema } from './schema/events-feed.js';
 import { eventsSyntheticSchema } from './schema/events-synthetic.js';
+import { formLogosSchema } from './schema/form-logos.js';
 import { formVersionSummariesSchema } from './schema/form-version-summaries.js';
 import { hostedPagesSchema } from './schema/hosted-pages.js';
 import { idempotencyErasureSchema } from './schema/idempotency-erasure.js';
@@ -64,6 +65,7 @@ const migrations: readonly string[] = [
   oauthMemberSchema,
   peoplePurgeSchema,
   peopleLinkEmailSchema,
+  formLogosSchema,
 ];
 
 /**
