@@ -14,6 +14,7 @@ export {
 } from './create-public-client.js';
 export { type ExportSubmissionsOptions, type ExportSubmissionsQuery, exportSubmissions } from './export-submissions.js';
 export { FormFunnelError, type FormFunnelErrorKind, isFormFunnelError } from './form-funnel-error.js';
+export { type LogoContentType, type SetFormLogoOptions, setFormLogo } from './form-logo.js';
 export { entityTagOf, ifMatch, ifNoneMatch, notModified } from './if-match.js';
 export { type ListInit, type ListItem, type ListPath, paginate } from './paginate.js';
 export { type WaitForRescoreJobOptions, waitForRescoreJob } from './rescore-jobs.js';
