@@ -1831,7 +1831,7 @@ export interface components {
             granted_scope?: components["schemas"]["Scope"];
             required_plan?: components["schemas"]["Plan"];
             /** @description For `method_not_allowed`, the methods the path supports (also in the `Allow` header). */
-            allowed_methods?: ("GET" | "POST" | "PATCH" | "DELETE")[];
+            allowed_methods?: ("GET" | "POST" | "PUT" | "PATCH" | "DELETE")[];
             /**
              * Format: int32
              * @description For `payload_too_large`, the largest body accepted.
