@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { setFormLogo } from '../../../client/form-logo.js';
 import { entityTagOf } from '../../../client/if-match.js';
 import type { Form } from '../../../client/schemas.js';
 import { FormFunnelError, unwrap } from '../../api.js';
@@ -25,6 +26,7 @@ import { ProblemNotice } from '../ProblemNotice.js';
 import { ChangedParts } from './ChangedParts.js';
 import { FormBuilder } from './FormBuilder.js';
 import { IssueSummary } from './IssueSummary.js';
+import { LogoSection } from './LogoSection.js';
 import { RestoredDraftNotice } from './RestoredDraftNotice.js';
 import { TransferPanel } from './TransferPanel.js';
 import { VersionHistory } from './VersionHistory.js';
@@ -191,6 +193,26 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
     }
   }
 
+  /**
+   * Sets or removes the logo (setFormLogo, deleteFormLogo), apart from the draft: the form as the API returns it
+   * becomes the draft's base, with its new version and ETag, and the draft's unpublished changes stay.
+   */
+  async function changeLogo(file: File | undefined): Promise<Form> {
+    const from = current.current.base;
+    if (!from) throw new Error('A form gets a logo once it is published.');
+    const header = precondition(from);
+    const id = from.form.id;
+    const updated = opened(
+      file ? await setFormLogo(api(), id, file, { header }) : await api().DELETE('/forms/{id}/logo', { params: { path: { id }, header } }),
+    );
+    // Only the base moves: the draft, its issues and what it was restored from stay as they were.
+    if (current.current.base === from) {
+      current.current = { ...current.current, base: updated };
+      setBase(updated);
+    }
+    return updated.form;
+  }
+
   async function restore(version: number) {
     const from = current.current.base;
     if (!from) return;
@@ -282,7 +304,16 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
         error={error}
         readOnly={readOnly}
         previewStylesheet={dashboard().config.previewStylesheet}
-      />
+      >
+        <LogoSection
+          logo={base?.form.logo}
+          formId={base?.form.id}
+          readOnly={readOnly}
+          onUpload={changeLogo}
+          onRemove={() => changeLogo(undefined)}
+          onReload={reload}
+        />
+      </FormBuilder>
       {!readOnly && (
         <div class="publish-bar">
           <button type="button" class="primary" disabled={busy} onClick={publish}>
