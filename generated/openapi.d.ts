@@ -1727,9 +1727,9 @@ export interface components {
          *     | `resource_not_found` | 404 | `not_found` | The resource does not exist or this key cannot see it. |
          *     | `route_not_found` | 404 | `not_found` | No operation has this path. |
          *     | `method_not_allowed` | 405 | `invalid_request` | The path exists but not with this method; see the `Allow` header. |
-         *     | `payload_too_large` | 413 | `invalid_request` | The request body is larger than 1 MiB. |
+         *     | `payload_too_large` | 413 | `invalid_request` | The request body is larger than 1 MiB (a logo's: 256 KiB); `details.max_body_bytes` gives the limit. |
          *     | `not_acceptable` | 406 | `invalid_request` | The `Accept` header allows none of the media types the operation answers with (the submissions export: `text/csv`, `application/x-ndjson`). |
-         *     | `unsupported_media_type` | 415 | `invalid_request` | The request body is not `application/json`. |
+         *     | `unsupported_media_type` | 415 | `invalid_request` | The request body is not `application/json` (a logo's: not `image/png`, `image/jpeg` or `image/webp`). |
          *     | `slug_taken` | 409 | `conflict_error` | Another form of the workspace (in the same environment) has this slug, or, when a transfer is accepted, a form of the accepting workspace has the incoming form's slug. |
          *     | `transfer_pending` | 409 | `conflict_error` | The form already has a pending transfer; cancel it before offering the form again. |
          *     | `transfer_not_pending` | 409 | `conflict_error` | The transfer was already accepted, declined, canceled or has expired. |
@@ -4326,7 +4326,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request body is larger than 1 MiB. */
+        /** @description The request body is larger than the operation takes (1 MiB; a logo 256 KiB), given in `details.max_body_bytes`. */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4342,7 +4342,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request body is not `application/json` (`application/x-www-form-urlencoded` for the OAuth token endpoint). */
+        /** @description The request body is not `application/json` (`application/x-www-form-urlencoded` for the OAuth token endpoint, `image/png`, `image/jpeg` or `image/webp` for a logo). */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
