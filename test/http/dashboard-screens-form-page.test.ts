@@ -2,9 +2,10 @@
  * The builder's settings of the hosted page, in Chromium, as an editor sets them: a welcome screen, an ending that
  * sends the respondent on, and German, mostly by keyboard; the API's refusals of a redirect address shown at its
  * input with the draft kept; then a logo uploaded (its refusals said in words beside the file input, a stale ETag
- * refused) and removed. After each, the API's form carries exactly that. A form stored in a regional language keeps
- * its tag, and a viewer sees the settings without any control to change them. Each state is checked with axe at
- * 1440 and 360 px, and every request the dashboard made is one of the contract's operations.
+ * refused) and removed. After each, the API's form carries exactly that. A regional language and a logo set by someone
+ * else are named when the editor's publish is refused as stale, and the tag is shown and kept after Reload; a viewer
+ * sees the settings without any control to change them. Each state is checked with axe at 1440 and 360 px, and every
+ * request the dashboard made is one of the contract's operations.
  *
  * With DASHBOARD_SCREENSHOTS=<dir>, the new sections are saved at both widths for a person to look at.
  */
@@ -302,19 +303,33 @@ describe('the form page settings in the builder', () => {
     expect(await logo.getByRole('img').count()).toBe(0);
   });
 
-  it('when a form is stored in a regional language, then the builder shows its tag and a publish keeps it', async () => {
+  it('when someone else sets a regional language and a logo, then a publish names both as changed; Reload shows and keeps the tag', async () => {
     const { page } = editor;
+    const ending = section(page, 'Ending screen');
+    await ending.getByLabel('Ending title', { exact: true }).fill('Obrigado!');
     expect((await dashboard.api.call('patch', `/v1/forms/${formId}`).send({ language: 'pt-br' })).status).toBe(200);
-    await page.reload();
-    await screenHeading(page, 'Renamed elsewhere');
+    const logoSet = await dashboard.api.call('put', `/v1/forms/${formId}/logo`).set('Content-Type', 'image/png').send(png(120, 40));
+    expect(logoSet.status).toBe(200);
+    await page.getByRole('button', { name: 'Publish changes' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Changed by someone else' });
+    await alert.waitFor();
+    const changed = page.getByRole('list', { name: 'Changed since you opened it' });
+    await changed.getByText('Logo', { exact: true }).waitFor();
+    expect(await changed.getByRole('listitem').allTextContents()).toEqual(['Language', 'Logo']);
+
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reloaded: version 9.' }).waitFor();
     const language = page.getByLabel('Language', { exact: true });
     expect(await language.inputValue()).toBe('pt-BR');
     // Named by the browser's own data ("Brazilian Portuguese" in Chromium's English).
     expect(await language.locator('option:checked').textContent()).toMatch(/^Português \(Brasil\) — .*Portuguese.* \(pt-BR\)$/);
-    await section(page, 'Ending screen').getByLabel('Ending title', { exact: true }).fill('Obrigado!');
+    expect(await section(page, 'Logo').getByRole('img', { name: "The form's current logo" }).getAttribute('src')).toBe(
+      logoSet.body.logo.url,
+    );
+    await ending.getByLabel('Ending title', { exact: true }).fill('Obrigado!');
     await page.getByRole('button', { name: 'Publish changes' }).click();
-    await published(page, 9);
-    expect(await form(formId)).toMatchObject({ language: 'pt-BR', ending: { title: 'Obrigado!' } });
+    await published(page, 10);
+    expect(await form(formId)).toMatchObject({ language: 'pt-BR', ending: { title: 'Obrigado!' }, logo: logoSet.body.logo });
   });
 
   it('when the editor’s dashboard is done, then every request it made is one of the contract’s operations', () => {
@@ -325,8 +340,7 @@ describe('the form page settings in the builder', () => {
   });
 
   it('when a viewer opens the form, then they see its page settings and logo with nothing to change', async () => {
-    const logoSet = await dashboard.api.call('put', `/v1/forms/${formId}/logo`).set('Content-Type', 'image/png').send(png(120, 40));
-    expect(logoSet.status).toBe(200);
+    const { logo: current } = await form(formId);
     await addMember('vera@acme.test', 'viewer');
     const { page, requests } = await dashboard.signIn('vera@acme.test', { path: `forms/${formId}` });
     await screenHeading(page, 'Renamed elsewhere');
@@ -337,7 +351,7 @@ describe('the form page settings in the builder', () => {
     expect(await section(page, 'Welcome screen').getByLabel('Show a welcome screen', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Language', { exact: true }).isDisabled()).toBe(true);
     const logo = section(page, 'Logo');
-    expect(await logo.getByRole('img', { name: "The form's current logo" }).getAttribute('src')).toBe(logoSet.body.logo.url);
+    expect(await logo.getByRole('img', { name: "The form's current logo" }).getAttribute('src')).toBe(current.url);
     expect(await logo.getByRole('button').count()).toBe(0);
     expect(await logo.getByLabel(/logo image/i).count()).toBe(0);
     await expectAccessibleAtBothWidths(page);

@@ -8,14 +8,17 @@ import { differingParts, formParts } from '../../forms/draft.js';
  */
 export function ChangedParts(props: { opened: Form; latest: Form }) {
   const parts = differingParts(props.opened, props.latest);
+  // The logo is no part of a draft, but someone else may have changed it too.
+  const logoChanged = props.opened.logo?.url !== props.latest.logo?.url;
+  const changed = parts.length > 0 || logoChanged;
   return (
     <div class="changed-parts">
       <p>
         The form is at version {props.latest.version} (you opened version {props.opened.version}), changed{' '}
         {formatDateTime(props.latest.updated_at)}.
-        {parts.length > 0 ? ' Changed since you opened it:' : ' Its definition is the same as when you opened it.'}
+        {changed ? ' Changed since you opened it:' : ' Its definition is the same as when you opened it.'}
       </p>
-      {parts.length > 0 && (
+      {changed && (
         <ul aria-label="Changed since you opened it">
           {parts.map((part) => (
             <li key={part}>
@@ -23,6 +26,7 @@ export function ChangedParts(props: { opened: Form; latest: Form }) {
               {(part === 'name' || part === 'slug') && `: now “${props.latest[part]}” (was “${props.opened[part]}”)`}
             </li>
           ))}
+          {logoChanged && <li>Logo</li>}
         </ul>
       )}
     </div>
