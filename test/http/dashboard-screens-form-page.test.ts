@@ -12,7 +12,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -22,34 +21,11 @@ import { logoLimits, logoTypes } from '../../src/dashboard/forms/logo-limits.js'
 import { pageLanguages } from '../../src/hosted/languages.js';
 import { type SignedIn, screenHeading, useDashboard, writesOf } from '../support/dashboard-browser.js';
 import { checkAgainstContract } from '../support/documented-requests.js';
+import { pngImage } from '../support/images.js';
 
 const dashboard = useDashboard();
 const screenshots = process.env.DASHBOARD_SCREENSHOTS;
 if (screenshots) mkdirSync(screenshots, { recursive: true });
-
-/** A PNG of `width` × `height` pixels: an indigo ground with a lighter band, so that a person can see it is there. */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits per channel, RGB
-  const rows = Array.from({ length: height }, (_, y) => {
-    const band = y > height / 3 && y < (2 * height) / 3;
-    const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x += 1) row.set(band && x > width / 8 ? [199, 210, 254] : [67, 56, 202], 1 + x * 3);
-    return row;
-  });
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** axe finds nothing at 1440 px and at 360 px, where the page does not scroll sideways either. */
 async function expectAccessibleAtBothWidths(page: Page): Promise<void> {
@@ -261,7 +237,7 @@ describe('the form page settings in the builder', () => {
     await expectAccessibleAtBothWidths(page);
 
     // By keyboard: the file chosen, Tab reaches Upload, Enter sends it.
-    await file.setInputFiles({ name: 'acme.png', mimeType: 'image/png', buffer: png(160, 48) });
+    await file.setInputFiles({ name: 'acme.png', mimeType: 'image/png', buffer: pngImage(160, 48) });
     await file.focus();
     await page.keyboard.press('Tab');
     await expect.poll(() => hasFocus(upload)).toBe(true);
@@ -288,7 +264,7 @@ describe('the form page settings in the builder', () => {
     expect((await dashboard.api.call('patch', `/v1/forms/${formId}`).send({ name: 'Renamed elsewhere' })).status).toBe(200);
     await logo
       .getByLabel('New logo image', { exact: true })
-      .setInputFiles({ name: 'other.png', mimeType: 'image/png', buffer: png(64, 64) });
+      .setInputFiles({ name: 'other.png', mimeType: 'image/png', buffer: pngImage(64, 64, 1) });
     await logo.getByRole('button', { name: 'Upload new logo' }).click();
     const stale = logo.getByRole('alert').filter({ hasText: 'Changed by someone else' });
     await stale.waitFor();
@@ -308,7 +284,10 @@ describe('the form page settings in the builder', () => {
     const ending = section(page, 'Ending screen');
     await ending.getByLabel('Ending title', { exact: true }).fill('Obrigado!');
     expect((await dashboard.api.call('patch', `/v1/forms/${formId}`).send({ language: 'pt-br' })).status).toBe(200);
-    const logoSet = await dashboard.api.call('put', `/v1/forms/${formId}/logo`).set('Content-Type', 'image/png').send(png(120, 40));
+    const logoSet = await dashboard.api
+      .call('put', `/v1/forms/${formId}/logo`)
+      .set('Content-Type', 'image/png')
+      .send(pngImage(120, 40, 2));
     expect(logoSet.status).toBe(200);
     await page.getByRole('button', { name: 'Publish changes' }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Changed by someone else' });
