@@ -1,6 +1,7 @@
 /**
  * `npm run bench:page`: the hosted form page's budgets, printed, never asserted (figures depend on the machine).
- * - Size: the page's JavaScript (page script and proof-of-work worker) and CSS, gzipped, against 40 KB and 10 KB.
+ * - Size: the page's JavaScript (page script, proof-of-work worker and the largest of the language files, of which a
+ *   page loads at most one) and CSS, gzipped, against 40 KB and 10 KB.
  * - Speed: from navigation to the first step on screen (the page's `form-funnel:first-step` mark, with Chromium's
  *   first contentful paint beside it), in headless Chromium against the real app over TLS on localhost, RUNS times
  *   (default 7) each in a fresh browser context (nothing cached), against 300 ms.
@@ -11,7 +12,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { buildHostedAssets } from '../../src/hosted/build.js';
 import { startDemoServer } from '../../src/hosted/demo-server.js';
-import { hostedAssetsDir } from '../../src/hosted/manifest.js';
+import { loadedLanguages } from '../../src/hosted/languages.js';
+import { catalogueAsset, hostedAssetsDir } from '../../src/hosted/manifest.js';
 import { chromiumLaunchOptions } from '../support/chromium.js';
 import { median } from './median.js';
 
@@ -22,7 +24,8 @@ const manifest = await buildHostedAssets();
 const dir = join(import.meta.dirname, '../..', hostedAssetsDir);
 const gzippedKb = (...files: string[]) =>
   files.reduce((sum, file) => sum + gzipSync(readFileSync(join(dir, file)), { level: 9 }).length, 0) / 1024;
-const jsKb = gzippedKb(manifest['page.js'], manifest['worker.js']);
+const catalogueKb = Math.max(...loadedLanguages.map((language) => gzippedKb(manifest[catalogueAsset(language)])));
+const jsKb = gzippedKb(manifest['page.js'], manifest['worker.js']) + catalogueKb;
 const cssKb = gzippedKb(manifest['page.css']);
 const embedKb = gzippedKb(manifest['embed.js']);
 
@@ -49,10 +52,10 @@ await browser.close();
 await close();
 
 const row = (name: string, value: string, budget: string, within: boolean) =>
-  `${name.padEnd(34)} ${value.padStart(10)}   budget ${budget.padEnd(8)} ${within ? 'within' : 'OVER'}`;
+  `${name.padEnd(46)} ${value.padStart(10)}   budget ${budget.padEnd(8)} ${within ? 'within' : 'OVER'}`;
 const steady = firstStep.slice(1);
 console.log(`Hosted form page (${new Date().toISOString()}, ${RUNS} runs, first run includes Chromium's warm-up)`);
-console.log(row('JavaScript, gzipped (page + worker)', `${jsKb.toFixed(1)} KB`, `${budgets.jsKb} KB`, jsKb <= budgets.jsKb));
+console.log(row('JavaScript, gzipped (page + worker + language)', `${jsKb.toFixed(1)} KB`, `${budgets.jsKb} KB`, jsKb <= budgets.jsKb));
 console.log(row('CSS, gzipped', `${cssKb.toFixed(1)} KB`, `${budgets.cssKb} KB`, cssKb <= budgets.cssKb));
 console.log(row('embed.js, gzipped', `${embedKb.toFixed(1)} KB`, '-', true));
 console.log(
