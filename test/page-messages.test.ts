@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { Schema } from '../src/contract.js';
 import { directionOf, languageOf, pageLanguages } from '../src/hosted/languages.js';
+import type { AskedField } from '../src/hosted/page/form-rules.js';
 import type { Catalogue, Message, MessageKey } from '../src/hosted/page/i18n/catalogue.js';
 import { catalogues } from '../src/hosted/page/i18n/catalogues.js';
 import { localizer } from '../src/hosted/page/i18n/localize.js';
@@ -119,7 +119,6 @@ describe('a form language tag', () => {
 });
 
 describe('the words beside a field', () => {
-  type AskedField = Exclude<Schema<'Field'>, { type: 'hidden' }>;
   const field = <T extends AskedField>(value: T) => value;
   const english = localizer('en');
   const german = localizer('de', catalogues.de);
@@ -130,7 +129,7 @@ describe('the words beside a field', () => {
     expect(say('too_short', name)).toBe('Enter at least 2 characters.');
     expect(say('too_long', name)).toBe('Enter at most 1,500 characters.');
     expect(say('too_long', name, german)).toBe('Geben Sie höchstens 1.500 Zeichen ein.');
-    const notes = field({ type: 'long_text', ref: 'notes', label: 'Notes', required: false });
+    const notes = field({ type: 'long_text', ref: 'notes', label: 'Notes', required: false, max_length: 5000 });
     expect(say('too_long', notes)).toBe('Enter at most 5,000 characters.');
     const seats = field({ type: 'number', ref: 'seats', label: 'Seats', required: false, minimum: 1, maximum: 500, integer: true });
     expect([say('too_small', seats), say('too_large', seats), say('type', seats)]).toEqual([
@@ -138,7 +137,7 @@ describe('the words beside a field', () => {
       'Enter 500 or less.',
       'Enter a whole number.',
     ]);
-    expect(say('type', field({ type: 'number', ref: 'n', label: 'N', required: false }))).toBe('Enter a number.');
+    expect(say('type', field({ type: 'number', ref: 'n', label: 'N', required: false, integer: false }))).toBe('Enter a number.');
     const when = field({ type: 'date', ref: 'when', label: 'When', required: false, min_date: '2025-03-01', max_date: '2025-12-31' });
     expect([say('too_small', when), say('too_large', when, german)]).toEqual([
       'Enter a date on or after March 1, 2025.',
@@ -154,8 +153,8 @@ describe('the words beside a field', () => {
       min_selections: 2,
       max_selections: 1,
       options: [
-        { value: 'a', label: 'A' },
-        { value: 'b', label: 'B' },
+        { value: 'a', label: 'A', score: 0 },
+        { value: 'b', label: 'B', score: 0 },
       ],
     });
     expect([say('too_few_selections', tools), say('too_many_selections', tools)]).toEqual([

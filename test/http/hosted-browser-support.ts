@@ -20,7 +20,7 @@ import { testWebhookUrls } from './integrations-support.js';
  * (sharedChromium).
  */
 export function useCustomerPages() {
-  /** Customer pages by path. */
+  /** Customer pages by path: with its query, or without for any query (a redirect's address carries an id). */
   const pages = new Map<string, string>();
   let pageServer: https.Server;
   let port: number;
@@ -29,7 +29,7 @@ export function useCustomerPages() {
 
   beforeAll(async () => {
     pageServer = https.createServer(await testCertificate(), (req, res) => {
-      const page = pages.get(req.url ?? '');
+      const page = pages.get(req.url ?? '') ?? pages.get((req.url ?? '').split('?', 1)[0]!);
       res.writeHead(page ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' }).end(page ?? 'not found');
     });
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
@@ -55,8 +55,16 @@ export function useCustomerPages() {
   return { pages, port: () => port, openPage };
 }
 
-export function useHostedBrowser() {
-  const api = useWatchedApi(() => ({ rateLimits: generousLimits, webhookUrls: testWebhookUrls() }));
+/**
+ * With `ownBaseUrl`, the service takes its own address (https://127.0.0.1:port) as where respondents reach it, as a
+ * server without PUBLIC_BASE_URL does: the addresses it hands out (a form's logo) are then on the page's own origin.
+ */
+export function useHostedBrowser(options: { ownBaseUrl?: boolean } = {}) {
+  const api = useWatchedApi(() => ({
+    rateLimits: generousLimits,
+    webhookUrls: testWebhookUrls(),
+    ...(options.ownBaseUrl ? { localBaseUrl: () => api.baseUrl } : {}),
+  }));
 
   const customer = useCustomerPages();
 

@@ -46,7 +46,7 @@ describe('a hosted form in a browser', () => {
     await page.fill('[name="full_name"]', 'Ana Ruiz');
     await page.fill('[name="email"]', 'ana@');
     await page.click('#next');
-    await expect.poll(() => page.textContent('#error-email')).toBe('This answer is not an email address.');
+    await expect.poll(() => page.textContent('#error-email')).toBe('Enter an email address, such as name@example.com.');
     expect(await page.getAttribute('[name="email"]', 'aria-invalid')).toBe('true');
     expect(await page.getAttribute('#error-email', 'aria-live')).toBe('polite');
     await expectAccessible(page);
@@ -66,10 +66,10 @@ describe('a hosted form in a browser', () => {
     await page.click('#next');
     await heading(page, 'Anything else?');
     expect(await page.textContent('.progress p')).toBe('Step 3 of 3');
-    expect(await page.textContent('#next')).toBe('Send');
+    expect(await page.textContent('#next')).toBe('Submit');
     await expectAccessible(page);
     await page.click('#next');
-    await expect.poll(() => page.textContent('#error-gdpr')).toBe('This answer is required.');
+    await expect.poll(() => page.textContent('#error-gdpr')).toBe('Please accept this to continue.');
     await page.check('[name="gdpr"]');
     await page.click('#next');
     await heading(page, 'Thank you!');

@@ -49,7 +49,7 @@ describe('a hosted form page in a browser, whatever the store', () => {
     await page.keyboard.press('Tab'); // consent
     await page.keyboard.press('Space');
     await page.keyboard.press('Tab'); // Back
-    await page.keyboard.press('Tab'); // Send
+    await page.keyboard.press('Tab'); // Submit
     await page.keyboard.press('Enter');
     await heading(page, 'Thank you!');
 
@@ -87,7 +87,7 @@ describe('a hosted form page in a browser, whatever the store', () => {
     await page.reload();
     await heading(page, 'Say hello');
     expect(await page.inputValue('[name="email"]')).toBe('');
-    expect(await page.textContent('#next')).toBe('Send');
+    expect(await page.textContent('#next')).toBe('Submit');
     await page.fill('[name="email"]', 'lea@roth.example');
     await page.click('#next');
     await heading(page, 'Thank you!');

@@ -15,6 +15,12 @@ export class ApiProblem extends Error {
   }
 }
 
+/** The service could not be reached (no network, or the connection failed before an answer). */
+export class Unreachable extends Error {}
+
+/** The proof of work could not be solved in this browser. */
+export class SpamCheckFailed extends Error {}
+
 /**
  * One call. `idempotencyKey` is the caller's: one per logical send, kept until that send has an answer, so that a
  * retry after a lost response replays it rather than making a second submission.
@@ -26,7 +32,11 @@ export function apiCaller(base: string, key: string): Call {
     const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).catch(
+      (cause: unknown) => {
+        throw new Unreachable('The service could not be reached.', { cause });
+      },
+    );
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
       throw new ApiProblem(
@@ -43,11 +53,16 @@ export function apiCaller(base: string, key: string): Call {
 /** A solved proof-of-work challenge, solved in a worker of this origin (pow-worker.ts). */
 export async function solvedChallenge(call: Call, workerUrl: string): Promise<string> {
   const challenge = await call<Schema<'Challenge'>>('POST', '/public/challenges');
-  const worker = new Worker(workerUrl);
+  let worker: Worker;
+  try {
+    worker = new Worker(workerUrl);
+  } catch (cause) {
+    throw new SpamCheckFailed('The spam check could not start in this browser.', { cause });
+  }
   try {
     return await new Promise<string>((resolve, reject) => {
       worker.addEventListener('message', (event: MessageEvent<string>) => resolve(event.data));
-      worker.addEventListener('error', () => reject(new Error('The spam check could not run in this browser.')));
+      worker.addEventListener('error', () => reject(new SpamCheckFailed('The spam check could not run in this browser.')));
       worker.postMessage(challenge);
     });
   } finally {

@@ -1,13 +1,17 @@
 /**
  * One control per field type of the contract, with the field's limits as the browser's own attributes (so the
  * keyboard and assistive technology know them), and the answer read back as the API takes it. Every control is
- * labelled, and described by its field's error line.
+ * labelled, and described by its field's error line. The page's own words (yes, no, required) are in the form's
+ * language.
  */
 import type { Schema } from '../../contract.js';
 import { maxLengthOf, ratingScaleOf } from '../../domain/forms/field-defaults.js';
+import type { AskedField } from './form-rules.js';
+import { englishText, type Localizer } from './i18n/localize.js';
+
+export type { AskedField };
 
 type Field = Schema<'Field'>;
-export type AskedField = Exclude<Field, { type: 'hidden' }>;
 
 /** Builds an element; attributes set through the DOM, never through HTML strings. */
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -26,6 +30,10 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 
 const idOf = (ref: string) => `field-${ref}`;
 export const errorIdOf = (ref: string) => `error-${ref}`;
+const hintIdOf = (ref: string) => `hint-${ref}`;
+
+/** What describes a field's control: its description, if any, then its error line. */
+const descriptionOf = (field: AskedField) => (field.description ? `${hintIdOf(field.ref)} ${errorIdOf(field.ref)}` : errorIdOf(field.ref));
 
 const inputTypes: Partial<Record<Field['type'], string>> = {
   short_text: 'text',
@@ -39,7 +47,7 @@ const inputTypes: Partial<Record<Field['type'], string>> = {
 const autocomplete: Partial<Record<Field['type'], string>> = { email: 'email', phone: 'tel', website: 'url' };
 
 function describedBy(field: AskedField): Record<string, string | boolean> {
-  return { 'aria-describedby': errorIdOf(field.ref), 'aria-required': field.required ? 'true' : false };
+  return { 'aria-describedby': descriptionOf(field), 'aria-required': field.required ? 'true' : false };
 }
 
 function choiceGroup(
@@ -47,18 +55,22 @@ function choiceGroup(
   type: 'radio' | 'checkbox',
   options: ReadonlyArray<{ value: string; label: string }>,
   value: unknown,
+  text: Localizer,
 ): HTMLElement {
   const chosen = Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)];
   return h(
     'fieldset',
-    { class: 'choices', id: idOf(field.ref), 'aria-describedby': errorIdOf(field.ref) },
+    { class: 'choices', id: idOf(field.ref), 'aria-describedby': descriptionOf(field) },
     // A group cannot be marked aria-required: its legend says it in words, the "*" being only for the eye.
     h(
       'legend',
       {},
       field.label,
       ...(field.required
-        ? [h('span', { class: 'required', 'aria-hidden': 'true' }, ' *'), h('span', { class: 'visually-hidden' }, ' (required)')]
+        ? [
+            h('span', { class: 'required', 'aria-hidden': 'true' }, ' *'),
+            h('span', { class: 'visually-hidden' }, ` ${text.text('required')}`),
+          ]
         : []),
     ),
     ...options.map((option, index) =>
@@ -78,29 +90,31 @@ function choiceGroup(
   );
 }
 
-function control(field: AskedField, value: unknown): HTMLElement {
+function control(field: AskedField, value: unknown, text: Localizer): HTMLElement {
   switch (field.type) {
     case 'single_choice':
-      return choiceGroup(field, 'radio', field.options, value);
+      return choiceGroup(field, 'radio', field.options, value, text);
     case 'multiple_choice':
-      return choiceGroup(field, 'checkbox', field.options, value);
+      return choiceGroup(field, 'checkbox', field.options, value, text);
     case 'yes_no':
       return choiceGroup(
         field,
         'radio',
         [
-          { value: 'true', label: 'Yes' },
-          { value: 'false', label: 'No' },
+          { value: 'true', label: text.text('yes') },
+          { value: 'false', label: text.text('no') },
         ],
         value,
+        text,
       );
     case 'rating': {
       const scale = ratingScaleOf(field);
       return choiceGroup(
         field,
         'radio',
-        Array.from({ length: scale }, (_, index) => ({ value: String(index + 1), label: String(index + 1) })),
+        Array.from({ length: scale }, (_, index) => ({ value: String(index + 1), label: text.number(index + 1) })),
         value,
+        text,
       );
     }
     case 'consent':
@@ -158,12 +172,12 @@ function labelled(field: AskedField, input: HTMLElement): HTMLElement {
 }
 
 /** The field's block: its description, control and error line (announced when it changes). */
-export function renderField(field: AskedField, value: unknown): HTMLElement {
+export function renderField(field: AskedField, value: unknown, text: Localizer = englishText): HTMLElement {
   return h(
     'div',
     { class: 'field', 'data-ref': field.ref },
-    control(field, value),
-    field.description ? h('p', { class: 'hint' }, field.description) : '',
+    control(field, value, text),
+    field.description ? h('p', { class: 'hint', id: hintIdOf(field.ref) }, field.description) : '',
     h('p', { class: 'error', id: errorIdOf(field.ref), 'aria-live': 'polite' }),
   );
 }

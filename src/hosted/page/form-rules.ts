@@ -9,6 +9,8 @@ import type { Answers, FormDefinition } from '../../domain/schema-types.js';
 import { validateAnswers } from '../../domain/submissions/validate-answers.js';
 
 export type PublicForm = Schema<'PublicForm'>;
+/** A field the respondent answers (a hidden field's value comes from the page's address). */
+export type AskedField = Exclude<Schema<'Field'>, { type: 'hidden' }>;
 
 /** A public form as the domain's checks take it: scoring is not the page's business (and not shown to it). */
 const definitionOf = (form: Pick<PublicForm, 'steps' | 'logic'>): FormDefinition => ({

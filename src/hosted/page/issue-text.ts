@@ -6,7 +6,7 @@
  */
 import type { Schema } from '../../contract.js';
 import { acceptsOnlyIntegers, maxLengthOf, ratingScaleOf } from '../../domain/forms/field-defaults.js';
-import type { AskedField } from './fields.js';
+import type { AskedField } from './form-rules.js';
 import type { Localizer } from './i18n/localize.js';
 
 type Issue = Pick<Schema<'ValidationIssue'>, 'code'>;

@@ -1,211 +1,172 @@
 /**
- * The hosted form's page: one step at a time, back and next, progress, errors beside their fields (announced), the
- * respondent's place kept in this browser so a reload resumes, the spam protection the form asks for, and the
- * form's appearance. Which step follows and what is wrong with an answer are decided by the server's own rules
- * (./form-rules.ts); the server checks again on arrival.
+ * The hosted form's page: the form's welcome screen, then one step at a time, back and next (or submit, on the last
+ * step of the path the answers take), progress, errors beside their fields (announced, cleared as soon as an answer is
+ * fixed), the respondent's place kept in this browser so a reload resumes, the spam protection the form asks for, the
+ * form's appearance and language, and its ending screen, which may send the respondent on. Which step follows and
+ * what is wrong with an answer are decided by the server's own rules (./form-rules.ts); the server checks again on
+ * arrival.
  *
  * Bundled as an IIFE whose exports (`FormFunnelPage`) are the rules as built for the browser, with how the page reads
  * a control's answer and which answers it clears: the agreement test loads this bundle and compares them with the
  * server's.
  */
 import type { Schema } from '../../contract.js';
-import { ApiProblem, apiCaller, type Call, solvedChallenge } from './api.js';
-import { errorIdOf, h, readField } from './fields.js';
+import { ApiProblem, apiCaller, type Call, SpamCheckFailed, solvedChallenge, Unreachable } from './api.js';
+import { h, readField } from './fields.js';
 import { nextStepAfter, offPathRefs, type PublicForm, pathOf, stepIssues } from './form-rules.js';
-import { reportFrameHeight } from './frame-height.js';
-import { applyAppearance, askedFields, renderStep } from './step-view.js';
+import { askParentToNavigate, reportFrameHeight } from './frame-height.js';
+import type { MessageKey } from './i18n/catalogue.js';
+import { catalogueFor } from './i18n/load.js';
+import { type Localizer, localizer } from './i18n/localize.js';
+import { issueText } from './issue-text.js';
+import { contextOf, hiddenValues, landingUrl } from './landing.js';
+import { loadProgress, type PendingSend, saveProgress, unconfirmedLifetimeMs } from './saved-progress.js';
+import { redirectTarget, renderEnding, renderWelcome } from './screens.js';
+import { applyAppearance, applyLanguage, askedFields, renderStep, type StepPlace } from './step-view.js';
 
 export { nextStepAfter, offPathRefs, pathOf, readField, stepIssues };
 
-/** A send that may have reached the server without its answer reaching the page: retried as it was, with its key. */
-interface PendingSend {
-  key: string;
-  method: 'POST' | 'PATCH';
-  path: string;
-  body: Record<string, unknown>;
-  /** The answers and status it sends, to tell whether a later send still wants the same. */
-  intent: string;
-}
+type Issue = Schema<'ValidationIssue'>;
 
-/** What this browser keeps of a respondent's progress on one form. */
-interface Progress {
-  /** The form version the answers and steps were taken on: another version's steps may not exist. */
-  version: number;
-  id?: string;
-  resumeToken?: string;
-  /** When the server stops accepting the resume token: the answers (personal data) are not kept past it. */
-  expiresAt?: string;
-  answers: Record<string, unknown>;
-  /** Positions of the steps shown so far; the last is the current one. */
-  history: number[];
-  pending?: PendingSend;
-}
+/** The page script's own address, beside which its language files are: known only while the script first runs. */
+const scriptUrl = typeof document === 'undefined' ? '' : ((document.currentScript as HTMLScriptElement | null)?.src ?? '');
 
-const storageKey = (formId: string) => `form-funnel:${formId}`;
-
-/** Progress with no submission yet (a first send unanswered) is kept as long as its Idempotency-Key replays: a day. */
-const unconfirmedLifetimeMs = 24 * 60 * 60 * 1000;
-
-function usable(saved: Progress | null, form: PublicForm): saved is Progress {
-  return (
-    saved !== null &&
-    saved.version === form.version &&
-    typeof saved.expiresAt === 'string' &&
-    Date.parse(saved.expiresAt) > Date.now() &&
-    Array.isArray(saved.history) &&
-    saved.history.length > 0 &&
-    saved.history.every((index) => Number.isInteger(index) && index >= 0 && index < form.steps.length) &&
-    typeof saved.answers === 'object' &&
-    saved.answers !== null
-  );
-}
-
-function loadProgress(form: PublicForm): Progress {
-  try {
-    const saved = JSON.parse(localStorage.getItem(storageKey(form.id)) ?? 'null') as Progress | null;
-    if (usable(saved, form)) return saved;
-    // Another version of the form, expired, or unreadable: the answers go, and the respondent starts afresh.
-    if (saved !== null) localStorage.removeItem(storageKey(form.id));
-  } catch {
-    // Storage unavailable or unreadable: start afresh.
-  }
-  return { version: form.version, answers: {}, history: [0] };
-}
-
-function saveProgress(formId: string, progress: Progress | null): void {
-  try {
-    if (progress === null) localStorage.removeItem(storageKey(formId));
-    else localStorage.setItem(storageKey(formId), JSON.stringify(progress));
-  } catch {
-    // Without storage the page still works; only a reload loses the place.
-  }
-}
-
-const utmNames = ['source', 'medium', 'campaign', 'term', 'content'] as const;
-/** What the contract's ContextText takes: 1 to 256 characters, no control characters. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the pattern refuses control characters.
-const contextText = /^[^\x00-\x1F\x7F-\x9F]{1,256}$/;
-
-/**
- * The page the respondent landed on. In an embed, that is the site's page holding the frame, which embed.js passes
- * as `parent_url` (its campaign parameters are the site's, not the frame's); never the frame's own address, which
- * carries the publishable key (`embed=`).
- */
-function landingUrl(): URL {
-  const own = new URL(location.href);
-  const parent = own.searchParams.get('parent_url');
-  if (own.searchParams.has('embed') && parent !== null && parent.length <= 2048) {
-    try {
-      const url = new URL(parent);
-      if (url.protocol === 'https:' || url.protocol === 'http:') return url;
-    } catch {
-      // Not a URL: the frame's own address below.
-    }
-  }
-  own.searchParams.delete('embed');
-  own.searchParams.delete('parent_url');
-  return own;
-}
-
-/** The submission's context: the landing page and its UTM parameters, each only if the contract takes it. */
-function contextOf(landing: URL): Schema<'PublicSubmissionContext'> {
-  const utm: Record<string, string> = {};
-  for (const name of utmNames) {
-    const value = landing.searchParams.get(`utm_${name}`);
-    if (value !== null && contextText.test(value)) utm[name] = value;
-  }
-  return {
-    ...(landing.href.length <= 2048 ? { landing_url: landing.href } : {}),
-    ...(Object.keys(utm).length > 0 ? { utm } : {}),
-  };
-}
-
-/** Hidden fields take their values from the landing page's query string (`?utm_source=…`), as links carry them. */
-function hiddenValues(form: PublicForm, landing: URL): Record<string, string> {
-  const hidden: Record<string, string> = {};
-  for (const field of form.steps.flatMap((step) => step.fields)) {
-    const value = landing.searchParams.get(field.ref);
-    if (field.type === 'hidden' && value !== null) hidden[field.ref] = value;
-  }
-  return hidden;
-}
-
-function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string): void {
+function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string, text: Localizer): void {
   const landing = landingUrl();
   const hidden = hiddenValues(form, landing);
-  const progress = loadProgress(form);
+  const { progress, resumed } = loadProgress(form);
   const trap = form.spam_protection.honeypot_field;
   const status = h('p', { id: 'status', class: 'status', role: 'status', 'aria-live': 'polite' });
   const current = () => progress.history[progress.history.length - 1]!;
+  const fieldsByRef = new Map(form.steps.flatMap((step) => askedFields(step.fields)).map((field) => [field.ref, field]));
+  /** The completed submission's id, for the ending's redirect address. */
+  let submissionId = progress.id;
+  /** Whether the status line counts the answers that need attention (and follows that count as they are fixed). */
+  let counting = false;
 
-  function showIssues(issues: readonly Schema<'ValidationIssue'>[]): void {
-    for (const line of root.querySelectorAll<HTMLElement>('.error')) line.textContent = '';
-    for (const control of root.querySelectorAll('[aria-invalid]')) control.removeAttribute('aria-invalid');
+  // A live region speaks each time its text is set: set only when it changes.
+  const say = (message: string) => {
+    counting = false;
+    if (status.textContent !== message) status.textContent = message;
+  };
+  const countIssues = (count: number) => {
+    say(count > 0 ? text.text('attention', { count }) : '');
+    counting = count > 0;
+  };
+
+  /**
+   * Shows each field's issue on its error line, in the form's language, and marks its control invalid; clears the
+   * others. With `focus`, moves to the first field in error. Returns how many fields show an issue.
+   */
+  function showIssues(issues: readonly Issue[], focus: boolean): number {
+    const messages = new Map<string, string>();
     for (const issue of issues) {
-      const line = issue.field === undefined ? null : document.getElementById(errorIdOf(issue.field));
-      if (!line) continue;
-      // The server's message names the field by its ref; beside the field, "This answer" reads better.
-      line.textContent = issue.message.replace(/^`[^`]+` /, 'This answer ');
-      line.closest('.field')?.querySelector('input, textarea, fieldset')?.setAttribute('aria-invalid', 'true');
+      const field = issue.field === undefined ? undefined : fieldsByRef.get(issue.field);
+      if (field && !messages.has(field.ref)) messages.set(field.ref, issueText(issue, field, text));
     }
-    const first = issues.find((issue) => issue.field !== undefined && document.getElementById(errorIdOf(issue.field)));
-    if (first?.field)
-      root
-        .querySelector<HTMLElement>(
-          `.field[data-ref="${CSS.escape(first.field)}"] input, .field[data-ref="${CSS.escape(first.field)}"] textarea`,
-        )
-        ?.focus();
+    let shown = 0;
+    let first: HTMLElement | undefined;
+    for (const block of root.querySelectorAll<HTMLElement>('.field[data-ref]')) {
+      const message = messages.get(block.dataset.ref!) ?? '';
+      const line = block.querySelector<HTMLElement>('.error');
+      if (line && line.textContent !== message) line.textContent = message;
+      const control = block.querySelector('input, textarea, fieldset');
+      if (message) control?.setAttribute('aria-invalid', 'true');
+      else control?.removeAttribute('aria-invalid');
+      if (!message) continue;
+      shown += 1;
+      first ??= block;
+    }
+    if (focus) first?.querySelector<HTMLElement>('input, textarea')?.focus();
+    return shown;
+  }
+
+  /** The answers so far with what the current step's controls hold now. */
+  function answersWith(formElement: HTMLFormElement, index: number): Record<string, unknown> {
+    const answers = { ...progress.answers };
+    for (const field of askedFields(form.steps[index]!.fields)) {
+      const value = readField(formElement, field);
+      if (value === undefined) delete answers[field.ref];
+      else answers[field.ref] = value;
+    }
+    return answers;
+  }
+
+  /** Where step `index` is on the path these answers take, and whether it is the path's last (its button submits). */
+  const placeOf = (answers: Record<string, unknown>, index: number): Omit<StepPlace, 'canGoBack'> => ({
+    position: progress.history.length,
+    total: Math.max(pathOf(form, answers, hidden).length, progress.history.length),
+    isLast: nextStepAfter(form, index, answers, hidden) >= form.steps.length,
+  });
+
+  function welcome(screen: Schema<'FormWelcome'>): void {
+    const view = renderWelcome(form, screen, text);
+    root.replaceChildren(...view.nodes);
+    view.start.addEventListener('click', () => render(true));
   }
 
   function render(focusHeading: boolean): void {
     const index = current();
-    const step = form.steps[index]!;
-    const total = Math.max(pathOf(form, progress.answers, hidden).length, progress.history.length);
-    const position = progress.history.length;
-    const isLast = nextStepAfter(form, index, progress.answers, hidden) >= form.steps.length;
     const honeypot =
       trap !== null && progress.id === undefined
         ? h(
             'div',
             { class: 'trap', 'aria-hidden': 'true' },
-            h('label', { for: 'trap-input' }, 'Leave this empty'),
+            h('label', { for: 'trap-input' }, text.text('honeypot')),
             h('input', { name: trap, id: 'trap-input', tabindex: -1, autocomplete: 'off' }),
           )
         : '';
-    const place = { position, total, isLast, canGoBack: progress.history.length > 1 };
-    const { nodes, heading, form: formElement, back, next } = renderStep(form, step, progress.answers, place, honeypot);
-    root.replaceChildren(...nodes, status);
-    back.addEventListener('click', () => {
+    const place = { ...placeOf(progress.answers, index), canGoBack: progress.history.length > 1 };
+    const view = renderStep(form, form.steps[index]!, progress.answers, place, honeypot, text);
+    root.replaceChildren(...view.nodes, status);
+    // Once the respondent has tried to leave the step, its errors follow the answers: gone when fixed, back if not.
+    let attempted = false;
+    const edited = () => {
+      const answers = answersWith(view.form, index);
+      view.showPlace(placeOf(answers, index));
+      if (!attempted) return;
+      const shown = showIssues(stepIssues(form, index, answers, hidden), false);
+      if (counting) countIssues(shown);
+    };
+    view.form.addEventListener('input', edited);
+    view.form.addEventListener('change', edited);
+    view.back.addEventListener('click', () => {
       progress.history.pop();
       saveProgress(form.id, progress);
       render(true);
     });
-    formElement.addEventListener('submit', (event) => {
+    view.form.addEventListener('submit', (event) => {
       event.preventDefault();
-      void send(formElement, next);
+      attempted = true;
+      void send(view.form, view.next);
     });
-    if (focusHeading) heading.focus();
+    if (focusHeading) view.heading.focus();
+  }
+
+  /** What the status line says when a send fails; `attention` when the fields in error say it better. */
+  function failureOf(error: unknown, shownIssues: number): MessageKey {
+    if (error instanceof SpamCheckFailed) return 'spamCheck';
+    if (error instanceof Unreachable) return 'offline';
+    if (!(error instanceof ApiProblem)) return 'failed';
+    if (error.code === 'invalid_resume_token') return 'resumeLost';
+    if (error.code === 'submitted_too_fast') return 'tooFast';
+    if (error.code === 'challenge_required' || error.code === 'challenge_invalid') return 'spamCheck';
+    if (error.status === 429) return 'rateLimited';
+    if (error.status === 502 || error.status === 503 || error.status === 504) return 'unavailable';
+    return shownIssues > 0 ? 'attention' : 'failed';
   }
 
   async function send(formElement: HTMLFormElement, button: HTMLButtonElement): Promise<void> {
     const index = current();
-    for (const field of askedFields(form.steps[index]!.fields)) {
-      const value = readField(formElement, field);
-      if (value === undefined) delete progress.answers[field.ref];
-      else progress.answers[field.ref] = value;
-    }
-    const issues = stepIssues(form, index, progress.answers, hidden);
-    showIssues(issues);
-    if (issues.length > 0) {
-      status.textContent = issues.length === 1 ? 'One answer needs your attention.' : `${issues.length} answers need your attention.`;
-      return;
-    }
+    progress.answers = answersWith(formElement, index);
+    const shown = showIssues(stepIssues(form, index, progress.answers, hidden), true);
+    if (shown > 0) return countIssues(shown);
     const next = nextStepAfter(form, index, progress.answers, hidden);
     const completed = next >= form.steps.length;
     // Answers left on steps the respondent no longer passes through are cleared once this send succeeds.
     const offPath = offPathRefs(form, progress.answers, hidden);
     button.disabled = true;
-    status.textContent = completed ? 'Sending…' : '';
+    say(completed ? text.text('sending') : '');
     try {
       await deliver(formElement, offPath, completed ? 'completed' : 'partial');
       for (const ref of offPath) delete progress.answers[ref];
@@ -224,19 +185,26 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
         delete progress.pending;
         saveProgress(form.id, progress);
       }
-      if (error instanceof ApiProblem) showIssues(error.issues);
-      status.textContent = error instanceof Error ? error.message : 'Something went wrong; please try again.';
+      const shownIssues = error instanceof ApiProblem ? showIssues(error.issues, true) : 0;
+      const failure = failureOf(error, shownIssues);
+      if (failure === 'attention') countIssues(shownIssues);
+      else say(text.text(failure));
     }
   }
 
+  /** The ending screen (the form's, or the page's thank-you), then the ending's redirect if it has one. */
   function finish(): void {
     saveProgress(form.id, null);
-    const done = h('h2', { tabindex: -1 }, 'Thank you!');
-    root.replaceChildren(h('h1', {}, form.name), h('div', { class: 'done', role: 'status' }, done, h('p', {}, 'Your answers were sent.')));
-    done.focus();
+    const redirect = form.ending?.redirect_url ? redirectTarget(form.ending.redirect_url, submissionId) : undefined;
+    const view = renderEnding(form, form.ending, text, redirect);
+    root.replaceChildren(...view.nodes);
+    view.heading.focus();
+    // In a frame, only the parent page (embed.js) can take the whole window there.
+    if (redirect && !askParentToNavigate(redirect.href)) location.assign(redirect.href);
   }
 
   function accept(result: Partial<Schema<'PublicSubmissionCreated'>>): void {
+    if (result.id !== undefined) submissionId = result.id;
     if (result.id !== undefined && typeof result.resume_token === 'string') {
       progress.id = result.id;
       progress.resumeToken = result.resume_token;
@@ -300,8 +268,12 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
     saveProgress(form.id, progress);
   }
 
-  render(false);
-  // Milliseconds from navigation to the first step on screen, for `npm run bench:page` (and any RUM tool).
+  // A respondent coming back to a form begun earlier goes straight to their step, told how long it is kept.
+  if (resumed && progress.expiresAt) say(text.text('resumed', { date: text.date(new Date(progress.expiresAt)) }));
+  if (form.welcome && !resumed) welcome(form.welcome);
+  else render(false);
+  // Milliseconds from navigation to the first screen (a step, or the welcome), for `npm run bench:page` (and any RUM
+  // tool).
   performance.mark('form-funnel:first-step');
 }
 
@@ -312,15 +284,22 @@ async function start(): Promise<void> {
   if (!formId || !key || !api || !worker) return;
   reportFrameHeight(formId);
   const call = apiCaller(api, key);
+  let form: PublicForm;
   try {
     // The server puts the form in the page (a JSON block, which the page's policy does not treat as script).
     const embedded = document.getElementById('hosted-form-data')?.textContent;
-    const form = embedded ? (JSON.parse(embedded) as PublicForm) : await call<PublicForm>('GET', `/public/forms/${formId}`);
-    applyAppearance(form.appearance);
-    page(root, form, call, worker);
-  } catch (error) {
-    root.append(h('p', { class: 'status', role: 'alert' }, error instanceof Error ? error.message : 'The form could not be loaded.'));
+    form = embedded ? (JSON.parse(embedded) as PublicForm) : await call<PublicForm>('GET', `/public/forms/${formId}`);
+  } catch {
+    // Said in the language the server gave the page, if any.
+    const tag = document.documentElement.lang || 'en';
+    const text = localizer(tag, await catalogueFor(tag, scriptUrl));
+    root.append(h('p', { class: 'status', role: 'alert' }, text.text('loadFailed')));
+    return;
   }
+  const text = localizer(form.language, await catalogueFor(form.language, scriptUrl));
+  applyLanguage(form.language, text);
+  applyAppearance(form.appearance);
+  page(root, form, call, worker, text);
 }
 
 if (typeof document !== 'undefined') void start();
