@@ -65,6 +65,22 @@ export function parametersOf(document: Json, pathItem: Json, operation: Operatio
 export const declaresHeader = (parameters: Parameter[], name: string): boolean =>
   parameters.some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === name.toLowerCase());
 
+/** The extension of a file sent as a body, by its media type: what a sample names the file it uploads. */
+const fileExtensions: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+/**
+ * A body sent as a file (a logo): the first media type the operation takes it in, and the file a sample uploads, named
+ * after the path's last segment (`logo.png` for `/forms/{id}/logo`). Undefined for JSON and form bodies.
+ */
+export function fileBody(document: Json, pathName: string, operation: Operation): { mediaType: string; fileName: string } | undefined {
+  if (!operation.requestBody) return undefined;
+  const [mediaType] = Object.keys(deref(document, operation.requestBody).content);
+  if (mediaType === undefined || mediaType === 'application/json' || mediaType === 'application/x-www-form-urlencoded') return undefined;
+  const extension = fileExtensions[mediaType];
+  if (extension === undefined) throw new Error(`${pathName}: no code sample names a file of ${mediaType}`);
+  return { mediaType, fileName: `${pathName.split('/').at(-1)}.${extension}` };
+}
+
 /** The first request example of a body (its `value`), with the media type it is sent in. */
 export function requestExample(document: Json, operation: Operation): { mediaType: string; schema?: Json; value: unknown } | undefined {
   if (!operation.requestBody) return undefined;

@@ -5,6 +5,7 @@ import {
   declaresHeader,
   deref,
   entityTagSource,
+  fileBody,
   isList,
   type Json,
   type Operation,
@@ -28,6 +29,8 @@ export interface SampleRequest {
   /** The required query parameters, and for a list `limit` at its maximum (fewer pages to the end). */
   query: Record<string, unknown>;
   body?: { mediaType: string; value: unknown; withDefaults: unknown };
+  /** A body sent as a file (a logo), read from `fileName` in the current directory. */
+  file?: { mediaType: string; fileName: string };
   authenticated: boolean;
   /** A public operation, called with a publishable key (`publishableKey` scheme) instead of a secret key. */
   publishable: boolean;
@@ -53,6 +56,7 @@ export function sampleRequest(document: Json, pathName: string, method: string, 
   if (list && maximum !== undefined) query.limit = maximum;
   const example = requestExample(document, operation);
   const entityTagFrom = declaresHeader(parameters, 'If-Match') ? entityTagSource(document, pathName) : undefined;
+  const file = fileBody(document, pathName, operation);
   return {
     method,
     pathName,
@@ -61,6 +65,7 @@ export function sampleRequest(document: Json, pathName: string, method: string, 
     ...(example && {
       body: { mediaType: example.mediaType, value: example.value, withDefaults: withDefaults(document, example.schema, example.value) },
     }),
+    ...(file && { file }),
     authenticated: !(Array.isArray(operation.security) && operation.security.length === 0),
     publishable: ((operation.security ?? []) as Json[]).some((requirement) => 'publishableKey' in requirement),
     idempotencyKey: declaresHeader(parameters, 'Idempotency-Key'),

@@ -46,6 +46,12 @@ export function curlSample(request: SampleRequest, productionUrl: string): strin
       mediaType === 'application/x-www-form-urlencoded' ? formEncoded(value as Record<string, unknown>) : JSON.stringify(value, null, 2);
     command.push(`-d ${shellQuote(encoded)}`);
   }
+  if (request.file) {
+    // The file itself is the body, byte for byte (`-d` would drop its line breaks), with its own media type.
+    if (!/^[\w.-]+$/.test(request.file.fileName))
+      throw new Error(`a curl sample's file name would need shell escaping: ${request.file.fileName}`);
+    command.push(`-H ${shellQuote(`Content-Type: ${request.file.mediaType}`)}`, `--data-binary @${request.file.fileName}`);
+  }
   return [...lines, command.join(' \\\n  ')].join('\n');
 }
 

@@ -64,7 +64,21 @@ export function typeScriptSample(request: SampleRequest, productionUrl: string):
   if (request.body) init.body = request.body.withDefaults;
   if (request.body && request.body.mediaType !== 'application/json') init.headers = { 'Content-Type': request.body.mediaType };
 
-  if (request.list) {
+  if (request.file) {
+    // A file is sent by the client's helper for it, which sends the bytes as they are with their media type.
+    const helper = fileHelpers[request.pathName];
+    if (helper === undefined) throw new Error(`${request.pathName}: the client has no helper to send its file body with`);
+    imports.add(helper);
+    const options: Record<string, unknown> = { contentType: request.file.mediaType };
+    if (params.header) options.header = params.header;
+    const id = tsLiteral(Object.values(request.pathParams)[0]);
+    lines.push(
+      `const file = await readFile('${request.file.fileName}'); // the file itself is the body, as ${request.file.mediaType}`,
+      `const result = unwrap(await ${helper}(client, ${id}, file, ${tsLiteral(options)}));`,
+      'console.log(result);',
+    );
+    imports.add('unwrap');
+  } else if (request.list) {
     imports.add('paginate');
     const item = itemName(request.pathName);
     lines.push(
@@ -92,6 +106,7 @@ export function typeScriptSample(request: SampleRequest, productionUrl: string):
   }
 
   return [
+    ...(request.file ? ["import { readFile } from 'node:fs/promises';"] : []),
     `import { ${[...imports].sort(byName).join(', ')} } from '@form-funnel/client';`,
     '',
     ...(request.publishable
@@ -106,5 +121,8 @@ export function typeScriptSample(request: SampleRequest, productionUrl: string):
     ...lines,
   ].join('\n');
 }
+
+/** The client's helper for each operation whose body is a file, by path: one argument per path parameter, then the file. */
+const fileHelpers: Readonly<Record<string, string>> = { '/forms/{id}/logo': 'setFormLogo' };
 
 const byName = (a: string, b: string): number => a.toLowerCase().localeCompare(b.toLowerCase());

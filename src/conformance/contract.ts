@@ -40,7 +40,10 @@ export interface ContractOperation {
   publishable: boolean;
   /** Status code (or `4XX`, `default`) → what the document says about it. */
   responses: Record<string, DocumentedResponse>;
+  /** The first media type the request body is documented in; `null` when the operation takes no body. */
   requestMediaType: string | null;
+  /** Every media type the request body is documented in (a logo's three image types). */
+  requestMediaTypes: string[];
   /** The request body's documented examples, by name. */
   requestExamples: Record<string, unknown>;
   parameters: Parameter[];
@@ -129,8 +132,10 @@ function readOperations(document: OpenApiDocument): ContractOperation[] {
       }
       const requestExamples: Record<string, unknown> = {};
       let requestMediaType: string | null = null;
+      let requestMediaTypes: string[] = [];
       if (raw.requestBody) {
         const body = follow(document, [...base, 'requestBody']);
+        requestMediaTypes = Object.keys(body.node.content as Record<string, Node>);
         const [mediaType, media] = Object.entries(body.node.content as Record<string, Node>)[0] ?? [];
         requestMediaType = mediaType ?? null;
         for (const name of Object.keys((media?.examples as Node | undefined) ?? {})) {
@@ -155,6 +160,7 @@ function readOperations(document: OpenApiDocument): ContractOperation[] {
         publishable: security.some((requirement) => 'publishableKey' in requirement),
         responses,
         requestMediaType,
+        requestMediaTypes,
         requestExamples,
         parameters,
       });

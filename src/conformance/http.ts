@@ -9,7 +9,8 @@ export interface Exchange {
   method: string;
   url: string;
   requestHeaders: Record<string, string>;
-  requestBody?: string;
+  /** Text, or the bytes of a file (an image). */
+  requestBody?: string | Uint8Array;
   status: number;
   /** Response headers, names in lower case, repeated ones joined with ", ". */
   headers: Record<string, string>;
@@ -30,7 +31,7 @@ export interface RequestSpec {
   /** Path under the base URL, query string included. */
   path: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
 }
 
 export function httpClient(options: HttpOptions) {

@@ -6,6 +6,8 @@
  * schema's example id, so a stub still says "not implemented" for each.
  */
 import { exampleBody, uniqueEmail } from './examples.js';
+import type { Exchange } from './http.js';
+import { pngImage, svgImage } from './images.js';
 import { expectListed, walkList } from './pagination.js';
 import type { Expectation, Session } from './session.js';
 import { adminOnly, checkLocation, createForm, gone, idOf, keepMade, made, ok, readBack, whenMade } from './steps.js';
@@ -77,7 +79,8 @@ async function idempotentReplay(session: Session, world: World, example: Record<
 export async function forms(session: Session, world: World): Promise<void> {
   const id = await createForm(session, world, 'form', 'main');
   expectListed(session, 'listForms', await walkList(session, 'listForms'), id);
-  if (!whenMade(session, world, 'form', 'getForm', 'updateForm', 'listFormVersions', 'getFormVersion', 'restoreFormVersion')) return;
+  const dependents = ['getForm', 'updateForm', 'listFormVersions', 'getFormVersion', 'restoreFormVersion', 'setFormLogo', 'deleteFormLogo'];
+  if (!whenMade(session, world, 'form', ...dependents)) return;
   await session.call('getForm', { path: { id } }, readBack('the form just made'));
   await session.call(
     'updateForm',
@@ -89,6 +92,43 @@ export async function forms(session: Session, world: World): Promise<void> {
   const version = (versions?.at(-1)?.version as number | undefined) ?? 1;
   await session.call('getFormVersion', { path: { id, version } }, ok('the first version'));
   await session.call('restoreFormVersion', { path: { id, version } }, ok('restoring the first version'));
+  await formLogo(session, id);
+}
+
+/**
+ * A form's logo: an image uploaded as the file itself and described from its bytes, the same image again (which
+ * changes nothing), an SVG and a stale If-Match refused, and the logo removed.
+ */
+async function formLogo(session: Session, id: string | undefined): Promise<void> {
+  const image = pngImage(64, 32);
+  const upload = { path: { id }, rawBody: image, contentType: 'image/png' };
+  const set = await session.call('setFormLogo', upload, ok('a 64x32 PNG as the logo'));
+  const logoOf = (exchange: Exchange) => (exchange.json as { logo?: Record<string, unknown> | null } | undefined)?.logo;
+  const versionOf = (exchange: Exchange) => (exchange.json as { version?: unknown } | undefined)?.version;
+  if (set) {
+    const logo = logoOf(set);
+    if (logo?.content_type !== 'image/png' || logo.width !== 64 || logo.height !== 32 || logo.size !== image.length) {
+      session.fail('setFormLogo', 'positive_data_acceptance', `PUT ${set.url}`, `logo ${JSON.stringify(logo)}, not the 64x32 PNG sent`);
+    }
+    const again = await session.call('setFormLogo', upload, ok('the same image again'));
+    if (again && versionOf(again) !== versionOf(set)) {
+      session.fail('setFormLogo', 'positive_data_acceptance', `PUT ${again.url}`, 'the same image again made a new version');
+    }
+  }
+  await session.call(
+    'setFormLogo',
+    { path: { id }, rawBody: svgImage(), contentType: 'image/png' },
+    { status: [422], check: 'negative_data_rejection', what: 'an SVG sent as image/png', code: 'invalid_image' },
+  );
+  await session.call(
+    'setFormLogo',
+    { ...upload, headers: { 'if-match': '"conformance-stale"' } },
+    { status: [412], check: 'conditional_request', what: 'an If-Match that names no version of the form' },
+  );
+  const removed = await session.call('deleteFormLogo', { path: { id } }, ok('removing the logo'));
+  if (removed && logoOf(removed) !== null) {
+    session.fail('deleteFormLogo', 'positive_data_acceptance', `DELETE ${removed.url}`, 'the form still has a logo');
+  }
 }
 
 /** Operations that work on the run's form, or on what is made in it. */

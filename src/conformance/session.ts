@@ -33,8 +33,8 @@ export interface CallOptions {
   path?: Record<string, string | number | undefined>;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
-  /** A body sent as it is, with `contentType`. */
-  rawBody?: string;
+  /** A body sent as it is, with `contentType`: text, or the bytes of a file. */
+  rawBody?: string | Uint8Array;
   contentType?: string;
   headers?: Record<string, string>;
   /** Another method than the operation's, on its path (a method the path does not have). */
@@ -101,7 +101,7 @@ export function createSession(contract: ConformanceContract, client: HttpClient,
     const key = options.key === undefined ? mainKey : options.key;
     if (options.authorization !== undefined) headers.authorization = options.authorization;
     else if (key !== null) headers.authorization = `Bearer ${key}`;
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     if (options.rawBody !== undefined) {
       body = options.rawBody;
       headers['content-type'] = options.contentType ?? 'application/json';

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeSample } from '../../src/code-samples.js';
+import { pngImage } from '../support/images.js';
 import { portBecomes } from '../support/ports.js';
 import { writePartnerTsconfig } from '../support/type-check.js';
 import { deref, document } from './support/document.js';
@@ -106,6 +107,8 @@ const curlName = (operationId: string) => `curl ${operationId}`;
 
 // curl shows a progress meter on stderr when its output is not a terminal; in a terminal, as pasted, it shows none.
 writeFileSync(path.join(directory, '.curlrc'), 'silent\nshow-error\n');
+// The file a logo sample uploads, beside the samples, where each runs.
+writeFileSync(path.join(directory, 'logo.png'), pngImage(64, 64));
 
 async function runShell(source: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const shellEnv = { ...process.env, CURL_HOME: directory, ...env };

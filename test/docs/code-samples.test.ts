@@ -43,7 +43,7 @@ describe('code samples', () => {
         new RegExp(`curl (-sS --fail-with-body )?(-X ${method.toUpperCase()} )?"[^"]*(${path}[?"]|\\$url)`),
       );
       expect(typescript.source, operation.operationId).toMatch(
-        new RegExp(`(client\\.${method.toUpperCase()}|paginate\\(client, |exportSubmissions\\(client)`),
+        new RegExp(`(client\\.${method.toUpperCase()}|paginate\\(client, |exportSubmissions\\(client|setFormLogo\\(client)`),
       );
     }
   });

@@ -264,6 +264,16 @@ describe('who may set and remove a logo', () => {
     expect((await api.call('delete', `/v1/forms/${form.id}/logo`, key.secret)).status).toBe(200);
   });
 
+  it('when the logo is read or posted at its API path, then 405 names PUT and DELETE', async () => {
+    const form = await createForm(api);
+    for (const method of ['get', 'post'] as const) {
+      const res = await api.call(method, `/v1/forms/${form.id}/logo`);
+      expectProblem(res, 405, 'invalid_request', 'method_not_allowed');
+      expect(res.headers.allow).toBe('DELETE, PUT');
+      expect(res.body.details).toEqual({ allowed_methods: ['DELETE', 'PUT'] });
+    }
+  });
+
   it('when the form does not exist, then 404 resource_not_found', async () => {
     const res = await upload('form_000000000000000000000000', pngImage(20, 20), 'image/png');
     expectProblem(res, 404, 'not_found', 'resource_not_found');

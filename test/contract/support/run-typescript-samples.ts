@@ -2,14 +2,15 @@
  * Runs TypeScript code samples in one process (`node --import tsx`), as a partner would run each with `npx tsx`, so
  * that the client is compiled once for all of them. Started by test/contract/code-samples.test.ts:
  *
- *   run <controlUrl> <results.json> <sample.mts>…   imports the samples one after another; before each, names it to
- *                                                   the recording proxy (POST <controlUrl>/<name>); writes
+ *   run <controlUrl> <results.json> <sample.mts>…   imports the samples one after another, each in its own folder
+ *                                                   (where a sample that uploads a file finds it); before each, names
+ *                                                   it to the recording proxy (POST <controlUrl>/<name>); writes
  *                                                   [{ name, error }] (error null when the sample ran to its end)
  *   serve <sample.mts>=<port>…                      imports webhook receiver samples, each with PORT set to its
  *                                                   port, and keeps listening until stopped
  */
 import { writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [mode, ...rest] = process.argv.slice(2);
@@ -21,6 +22,7 @@ if (mode === 'run') {
   for (const file of files) {
     const name = sampleName(file);
     await fetch(`${controlUrl}/${encodeURIComponent(name)}`, { method: 'POST' });
+    process.chdir(dirname(file));
     try {
       await import(pathToFileURL(file).href);
       results.push({ name, error: null });
