@@ -111,12 +111,15 @@ export default defineConfig({
           // The people pages' views (their HTML, in a browser, and the passkey script against a stub server) touch no
           // store either; the pages' own flow runs here (people-pages.test.ts, people-browser.test.ts).
           // The embed's frame in a browser (its height, redirect, console) neither; the pages' answers it relies on
-          // run here (hosted-page.test.ts, hosted-not-found.test.ts).
+          // run here (hosted-page.test.ts, hosted-not-found.test.ts). Nor the page's screens, languages and live
+          // errors (hosted-page-screens.test.ts): the screens, language and logo they read are stored on both stores
+          // by the forms' own tests.
           // The dashboard's screens are an API client of the same API, so one store checks them; the dashboard's walk
           // through every action the seed lists runs here too (dashboard-walk.test.ts).
           exclude: [
             'test/http/hosted-page-behaviour.test.ts',
             'test/http/hosted-embed.test.ts',
+            'test/http/hosted-page-screens.test.ts',
             'test/http/people-views*.test.ts',
             'test/http/dashboard-screens-*.test.ts',
           ],

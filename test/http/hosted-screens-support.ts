@@ -2,45 +2,20 @@
  * A small consultancy's lead form in German, Arabic and English, with the round-two screens (welcome, ending, logic
  * that ends the form on a small budget) and a logo: for the hosted page's screen tests and their screenshots.
  */
-import { crc32, deflateSync } from 'node:zlib';
 import { expect } from 'vitest';
 import type { FormRequest } from '../support/factories.js';
 import type { WatchedApi } from '../support/http-checks.js';
+import { pngImage } from '../support/images.js';
 
-/** A PNG of `width` × `height` RGB pixels, each given by `pixel`. */
-export function png(width: number, height: number, pixel: (x: number, y: number) => readonly [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits per channel, RGB, no interlace
-  const rows = Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => pixel(x, y)).flat()]));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-/** A 480 × 160 logo: a teal disc and three dark bars on white, wider than high, as logos are. */
+/** The logo: wider than high, as logos are. */
 export const logoSize = { width: 480, height: 160 };
-export const logoPng = png(logoSize.width, logoSize.height, (x, y) => {
-  if ((x - 80) ** 2 + (y - 80) ** 2 <= 64 ** 2) return [15, 118, 110];
-  const bar = [40, 76, 112].some((top) => y >= top && y < top + 16) && x >= 176 && x < (y < 56 ? 456 : y < 92 ? 400 : 430);
-  return bar ? [31, 41, 55] : [255, 255, 255];
-});
 
 /** Uploads the logo for `formId` and returns the form's `logo`. */
 export async function setLogo(api: WatchedApi, formId: string) {
-  const res = await api.call('put', `/v1/forms/${formId}/logo`).set('Content-Type', 'image/png').send(logoPng);
+  const res = await api
+    .call('put', `/v1/forms/${formId}/logo`)
+    .set('Content-Type', 'image/png')
+    .send(pngImage(logoSize.width, logoSize.height));
   expect(res.status).toBe(200);
   return res.body.logo as { url: string; width: number; height: number };
 }
