@@ -22,7 +22,7 @@ export interface OperationExamples {
   method: string;
   /** The path as the document writes it, without the `/v1` base path: `/forms/{id}`. */
   path: string;
-  /** The media type of the request body, if the operation takes one. */
+  /** The media type of the request body, if the operation takes one (the first, when it takes a file in several). */
   requestMediaType: string | undefined;
   /** Request body examples by name: the file of each (relative to openapi/). */
   requests: Record<string, string>;

@@ -114,6 +114,7 @@ export async function recordExamples(options: RecordOptions = {}): Promise<Recor
       for (const [name, value] of Object.entries(step.query?.(kept) ?? {})) url.searchParams.set(name, value);
       const key = step.key === null ? null : kept[step.key ?? 'live_admin_key'];
       const form = operation.requestMediaType === 'application/x-www-form-urlencoded';
+      const file = step.file && { mediaType: step.file.mediaType, bytes: step.file.bytes() };
       const response = await fetch(url, {
         method: operation.method.toUpperCase(),
         headers: {
@@ -121,8 +122,15 @@ export async function recordExamples(options: RecordOptions = {}): Promise<Recor
           ...(key ? { Authorization: `Bearer ${key}` } : {}),
           ...(step.accept ? { Accept: step.accept } : {}),
           ...(body ? { 'Content-Type': operation.requestMediaType ?? 'application/json' } : {}),
+          ...(file ? { 'Content-Type': file.mediaType } : {}),
         },
-        body: body === undefined ? undefined : form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body),
+        body: file
+          ? file.bytes
+          : body === undefined
+            ? undefined
+            : form
+              ? new URLSearchParams(body as Record<string, string>).toString()
+              : JSON.stringify(body),
       });
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
       const text = await response.text();

@@ -28,6 +28,8 @@ export interface Step {
   rewrite?: (value: Json, kept: Kept) => Json;
   /** A body that is not one of the document's examples, for a step that only sets the scene. */
   body?: Json;
+  /** A file sent as the body, as it is (a logo), in one of the media types the operation takes. */
+  file?: { mediaType: string; bytes: () => Uint8Array };
   /** The name in `kept` of the key sent as the bearer credential; default `live_admin_key`, null for none. */
   key?: string | null;
   accept?: string;
