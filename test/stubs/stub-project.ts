@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateStubs, type StubOptions, type StubReport } from '../../src/stubs/generate.js';
 import { type OpenApiDocument, type Operation, resolve } from '../../src/stubs/template/src/contract.js';
+import { pngImage } from '../support/images.js';
 
 export const execute = promisify(execFile);
 export const repositoryRoot = new URL('../../', import.meta.url).pathname;
@@ -81,7 +82,8 @@ export interface ExampleRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON or form text, or a file's bytes. */
+  body?: string | Uint8Array;
 }
 
 const firstExample = (document: OpenApiDocument, node: Record<string, unknown>): unknown => {
@@ -117,8 +119,10 @@ export function exampleRequest(document: OpenApiDocument, operation: Operation, 
   const search = query.size > 0 ? `?${query}` : '';
   const [mediaType, media] = Object.entries(operation.requestBody?.content ?? {})[0] ?? [];
   if (!mediaType || !media) return { method: operation.method, path: `${path}${search}`, headers };
-  const value = firstExample(document, media as Record<string, unknown>);
   headers['Content-Type'] = mediaType;
+  // A file (a logo): a real image of the first type the operation takes, as an upload would send it.
+  if (mediaType === 'image/png') return { method: operation.method, path: `${path}${search}`, headers, body: pngImage(64, 64) };
+  const value = firstExample(document, media as Record<string, unknown>);
   const body =
     mediaType === 'application/x-www-form-urlencoded'
       ? new URLSearchParams(value as Record<string, string>).toString()

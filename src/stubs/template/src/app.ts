@@ -11,7 +11,17 @@ import {
   lookUpPublishableKey as defaultLookUpPublishableKey,
   isPublishableKey,
 } from './auth.js';
-import { basePath, loadDocument, matchRoute, type OpenApiDocument, type Operation, readOperations, resolve } from './contract.js';
+import {
+  basePath,
+  loadDocument,
+  matchRoute,
+  type OpenApiDocument,
+  type Operation,
+  readOperations,
+  requestMediaTypes,
+  resolve,
+  structuredMediaTypes,
+} from './contract.js';
 import type { Handlers } from './handler-types.js';
 import {
   ApiError,
@@ -117,6 +127,10 @@ export function buildApp(options: AppOptions): Express {
 
   app.use(express.json({ limit: '1mb', type: 'application/json' }));
   app.use(express.urlencoded({ limit: '1mb', extended: false, type: 'application/x-www-form-urlencoded' }));
+  // A body the contract takes as a file (a form's logo: image/png, image/jpeg, image/webp) reaches its handler as the
+  // bytes sent; what they are is the handler's to check, and its size against the body schema's maxLength.
+  const fileTypes = [...new Set(operations.flatMap(requestMediaTypes))].filter((type) => !structuredMediaTypes.has(type));
+  if (fileTypes.length > 0) app.use(express.raw({ limit: '1mb', type: fileTypes }));
   app.use(...contractValidator(document));
 
   const dispatch: RequestHandler = async (req, res) => {
@@ -181,7 +195,12 @@ function toApiError(
   return internalError(explainResponseErrors && isValidatorError(error) ? responseIssues(error) : undefined);
 }
 
-const requestMediaType = (operation: Operation | undefined) => Object.keys(operation?.requestBody?.content ?? {})[0] ?? 'application/json';
+/** What a 415 asks for: the operation's media type, or each of a file's (`image/png, image/jpeg or image/webp`). */
+const requestMediaType = (operation: Operation | undefined) => {
+  const types = requestMediaTypes(operation);
+  if (types.length === 0) return 'application/json';
+  return types.length === 1 ? types[0]! : `${types.slice(0, -1).join(', ')} or ${types.at(-1)}`;
+};
 
 /**
  * Problems whose documented schema requires RFC 6749's `error` member (the OAuth token endpoint's 400 and 401)

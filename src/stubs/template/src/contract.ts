@@ -23,6 +23,12 @@ export interface Operation {
 }
 
 export const basePath = '/v1';
+
+/** The media types whose bodies are parsed into values; a body of any other (an uploaded image) is its bytes. */
+export const structuredMediaTypes: ReadonlySet<string> = new Set(['application/json', 'application/x-www-form-urlencoded']);
+
+/** The media types an operation takes its body in: one structured type, or the types of a file (a logo's images). */
+export const requestMediaTypes = (operation: Operation | undefined): string[] => Object.keys(operation?.requestBody?.content ?? {});
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 export function loadDocument(): OpenApiDocument {

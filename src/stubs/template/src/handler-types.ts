@@ -17,7 +17,8 @@ type BodyOf<RequestBody> = RequestBody extends { content: infer Content }
     ? Json
     : Content extends { 'application/x-www-form-urlencoded': infer Form }
       ? Form
-      : never
+      : // A file (a form's logo): the bytes sent; `header('content-type')` says which of its media types.
+        Buffer
   : undefined;
 
 export type RequestBody<K extends OperationId> =
