@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { directionOf, languageOf, pageLanguages } from '../src/hosted/languages.js';
+import { directionOf, languageOf, loadedLanguages, pageLanguages } from '../src/hosted/languages.js';
 import type { AskedField } from '../src/hosted/page/form-rules.js';
 import type { Catalogue, Message, MessageKey } from '../src/hosted/page/i18n/catalogue.js';
 import { catalogues } from '../src/hosted/page/i18n/catalogues.js';
@@ -85,6 +85,8 @@ describe('a form language tag', () => {
     expect(languageOf('pt-BR')).toBe('pt');
     expect(languageOf('DE-ch')).toBe('de');
     expect(languageOf('sr-Latn')).toBe('en');
+    // English is in the page script; every other language is a file of its own.
+    expect(loadedLanguages).toEqual(pageLanguages.filter((language) => language !== 'en'));
     expect([directionOf('ar-EG'), directionOf('he'), directionOf('fr-CA'), directionOf('ja')]).toEqual(['rtl', 'rtl', 'ltr', 'ltr']);
   });
 
@@ -113,8 +115,25 @@ describe('a form language tag', () => {
   });
 
   it('when the browser cannot use the tag, then the page formats in English rather than failing', () => {
-    const text = localizer('de-u-nu-notanumbering-system-at-all', catalogues.de);
-    expect(text.text('errorNumberMin', { min: 1000 })).toMatch(/^Geben Sie 1[.,]?000 oder mehr ein\.$/);
+    const text = localizer('de_DE', catalogues.de);
+    expect(text.locale).toBe('en');
+    expect(text.text('errorNumberMin', { min: 1000 })).toBe('Geben Sie 1,000 oder mehr ein.');
+    expect(localizer('en').locale).toBe('en');
+  });
+
+  it('when a placeholder has no value or a plural message no count, then the placeholder stays and the general form is used', () => {
+    const text = localizer('en');
+    expect(text.text('logoAlt')).toBe('{name} logo');
+    expect(text.text('errorTooLong')).toBe('Enter at most {count} characters.');
+    expect(text.text('errorTooLong', { count: 1 })).toBe('Enter at most 1 character.');
+  });
+
+  it('when a moment is written out, then it is the day in the browser’s time zone, in the form’s language', () => {
+    const moment = new Date(2025, 2, 1, 12);
+    expect(localizer('fr', catalogues.fr).date(moment)).toBe('1 mars 2025');
+    expect(localizer('fr', catalogues.fr).text('resumed', { date: '1 mars 2025' })).toBe(
+      'Bon retour parmi nous\u202f! Vos réponses sont conservées sur cet appareil jusqu’au 1 mars 2025.',
+    );
   });
 });
 
@@ -129,8 +148,8 @@ describe('the words beside a field', () => {
     expect(say('too_short', name)).toBe('Enter at least 2 characters.');
     expect(say('too_long', name)).toBe('Enter at most 1,500 characters.');
     expect(say('too_long', name, german)).toBe('Geben Sie höchstens 1.500 Zeichen ein.');
-    const notes = field({ type: 'long_text', ref: 'notes', label: 'Notes', required: false, max_length: 5000 });
-    expect(say('too_long', notes)).toBe('Enter at most 5,000 characters.');
+    const notes = field({ type: 'long_text', ref: 'notes', label: 'Notes', required: false, min_length: 20, max_length: 5000 });
+    expect([say('too_short', notes), say('too_long', notes)]).toEqual(['Enter at least 20 characters.', 'Enter at most 5,000 characters.']);
     const seats = field({ type: 'number', ref: 'seats', label: 'Seats', required: false, minimum: 1, maximum: 500, integer: true });
     expect([say('too_small', seats), say('too_large', seats), say('type', seats)]).toEqual([
       'Enter 1 or more.',
@@ -178,5 +197,30 @@ describe('the words beside a field', () => {
       'Enter a web address starting with https:// or http://.',
     );
     expect(say('not_visited', email)).toBe('Check this answer.');
+    const when = field({ type: 'date', ref: 'when', label: 'When', required: false });
+    expect([say('invalid_date', when), say('type', when)]).toEqual(['Enter a valid date.', 'Enter a valid date.']);
+    const size = field({
+      type: 'single_choice',
+      ref: 'size',
+      label: 'Size',
+      required: true,
+      options: [{ value: 'a', label: 'A', score: 0 }],
+    });
+    expect(say('unknown_option', size)).toBe('Choose one of the options.');
+    expect(say('type', field({ type: 'rating', ref: 'stars', label: 'Stars', required: false, scale: 5 }))).toBe(
+      'Choose a rating from 1 to 5.',
+    );
+    expect(say('type', email)).toBe('Check this answer.');
+  });
+
+  it('when an issue does not fit its field’s kind or the field has no such limit, then the general words, not a made-up limit', () => {
+    const email = field({ type: 'email', ref: 'email', label: 'Email', required: true });
+    expect(
+      ['too_short', 'too_long', 'too_few_selections', 'too_many_selections', 'too_small', 'too_large'].map((code) => say(code, email)),
+    ).toEqual(Array(6).fill('Check this answer.'));
+    const open = field({ type: 'number', ref: 'n', label: 'N', required: false, integer: false });
+    expect([say('too_small', open), say('too_large', open)]).toEqual(['Check this answer.', 'Check this answer.']);
+    const when = field({ type: 'date', ref: 'when', label: 'When', required: false });
+    expect([say('too_small', when), say('too_large', when)]).toEqual(['Check this answer.', 'Check this answer.']);
   });
 });
