@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, type Operation } from '../../src/http/contract-document.js';
 import { createFolder, createForm, createIntegration, submit } from '../support/factories.js';
 import { absentId, generousLimits, useWatchedApi } from '../support/http-checks.js';
+import { pngImage } from '../support/images.js';
 import { createPublishableKey } from '../support/publishable-keys.js';
 import { testWebhookUrls } from './integrations-support.js';
 import { anaAnswers, anaHidden, demoForm } from './submissions-support.js';
@@ -56,6 +57,9 @@ function resolve<T = Node>(node: unknown): T {
   }
   return current as T;
 }
+
+/** A body sent as a file (a logo's image types), not parsed as JSON or form fields. */
+const isFile = (mediaType: string) => mediaType !== 'application/json' && mediaType !== 'application/x-www-form-urlencoded';
 
 /** What the document says of one operation, beyond what the server reads from it. */
 function described(operation: Operation) {
@@ -134,8 +138,13 @@ function probesOf(target: Walked): Probe[] {
     }
   }
 
-  if (mediaType) {
+  if (mediaType && isFile(mediaType)) {
+    // What a file is comes after whose it is: on ids that name nothing, the 404 (the 422 is probed on real ones below).
+    probes.push({ name: 'a file that is not the image it says', raw: '{"unterminated', contentType: mediaType });
+  } else if (mediaType) {
     probes.push({ name: 'a body that does not parse', expected: 400, raw: '{"unterminated', contentType: mediaType });
+  }
+  if (mediaType) {
     probes.push({ name: 'a body in another media type', expected: 415, raw: 'text', contentType: 'text/plain' });
     probes.push({ name: 'a body over 1 MiB', expected: 413, raw: `"${'x'.repeat(1024 * 1024)}"`, contentType: mediaType });
   }
@@ -150,6 +159,7 @@ async function send(target: Walked, probe: Probe, seed = 'A', ids?: RealIds) {
   for (const [name, value] of Object.entries(probe.headers ?? {})) req = req.set(name, value);
   if (probe.raw !== undefined) return req.set('Content-Type', probe.contentType!).send(probe.raw);
   const example = ids ? withRealIds(target.example, ids) : target.example;
+  if (target.mediaType && isFile(target.mediaType)) return req.set('Content-Type', target.mediaType).send(pngImage(32, 32));
   if (target.mediaType === 'application/x-www-form-urlencoded') {
     return req.type('form').send(new URLSearchParams(example as Record<string, string>).toString());
   }
@@ -255,7 +265,7 @@ describe('every error an operation can produce is declared', () => {
     expect(walked.map((target) => target.operation.operationId).sort()).toEqual(
       Object.values(document.paths)
         .flatMap((item) =>
-          ['get', 'post', 'patch', 'delete'].flatMap((method) => ((item as Node)[method] as Node | undefined)?.operationId ?? []),
+          ['get', 'post', 'put', 'patch', 'delete'].flatMap((method) => ((item as Node)[method] as Node | undefined)?.operationId ?? []),
         )
         .sort(),
     );
@@ -272,6 +282,7 @@ describe('every error an operation can produce is declared', () => {
         'starting_after naming nothing',
         'ending_before naming nothing',
         'a body that does not parse',
+        'a file that is not the image it says',
         'a body in another media type',
         'a body over 1 MiB',
       ]),
@@ -324,6 +335,15 @@ describe('every error an operation can produce is declared', () => {
       ];
       if (target.parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'If-Match')) {
         probes.push({ name: 'a stale If-Match', expected: 412, headers: { 'If-Match': '"stale"' }, query });
+      }
+      if (target.mediaType && isFile(target.mediaType)) {
+        probes.push({
+          name: 'a file that is not the image it says',
+          expected: 422,
+          raw: 'not an image',
+          contentType: target.mediaType,
+          query,
+        });
       }
       probes.push({ name: 'the example, first time', query }, { name: 'the example, second time', query });
       const found: string[] = [];
