@@ -60,6 +60,8 @@ const descriptionOf = (element: Locator) =>
       .join(' '),
   );
 
+/** The builder's preview frame while it shows `screen` ("step 1", "the welcome screen"). */
+const preview = (page: Page, screen: string) => page.frameLocator(`iframe[title="Preview of ${screen}, as respondents see it"]`);
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 const published = (page: Page, version: number) =>
   page
@@ -187,6 +189,20 @@ describe('the form page settings in the builder', () => {
       welcome: { title: 'Willkommen', button_label: 'Los geht’s', text: 'Drei kurze Fragen.' },
       ending: { title: 'Danke!', text: null, redirect_url: 'https://example.com/danke?ref={submission_id}' },
     });
+
+    // The preview draws the page's screens with the page's own code, in the form's language.
+    const screenToPreview = page.getByLabel('Screen to preview', { exact: true });
+    await preview(page, 'step 1').getByRole('button', { name: 'Absenden' }).waitFor();
+    await screenToPreview.selectOption({ label: 'Welcome screen' });
+    await preview(page, 'the welcome screen').getByRole('heading', { name: 'Willkommen' }).waitFor();
+    await preview(page, 'the welcome screen').getByRole('button', { name: 'Los geht’s' }).waitFor();
+    expect(await preview(page, 'the welcome screen').locator('html').getAttribute('lang')).toBe('de');
+    await screenToPreview.selectOption({ label: 'Ending screen' });
+    await preview(page, 'the ending screen').getByRole('heading', { name: 'Danke!' }).waitFor();
+    const onward = preview(page, 'the ending screen').getByRole('link', { name: 'Fortfahren' });
+    expect(await onward.getAttribute('href')).toBe('https://example.com/danke?ref=sub_preview');
+    await photograph(page, 'form-page-preview-ending', [page.getByRole('region', { name: 'Preview' })]);
+
     // Turning the welcome screen off and on again brings back what it said; off, it is published as none.
     await welcome.getByLabel('Show a welcome screen', { exact: true }).uncheck();
     await welcome.getByLabel('Show a welcome screen', { exact: true }).check();
@@ -249,6 +265,9 @@ describe('the form page settings in the builder', () => {
     expect(await image.getAttribute('src')).toBe(stored.logo.url);
     await expect.poll(() => image.evaluate((node) => (node as unknown as { naturalWidth: number }).naturalWidth)).toBe(160);
     await logo.getByText('PNG, 160 × 48 pixels').waitFor();
+    // The preview shows it too, as the page does (the ending screen is still the one chosen).
+    const previewed = preview(page, 'the ending screen').getByRole('img', { name: 'Logo von Demo request' });
+    expect(await previewed.getAttribute('src')).toBe(stored.logo.url);
     expect(await logo.getByRole('alert').count()).toBe(0);
     const newFile = logo.getByLabel('New logo image', { exact: true });
     expect(await newFile.getAttribute('aria-invalid')).toBeNull();
@@ -257,7 +276,7 @@ describe('the form page settings in the builder', () => {
     await page.getByLabel('Name', { exact: true }).fill('Demo request (branded)');
     await page.getByRole('button', { name: 'Publish changes' }).click();
     await published(page, 5);
-    await photograph(page, 'form-logo', [logo]);
+    await photograph(page, 'form-logo', [logo, page.getByRole('region', { name: 'Preview' })]);
     await expectAccessibleAtBothWidths(page);
 
     // Someone else changes the form: the logo is not replaced over their change.

@@ -183,7 +183,7 @@ describe('the forms screens', () => {
     await preview.getByRole('heading', { name: 'Contact' }).waitFor();
     await preview.getByRole('group', { name: 'Company size (required)' }).waitFor();
     for (const option of ['Small', 'Large']) expect(await preview.getByRole('radio', { name: option }).count()).toBe(1);
-    await page.getByLabel('Step to preview', { exact: true }).selectOption({ label: 'Step 2: Budget' });
+    await page.getByLabel('Screen to preview', { exact: true }).selectOption({ label: 'Step 2: Budget' });
     await page.frameLocator('iframe[title^="Preview of step 2"]').getByRole('textbox', { name: 'Budget' }).waitFor();
 
     // A reload asks first (the browser's leave-page question), and the whole draft comes back.

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { Folder } from '../../../client/schemas.js';
+import type { Folder, Form } from '../../../client/schemas.js';
 import { BuilderContext } from '../../forms/builder-context.js';
 import type { FormDraft } from '../../forms/draft.js';
 import { AppearanceSection } from './AppearanceSection.js';
@@ -27,6 +27,8 @@ export function FormBuilder(props: {
   error: unknown;
   readOnly: boolean;
   previewStylesheet: string;
+  /** The form's logo as published (not part of the draft), for the preview. */
+  logo?: Form['logo'];
   children?: ComponentChildren;
 }) {
   const { draft, onDraft } = props;
@@ -46,7 +48,7 @@ export function FormBuilder(props: {
           {props.children}
         </div>
         <div class="builder-preview">
-          <FormPreview draft={draft} stylesheet={props.previewStylesheet} />
+          <FormPreview draft={draft} logo={props.logo} stylesheet={props.previewStylesheet} />
         </div>
       </div>
     </BuilderContext.Provider>

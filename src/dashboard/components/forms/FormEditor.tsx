@@ -304,6 +304,7 @@ export function FormEditor(props: { formId: string | undefined; folderId: string
         error={error}
         readOnly={readOnly}
         previewStylesheet={dashboard().config.previewStylesheet}
+        logo={base?.form.logo}
       >
         <LogoSection
           logo={base?.form.logo}
