@@ -15,6 +15,7 @@ import { anaAnswers, budgetAnswers, demoForm, noBudgetAnswers } from '../http/su
 import { chromiumLaunchOptions } from '../support/chromium.js';
 import { createForm, createIntegration, PUBLIC_URL, submit } from '../support/factories.js';
 import { createTestApi } from '../support/harness.js';
+import { pngImage } from '../support/images.js';
 
 const outDir = fileURLToPath(new URL('../../docs/images/dashboard/', import.meta.url));
 mkdirSync(outDir, { recursive: true });
@@ -30,7 +31,17 @@ const rateLimits = {
 const api = await createTestApi({ rateLimits, localBaseUrl: () => site, webhookUrls: testWebhookUrls() });
 site = api.baseUrl.replace('127.0.0.1', 'localhost');
 
-const form = await createForm(api, demoForm({ name: 'Demo request', hosting: { enabled: true } }));
+const form = await createForm(
+  api,
+  demoForm({
+    name: 'Demo request',
+    hosting: { enabled: true },
+    welcome: { title: 'Book a demo', text: 'Three short questions, then pick a time.', button_label: null },
+    ending: { title: 'Thank you!', text: null, redirect_url: 'https://www.acme.test/demo/booked?ref={submission_id}' },
+  }),
+);
+// The builder shows the form's logo as the API serves it.
+await api.call('put', `/v1/forms/${form.id}/logo`).set('Content-Type', 'image/png').send(pngImage(160, 48));
 await createForm(api, demoForm({ name: 'Webinar sign-up' }));
 const leads = [
   { answers: anaAnswers(), utm: 'newsletter' },
