@@ -11,7 +11,8 @@ import type { Logger } from 'pino';
 import { isAppError } from '../domain/errors.js';
 import { hostedPageAccess, hostedPageStart, type PageRefusal } from '../domain/hosting/pages.js';
 import type { Services } from '../domain/services.js';
-import { directionOf } from '../hosted/languages.js';
+import { builtInLanguage, directionOf, languageOf } from '../hosted/languages.js';
+import { catalogueAsset } from '../hosted/manifest.js';
 import { StoreUnavailable } from '../store/errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './error-handler.js';
 import { escapeHtml } from './escape-html.js';
@@ -156,6 +157,15 @@ function framingOrigin(req: Request): string | undefined {
 /** JSON inside a non-executing `<script type="application/json">`: nothing in it may close the element. */
 const embeddedJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/**
+ * The script of the form's language's catalogue, for any language but English (which the page script carries): named
+ * before the page script, so the two download together and run in order, the catalogue first (page/i18n/load.ts).
+ */
+function catalogueScript(assets: HostedAssets, language: string): string {
+  const spoken = languageOf(language);
+  return spoken === builtInLanguage ? '' : `<script src="/f/assets/${assets.manifest[catalogueAsset(spoken)]}" defer></script>\n`;
+}
+
 function pageHtml(assets: HostedAssets, title: string, language: string, data: Record<string, string>, form: unknown): string {
   const attributes = Object.entries(data)
     .map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`)
@@ -168,7 +178,7 @@ function pageHtml(assets: HostedAssets, title: string, language: string, data: R
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/f/assets/${assets.manifest['page.css']}">
-<script src="/f/assets/${assets.manifest['page.js']}" defer></script>
+${catalogueScript(assets, language)}<script src="/f/assets/${assets.manifest['page.js']}" defer></script>
 </head>
 <body>
 <script type="application/json" id="hosted-form-data">${embeddedJson(form)}</script>

@@ -10,11 +10,13 @@ import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createForm } from '../support/factories.js';
 import { absentId } from '../support/http-checks.js';
+import { pngImage } from '../support/images.js';
 import { createPublishableKey } from '../support/publishable-keys.js';
 import { useHostedBrowser } from './hosted-browser-support.js';
 import { demoForm } from './submissions-support.js';
 
-const { api, pages, port, openPage } = useHostedBrowser();
+// The service's own address as its base URL: the logo it hands out is on the page's origin.
+const { api, pages, port, openPage } = useHostedBrowser({ ownBaseUrl: true });
 
 const customerOrigin = () => `https://localhost:${port()}`;
 
@@ -202,13 +204,40 @@ describe('the embed’s redirect', () => {
   });
 });
 
+describe('an embedded form that ends with a redirect', () => {
+  it('when a respondent completes it, then the whole window goes to the ending’s address, with the submission’s id', async () => {
+    pages.set('/landed', '<!doctype html><html lang="en"><head><title>Landed</title></head><body><h1>Landed</h1></body></html>');
+    const form = await createForm(api, {
+      name: 'Redirecting',
+      hosting: { enabled: true },
+      ending: { title: 'Thanks', redirect_url: `${customerOrigin()}/landed?ref={submission_id}` },
+      steps: [{ id: 'hello', title: 'Say hello', fields: [{ type: 'email', ref: 'email', label: 'Work email', required: true }] }],
+    });
+    const key = await createPublishableKey(api, { environment: 'live', allowed_origins: [customerOrigin()] });
+    const page = await openPage();
+    await page.goto(embeddingPage('/leaving', form.id, key.value));
+    const frame = await formFrame(page);
+    await frame.getByRole('heading', { level: 2, name: 'Say hello' }).waitFor();
+    await frame.fill('[name="email"]', 'ida@berg.example');
+    await frame.click('#next');
+    await page.waitForURL((url) => url.pathname === '/landed');
+    expect(await page.textContent('h1')).toBe('Landed');
+    const listed = await api.call('get', `/v1/submissions?form_id=${form.id}`);
+    expect(listed.body.data).toEqual([expect.objectContaining({ status: 'completed' })]);
+    expect(new URL(page.url()).searchParams.get('ref')).toBe(listed.body.data[0].id);
+  });
+});
+
 describe('console and network of the pages', () => {
-  it('when a form is loaded and completed, embedded and on its own, and an unknown form’s page is opened, then no console error and no failed request, and the page’s icon is one the browser reads', async () => {
+  it('when a form is loaded and completed, embedded and on its own, and an unknown form’s page is opened, then no console error and no failed request (its logo loaded), and the page’s icon is one the browser reads', async () => {
     const form = await createForm(api, {
       name: 'Quiet page',
       hosting: { enabled: true },
       steps: [{ id: 'hello', title: 'Say hello', fields: [{ type: 'email', ref: 'email', label: 'Work email', required: true }] }],
     });
+    // A logo, which the page loads from its own origin under its policy.
+    const logo = await api.call('put', `/v1/forms/${form.id}/logo`).set('Content-Type', 'image/png').send(pngImage(64, 32));
+    expect(logo.status).toBe(200);
     const key = await createPublishableKey(api, { environment: 'live', allowed_origins: [customerOrigin()] });
     const notFound = `${api.baseUrl}/f/${absentId('form')}`;
     const page = await openPage();
@@ -224,6 +253,10 @@ describe('console and network of the pages', () => {
         .waitFor();
     };
     await page.goto(`${api.baseUrl}/f/${form.id}`);
+    await page.getByRole('heading', { level: 2, name: 'Say hello' }).waitFor();
+    expect(
+      await page.evaluate("document.querySelector('main img').decode().then(() => document.querySelector('main img').naturalWidth)"),
+    ).toBe(64);
     await complete(page);
     // The icon the page names is one the browser reads (headless Chromium does not fetch icons on its own).
     expect(

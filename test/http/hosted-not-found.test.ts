@@ -31,6 +31,7 @@ async function expectReason(path: string, reason: RegExp, headers: Record<string
   expect(res.body).toContain('<h1>Not found</h1>');
   expect(res.body.replace(/<[^>]+>/g, '')).toMatch(reason);
   expect(res.body).toContain('Shown in test mode only');
+  expect(res.body).toMatch(/<\/p><\/body><\/html>$/);
   return res.body;
 }
 
@@ -76,12 +77,19 @@ describe('the not-found page in test mode', () => {
     const test = await createForm(api, {}, testAdmin());
     const live = await createForm(api);
     const ownTestKey = await createPublishableKey(api, { environment: 'test' });
+    const ownLiveKey = await createPublishableKey(api, { environment: 'live' });
     const other = await api.otherWorkspace();
     const othersTestKey = await createPublishableKey(api, { environment: 'test' }, other.test_admin_key);
     await expectReason(`/f/${test.id}`, /This form is not hosted: turn on its hosting\.enabled/);
     await expectReason(embedded(live.id, ownTestKey.value), /This form is not hosted/);
     const bare = await barePage();
-    for (const path of [`/f/${live.id}`, embedded(live.id, othersTestKey.value), `/f/${absentId('form')}?embed=${ownTestKey.value}`]) {
+    const bareFor = [
+      `/f/${live.id}`,
+      embedded(live.id, ownLiveKey.value),
+      embedded(live.id, othersTestKey.value),
+      `/f/${absentId('form')}?embed=${ownTestKey.value}`,
+    ];
+    for (const path of bareFor) {
       const res = await getPage(path);
       expect(res.status, path).toBe(404);
       expect(res.body, path).toBe(bare);
@@ -110,6 +118,18 @@ describe('the not-found page in test mode', () => {
       const served = await getPage(embedded(form.id, key.value), frameRequest(origin));
       expect(served.status, origin).toBe(200);
       expect(served.headers['content-security-policy']).toMatch(/frame-ancestors https:\/\/www\.acme\.example http:\/\/localhost:3000$/);
+    }
+    // A plain-http origin the key does not allow is named like any other.
+    await expectReason(embedded(form.id, key.value), /on http:\/\/localhost:4000, is not among/, frameRequest('http://localhost:4000'));
+    // What names no web page's origin is no origin: the page is served, and frame-ancestors decides.
+    const notOrigins = [
+      `&parent_url=${encodeURIComponent('data:text/html,<p>hi</p>')}`,
+      `&parent_url=${encodeURIComponent('https://elsewhere.example/')}&parent_url=x`,
+      '&parent_url=not%20a%20url',
+    ];
+    for (const query of notOrigins) {
+      const res = await getPage(`${embedded(form.id, key.value)}${query}`, { 'Sec-Fetch-Dest': 'iframe' });
+      expect(res.status, query).toBe(200);
     }
     // Not a frame (the address opened in a tab): nothing to check, the page is served with its frame-ancestors.
     const opened = await getPage(embedded(form.id, key.value), { Referer: 'https://elsewhere.example/' });

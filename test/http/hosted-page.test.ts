@@ -136,6 +136,21 @@ describe('hosted form pages', () => {
     expect(res.body).toContain(`<html lang="${language}" dir="${direction}">`);
   });
 
+  it('when a hosted form is in German, then its page names the German catalogue’s script before the page script; in English, none', async () => {
+    const german = await createForm(api, { hosting: { enabled: true }, language: 'de-AT' });
+    const scripts = (html: string) => [...html.matchAll(/<script src="\/f\/assets\/([^"]+)" defer><\/script>/g)].map(([, file]) => file!);
+    const [catalogue, page, ...more] = scripts((await getText(`/f/${german.id}`)).body);
+    expect(more).toEqual([]);
+    expect(catalogue).toMatch(/^messages-de\.[A-Z0-9]+\.js$/);
+    expect(page).toMatch(/^page\.[A-Z0-9]+\.js$/);
+    const served = await getText(`/f/assets/${catalogue}`);
+    expect(served.status).toBe(200);
+    expect(served.body).toContain('Starten');
+
+    const english = await createForm(api, { hosting: { enabled: true } });
+    expect(scripts((await getText(`/f/${english.id}`)).body)).toEqual([page]);
+  });
+
   it('when a browser asks for /favicon.ico, then it gets an icon, cached for a day; the page names it, so the browser need not guess', async () => {
     const res = await api.call('get', '/favicon.ico', null).buffer(true);
     expect(res.status).toBe(200);
