@@ -10,6 +10,7 @@ import type { BootstrappedWorkspace } from '../../src/domain/workspaces/bootstra
 import type { Store } from '../../src/store/types.js';
 import { createForm, PUBLIC_URL, submit } from '../support/factories.js';
 import { expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
+import { pngImage } from '../support/images.js';
 import { testWebhookUrls } from './integrations-support.js';
 
 const api = useWatchedApi(() => ({ rateLimits: generousLimits, webhookUrls: testWebhookUrls() }));
@@ -25,7 +26,7 @@ async function offer(formId: string, to: BootstrappedWorkspace): Promise<string>
 
 const accept = (transferId: string, to: BootstrappedWorkspace) => api.call('post', `/v1/transfers/${transferId}/accept`, to.live_admin_key);
 
-type Area = 'forms' | 'submissions' | 'rescoreJobs' | 'integrations' | 'transfers';
+type Area = 'forms' | 'formLogos' | 'submissions' | 'rescoreJobs' | 'integrations' | 'transfers';
 
 /**
  * Runs `first` once, just before the next call of the store's `method`: the request that calls it has made its
@@ -64,6 +65,17 @@ describe('when the accept lands between the sender’s read of the form and its 
     const seen = await api.call('get', `/v1/forms/${form.id}`, other.live_admin_key);
     expect(seen.status).toBe(200);
     expect(seen.body.name).toBe('Before');
+  });
+
+  it('then a logo the sender uploads answers 404, its bytes are not stored and the new owner’s form has no logo', async () => {
+    const other = await api.otherWorkspace();
+    const form = await createForm(api, { name: 'Logo', steps });
+    const transfer = await offer(form.id, other);
+    beforeNextWrite('formLogos', 'stage', async () => expect((await accept(transfer, other)).status).toBe(200));
+    const uploaded = await api.call('put', `/v1/forms/${form.id}/logo`).set('Content-Type', 'image/png').send(pngImage(32, 32));
+    expectProblem(uploaded, 404, 'not_found', 'resource_not_found');
+    expect(await api.rows('SELECT sha256 FROM form_logos WHERE form_id = ?', form.id)).toEqual([]);
+    expect((await api.call('get', `/v1/forms/${form.id}`, other.live_admin_key)).body).toMatchObject({ version: 1, logo: null });
   });
 
   it('then a DELETE by the sender answers 404 and the form stays with the new owner', async () => {

@@ -4,12 +4,14 @@
  * the write ran) is refused with RecordNotFound and changes nothing; writes sent at the same moment as the accept
  * or a delete either come wholly before it (and move or go with the form) or are refused.
  */
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../src/contract.js';
 import { newId } from '../../src/ids.js';
 import { RecordNotFound } from '../../src/store/errors.js';
 import type { Store } from '../../src/store/types.js';
+import { pngImage } from '../support/images.js';
 import { lockWaiters, until } from '../support/lock-waits.js';
 import { createTestStore, storedRows, storeKinds } from '../support/stores.js';
 import { at, audit, form, integration, submission, workspace } from './conformance/fixtures.js';
@@ -108,6 +110,16 @@ describe.each(storeKinds)('the %s store, when a transfer races the sender’s wr
     expect(await rowsOf('SELECT id FROM submissions WHERE form_id = ?', moved.id)).toEqual([]);
     expect(await rowsOf('SELECT id FROM rescore_jobs WHERE form_id = ?', moved.id)).toEqual([]);
     expect(await rowsOf('SELECT id FROM integrations WHERE form_id = ?', moved.id)).toEqual([]);
+  });
+
+  it('then a logo image the sender stages for it is RecordNotFound and nothing is stored; the receiver’s is kept', async () => {
+    const moved = await movedForm('moved');
+    const bytes = pngImage(16, 16);
+    const image = { sha256: createHash('sha256').update(bytes).digest('hex'), contentType: 'image/png' as const, bytes, createdAt: at(30) };
+    await expect(store.formLogos.stage(sender, moved.id, image)).rejects.toEqual(new RecordNotFound('form', moved.id));
+    expect(await rowsOf('SELECT sha256 FROM form_logos WHERE form_id = ?', moved.id)).toEqual([]);
+    await store.formLogos.stage(receiver, moved.id, image);
+    expect(await rowsOf('SELECT sha256 FROM form_logos WHERE form_id = ?', moved.id)).toEqual([{ sha256: image.sha256 }]);
   });
 
   it('then the sender’s delete, rescore or resume of a submission that moved with it is RecordNotFound; the receiver’s are made', async () => {
