@@ -319,6 +319,30 @@ export function locateKeyIssues(issues: readonly ValidationIssue[], body: unknow
   return located.filter((issue) => !(issue.code === 'property_names' && resolved.has(issue.pointer)));
 }
 
+/**
+ * A nullable member is written `oneOf: [<schema>, {type: 'null'}]`, and the validator reports a value that fails it
+ * once per branch: what is wrong with the value, and also "must be null" and "must match exactly one schema in oneOf".
+ * For a value that is not null those two only mislead (a client reading "must be null" under a screen's switch would
+ * turn the screen off): a null branch's issue is dropped where the value is not null, and a `one_of` issue where a
+ * more precise issue names the same value or one inside it. A `one_of` alone (a value two branches accept) stays.
+ */
+export function withoutNullBranches(issues: readonly ValidationIssue[], body: unknown): ValidationIssue[] {
+  const notNullBranch = (issue: ValidationIssue) =>
+    !(issue.location === 'body' && issue.code === 'type' && issue.message === 'must be null' && valueAt(body, issue.pointer) !== null);
+  const kept = issues.filter(notNullBranch);
+  const isPrecise = (issue: ValidationIssue) => issue.code !== 'one_of';
+  return kept.filter(
+    (issue) =>
+      isPrecise(issue) ||
+      !kept.some(
+        (other) =>
+          isPrecise(other) &&
+          other.location === issue.location &&
+          (other.pointer === issue.pointer || other.pointer.startsWith(`${issue.pointer}/`)),
+      ),
+  );
+}
+
 /** The value at a JSON Pointer, or undefined. */
 function valueAt(root: unknown, pointer: string): unknown {
   let node = root;
@@ -338,7 +362,7 @@ export function fromValidatorError(
 ): AppError {
   if (error.status === 415) return unsupportedMediaType(expectedMediaType);
   if (error.status === 400) {
-    const issues = locateKeyIssues((error.errors ?? []).map(toIssue), body);
+    const issues = withoutNullBranches(locateKeyIssues((error.errors ?? []).map(toIssue), body), body);
     const seen = new Set(earlier.map((issue) => `${issue.location} ${issue.pointer}`));
     return invalidParameters([...earlier, ...issues.filter((issue) => !seen.has(`${issue.location} ${issue.pointer}`))]);
   }
