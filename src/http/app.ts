@@ -224,7 +224,9 @@ export function buildApp(options: AppOptions): App {
     peoplePages({ services, assetsOf, limitAddress: limitPublicAddress, log, consentPath: oauth.consentPath, scopeWords: oauth.scopes }),
   );
   // The dashboard (dashboard-page.ts): one page; its data comes from /v1 like any client's.
-  app.use(dashboardPage({ assetsOf, limitAddress: limitPublicAddress, consentPath: oauth.consentPath }));
+  app.use(
+    dashboardPage({ assetsOf, limitAddress: limitPublicAddress, consentPath: oauth.consentPath, publicBaseUrl: options.publicBaseUrl }),
+  );
 
   app.use(unknownPath);
   app.use(countFailedAuthentication(limits), reportAddressLimitsOnProblem(limits), errorHandler(log), lastResort(log));

@@ -12,32 +12,41 @@ import { dashboardClientId, dashboardPath } from '../domain/oauth/first-party.js
 import { escapeHtml as html } from './escape-html.js';
 import type { HostedAssets } from './hosted-assets.js';
 
-export const dashboardPolicy = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The page's policy. Images may also come from the public base URL's origin, where a form's logo is served
+ * (`/f/{id}/logo/...`) when the service is reached under another name than the one it gives its pages.
+ */
+export function dashboardPolicy(publicBaseUrl?: string): string {
+  const logoOrigin = publicBaseUrl === undefined ? '' : ` ${new URL(publicBaseUrl).origin}`;
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data:${logoOrigin}`,
+    "connect-src 'self'",
+    "font-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
-const headers = {
-  'Content-Security-Policy': dashboardPolicy,
+const headersOf = (publicBaseUrl: string | undefined) => ({
+  'Content-Security-Policy': dashboardPolicy(publicBaseUrl),
   'Cache-Control': 'no-store',
   // The address bar carries an authorization code for a moment: it must never leave in a Referer.
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-};
+});
 
 export interface DashboardPageOptions {
   assetsOf: () => HostedAssets | undefined;
   limitAddress: RequestHandler;
   /** The consent page's path (the contract's `authorizationUrl`). */
   consentPath: string;
+  /** `PUBLIC_BASE_URL`, when set: the origin the forms' logos are served from. */
+  publicBaseUrl?: string | undefined;
 }
 
 function page(assets: HostedAssets, consentPath: string): string {
@@ -64,6 +73,7 @@ function page(assets: HostedAssets, consentPath: string): string {
 
 export function dashboardPage(options: DashboardPageOptions): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
+  const headers = headersOf(options.publicBaseUrl);
   const send = (res: Response, status: number, body: string) => void res.status(status).set(headers).type('html').send(body);
   router.get('/dashboard', options.limitAddress, (_req, res) => void res.redirect(308, dashboardPath));
   router.get(['/dashboard/', '/dashboard/*screen'], options.limitAddress, (_req, res) => {
