@@ -7,11 +7,13 @@ import type { Schema } from '../../contract.js';
 import { invalidValue } from '../errors.js';
 
 type Form = Schema<'Form'>;
+/** A screen as a request may send it: the title, and the members with defaults when given. */
+type ScreenInput<Name extends 'FormWelcome' | 'FormEnding'> = Pick<Schema<Name>, 'title'> & Partial<Schema<Name>>;
 
-export const welcomeOf = (input: Schema<'FormWelcome'> | null | undefined): Form['welcome'] =>
+export const welcomeOf = (input: ScreenInput<'FormWelcome'> | null | undefined): Form['welcome'] =>
   input ? { title: input.title, text: input.text ?? null, button_label: input.button_label ?? null } : null;
 
-export function endingOf(input: Schema<'FormEnding'> | null | undefined): Form['ending'] {
+export function endingOf(input: ScreenInput<'FormEnding'> | null | undefined): Form['ending'] {
   if (!input) return null;
   const redirectUrl = input.redirect_url ?? null;
   if (redirectUrl !== null) assertRedirectUrl(redirectUrl);
