@@ -69,7 +69,7 @@ export function formLogoFiles(services: Services, limitAddress: RequestHandler, 
       // Any site may show the image (a customer's own page renders the public form's logo), as it may load embed.js.
       'Cross-Origin-Resource-Policy': 'cross-origin',
     });
-    if (req.fresh) return void res.status(304).end();
+    // A revalidation that names the ETag gets 304 from `send` itself.
     res.type(file.contentType).send(file.bytes);
   });
   router.use(refusals(log));

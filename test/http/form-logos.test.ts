@@ -6,8 +6,10 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import request, { type Test } from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { StoreUnavailable } from '../../src/store/errors.js';
 import { createForm, type Form } from '../support/factories.js';
-import { expectProblem, useWatchedApi } from '../support/http-checks.js';
+import { createTestApi } from '../support/harness.js';
+import { expectProblem, generousLimits, useWatchedApi } from '../support/http-checks.js';
 import { jpegImage, pngImage, simpleWebpImage, svgImage, webpImage } from '../support/images.js';
 import { moveForm } from '../support/transfers.js';
 import { recordingEvents } from './submissions-support.js';
@@ -125,14 +127,52 @@ describe('setting a logo', () => {
     expect(await storedImages(form.id)).toEqual([sha256(jpegImage())]);
   });
 
-  it('when the address names the right hash with another extension, or a hash of another form, then 404', async () => {
+  it('when the address names the right hash with another extension, or a hash of another form, or is not exactly it, then 404', async () => {
     const form = await createForm(api);
     const other = await createForm(api);
     const { logo } = (await upload(form.id, pngImage(20, 20), 'image/png')).body as Form;
-    expect((await fetchLogo(logo!.url.replace(/\.png$/, '.jpg'))).status).toBe(404);
-    expect((await fetchLogo(logo!.url.replace(form.id, other.id))).status).toBe(404);
-    expect((await fetchLogo(logo!.url.replace(/\.png$/, '.PNG'))).status).toBe(404);
-    expect((await fetchLogo(`https://forms.acme.example/f/${form.id}/logo/nothing.png`)).status).toBe(404);
+    const url = logo!.url;
+    for (const address of [
+      url.replace(/\.png$/, '.jpg'),
+      url.replace(form.id, other.id),
+      url.replace(/\.png$/, '.PNG'),
+      url.replace('/logo/', '/logo/x'),
+      `${url}.gz`,
+      `https://forms.acme.example/f/${form.id}/logo/nothing.png`,
+    ]) {
+      const res = await fetchLogo(address);
+      expect({ address, status: res.status }).toEqual({ address, status: 404 });
+      expect(res.headers).toMatchObject({
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'",
+      });
+    }
+    // Paths are case-sensitive: no image route has this one.
+    expect((await fetchLogo(url.replace('/logo/', '/Logo/'))).status).toBe(404);
+    const missing = await fetchLogo(url.replace(/\.png$/, '.jpg'));
+    expect(missing.body.toString('utf8')).toBe('No image is at this address.\n');
+  });
+
+  it('when an image is kept for the form but not named by it (an upload whose update failed), then its address is 404', async () => {
+    const form = await createForm(api);
+    const { logo } = (await upload(form.id, pngImage(20, 20), 'image/png')).body as Form;
+    const staged = pngImage(20, 20, 9);
+    await api.store.formLogos.stage(api.workspace.workspace_id, form.id, {
+      sha256: sha256(staged),
+      contentType: 'image/png',
+      bytes: staged,
+      createdAt: new Date().toISOString(),
+    });
+    expect((await fetchLogo(logo!.url.replace(/[0-9a-f]{64}/, sha256(staged)))).status).toBe(404);
+    expect((await fetchLogo(logo!.url)).status).toBe(200);
+  });
+
+  it('when a page of any site shows the logo, then it may: the image is a cross-origin resource', async () => {
+    const form = await createForm(api);
+    const { logo } = (await upload(form.id, pngImage(20, 20), 'image/png')).body as Form;
+    expect((await fetchLogo(logo!.url)).headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
   it('when the form is updated or a version restored, then the logo stays and versions do not carry it', async () => {
@@ -158,6 +198,59 @@ describe('setting a logo', () => {
     expect(set.status).toBe(200);
     const removeStale = await api.call('delete', `/v1/forms/${form.id}/logo`).set('If-Match', current.headers.etag!);
     expectProblem(removeStale, 412, 'conflict_error', 'precondition_failed');
+  });
+});
+
+/**
+ * Runs `first` once, just before the next call of the store's `method`: the request that calls it has read the form
+ * and not yet written it. The method is restored after that call.
+ */
+function beforeNextWrite(area: 'forms' | 'formLogos', method: string, first: () => Promise<unknown>): void {
+  const target = api.store[area] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const original = target[method]!;
+  target[method] = async (...args: unknown[]) => {
+    target[method] = original;
+    await first();
+    return original.apply(target, args);
+  };
+}
+
+describe('when the form changes between the read and the write', () => {
+  const rename =
+    (formId: string, name = 'Renamed meanwhile') =>
+    async () => {
+      expect((await api.call('patch', `/v1/forms/${formId}`).send({ name })).status).toBe(200);
+    };
+
+  it('then an upload with If-Match gets 412 naming the form and changes nothing; without, it is made on the form as it now is', async () => {
+    const form = await createForm(api);
+    const read = await api.call('get', `/v1/forms/${form.id}`);
+    beforeNextWrite('formLogos', 'stage', rename(form.id));
+    const refused = await upload(form.id, pngImage(20, 20), 'image/png').set('If-Match', read.headers.etag!);
+    expectProblem(refused, 412, 'conflict_error', 'precondition_failed');
+    expect(refused.body.message).toContain(`The form ${form.id} has changed`);
+    expect((await api.call('get', `/v1/forms/${form.id}`)).body).toMatchObject({ version: 2, logo: null, name: 'Renamed meanwhile' });
+
+    const other = await createForm(api);
+    beforeNextWrite('formLogos', 'stage', rename(other.id));
+    const made = await upload(other.id, pngImage(20, 20), 'image/png');
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ version: 3, name: 'Renamed meanwhile', logo: { width: 20 } });
+  });
+
+  it('then a removal with If-Match gets 412 naming the form and keeps the logo; without, it is made on the form as it now is', async () => {
+    const form = await createForm(api);
+    const set = await upload(form.id, pngImage(20, 20), 'image/png');
+    beforeNextWrite('forms', 'update', rename(form.id));
+    const refused = await api.call('delete', `/v1/forms/${form.id}/logo`).set('If-Match', set.headers.etag!);
+    expectProblem(refused, 412, 'conflict_error', 'precondition_failed');
+    expect(refused.body.message).toContain(`The form ${form.id} has changed`);
+    expect((await api.call('get', `/v1/forms/${form.id}`)).body).toMatchObject({ version: 3, logo: { width: 20 } });
+
+    beforeNextWrite('forms', 'update', rename(form.id, 'Renamed again'));
+    const removed = await api.call('delete', `/v1/forms/${form.id}/logo`);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ version: 5, name: 'Renamed again', logo: null });
   });
 });
 
@@ -294,6 +387,55 @@ describe('removing a logo', () => {
     expect(again.body).toMatchObject({ version: 3, logo: null });
     expect(again.headers.etag).toBe(removed.headers.etag);
     expect(updatesOf(form.id)).toHaveLength(2);
+  });
+});
+
+describe('when the image cannot be sent', () => {
+  const replaceOnce = (failure: Error) => {
+    const original = api.store.formLogos.get;
+    api.store.formLogos.get = async () => {
+      api.store.formLogos.get = original;
+      throw failure;
+    };
+  };
+
+  it('when the database is away, then 503 with Retry-After, as plain text that is not kept', async () => {
+    const form = await createForm(api);
+    const { logo } = (await upload(form.id, pngImage(20, 20), 'image/png')).body as Form;
+    replaceOnce(new StoreUnavailable('connection_lost'));
+    const res = await fetchLogo(logo!.url);
+    expect(res.status).toBe(503);
+    expect(res.headers).toMatchObject({ 'retry-after': '1', 'cache-control': 'no-store', 'content-type': 'text/plain; charset=utf-8' });
+    expect(res.body.toString('utf8')).toBe('The image cannot be sent just now; retry in a moment.\n');
+  });
+
+  it('when something else fails, then 500 naming the request, and nothing of the failure', async () => {
+    const form = await createForm(api);
+    const { logo } = (await upload(form.id, pngImage(20, 20), 'image/png')).body as Form;
+    replaceOnce(new Error('SELECT bytes FROM form_logos at /srv/app/src/store.ts:1'));
+    const res = await fetchLogo(logo!.url);
+    expect(res.status).toBe(500);
+    expect(res.body.toString('utf8')).toBe(`Something went wrong on our side; request ${res.headers['x-request-id']}.\n`);
+    expect(res.headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('when an address asks for more images than its limit allows, then 429 with Retry-After, as plain text', async () => {
+    const limited = await createTestApi({ rateLimits: { ...generousLimits, publicPerAddressPerMinute: 2 } });
+    try {
+      const form = await createForm(limited);
+      const set = await limited.call('put', `/v1/forms/${form.id}/logo`).set('Content-Type', 'image/png').send(pngImage(20, 20));
+      const path = new URL(set.body.logo.url).pathname;
+      const get = () => request(limited.baseUrl).get(path).trustLocalhost().ca(limited.certificate);
+      expect((await get()).status).toBe(200);
+      expect((await get()).status).toBe(200);
+      const refused = await get();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(refused.text).toMatch(/retry after \d+ seconds?\.\n$/);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

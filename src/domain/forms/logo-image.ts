@@ -30,7 +30,11 @@ export const MAX_LOGO_PIXELS = 2048;
 
 const typeNames: Readonly<Record<LogoType, string>> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP' };
 /** image-size's names of the types a logo may have. */
-const detectedTypes: Readonly<Record<string, LogoType>> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+const detectedTypes: ReadonlyMap<string | undefined, LogoType> = new Map([
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['webp', 'image/webp'],
+]);
 
 /** Whether a media type is one a logo may be sent in. */
 export const isLogoType = (mediaType: string): mediaType is LogoType => Object.hasOwn(typeNames, mediaType);
@@ -77,7 +81,7 @@ function readImage(bytes: Uint8Array, declared: LogoType): { width: number; heig
   } catch {
     return { refusal: notThat };
   }
-  const detected = size.type === undefined ? undefined : detectedTypes[size.type];
+  const detected = detectedTypes.get(size.type);
   if (detected === undefined) return { refusal: notThat };
   if (detected !== declared) {
     const actual = typeNames[detected];
