@@ -40,18 +40,15 @@ function refusals(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
     const { requestId } = stateOf(res);
-    if (isAppError(error)) {
-      const retryAfter = error.details?.retry_after_seconds;
-      if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-      return sendRefusal(res, error.status, `${error.message}\n`);
-    }
+    // A limit's refusal (429) has its Retry-After set by the limiter.
+    if (isAppError(error)) return sendRefusal(res, error.status, `${error.message}\n`);
     if (error instanceof StoreUnavailable) {
       log.warn({ request_id: requestId, err: error.cause ?? error, reason: error.reason }, 'store unavailable');
       res.setHeader('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
       return sendRefusal(res, 503, 'The image cannot be sent just now; retry in a moment.\n');
     }
     log.error({ request_id: requestId, err: error }, 'unhandled error');
-    sendRefusal(res, 500, `Something went wrong on our side${requestId ? `; request ${requestId}` : ''}.\n`);
+    sendRefusal(res, 500, `Something went wrong on our side; request ${requestId}.\n`);
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import pino from 'pino';
 import request, { type Test } from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { StoreUnavailable } from '../../src/store/errors.js';
@@ -15,7 +16,12 @@ import { moveForm } from '../support/transfers.js';
 import { recordingEvents } from './submissions-support.js';
 
 const events = recordingEvents();
-const api = useWatchedApi(() => ({ events: events.publisher, publicBaseUrl: 'https://forms.acme.example' }));
+const logLines: Array<Record<string, unknown>> = [];
+const api = useWatchedApi(() => ({
+  events: events.publisher,
+  publicBaseUrl: 'https://forms.acme.example',
+  logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+}));
 
 type Logo = NonNullable<Form['logo']>;
 
@@ -407,6 +413,13 @@ describe('when the image cannot be sent', () => {
     expect(res.status).toBe(503);
     expect(res.headers).toMatchObject({ 'retry-after': '1', 'cache-control': 'no-store', 'content-type': 'text/plain; charset=utf-8' });
     expect(res.body.toString('utf8')).toBe('The image cannot be sent just now; retry in a moment.\n');
+    expect(logLines.find((line) => line.request_id === res.headers['x-request-id'] && line.level === 40)).toMatchObject({
+      level: 40,
+      msg: 'store unavailable',
+      request_id: res.headers['x-request-id'],
+      reason: 'connection_lost',
+      err: { message: 'The database connection was lost or refused.' },
+    });
   });
 
   it('when something else fails, then 500 naming the request, and nothing of the failure', async () => {
@@ -417,6 +430,12 @@ describe('when the image cannot be sent', () => {
     expect(res.status).toBe(500);
     expect(res.body.toString('utf8')).toBe(`Something went wrong on our side; request ${res.headers['x-request-id']}.\n`);
     expect(res.headers['x-request-id']).toMatch(/^req_/);
+    expect(logLines.find((line) => line.request_id === res.headers['x-request-id'] && line.level === 50)).toMatchObject({
+      level: 50,
+      msg: 'unhandled error',
+      request_id: res.headers['x-request-id'],
+      err: { message: 'SELECT bytes FROM form_logos at /srv/app/src/store.ts:1' },
+    });
   });
 
   it('when an address asks for more images than its limit allows, then 429 with Retry-After, as plain text', async () => {
