@@ -1744,7 +1744,7 @@ export interface components {
          *     | `form_version_unavailable` | 409 | `conflict_error` | The partial submission started on a form version that is no longer kept (only a form's latest 100 versions are), so it cannot be checked and resumed; create a new submission. |
          *     | `rescore_in_progress` | 409 | `conflict_error` | The form already has a queued or running rescore job in this environment; the message names it. |
          *     | `precondition_failed` | 412 | `conflict_error` | The request's `If-Match` names no current entity tag of the resource (it changed since it was read, or a weak tag was sent); nothing was changed. |
-         *     | `invalid_json` | 400 | `validation_error` | The body is not valid JSON: unparseable, not UTF-8, not decodable as its `Content-Encoding` says, or shorter than its `Content-Length`. |
+         *     | `invalid_json` | 400 | `validation_error` | The body could not be read: JSON that is unparseable or not UTF-8, or any body (a logo's image too) that is not decodable as its `Content-Encoding` says or is shorter than its `Content-Length`. The code keeps its first name for clients that switch on it. |
          *     | `invalid_parameters` | 400 | `validation_error` | The body, query, path or headers do not match the schema, or the body nests too deep or holds a NUL or an unpaired surrogate; `details.errors` lists every issue. |
          *     | `invalid_cursor` | 400 | `validation_error` | `starting_after` or `ending_before` names an object that is not in this list. |
          *     | `invalid_form` | 422 | `validation_error` | The form's definition is inconsistent (duplicate step ids or field refs, scoring that names an unknown field or option). |
