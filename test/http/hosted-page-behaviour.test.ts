@@ -174,6 +174,45 @@ describe('a hosted form page in a browser, whatever the store', () => {
     expect(await page.evaluate(`localStorage.getItem('form-funnel:${form.id}')`)).toBeNull();
   });
 
+  it('when the service refuses an answer the page cannot check, then its error stays while other fields change and clears when that answer does', async () => {
+    const form = await createForm(api, demoForm({ name: 'Refused by the service', hosting: { enabled: true } }));
+    const page = await openPage();
+    // The service's verdict on an address the page finds well formed (a mailbox it knows does not exist, say).
+    await page.route('**/public/submissions', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await route.fulfill({
+        status: 422,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({
+          type: 'validation_error',
+          code: 'invalid_answers',
+          status: 422,
+          title: 'Validation failed',
+          message: 'The answers have 1 problem; see details.errors.',
+          request_id: 'req_0aB1cD2eF3gH4iJ5kL6mN7oP',
+          details: { errors: [{ location: 'body', pointer: '/answers/email', code: 'invalid_email', field: 'email', message: 'bounces' }] },
+        }),
+      });
+    });
+    await page.goto(`${api.baseUrl}/f/${form.id}`);
+    await fillContact(page, 'Ida Berg', 'ida@berg.example');
+    const emailError = page.locator('.field[data-ref="email"] .error');
+    await expect.poll(() => emailError.textContent()).toMatch(/\S/);
+    expect(await page.getAttribute('[name="email"]', 'aria-invalid')).toBe('true');
+
+    // Editing another field leaves the service's verdict on the address where it is.
+    await page.fill('[name="full_name"]', 'Ida Berg-Lund');
+    expect(await emailError.textContent()).toMatch(/\S/);
+    expect(await page.getAttribute('[name="email"]', 'aria-invalid')).toBe('true');
+    // Changing the address it was about clears it (the page's own check finds the new one well formed).
+    await page.fill('[name="email"]', 'ida@lund.example');
+    await expect.poll(() => emailError.textContent()).toBe('');
+    expect(await page.getAttribute('[name="email"]', 'aria-invalid')).toBeNull();
+    // And typing the refused address again brings it back: the verdict was about that answer.
+    await page.fill('[name="email"]', 'ida@berg.example');
+    await expect.poll(() => emailError.textContent()).toMatch(/\S/);
+  });
+
   it('when a customer’s page on another origin embeds the form, then it works in its frame and neither side’s styles reach the other', async () => {
     const form = await createForm(api, demoForm({ name: 'Embedded demo', hosting: { enabled: true } }));
     const key = await createPublishableKey(api, { environment: 'live', allowed_origins: [`https://localhost:${port()}`] });

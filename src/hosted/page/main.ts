@@ -43,6 +43,13 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
   let submissionId = progress.id;
   /** Whether the status line counts the answers that need attention (and follows that count as they are fixed). */
   let counting = false;
+  /**
+   * The service's issues with the step's answers (a 422), each beside the answer it was about: one the page cannot
+   * check itself stays shown until that answer changes, however the respondent edits the other fields.
+   */
+  let serviceIssues: Array<{ issue: Issue; answer: string | undefined }> = [];
+  const answerKey = (answers: Record<string, unknown>, issue: Issue) =>
+    issue.field === undefined ? undefined : JSON.stringify(answers[issue.field]);
 
   // A live region speaks each time its text is set: set only when it changes.
   const say = (message: string) => {
@@ -107,6 +114,7 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
 
   function render(focusHeading: boolean): void {
     const index = current();
+    serviceIssues = [];
     const honeypot =
       trap !== null && progress.id === undefined
         ? h(
@@ -125,7 +133,8 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
       const answers = answersWith(view.form, index);
       view.showPlace(placeOf(answers, index));
       if (!attempted) return;
-      const shown = showIssues(stepIssues(form, index, answers, hidden), false);
+      const unchanged = serviceIssues.filter(({ issue, answer }) => answerKey(answers, issue) === answer).map(({ issue }) => issue);
+      const shown = showIssues([...stepIssues(form, index, answers, hidden), ...unchanged], false);
       if (counting) countIssues(shown);
     };
     view.form.addEventListener('input', edited);
@@ -185,7 +194,12 @@ function page(root: HTMLElement, form: PublicForm, call: Call, workerUrl: string
         delete progress.pending;
         saveProgress(form.id, progress);
       }
-      const shownIssues = error instanceof ApiProblem ? showIssues(error.issues, true) : 0;
+      serviceIssues =
+        error instanceof ApiProblem ? error.issues.map((issue) => ({ issue, answer: answerKey(progress.answers, issue) })) : [];
+      const shownIssues = showIssues(
+        serviceIssues.map(({ issue }) => issue),
+        true,
+      );
       const failure = failureOf(error, shownIssues);
       if (failure === 'attention') countIssues(shownIssues);
       else say(text.text(failure));
