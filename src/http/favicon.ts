@@ -4,7 +4,7 @@
  * so the picture is reviewable: a form (two fields and a button) in white on the pages' default accent colour, 32 by
  * 32 pixels, as a PNG inside an ICO container (which every browser reads since Internet Explorer's last versions).
  */
-import { crc32, deflateSync } from 'node:zlib';
+import { pngFile } from '../png.js';
 
 const size = 32;
 /** The page's default accent (`appearance.accent_color`'s default). */
@@ -56,29 +56,6 @@ function scanlines(): Buffer {
   return rows;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const check = Buffer.alloc(4);
-  check.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, check]);
-}
-
-function png(): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.writeUInt8(8, 8); // bits per channel
-  header.writeUInt8(6, 9); // RGBA
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(scanlines(), { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 /** An ICO file holding one 32 by 32 PNG: its header, one directory entry, the image. */
 function ico(image: Buffer): Buffer {
   const header = Buffer.alloc(6 + 16);
@@ -100,6 +77,6 @@ let drawn: Buffer | undefined;
 
 /** The icon's bytes, drawn on first use. */
 export function favicon(): Buffer {
-  drawn ??= ico(png());
+  drawn ??= ico(pngFile(size, size, 'rgba', scanlines()));
   return drawn;
 }
