@@ -298,7 +298,7 @@ function caseFor(parameters: Parameter[], bodySchema: Schema | undefined, mutate
 }
 
 const operations = Object.entries(document.paths).flatMap(([template, item]) =>
-  (['get', 'post', 'patch', 'delete'] as const).flatMap((method) => {
+  (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((method) => {
     const operation = item[method] as OperationObject | undefined;
     if (!operation) return [];
     const parameters = [...((item.parameters as Schema[] | undefined) ?? []), ...(operation.parameters ?? [])].map(
@@ -320,6 +320,10 @@ async function send(target: (typeof operations)[number], input: Case) {
         typeof value === 'string' ? value : JSON.stringify(value),
       ]);
       req = req.type('form').send(new URLSearchParams(fields).toString());
+    } else if (target.mediaType?.startsWith('image/')) {
+      // A file body (a logo): the generated value's bytes, as the image type the operation takes.
+      const bytes = typeof input.body === 'string' ? input.body : JSON.stringify(input.body);
+      req = req.set('Content-Type', target.mediaType).send(Buffer.from(bytes ?? '', 'utf8'));
     } else {
       req = req.set('Content-Type', 'application/json').send(JSON.stringify(input.body));
     }
