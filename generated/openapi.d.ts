@@ -2417,7 +2417,7 @@ export interface components {
              */
             text: string | null;
             /**
-             * @description Where the page sends the respondent right after completion (the ending screen shows while it loads), or null to stay. An absolute `https://` URL without credentials; its query may hold the placeholder `{submission_id}`, which the page replaces with the completed submission's id (for example `https://example.com/thanks?ref={submission_id}`). No other `{...}` is allowed, and none outside the query: an address that breaks these rules gets 422 `invalid_value`. An embedded page sends the whole window there, through `embed.js`.
+             * @description Where the page sends the respondent right after completion (the ending screen shows while it loads), or null to stay. An absolute `https://` URL without credentials; its query may hold the placeholder `{submission_id}`, which the page replaces with the completed submission's id (for example `https://example.com/thanks?ref={submission_id}`). An address that does not start with `https://` gets 400 `invalid_parameters`; one with another `{...}`, a placeholder outside the query, a user name or password, or no host gets 422 `invalid_value`. An embedded page sends the whole window there, through `embed.js`.
              * @default null
              */
             redirect_url: string | null;

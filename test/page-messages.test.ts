@@ -20,7 +20,7 @@ const variants = (message: Message): string[] => (typeof message === 'string' ? 
 const placeholders = (text: string): string[] => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!))].sort();
 const placeholdersOf = (message: Message): string[] => [...new Set(variants(message).flatMap(placeholders))].sort();
 
-/** The plural categories a language gives whole numbers (limits and counts are whole): `other` may be fractions only. */
+/** The plural categories a language gives whole numbers (limits and counts are): `other` may be fractions only. */
 function wholeNumberCategories(language: string): string[] {
   const rules = new Intl.PluralRules(language);
   return [...new Set(Array.from({ length: 1001 }, (_, count) => rules.select(count)))].sort();

@@ -9,7 +9,7 @@ const logoContentTypes: readonly string[] = ['image/png', 'image/jpeg', 'image/w
 export interface SetFormLogoOptions {
   /** The image's media type; by default a Blob's (or File's) own `type`. Bytes have none: give it. */
   contentType?: LogoContentType;
-  /** `ifMatch(read)`: set the logo only if the form is unchanged since that read (412 `precondition_failed` otherwise). */
+  /** `ifMatch(read)`: set the logo only if the form is unchanged since that read (else 412 `precondition_failed`). */
   header?: { 'If-Match'?: string };
   /** Headers for this request only. */
   headers?: Record<string, string>;

@@ -122,7 +122,7 @@ export function typeScriptSample(request: SampleRequest, productionUrl: string):
   ].join('\n');
 }
 
-/** The client's helper for each operation whose body is a file, by path: one argument per path parameter, then the file. */
+/** The client's helper for each operation whose body is a file, by path: an argument per path parameter, then the file. */
 const fileHelpers: Readonly<Record<string, string>> = { '/forms/{id}/logo': 'setFormLogo' };
 
 const byName = (a: string, b: string): number => a.toLowerCase().localeCompare(b.toLowerCase());

@@ -198,10 +198,11 @@ export interface FormStore {
     outbox?: Outbox<void>,
   ): Promise<void>;
   /**
-   * Deletes the workspace's form, its snapshots, logo images, submissions and aggregates, and revokes the keys attached to it, in
-   * one transaction, with the audit event `audit.form` when given; `RecordNotFound('form')` when the workspace no
-   * longer holds it (deleted, or moved by a transfer since the caller read it). With `expectedTag`, only if the
-   * stored form's entity tag still equals it (`StoreConflict('changed_since_read')` otherwise, and nothing is deleted).
+   * Deletes the workspace's form, its snapshots, logo images, submissions and aggregates, and revokes the keys
+   * attached to it, in one transaction, with the audit event `audit.form` when given; `RecordNotFound('form')` when
+   * the workspace no longer holds it (deleted, or moved by a transfer since the caller read it). With `expectedTag`,
+   * only if the stored form's entity tag still equals it (`StoreConflict('changed_since_read')` otherwise, and nothing
+   * is deleted).
    */
   delete(
     workspaceId: string,

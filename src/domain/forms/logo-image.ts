@@ -1,9 +1,12 @@
 /**
  * What a logo upload is, read from its bytes and never from its name or `Content-Type` alone: a whole PNG, JPEG or
  * WebP image of the type the client declared, within the pixel bounds. image-size reads the type and dimensions from
- * the image's header; whether the file is whole (no truncated download, nothing appended after the image's end, as a
- * file that is an image and something else at once would have) is checked here, per format. SVG is never taken: it
- * is a document that can carry scripts, which a page of the service's own origin must never serve.
+ * the image's header; whether the file is whole (no truncated download; for PNG and WebP nothing appended after the
+ * image's end, as a file that is an image and something else at once would have; for JPEG, ending with its end-of-image
+ * marker, which data appended after the image could also end with) is checked here, per format. The file is only ever
+ * served as the type it was read as, with `nosniff`, so what a JPEG could carry after its end is never read as anything
+ * else. SVG is never taken: it is a document that can carry scripts, which a page of the service's own origin must
+ * never serve.
  */
 import { createHash } from 'node:crypto';
 import { imageSize } from 'image-size';

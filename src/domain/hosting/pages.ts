@@ -52,7 +52,7 @@ export type PageRefusal =
   | { reason: 'attachment'; attachment: 'form' | 'folder' }
   | { reason: 'origin'; origin: string };
 
-/** What the request for a page is: the form, and for a frame (embed.js), the key named and the framing page's origin. */
+/** The request for a page: the form, and for a frame (embed.js), the key named and the framing page's origin. */
 export interface PageRequest {
   formId: string;
   embed?: { key: string; parentOrigin: string | undefined };

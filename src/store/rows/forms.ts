@@ -6,7 +6,7 @@ import { fromJson } from './json.js';
 
 type Form = Schema<'Form'>;
 type Definition = Pick<Form, 'steps' | 'logic' | 'scoring'>;
-/** What a version keeps beside the definition: the page's screens and language, stored only where not their defaults. */
+/** What a version keeps beside the definition: the page's screens and language, stored only where not default. */
 type Screens = Pick<Form, 'welcome' | 'ending' | 'language'>;
 /** The form's settings beside its definition: not versioned, stored only where they differ from their defaults. */
 type Settings = Pick<Form, 'spam_protection' | 'hosting' | 'appearance'>;
@@ -71,7 +71,7 @@ export const noHosting: Readonly<Form['hosting']> = Object.freeze({ enabled: fal
 /** The page's look when the form sets none. */
 export const defaultAppearance: Readonly<Form['appearance']> = Object.freeze({ accent_color: '#4338ca', font: 'system' });
 
-/** No welcome screen, the page's own thank-you, English: forms stored before screens existed, and forms that set none. */
+/** No welcome screen, the page's own thank-you, English: forms stored before screens existed, and those that set none. */
 export const defaultScreens: Readonly<Screens> = Object.freeze({ welcome: null, ending: null, language: 'en' });
 
 const defaultSettings: Readonly<Settings & Screens> = {
