@@ -13,6 +13,8 @@ import { hostedPageAccess, hostedPageStart, type PageRefusal } from '../domain/h
 import type { Services } from '../domain/services.js';
 import { builtInLanguage, directionOf, languageOf } from '../hosted/languages.js';
 import { catalogueAsset } from '../hosted/manifest.js';
+import { catalogues } from '../hosted/page/i18n/catalogues.js';
+import { localizer } from '../hosted/page/i18n/localize.js';
 import { StoreUnavailable } from '../store/errors.js';
 import { STORE_RETRY_AFTER_SECONDS } from './error-handler.js';
 import { escapeHtml } from './escape-html.js';
@@ -166,6 +168,9 @@ function catalogueScript(assets: HostedAssets, language: string): string {
   return spoken === builtInLanguage ? '' : `<script src="/f/assets/${assets.manifest[catalogueAsset(spoken)]}" defer></script>\n`;
 }
 
+/** What the page says where it cannot run, in the form's language. */
+const noScriptText = (language: string): string => localizer(language, catalogues[languageOf(language)]).text('noScript');
+
 function pageHtml(assets: HostedAssets, title: string, language: string, data: Record<string, string>, form: unknown): string {
   const attributes = Object.entries(data)
     .map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`)
@@ -182,7 +187,7 @@ ${catalogueScript(assets, language)}<script src="/f/assets/${assets.manifest['pa
 </head>
 <body>
 <script type="application/json" id="hosted-form-data">${embeddedJson(form)}</script>
-<main id="hosted-form"${attributes}><h1>${escapeHtml(title)}</h1><noscript><p>This form needs JavaScript.</p></noscript></main>
+<main id="hosted-form"${attributes}><h1>${escapeHtml(title)}</h1><noscript><p>${escapeHtml(noScriptText(language))}</p></noscript></main>
 </body>
 </html>
 `;

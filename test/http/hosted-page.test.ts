@@ -123,18 +123,22 @@ describe('hosted form pages', () => {
   });
 
   it.each([
-    ['en', 'ltr'],
-    ['de', 'ltr'],
-    ['pt-BR', 'ltr'],
-    ['ar', 'rtl'],
-    ['he', 'rtl'],
-    ['he-IL', 'rtl'],
-  ])('when a hosted form’s language is %s, then its page is <html lang dir="%s">', async (language, direction) => {
-    const form = await createForm(api, { hosting: { enabled: true }, language });
-    const res = await getText(`/f/${form.id}`);
-    expect(res.status).toBe(200);
-    expect(res.body).toContain(`<html lang="${language}" dir="${direction}">`);
-  });
+    ['en', 'ltr', 'This form needs JavaScript.'],
+    ['de', 'ltr', 'Dieses Formular benötigt JavaScript.'],
+    ['pt-BR', 'ltr', 'Este formulário precisa de JavaScript.'],
+    ['ar', 'rtl', 'يتطلب هذا النموذج JavaScript.'],
+    ['he', 'rtl', 'טופס זה דורש JavaScript.'],
+    ['he-IL', 'rtl', 'טופס זה דורש JavaScript.'],
+  ])(
+    'when a hosted form’s language is %s, then its page is <html lang dir="%s"> and says where it cannot run: %s',
+    async (language, direction, noScript) => {
+      const form = await createForm(api, { hosting: { enabled: true }, language });
+      const res = await getText(`/f/${form.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toContain(`<html lang="${language}" dir="${direction}">`);
+      expect(res.body).toContain(`<noscript><p>${noScript}</p></noscript>`);
+    },
+  );
 
   it('when a hosted form is in German, then its page names the German catalogue’s script before the page script; in English, none', async () => {
     const german = await createForm(api, { hosting: { enabled: true }, language: 'de-AT' });

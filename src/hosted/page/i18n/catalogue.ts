@@ -75,6 +75,8 @@ export interface Catalogue {
   failed: Message;
   /** The form itself could not be read. */
   loadFailed: Message;
+  /** In place of the form when the browser runs no script (the server writes it into the page). */
+  noScript: Message;
   /** On returning to a form begun earlier: the answers are kept in this browser until `{date}`. */
   resumed: Message;
   /** The saved submission can no longer be continued: sending again starts a new one with the same answers. */

@@ -42,6 +42,7 @@ export const catalogue: Catalogue = {
     'Die Spam-Prüfung konnte in diesem Browser nicht ausgeführt werden. Versuchen Sie es erneut oder nutzen Sie einen anderen Browser.',
   failed: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   loadFailed: 'Das Formular konnte nicht geladen werden. Laden Sie die Seite neu, um es erneut zu versuchen.',
+  noScript: 'Dieses Formular benötigt JavaScript.',
   resumed: 'Willkommen zurück! Ihre bisherigen Antworten bleiben bis zum {date} auf diesem Gerät gespeichert.',
   resumeLost: 'Ihr gespeicherter Fortschritt konnte nicht fortgesetzt werden. Senden Sie erneut, um mit diesen Antworten neu zu beginnen.',
 

@@ -41,6 +41,7 @@ export const catalogue: Catalogue = {
   spamCheck: 'The spam check could not run in this browser. Try again, or use another browser.',
   failed: 'Something went wrong. Please try again.',
   loadFailed: 'The form could not be loaded. Reload the page to try again.',
+  noScript: 'This form needs JavaScript.',
   resumed: 'Welcome back! Your answers so far are kept on this device until {date}.',
   resumeLost: 'Your saved progress could not be continued. Send again to start a new response with these answers.',
 

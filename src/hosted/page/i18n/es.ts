@@ -41,6 +41,7 @@ export const catalogue: Catalogue = {
   spamCheck: 'La comprobación antispam no se pudo ejecutar en este navegador. Inténtelo de nuevo o use otro navegador.',
   failed: 'Algo salió mal. Inténtelo de nuevo.',
   loadFailed: 'No se pudo cargar el formulario. Vuelva a cargar la página para intentarlo de nuevo.',
+  noScript: 'Este formulario necesita JavaScript.',
   resumed: '¡Hola de nuevo! Sus respuestas se guardan en este dispositivo hasta el {date}.',
   resumeLost: 'No se pudo continuar con su progreso guardado. Envíe de nuevo para empezar una respuesta nueva con estos datos.',
 

@@ -42,6 +42,7 @@ export const catalogue: Catalogue = {
   spamCheck: 'La vérification anti-spam n’a pas pu s’exécuter dans ce navigateur. Réessayez ou utilisez un autre navigateur.',
   failed: 'Une erreur s’est produite. Veuillez réessayer.',
   loadFailed: 'Le formulaire n’a pas pu être chargé. Rechargez la page pour réessayer.',
+  noScript: 'Ce formulaire nécessite JavaScript.',
   resumed: 'Bon retour parmi nous\u202f! Vos réponses sont conservées sur cet appareil jusqu’au {date}.',
   resumeLost: 'Votre progression enregistrée n’a pas pu être reprise. Envoyez de nouveau pour repartir avec les informations saisies.',
 

@@ -41,6 +41,7 @@ export const catalogue: Catalogue = {
   spamCheck: 'Non è stato possibile eseguire il controllo antispam in questo browser. Riprova o usa un altro browser.',
   failed: 'Si è verificato un errore. Riprova.',
   loadFailed: 'Impossibile caricare il modulo. Ricarica la pagina per riprovare.',
+  noScript: 'Questo modulo richiede JavaScript.',
   resumed: 'Eccoti di nuovo! Le tue risposte restano salvate su questo dispositivo fino al {date}.',
   resumeLost: 'Non è stato possibile riprendere i progressi salvati. Invia di nuovo per iniziare una nuova risposta con questi dati.',
 

@@ -41,6 +41,7 @@ export const catalogue: Catalogue = {
   spamCheck: 'De spamcontrole kon niet worden uitgevoerd in deze browser. Probeer het opnieuw of gebruik een andere browser.',
   failed: 'Er ging iets mis. Probeer het opnieuw.',
   loadFailed: 'Het formulier kon niet worden geladen. Laad de pagina opnieuw om het nog eens te proberen.',
+  noScript: 'Dit formulier heeft JavaScript nodig.',
   resumed: 'Welkom terug! Je antwoorden blijven tot {date} op dit apparaat bewaard.',
   resumeLost: 'Je opgeslagen voortgang kon niet worden hervat. Verstuur opnieuw om met deze antwoorden een nieuwe inzending te starten.',
 

@@ -67,6 +67,7 @@ export const catalogue: Catalogue = {
   spamCheck: 'Nie udało się uruchomić zabezpieczenia antyspamowego w tej przeglądarce. Spróbuj ponownie lub użyj innej przeglądarki.',
   failed: 'Coś poszło nie tak. Spróbuj ponownie.',
   loadFailed: 'Nie udało się wczytać formularza. Odśwież stronę, aby spróbować ponownie.',
+  noScript: 'Ten formularz wymaga JavaScriptu.',
   resumed: 'Witaj ponownie! Twoje dotychczasowe odpowiedzi są zapisane na tym urządzeniu do {date}.',
   resumeLost: 'Nie udało się wznowić zapisanych postępów. Wyślij ponownie, aby rozpocząć nowe zgłoszenie z tymi odpowiedziami.',
 

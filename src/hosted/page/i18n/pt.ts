@@ -42,6 +42,7 @@ export const catalogue: Catalogue = {
   spamCheck: 'A verificação anti-spam não pôde ser executada neste navegador. Tente novamente ou use outro navegador.',
   failed: 'Algo deu errado. Tente novamente.',
   loadFailed: 'Não foi possível carregar o formulário. Recarregue a página para tentar novamente.',
+  noScript: 'Este formulário precisa de JavaScript.',
   resumed: 'Olá de novo! As suas respostas ficam guardadas neste dispositivo até {date}.',
   resumeLost: 'Não foi possível continuar o progresso guardado. Envie novamente para começar uma nova resposta com estes dados.',
 
