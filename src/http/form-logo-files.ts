@@ -13,13 +13,16 @@ import { findLogoFile } from '../domain/forms/logo.js';
 import type { LogoType } from '../domain/forms/logo-image.js';
 import type { Services } from '../domain/services.js';
 import { StoreUnavailable } from '../store/errors.js';
+import { logoExtensions } from '../store/rows/forms.js';
 import { STORE_RETRY_AFTER_SECONDS } from './error-handler.js';
 import { stateOf } from './locals.js';
 
-/** The extension of a logo's address, by its media type: the inverse of src/store/rows/forms.ts's `logoPath`. */
-const typesByExtension: Readonly<Record<string, LogoType>> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+/** A logo's media type by the extension of its address: the inverse of the store's `logoExtensions`. */
+const typesByExtension: ReadonlyMap<string, LogoType> = new Map(
+  Object.entries(logoExtensions).map(([type, extension]) => [extension, type as LogoType]),
+);
 
-const fileName = /^([0-9a-f]{64})\.(png|jpg|webp)$/;
+const fileName = new RegExp(`^([0-9a-f]{64})\\.(${[...typesByExtension.keys()].join('|')})$`);
 
 /** Every answer of this route: sent as what it is, running nothing, never framing anything. */
 const baseHeaders = {
@@ -57,7 +60,7 @@ export function formLogoFiles(services: Services, limitAddress: RequestHandler, 
   router.get('/f/:formId/logo/:file', limitAddress, async (req: Request<{ formId: string; file: string }>, res) => {
     const named = fileName.exec(req.params.file);
     const file =
-      named && (await findLogoFile(services, req.params.formId, { sha256: named[1]!, content_type: typesByExtension[named[2]!]! }));
+      named && (await findLogoFile(services, req.params.formId, { sha256: named[1]!, content_type: typesByExtension.get(named[2]!)! }));
     if (!named || !file) return sendRefusal(res, 404, 'No image is at this address.\n');
     res.set({
       ...baseHeaders,

@@ -23,7 +23,8 @@ type StoredDefinition = Definition &
 /** A form's logo as its definition column keeps it: the image's content hash and what was read from its bytes. */
 export type StoredLogo = Omit<Schema<'FormLogo'>, 'url'> & { sha256: string };
 
-const logoExtensions: Readonly<Record<StoredLogo['content_type'], string>> = {
+/** The extension of a logo's address, by its media type. */
+export const logoExtensions: Readonly<Record<StoredLogo['content_type'], string>> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
