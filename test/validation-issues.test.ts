@@ -28,6 +28,12 @@ describe('issues of a nullable member', () => {
     expect(withoutNullBranches(reported, body)).toEqual(reported);
   });
 
+  it('when "must be null" is not a body type issue, then it is kept: only the validator’s null branch is dropped', () => {
+    const inQuery = { ...mustBeNull('/ending'), location: 'query' as const };
+    const otherKeyword = issue('/ending', 'const', 'must be null');
+    expect(withoutNullBranches([inQuery, otherKeyword], body)).toEqual([inQuery, otherKeyword]);
+  });
+
   it('when a type issue other than "must be null" names a value that is not null, then it is kept', () => {
     const reported = [issue('/folder_id', 'type', 'must be string'), oneOf('/folder_id')];
     expect(withoutNullBranches(reported, body)).toEqual([reported[0]]);
