@@ -8,13 +8,14 @@ const ETAG = '"Xb3Q9mKfT0aLr7Vw2sNc1e"';
 
 /** A transport that keeps each request's method, URL, headers and body bytes, and answers with the form. */
 function recordingTransport() {
-  const sent: Array<{ method: string; url: string; headers: Headers; bytes: Buffer }> = [];
+  const sent: Array<{ method: string; url: string; headers: Headers; bytes: Buffer; signal: AbortSignal }> = [];
   const fetch: FetchLike = async (request) => {
     sent.push({
       method: request.method,
       url: request.url,
       headers: new Headers(request.headers),
       bytes: Buffer.from(await request.arrayBuffer()),
+      signal: request.signal,
     });
     return json(200, formBody, { ETag: ETAG });
   };
@@ -54,8 +55,19 @@ describe('setFormLogo', () => {
 
   it('when the type is missing or not a logo’s, then it throws before sending anything', async () => {
     const { sent, client } = recordingTransport();
-    expect(() => setFormLogo(client, FORM_ID, pngImage(16, 16))).toThrow(/give contentType for bytes/);
+    expect(() => setFormLogo(client, FORM_ID, pngImage(16, 16))).toThrow(
+      new TypeError('setFormLogo: a logo is sent as image/png, image/jpeg, image/webp; give contentType for bytes, or a Blob with a type.'),
+    );
     expect(() => setFormLogo(client, FORM_ID, new Blob(['<svg/>'], { type: 'image/svg+xml' }))).toThrow(/got image\/svg\+xml/);
     expect(sent).toEqual([]);
+  });
+
+  it('when a signal is given, then the request carries it; without one, the request’s own never aborts', async () => {
+    const { sent, client } = recordingTransport();
+    const controller = new AbortController();
+    await setFormLogo(client, FORM_ID, pngImage(16, 16), { contentType: 'image/png', signal: controller.signal });
+    await setFormLogo(client, FORM_ID, pngImage(16, 16), { contentType: 'image/png' });
+    controller.abort();
+    expect(sent.map((request) => request.signal.aborted)).toEqual([true, false]);
   });
 });
